@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "UQuiz",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "uquiz", targets: ["uquiz"]),
+        .library(name: "PosterGrid", targets: ["PosterGrid"]),
+        .library(name: "QuizCore", targets: ["QuizCore"]),
+        .library(name: "QuizStore", targets: ["QuizStore"]),
+        .library(name: "UQuizCLI", targets: ["UQuizCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
+        .target(name: "PosterGrid"),
+        // Domain model shared by every capability.
+        .target(name: "QuizCore", dependencies: ["PosterGrid"]),
+        // The only module that knows SQL: GRDB over the system libsqlite3.
+        .target(
+            name: "QuizStore",
+            dependencies: ["QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Argument parsing, output formatting and configuration bootstrap.
+        .target(
+            name: "UQuizCLI",
+            dependencies: [
+                "PosterGrid", "QuizCore", "QuizStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "uquiz", dependencies: ["UQuizCLI"]),
+        .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
+        .testTarget(
+            name: "QuizStoreTests",
+            dependencies: ["QuizStore", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // End-to-end tests run the built `uquiz` binary, so they depend on it to get it built first.
+        .testTarget(
+            name: "UQuizCLITests",
+            dependencies: ["uquiz", "QuizStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+    ]
+)

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// The uquiz database: one SQLite file in WAL mode, opened once per process through a `DatabasePool` so that several
+/// `uquiz` processes can read and write it at once. Every write is a named transaction on this type.
+public final class AppDatabase: Sendable {
+    public let path: String
+    let writer: DatabasePool
+
+    /// How long a write waits for another process's write before giving up with `StoreError.locked`.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// Opens an existing database, or on first run installs the seed bundle at `path` and opens that.
+    ///
+    /// `seedBundle` is asked for only when there is no database yet: later runs never touch the bundle.
+    /// - Returns: the database, and whether this call installed the seed.
+    public static func openOrSeed(
+        at path: String,
+        seedBundle: () throws -> SeedBundle
+    ) throws -> (database: AppDatabase, seeded: Bool) {
+        var seeded = false
+        if !FileManager.default.fileExists(atPath: path) {
+            seeded = try SeedInstaller.install(bundle: seedBundle(), at: path)
+        }
+        return (try AppDatabase(existingAt: path), seeded)
+    }
+
+    /// Opens a database that must already exist and migrates it to the current schema.
+    public init(existingAt path: String) throws {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.io(path: path, detail: "no such file")
+        }
+        writer = try mappingErrors(path: path) { try DatabasePool(path: path, configuration: Self.configuration()) }
+        try mappingErrors(path: path) {
+            let migrator = Schema.migrator
+            let (superseded, complete) = try writer.read { db in
+                (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+            }
+            if superseded {
+                let known = Set(migrator.migrations)
+                let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+                throw StoreError.newerSchema(path: path, unknownMigrations: applied.subtracting(known).sorted())
+            }
+            if !complete { try migrator.migrate(writer) }
+        }
+    }
+
+    static func configuration(readonly: Bool = false) -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.readonly = readonly
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "uquiz"
+        return configuration
+    }
+
+    /// Runs a write transaction, mapping SQLite errors to user-facing ones.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        try mappingErrors(path: path) { try writer.write(updates) }
+    }
+
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try mappingErrors(path: path) { try writer.read(value) }
+    }
+
+    /// The migrations this build knows, oldest first.
+    public static var knownMigrations: [String] { Schema.migrator.migrations }
+
+    /// SQLite's own full check, for `seed status` and tests.
+    public func integrityProblems() throws -> [String] {
+        try read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { "foreign key: \($0)" }
+            return integrity + foreignKeys
+        }
+    }
+
+    /// Waits for other connections and folds the WAL into the main file, so the file alone is the whole database.
+    func checkpoint() throws {
+        _ = try mappingErrors(path: path) {
+            try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import GRDB
+import PosterGrid
+import QuizCore
+
+/// Which packages `list` shows.
+public struct PackageFilter: Sendable, Equatable {
+    public var level: Level?
+    public var language: QuizLanguage?
+    public var origin: PackageOrigin?
+
+    public init(level: Level? = nil, language: QuizLanguage? = nil, origin: PackageOrigin? = nil) {
+        self.level = level
+        self.language = language
+        self.origin = origin
+    }
+}
+
+/// One page of `list`: the rows shown and how many match in all.
+public struct PackagePage: Sendable {
+    public var rows: [PackageSummary]
+    public var total: Int
+}
+
+extension AppDatabase {
+    /// The packages matching `filter`, oldest first, at most `limit` of them (all when `nil`).
+    public func packages(matching filter: PackageFilter = .init(), limit: Int? = nil) throws -> PackagePage {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if let level = filter.level {
+                conditions.append("p.level = ?")
+                arguments += [level.rawValue]
+            }
+            if let language = filter.language {
+                conditions.append("p.language = ?")
+                arguments += [language.rawValue]
+            }
+            if let origin = filter.origin {
+                conditions.append("p.origin = ?")
+                arguments += [origin.rawValue]
+            }
+            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM package p \(whereClause)", arguments: arguments) ?? 0
+            var rowArguments = arguments
+            var limitClause = ""
+            if let limit {
+                limitClause = "LIMIT ?"
+                rowArguments += [limit]
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.shareCode, p.title, p.level, p.language, p.maker, p.origin, p.createdAt,
+                           (SELECT COUNT(*) FROM quiz q WHERE q.packageId = p.id) AS quizCount,
+                           (SELECT MAX(score) FROM play WHERE play.packageId = p.id) AS bestScore
+                    FROM package p \(whereClause)
+                    ORDER BY p.id
+                    \(limitClause)
+                    """,
+                arguments: rowArguments
+            )
+            return PackagePage(rows: try rows.map(Self.summary), total: total)
+        }
+    }
+
+    private static func summary(_ row: Row) throws -> PackageSummary {
+        PackageSummary(
+            id: row["id"], shareCode: row["shareCode"], title: row["title"],
+            level: try decodeEnum(row["level"]), language: try decodeEnum(row["language"]), maker: row["maker"],
+            origin: try decodeEnum(row["origin"]), quizCount: row["quizCount"], bestScore: row["bestScore"],
+            createdAt: row["createdAt"]
+        )
+    }
+
+    /// Finds a package by numeric id, share code or seed id (`en-silent`).
+    public func packageID(for reference: String) throws -> Int64 {
+        try read { db in try Self.packageID(for: reference, in: db) }
+    }
+
+    static func packageID(for reference: String, in db: Database) throws -> Int64 {
+        var candidates: Set<Int64> = []
+        if let id = Int64(reference), try PackageRecord.exists(db, key: id) { candidates.insert(id) }
+        if let code = ShareCode(reference),
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM package WHERE shareCode = ?", arguments: [code.value])
+        {
+            candidates.insert(id)
+        }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM package WHERE seedId = ?", arguments: [reference]) {
+            candidates.insert(id)
+        }
+        guard let id = candidates.first else { throw StoreError.packageNotFound(reference) }
+        guard candidates.count == 1 else { throw StoreError.ambiguousReference(reference) }
+        return id
+    }
+
+    public func package(id: Int64) throws -> QuizPackage {
+        try read { db in
+            guard let package = try Self.fetchPackage(id: id, in: db) else { throw StoreError.packageNotFound("\(id)") }
+            return package
+        }
+    }
+
+    /// Deletes packages with their quizzes, areas, plays and attempts, all or none.
+    /// - Returns: the deleted packages' titles, in the order given.
+    @discardableResult
+    public func deletePackages(ids: [Int64]) throws -> [String] {
+        try write { db in
+            try ids.map { id in
+                guard let record = try PackageRecord.fetchOne(db, key: id) else {
+                    throw StoreError.packageNotFound("\(id)")
+                }
+                try record.delete(db)
+                return record.title
+            }
+        }
+    }
+
+    /// Saves a whole package in one transaction; used by the seed builder and, later, by `create` and `import`.
+    @discardableResult
+    public func insert(_ package: QuizPackage) throws -> Int64 {
+        try write { db in try Self.insert(package, in: db) }
+    }
+
+    // MARK: - Mapping between records and the domain model
+
+    static func insert(_ package: QuizPackage, in db: Database) throws -> Int64 {
+        var record = PackageRecord(
+            id: nil, shareCode: package.shareCode.value, seedId: package.seedId, origin: package.origin.rawValue,
+            title: package.title, maker: package.maker, level: package.level.rawValue,
+            language: package.language.rawValue, createdAt: package.createdAt
+        )
+        try record.insert(db)
+        let packageId = record.id!
+        for (position, quiz) in package.quizzes.enumerated() {
+            try insert(quiz, packageId: packageId, position: position, in: db)
+        }
+        return packageId
+    }
+
+    static func insert(_ quiz: Quiz, packageId: Int64, position: Int, in db: Database) throws {
+        var record = QuizRecord(
+            id: nil, packageId: packageId, position: position, catalogKey: quiz.catalogKey, tmdbId: quiz.tmdbId,
+            title: quiz.title, originalTitle: quiz.originalTitle, releaseDate: quiz.releaseDate,
+            genreIds: encodeGenreIds(quiz.genreIds), posterPath: quiz.posterPath,
+            posterSource: quiz.posterSource.rawValue, gridColumns: quiz.geometry.columns, gridRows: quiz.geometry.rows,
+            gridAreaSize: quiz.geometry.areaSize, gridMargin: quiz.geometry.margin
+        )
+        try record.insert(db)
+        try insertAreas(quiz.areas, quizId: record.id!, in: db)
+    }
+
+    static func insertAreas(_ areas: [Cell], quizId: Int64, in db: Database) throws {
+        for (index, cell) in areas.enumerated() {
+            var area = AreaRecord(id: nil, quizId: quizId, stage: index + 1, centreRow: cell.row, centreColumn: cell.column)
+            try area.insert(db)
+        }
+    }
+
+    static func fetchPackage(id: Int64, in db: Database) throws -> QuizPackage? {
+        guard let record = try PackageRecord.fetchOne(db, key: id) else { return nil }
+        let quizRecords = try QuizRecord.filter(Column("packageId") == id).order(Column("position")).fetchAll(db)
+        let quizzes = try quizRecords.map { try quiz(from: $0, in: db) }
+        guard let shareCode = ShareCode(record.shareCode) else {
+            throw StoreError.corrupt(path: db.description, detail: "package \(id) has share code \"\(record.shareCode)\"")
+        }
+        return QuizPackage(
+            id: record.id, shareCode: shareCode, seedId: record.seedId, origin: try decodeEnum(record.origin),
+            title: record.title, maker: record.maker, level: try decodeEnum(record.level),
+            language: try decodeEnum(record.language), createdAt: record.createdAt, quizzes: quizzes
+        )
+    }
+
+    static func quiz(from record: QuizRecord, in db: Database) throws -> Quiz {
+        let areas = try AreaRecord.filter(Column("quizId") == record.id!).order(Column("stage")).fetchAll(db)
+        let geometry: GridGeometry
+        do {
+            geometry = try GridGeometry(
+                columns: record.gridColumns, rows: record.gridRows, areaSize: record.gridAreaSize,
+                margin: record.gridMargin
+            )
+        } catch {
+            throw StoreError.corrupt(path: db.description, detail: "quiz \(record.id!): \(error)")
+        }
+        return Quiz(
+            tmdbId: record.tmdbId, catalogKey: record.catalogKey, title: record.title,
+            originalTitle: record.originalTitle, releaseDate: record.releaseDate,
+            genreIds: decodeGenreIds(record.genreIds), posterPath: record.posterPath,
+            posterSource: try decodeEnum(record.posterSource), geometry: geometry,
+            areas: areas.map { Cell(row: $0.centreRow, column: $0.centreColumn) }
+        )
+    }
+
+    static func encodeGenreIds(_ ids: [Int]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    static func decodeGenreIds(_ text: String) -> [Int] {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).split(separator: ",").compactMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    static func decodeEnum<E: RawRepresentable>(_ raw: String) throws -> E where E.RawValue == String {
+        guard let value = E(rawValue: raw) else {
+            throw StoreError.corrupt(path: "database", detail: "unexpected \(E.self) value \"\(raw)\"")
+        }
+        return value
+    }
+}

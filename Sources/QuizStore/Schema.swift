@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+
+/// Every schema change, in order. Names are never edited once shipped: a database records which it has applied, and one
+/// that holds a name this list does not know was written by a newer uquiz.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-packages-quizzes-catalog-attempts") { db in
+            try db.create(table: "meta") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "posterImage") { t in
+                t.primaryKey("fileName", .text)
+                t.column("jpeg", .blob).notNull()
+                t.column("attribution", .text).notNull()
+            }
+            try db.create(table: "movie") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("catalogKey", .text).notNull().unique()
+                t.column("tmdbId", .integer).unique()
+                t.column("originalTitle", .text).notNull()
+                t.column("titleKo", .text)
+                t.column("titleEn", .text)
+                t.column("releaseDate", .text)
+                t.column("posterPathKo", .text)
+                t.column("posterPathEn", .text)
+                t.column("bundledPoster", .text).references("posterImage", onDelete: .setNull)
+            }
+            try db.create(table: "movieAlias") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("movie", onDelete: .cascade).notNull()
+                t.column("title", .text).notNull()
+                t.uniqueKey(["movieId", "title"])
+            }
+            try db.create(table: "package") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("shareCode", .text).notNull().unique()
+                t.column("seedId", .text).unique()
+                t.column("origin", .text).notNull().check { ["seed", "user"].contains($0) }
+                t.column("title", .text).notNull()
+                t.column("maker", .text).notNull()
+                t.column("level", .text).notNull().check { ["beginner", "intermediate", "expert"].contains($0) }
+                t.column("language", .text).notNull().check { ["ko", "en"].contains($0) }
+                t.column("createdAt", .text).notNull()
+            }
+            try db.create(table: "quiz") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("package", onDelete: .cascade).notNull()
+                t.column("position", .integer).notNull()
+                t.column("catalogKey", .text)
+                t.column("tmdbId", .integer)
+                t.column("title", .text).notNull()
+                t.column("originalTitle", .text).notNull()
+                t.column("releaseDate", .text)
+                t.column("genreIds", .text).notNull().defaults(to: "[]")
+                t.column("posterPath", .text).notNull()
+                t.column("posterSource", .text).notNull().check { ["tmdb", "bundled"].contains($0) }
+                t.column("gridColumns", .integer).notNull()
+                t.column("gridRows", .integer).notNull()
+                t.column("gridAreaSize", .integer).notNull()
+                t.column("gridMargin", .integer).notNull()
+                t.uniqueKey(["packageId", "position"])
+            }
+            try db.create(table: "area") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("quiz", onDelete: .cascade).notNull()
+                t.column("stage", .integer).notNull()
+                t.column("centreRow", .integer).notNull()
+                t.column("centreColumn", .integer).notNull()
+                t.uniqueKey(["quizId", "stage"])
+            }
+            // A play is one run through a package; its score is what `list` shows as the best.
+            try db.create(table: "play") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("package", onDelete: .cascade).notNull()
+                t.column("player", .text).notNull()
+                t.column("startedAt", .text).notNull()
+                t.column("finishedAt", .text)
+                t.column("score", .integer)
+            }
+            try db.create(table: "attempt") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("play", onDelete: .cascade)
+                t.belongsTo("quiz", onDelete: .cascade).notNull()
+                t.column("player", .text).notNull()
+                t.column("startedAt", .text).notNull()
+                t.column("correct", .boolean).notNull()
+                t.column("seconds", .double).notNull()
+                t.column("stageReached", .integer).notNull()
+                t.column("hintsUsed", .integer).notNull().defaults(to: 0)
+            }
+        }
+        return migrator
+    }
+}
+
+// MARK: - Records: one struct per table, named after it.
+
+struct MetaRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "meta"
+    var key: String
+    var value: String
+}
+
+struct PosterImageRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "posterImage"
+    var fileName: String
+    var jpeg: Data
+    var attribution: String
+}
+
+struct MovieRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "movie"
+    var id: Int64?
+    var catalogKey: String
+    var tmdbId: Int?
+    var originalTitle: String
+    var titleKo: String?
+    var titleEn: String?
+    var releaseDate: String?
+    var posterPathKo: String?
+    var posterPathEn: String?
+    var bundledPoster: String?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct MovieAliasRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "movieAlias"
+    var id: Int64?
+    var movieId: Int64
+    var title: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct PackageRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "package"
+    var id: Int64?
+    var shareCode: String
+    var seedId: String?
+    var origin: String
+    var title: String
+    var maker: String
+    var level: String
+    var language: String
+    var createdAt: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct QuizRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "quiz"
+    var id: Int64?
+    var packageId: Int64
+    var position: Int
+    var catalogKey: String?
+    var tmdbId: Int?
+    var title: String
+    var originalTitle: String
+    var releaseDate: String?
+    /// JSON array text, e.g. `[16,35]`.
+    var genreIds: String
+    var posterPath: String
+    var posterSource: String
+    var gridColumns: Int
+    var gridRows: Int
+    var gridAreaSize: Int
+    var gridMargin: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct AreaRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "area"
+    var id: Int64?
+    var quizId: Int64
+    var stage: Int
+    var centreRow: Int
+    var centreColumn: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct PlayRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "play"
+    var id: Int64?
+    var packageId: Int64
+    var player: String
+    var startedAt: String
+    var finishedAt: String?
+    var score: Int?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct AttemptRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "attempt"
+    var id: Int64?
+    var playId: Int64?
+    var quizId: Int64
+    var player: String
+    var startedAt: String
+    var correct: Bool
+    var seconds: Double
+    var stageReached: Int
+    var hintsUsed: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show the effective configuration and where each value came from.",
+        discussion: """
+            Sources, strongest first: flags, environment variables (UQUIZ_...), the user file \
+            $XDG_CONFIG_HOME/uquiz/config.json, the defaults file Config/uquiz.json, built-in defaults. Secrets are \
+            never printed.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    struct Entry: Encodable {
+        var key: String
+        var value: String?
+        var source: String
+        var environmentVariable: String
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let settings = context.settings
+        var entries: [Entry] = []
+        for setting in SettingKeys.all {
+            let found = try settings.lookup(setting)
+            var value = found?.value
+            if setting.isSecret, value != nil { value = "(set, hidden)" }
+            entries.append(
+                Entry(key: setting.key, value: value, source: found?.source ?? "-", environmentVariable: setting.environmentVariable))
+        }
+        if let index = entries.firstIndex(where: { $0.key == SettingKeys.database.key }), entries[index].value == nil {
+            entries[index].value = try settings.databasePath()
+            entries[index].source = "XDG default"
+        }
+        if json {
+            print(try JSONOutput.string(entries))
+            return
+        }
+        let table = TextTable(
+            headers: ["KEY", "VALUE", "SOURCE", "ENVIRONMENT"],
+            rows: entries.map { [$0.key, $0.value ?? "(not set)", $0.source, $0.environmentVariable] })
+        print(table.render(terminal: context.terminal))
+    }
+}

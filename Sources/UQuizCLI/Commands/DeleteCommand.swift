@@ -1,0 +1,41 @@
+import ArgumentParser
+import QuizStore
+
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete packages with their quizzes, areas and attempts.",
+        discussion: """
+            All named packages are deleted in one transaction, or none if any is unknown. Bundled packages can be \
+            deleted too; `uquiz seed merge` brings them back.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Ids, share codes or seed ids of the packages.") var ids: [String]
+    @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("name at least one package to delete") }
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let database = try context.openDatabase()
+        var packageIDs: [Int64] = []
+        for reference in ids {
+            let id = try database.packageID(for: reference)
+            if !packageIDs.contains(id) { packageIDs.append(id) }
+        }
+        if !yes {
+            let titles = try packageIDs.map { try database.package(id: $0).title }
+            let list = titles.map { "\"\(SafeText.clean($0))\"" }.joined(separator: ", ")
+            guard try Console.confirm("Delete \(list) and all their attempts?") else {
+                print("Nothing deleted.")
+                return
+            }
+        }
+        let deleted = try database.deletePackages(ids: packageIDs)
+        print("Deleted \(deleted.count) package\(deleted.count == 1 ? "" : "s").")
+    }
+}

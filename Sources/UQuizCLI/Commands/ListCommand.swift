@@ -1,0 +1,63 @@
+import ArgumentParser
+import PosterGrid
+import QuizCore
+import QuizStore
+
+extension Level: ExpressibleByArgument {}
+extension QuizLanguage: ExpressibleByArgument {}
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List quiz packages.",
+        discussion: """
+            Shows id, share code, title, level, language, number of quizzes, maker and best score, oldest first. \
+            Either the id or the share code names a package in other commands.
+
+            --json prints an array of objects with the keys id, shareCode, title, level (beginner|intermediate|expert), \
+            language (ko|en), maker, origin (seed|user), quizCount, bestScore (null until played) and createdAt \
+            (ISO 8601); the keys are stable.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "Only packages of this level (beginner, intermediate, expert).") var level: Level?
+    @Option(help: "Only packages in this language (ko, en).") var language: QuizLanguage?
+    @Flag(help: "Only packages you made (not the bundled ones).") var mine = false
+    @Option(help: "Show at most this many packages.") var limit: Int = 50
+    @Flag(help: "Show every package, however many.") var all = false
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be 1 or more") }
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let database = try context.openDatabase()
+        let filter = PackageFilter(level: level, language: language, origin: mine ? .user : nil)
+        let page = try database.packages(matching: filter, limit: all ? nil : limit)
+        if json {
+            print(try JSONOutput.string(page.rows))
+            return
+        }
+        guard !page.rows.isEmpty else {
+            print(mine ? "You have made no packages yet." : "No packages match.")
+            return
+        }
+        let terminal = context.terminal
+        let table = TextTable(
+            headers: ["ID", "CODE", "TITLE", "LEVEL", "LANG", "QUIZZES", "BEST", "MAKER"],
+            rows: page.rows.map { row in
+                [
+                    String(row.id), row.shareCode, row.title, row.level.rawValue, row.language.rawValue,
+                    String(row.quizCount), row.bestScore.map(String.init) ?? "-", row.maker,
+                ]
+            }
+        )
+        print(table.render(terminal: terminal, maxWidths: [2: 40]))
+        if page.total > page.rows.count {
+            print(terminal.dim("… \(page.total - page.rows.count) more; use --limit N or --all to see them"))
+        }
+    }
+}

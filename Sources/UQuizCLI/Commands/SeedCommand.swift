@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import QuizStore
+
+struct SeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed",
+        abstract: "Inspect, merge, reset or rebuild the bundled seed packages.",
+        subcommands: [Status.self, Merge.self, Reset.self, Build.self],
+        defaultSubcommand: Status.self
+    )
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the database's schema version, its contents and the seed bundle's version.")
+
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Print JSON instead of text.") var json = false
+
+        struct Report: Encodable {
+            var database: SeedStatus
+            var bundlePath: String?
+            var bundleVersion: String?
+            var bundleProblem: String?
+        }
+
+        func run() async throws {
+            let context = try await AppContext.make(store)
+            let database = try context.openDatabase()
+            var report = Report(database: try database.seedStatus())
+            do {
+                let bundle = try context.settings.seedBundle()
+                report.bundlePath = bundle.directory.path
+                report.bundleVersion = try bundle.version()
+            } catch {
+                report.bundleProblem = error.localizedDescription
+            }
+            if json {
+                print(try JSONOutput.string(report))
+                return
+            }
+            let status = report.database
+            print("database        \(status.databasePath)")
+            print("schema          \(status.schemaVersion) (\(status.schemaMigrations) of \(AppDatabase.knownMigrations.count) migrations)")
+            print("seeded from     bundle \(status.databaseBundleVersion ?? "none")")
+            print("packages        \(status.seedPackages) bundled, \(status.userPackages) yours")
+            print("quizzes         \(status.quizzes)")
+            print("catalog movies  \(status.movies)")
+            print("attempts        \(status.attempts)")
+            if let path = report.bundlePath, let version = report.bundleVersion {
+                print("bundle          \(version) at \(path)")
+            } else {
+                print("bundle          unavailable: \(report.bundleProblem ?? "unknown")")
+            }
+        }
+    }
+
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add missing bundled packages and update changed ones.",
+            discussion: """
+                Bundled packages are matched by their seed id. Packages you made and all attempts are never touched; \
+                a bundled package you deleted comes back.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Print JSON instead of text.") var json = false
+
+        func run() async throws {
+            let context = try await AppContext.make(store)
+            let database = try context.openDatabase()
+            let report = try database.mergeSeed(from: try context.settings.seedBundle())
+            if json {
+                print(try JSONOutput.string(report))
+                return
+            }
+            print(
+                "Merged bundle \(report.bundleVersion): \(report.added.count) added, \(report.updated.count) updated, "
+                    + "\(report.unchanged.count) unchanged.")
+            for id in report.added { print("  added    \(id)") }
+            for id in report.updated { print("  updated  \(id)") }
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the whole database with the bundled one, after saving a timestamped backup.",
+            discussion: "Your packages and attempts go too; the backup beside the database file keeps them.")
+
+        @OptionGroup var store: StoreOptions
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+
+        func run() async throws {
+            let context = try await AppContext.make(store)
+            let database = try context.openDatabase()
+            let bundle = try context.settings.seedBundle()
+            if !yes {
+                guard try Console.confirm("Replace \(database.path) with the bundled packages?") else {
+                    print("Nothing changed.")
+                    return
+                }
+            }
+            let backup = try database.reset(from: bundle)
+            print("Reset \(database.path) from the seed bundle; the previous database is saved as \(backup).")
+        }
+    }
+
+    struct Build: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild the bundle's database from its readable source (for developers).",
+            discussion: """
+                Reads SOURCE/seed.json and SOURCE/posters/ and writes SOURCE/uquiz-seed.sqlite (or --output). The same \
+                source always gives the same bytes; a test fails when the committed database and the source disagree.
+                """)
+
+        @Option(help: ArgumentHelp("The Seed folder (default: the bundle uquiz finds).", valueName: "folder"))
+        var source: String?
+        @Option(help: ArgumentHelp("Where to write the database.", valueName: "file")) var output: String?
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let context = try await AppContext.make(store)
+            let bundle = try source.map { SeedBundle(directory: URL(fileURLWithPath: $0)) } 
+                ?? context.settings.seedBundle(marker: SeedBundle.sourceFileName)
+            let outputURL = output.map { URL(fileURLWithPath: $0) } ?? bundle.databaseURL
+            let result = try SeedBuilder.build(bundle: bundle, output: outputURL)
+            print("Wrote \(outputURL.path): \(result.packages) packages, \(result.movies) movies in quizzes.")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a package, its quizzes and where each quiz's areas lie.",
+        discussion: """
+            ID is the numeric id, the share code, or a seed id such as en-silent. Each quiz gets a small map of its \
+            poster: each character stands for 2 x 4 grid cells, digits are the stages in reveal order, dots stay black.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The package's id, share code or seed id.") var id: String
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let database = try context.openDatabase()
+        let package = try database.package(id: try database.packageID(for: id))
+        if json {
+            print(try JSONOutput.string(PackageJSON(package)))
+            return
+        }
+        let terminal = context.terminal
+        let clean = SafeText.clean
+        print(terminal.bold(clean(package.title)))
+        print(
+            "id \(package.id!) · code \(package.shareCode) · \(package.level.rawValue) · \(package.language.rawValue)"
+                + " · by \(clean(package.maker)) · \(package.origin.rawValue) · \(package.quizzes.count) quizzes"
+        )
+        for (index, quiz) in package.quizzes.enumerated() {
+            print("")
+            let year = quiz.releaseYear.map { " (\($0))" } ?? ""
+            let original = quiz.originalTitle != quiz.title ? " — \(clean(quiz.originalTitle))" : ""
+            print(terminal.bold("\(index + 1). \(clean(quiz.title))\(year)") + original)
+            let tmdb = quiz.tmdbId.map { "TMDB \($0) · " } ?? ""
+            let poster = quiz.posterSource == .bundled ? "bundled poster \(quiz.posterPath)" : "poster \(quiz.posterPath)"
+            let stages = quiz.areas.enumerated().map { "\($0.offset + 1):\($0.element.row),\($0.element.column)" }
+            print(terminal.dim("   \(tmdb)\(clean(poster)) · areas \(stages.joined(separator: " "))"))
+            for line in AreaMap.lines(for: quiz) { print("   " + line) }
+        }
+    }
+}
+
+/// A text picture of where a quiz's areas lie on its poster.
+enum AreaMap {
+    /// One character per `cellsWide` x `cellsTall` cells keeps the poster's 2:3 shape in a terminal whose characters are
+    /// about twice as tall as wide.
+    static func lines(for quiz: Quiz, cellsWide: Int = 2, cellsTall: Int = 4) -> [String] {
+        let geometry = quiz.geometry
+        return stride(from: 0, to: geometry.rows, by: cellsTall).map { top in
+            String(
+                stride(from: 0, to: geometry.columns, by: cellsWide).map { left -> Character in
+                    var stage: Int?
+                    for row in top..<min(top + cellsTall, geometry.rows) {
+                        for column in left..<min(left + cellsWide, geometry.columns) {
+                            let cell = Cell(row: row, column: column)
+                            if let covering = geometry.stage(covering: cell, among: quiz.areas) {
+                                stage = min(stage ?? covering, covering)
+                            }
+                        }
+                    }
+                    return stage.map { $0 < 10 ? Character(String($0)) : "+" } ?? "·"
+                })
+        }
+    }
+}
+
+/// The documented JSON shape of one package (`show --json`).
+struct PackageJSON: Codable {
+    struct QuizJSON: Codable {
+        var position: Int
+        var title: String
+        var originalTitle: String
+        var tmdbId: Int?
+        var releaseDate: String?
+        var posterPath: String
+        var posterSource: String
+        var grid: GridJSON
+        var areas: [[Int]]
+
+        /// Optional facts are written as `null`, never left out: the keys of `show --json` are stable.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(position, forKey: .position)
+            try container.encode(title, forKey: .title)
+            try container.encode(originalTitle, forKey: .originalTitle)
+            try container.encode(tmdbId, forKey: .tmdbId)
+            try container.encode(releaseDate, forKey: .releaseDate)
+            try container.encode(posterPath, forKey: .posterPath)
+            try container.encode(posterSource, forKey: .posterSource)
+            try container.encode(grid, forKey: .grid)
+            try container.encode(areas, forKey: .areas)
+        }
+    }
+
+    struct GridJSON: Codable {
+        var columns: Int
+        var rows: Int
+        var areaSize: Int
+        var margin: Int
+    }
+
+    var id: Int64?
+    var shareCode: String
+    var seedId: String?
+    var origin: String
+    var title: String
+    var maker: String
+    var level: String
+    var language: String
+    var createdAt: String
+    var quizzes: [QuizJSON]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(shareCode, forKey: .shareCode)
+        try container.encode(seedId, forKey: .seedId)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(title, forKey: .title)
+        try container.encode(maker, forKey: .maker)
+        try container.encode(level, forKey: .level)
+        try container.encode(language, forKey: .language)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(quizzes, forKey: .quizzes)
+    }
+
+    init(_ package: QuizPackage) {
+        id = package.id
+        shareCode = package.shareCode.value
+        seedId = package.seedId
+        origin = package.origin.rawValue
+        title = package.title
+        maker = package.maker
+        level = package.level.rawValue
+        language = package.language.rawValue
+        createdAt = package.createdAt
+        quizzes = package.quizzes.enumerated().map { index, quiz in
+            QuizJSON(
+                position: index + 1, title: quiz.title, originalTitle: quiz.originalTitle, tmdbId: quiz.tmdbId,
+                releaseDate: quiz.releaseDate, posterPath: quiz.posterPath, posterSource: quiz.posterSource.rawValue,
+                grid: GridJSON(
+                    columns: quiz.geometry.columns, rows: quiz.geometry.rows, areaSize: quiz.geometry.areaSize,
+                    margin: quiz.geometry.margin),
+                areas: quiz.areas.map { [$0.row, $0.column] })
+        }
+    }
+}

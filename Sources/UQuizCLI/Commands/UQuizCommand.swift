@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import QuizStore
+
+/// `uquiz`: make and solve movie-poster quizzes from the shell.
+public struct UQuizCommand: AsyncParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "uquiz",
+        abstract: "Make and solve movie-poster quizzes in the terminal.",
+        discussion: """
+            A quiz shows a black poster whose areas are revealed one by one; solvers type the title before time runs out.
+            The database is created from the bundled seed on first use: try `uquiz list`, then `uquiz show en-silent`.
+
+            Configuration: flags > environment (UQUIZ_...) > $XDG_CONFIG_HOME/uquiz/config.json > Config/uquiz.json > \
+            built-in defaults; `uquiz config` shows the effective values.
+            """,
+        version: version,
+        subcommands: [ListCommand.self, ShowCommand.self, DeleteCommand.self, SeedCommand.self, ConfigCommand.self]
+    )
+
+    public init() {}
+}
+
+/// Options every command that touches the database takes.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Database file (overrides UQUIZ_DB and the config files).", valueName: "path"))
+    var db: String?
+
+    var flags: [String: String] {
+        var flags: [String: String] = [:]
+        flags[SettingKeys.database.key] = db
+        return flags
+    }
+}
+
+/// What a command needs, built once at start-up from the flags and the environment.
+struct AppContext {
+    let settings: Settings
+    let terminal: Terminal
+
+    static func make(_ options: StoreOptions) async throws -> AppContext {
+        AppContext(settings: try await Settings.load(flags: options.flags), terminal: .current())
+    }
+
+    /// Opens the database, creating it from the seed bundle on first use.
+    func openDatabase() throws -> AppDatabase {
+        let path = try settings.databasePath()
+        let (database, seeded) = try AppDatabase.openOrSeed(at: path, seedBundle: { try settings.seedBundle() })
+        if seeded {
+            let count = try database.packages().total
+            Console.note("created \(path) from the seed bundle (\(count) packages)")
+        }
+        return database
+    }
+}
+
+enum Console {
+    /// Notes go to standard error so that standard output stays clean for pipes and `--json`.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// Asks a yes/no question on the terminal; refuses to guess when nobody can answer.
+    static func confirm(_ question: String) throws -> Bool {
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw ValidationError("\(question) needs confirmation: run it on a terminal or pass --yes")
+        }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where and how a command writes: injected so tests and the reveal player can capture it.
+struct Terminal: Sendable {
+    var colour: Bool
+
+    /// Colour only on a terminal, never with `NO_COLOR` set or `TERM=dumb`.
+    static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Terminal {
+        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let dumb = environment["TERM"] == "dumb"
+        return Terminal(colour: isatty(STDOUT_FILENO) == 1 && !noColour && !dumb)
+    }
+
+    func bold(_ text: String) -> String { style(text, "1") }
+    func dim(_ text: String) -> String { style(text, "2") }
+    func green(_ text: String) -> String { style(text, "32") }
+    func yellow(_ text: String) -> String { style(text, "33") }
+    func red(_ text: String) -> String { style(text, "31") }
+
+    private func style(_ text: String, _ code: String) -> String {
+        colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+enum TextWidth {
+    /// Columns a string takes in a terminal: East Asian wide characters (Hangul, CJK, full-width forms, most emoji)
+    /// take two, combining marks none.
+    static func of(_ text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    static func width(of character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let value = scalar.value
+        if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
+            return 0
+        }
+        let wideRanges: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x1F7E0...0x1F7EB, 0x20000...0x3FFFD,
+        ]
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// Pads (or cuts, ending in `…`) `text` to exactly `width` columns.
+    static func fit(_ text: String, to width: Int) -> String {
+        var result = ""
+        var used = 0
+        let total = of(text)
+        for character in text {
+            let w = Self.width(of: character)
+            if total > width && used + w > width - 1 {
+                result += "…"
+                used += 1
+                break
+            }
+            if used + w > width { break }
+            result.append(character)
+            used += w
+        }
+        return result + String(repeating: " ", count: max(0, width - used))
+    }
+}
+
+/// Text from a database or the network is shown with its control characters escaped, so a title cannot move the cursor,
+/// change colours, ring the bell or reverse the line.
+enum SafeText {
+    static func clean(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let isControl = value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value)
+            let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
+                || value == 0x200F || value == 0x061C
+            if isControl || isBidi {
+                result += String(format: "\\u{%X}", value)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+/// A plain table aligned by display width; the last column is not padded.
+struct TextTable {
+    var headers: [String]
+    var rows: [[String]]
+
+    func render(terminal: Terminal, maxWidths: [Int: Int] = [:]) -> String {
+        let cleanRows = rows.map { $0.map(SafeText.clean) }
+        var widths = headers.map(TextWidth.of)
+        for row in cleanRows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], TextWidth.of(cell)) }
+        }
+        for (index, limit) in maxWidths { widths[index] = min(widths[index], limit) }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : TextWidth.fit(cell, to: widths[index])
+            }.joined(separator: "  ")
+        }
+        var lines = [terminal.bold(line(headers))]
+        lines += cleanRows.map(line)
+        return lines.joined(separator: "\n")
+    }
+}
+
+enum JSONOutput {
+    /// Stable output for scripts: sorted keys, no escaped slashes, pretty-printed.
+    static func string<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,260 @@
+import Configuration
+import Foundation
+import PosterGrid
+import QuizStore
+import SystemPackage
+
+/// One source of configuration, named the way `uquiz config` reports it.
+struct ConfigLayer: Sendable {
+    var name: String
+    var provider: any ConfigProvider
+}
+
+/// A setting uquiz reads, with its type and built-in default.
+struct SettingKey: Sendable {
+    enum Kind: Sendable { case string, int, double }
+    var key: String
+    var kind: Kind
+    var defaultValue: String?
+    var help: String
+    var isSecret = false
+
+    /// The environment variable that sets it (swift-configuration's encoding under the `uquiz` prefix).
+    var environmentVariable: String {
+        "UQUIZ_" + key.split(separator: ".").map { component in
+            component.reduce(into: "") { result, character in
+                if character.isUppercase, let last = result.last, last.isLowercase { result.append("_") }
+                result.append(character)
+            }.uppercased()
+        }.joined(separator: "_")
+    }
+}
+
+/// Every setting of this build. Defaults here match `Config/uquiz.json`; the file documents them for users.
+enum SettingKeys {
+    static let database = SettingKey(
+        key: "db", kind: .string, defaultValue: nil,
+        help: "database file (default $XDG_DATA_HOME/uquiz/uquiz.sqlite)")
+    static let seed = SettingKey(
+        key: "seed", kind: .string, defaultValue: nil, help: "seed bundle folder (default: found beside the binary)")
+    static let gridColumns = SettingKey(key: "grid.columns", kind: .int, defaultValue: "50", help: "grid columns")
+    static let gridRows = SettingKey(key: "grid.rows", kind: .int, defaultValue: "75", help: "grid rows")
+    static let gridAreaSize = SettingKey(
+        key: "grid.areaSize", kind: .int, defaultValue: "5", help: "side of an area's square block, in cells")
+    static let gridMargin = SettingKey(
+        key: "grid.margin", kind: .int, defaultValue: "2", help: "cells kept free at the poster's edges")
+    static let timeLimit = SettingKey(
+        key: "quiz.timeLimitSeconds", kind: .double, defaultValue: "20", help: "time limit of one quiz")
+
+    static func levelAreas(_ level: Level) -> SettingKey {
+        SettingKey(
+            key: "levels.\(level.rawValue).areas", kind: .int,
+            defaultValue: "\(LevelRules.standard[level].areaCount)", help: "areas per quiz at \(level.rawValue)")
+    }
+
+    static func levelStageSeconds(_ level: Level) -> SettingKey {
+        SettingKey(
+            key: "levels.\(level.rawValue).stageSeconds", kind: .double,
+            defaultValue: Settings.format(seconds: LevelRules.standard[level].stageDuration),
+            help: "seconds per stage at \(level.rawValue)")
+    }
+
+    static var all: [SettingKey] {
+        [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
+            + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] } + [timeLimit]
+    }
+}
+
+/// A configuration problem, said in one line with where it came from.
+struct SettingsError: Error, LocalizedError {
+    var message: String
+    var errorDescription: String? { message }
+}
+
+/// The effective configuration: flags > environment (`UQUIZ_…`) > user file > `Config/uquiz.json` > built-in defaults.
+struct Settings: Sendable {
+    let layers: [ConfigLayer]
+    let environment: [String: String]
+    let executable: URL
+
+    /// Builds the layers once at start-up. A config file that exists but is not valid JSON is an error, not ignored.
+    static func load(
+        flags: [String: String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = Settings.currentExecutable()
+    ) async throws -> Settings {
+        var layers: [ConfigLayer] = []
+        var flagValues: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (key, value) in flags { flagValues[AbsoluteConfigKey(ConfigKey(key))] = ConfigValue(.string(value), isSecret: false) }
+        layers.append(ConfigLayer(name: "flag", provider: InMemoryProvider(name: "flags", values: flagValues)))
+        let uquizEnvironment = environment.filter { $0.key.hasPrefix("UQUIZ_") }
+        layers.append(
+            ConfigLayer(
+                name: "environment",
+                provider: EnvironmentVariablesProvider(environmentVariables: uquizEnvironment).prefixKeys(with: "uquiz")
+            ))
+        let userFile = userConfigPath(environment: environment)
+        if let provider = try await fileProvider(at: userFile) {
+            layers.append(ConfigLayer(name: userFile, provider: provider))
+        }
+        if let defaultsFile = defaultConfigPath(executable: executable),
+            let provider = try await fileProvider(at: defaultsFile)
+        {
+            layers.append(ConfigLayer(name: defaultsFile, provider: provider))
+        }
+        var builtIn: [AbsoluteConfigKey: ConfigValue] = [:]
+        for setting in SettingKeys.all {
+            if let value = setting.defaultValue {
+                builtIn[AbsoluteConfigKey(ConfigKey(setting.key))] = ConfigValue(.string(value), isSecret: false)
+            }
+        }
+        layers.append(ConfigLayer(name: "built-in", provider: InMemoryProvider(name: "built-in", values: builtIn)))
+        return Settings(layers: layers, environment: environment, executable: executable)
+    }
+
+    private static func fileProvider(at path: String) async throws -> (any ConfigProvider)? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
+        } catch {
+            throw SettingsError(message: "config file \(path) is not valid JSON (\(error)); fix or remove it")
+        }
+    }
+
+    static func currentExecutable() -> URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
+
+    static func userConfigPath(environment: [String: String]) -> String {
+        xdgDirectory("XDG_CONFIG_HOME", fallback: ".config", environment: environment) + "/uquiz/config.json"
+    }
+
+    /// `Config/uquiz.json` of the checkout, or `share/uquiz/config/uquiz.json` under an install prefix.
+    static func defaultConfigPath(executable: URL) -> String? {
+        let bin = executable.deletingLastPathComponent()
+        var candidates = [bin.deletingLastPathComponent().appendingPathComponent("share/uquiz/config/uquiz.json")]
+        var folder = bin
+        while folder.path != "/" && !folder.path.isEmpty {
+            candidates.append(folder.appendingPathComponent("Config/uquiz.json"))
+            folder.deleteLastPathComponent()
+        }
+        return candidates.map(\.path).first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    static func xdgDirectory(_ variable: String, fallback: String, environment: [String: String]) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/" + fallback
+    }
+
+    // MARK: - Reading values
+
+    /// The value of `setting` as text and the layer it came from; `nil` when no layer sets it.
+    func lookup(_ setting: SettingKey) throws -> (value: String, source: String)? {
+        let key = AbsoluteConfigKey(ConfigKey(setting.key))
+        for layer in layers {
+            let type: ConfigType =
+                switch setting.kind {
+                case .string: .string
+                case .int: .int
+                case .double: .double
+                }
+            let content: ConfigContent?
+            do {
+                content = try layer.provider.value(forKey: key, type: type).value?.content
+            } catch {
+                throw SettingsError(message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind))")
+            }
+            guard let content else { continue }
+            let text: String
+            switch content {
+            case .string(let string): text = string
+            case .int(let int): text = String(int)
+            case .double(let double): text = Self.format(double)
+            default: throw SettingsError(message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind))")
+            }
+            switch setting.kind {
+            case .int where Int(text) == nil, .double where Double(text) == nil:
+                throw SettingsError(message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)), not \"\(text)\"")
+            default: break
+            }
+            return (text, layer.name)
+        }
+        return nil
+    }
+
+    private static func describe(_ setting: SettingKey, in layer: ConfigLayer) -> String {
+        switch layer.name {
+        case "environment": "\(setting.environmentVariable)"
+        case "flag", "built-in": "\(setting.key) (\(layer.name))"
+        default: "\(setting.key) in \(layer.name)"
+        }
+    }
+
+    private static func expected(_ kind: SettingKey.Kind) -> String {
+        switch kind {
+        case .string: "text"
+        case .int: "a whole number"
+        case .double: "a number"
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func format(seconds: Duration) -> String {
+        format(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18)
+    }
+
+    private func int(_ setting: SettingKey) throws -> Int { Int(try lookup(setting)!.value)! }
+    private func double(_ setting: SettingKey) throws -> Double { Double(try lookup(setting)!.value)! }
+
+    // MARK: - Typed settings
+
+    /// The database file: `--db`, else `UQUIZ_DB`, else the config files, else `$XDG_DATA_HOME/uquiz/uquiz.sqlite`.
+    func databasePath() throws -> String {
+        if let (path, _) = try lookup(SettingKeys.database), !path.isEmpty { return expandTilde(path) }
+        return Self.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/uquiz/uquiz.sqlite"
+    }
+
+    func seedBundle(marker: String = SeedBundle.databaseFileName) throws -> SeedBundle {
+        try SeedBundle.locate(
+            override: try lookup(SettingKeys.seed)?.value.nonEmpty.map(expandTilde), executable: executable, marker: marker)
+    }
+
+    func gridGeometry() throws -> GridGeometry {
+        do {
+            return try GridGeometry(
+                columns: try int(SettingKeys.gridColumns), rows: try int(SettingKeys.gridRows),
+                areaSize: try int(SettingKeys.gridAreaSize), margin: try int(SettingKeys.gridMargin))
+        } catch let error as GridGeometryError {
+            throw SettingsError(message: "configured grid is invalid: \(error)")
+        }
+    }
+
+    func levelRules() throws -> LevelRules {
+        var rules = LevelRules.standard
+        for level in Level.allCases {
+            rules[level] = LevelRule(
+                areaCount: try int(SettingKeys.levelAreas(level)),
+                stageDuration: .milliseconds(Int((try double(SettingKeys.levelStageSeconds(level)) * 1000).rounded())))
+        }
+        rules.timeLimit = .milliseconds(Int((try double(SettingKeys.timeLimit) * 1000).rounded()))
+        do {
+            try rules.validate()
+        } catch {
+            throw SettingsError(message: "configured levels are invalid: \(error)")
+        }
+        return rules
+    }
+
+    private func expandTilde(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + path.dropFirst()
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
