@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `uquiz` binary: it sits beside the test bundle in the build folder, since this test target depends on it.
+let uquizBinary: URL = {
+    let candidates = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+    ]
+    for folder in candidates {
+        var directory = folder
+        // The test bundle may be a folder (`X.xctest/…`) or a file beside the binary.
+        for _ in 0..<4 {
+            let binary = directory.appendingPathComponent("uquiz")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+            directory.deleteLastPathComponent()
+        }
+    }
+    fatalError("uquiz binary not found beside \(CommandLine.arguments[0])")
+}()
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// A user's world for one test: a temporary HOME with its own XDG folders and nothing from the developer's environment.
+final class Sandbox {
+    let home: URL
+    var environment: [String: String]
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        environment = [
+            "HOME": home.path,
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "PATH": "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    deinit { try? FileManager.default.removeItem(at: home) }
+
+    /// Where the database lands by default.
+    var defaultDatabase: String { home.appendingPathComponent("data/uquiz/uquiz.sqlite").path }
+
+    func path(_ relative: String) -> String { home.appendingPathComponent(relative).path }
+
+    func launch(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = uquizBinary
+        process.arguments = arguments
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> RunResult {
+        // Output goes to files, not pipes, so a large output can never block the child while we wait for it.
+        let outURL = home.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let errURL = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let process = Process()
+        process.executableURL = uquizBinary
+        process.arguments = arguments
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
+
+/// Display columns of a string, as a terminal shows it (Hangul is two columns wide).
+func displayWidth(_ text: Substring) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
+}
