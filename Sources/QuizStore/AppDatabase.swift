@@ -19,7 +19,10 @@ public final class AppDatabase: Sendable {
         seedBundle: () throws -> SeedBundle
     ) throws -> (database: AppDatabase, seeded: Bool) {
         var seeded = false
-        if !FileManager.default.fileExists(atPath: path) {
+        if FileManager.default.fileExists(atPath: path) {
+            // A first run killed between publishing the database and dropping its temporary copy leaves that copy behind.
+            SeedInstaller.removeStaleTemporaries(for: URL(fileURLWithPath: path))
+        } else {
             seeded = try SeedInstaller.install(bundle: seedBundle(), at: path)
         }
         return (try AppDatabase(existingAt: path), seeded)

@@ -61,7 +61,7 @@ enum SeedInstaller {
     }
 
     /// Removes copies left by first runs that were killed (their process is gone); a live one may still be copying.
-    private static func removeStaleTemporaries(for destination: URL) {
+    static func removeStaleTemporaries(for destination: URL) {
         let directory = destination.deletingLastPathComponent()
         let prefix = temporaryPrefix(for: destination)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
