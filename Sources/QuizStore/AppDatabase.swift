@@ -1,11 +1,15 @@
 import Foundation
 import GRDB
 
-/// The uquiz database: one SQLite file in WAL mode, opened once per process through a `DatabasePool` so that several
-/// `uquiz` processes can read and write it at once. Every write is a named transaction on this type.
+/// The uquiz database: one SQLite file in WAL mode with a busy timeout, so that several `uquiz` processes can read and
+/// write it at once. Every write is an IMMEDIATE transaction on this type.
+///
+/// One `DatabaseQueue` (a single connection) rather than a `DatabasePool`: a command is one short-lived process that never
+/// reads while it writes, and a pool's second connection would parse the schema again on every start-up. Concurrency
+/// between processes comes from WAL and the busy timeout, which a queue has as well.
 public final class AppDatabase: Sendable {
     public let path: String
-    let writer: DatabasePool
+    let writer: DatabaseQueue
 
     /// How long a write waits for another process's write before giving up with `StoreError.locked`.
     public static let busyTimeout: TimeInterval = 10
@@ -34,11 +38,17 @@ public final class AppDatabase: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.io(path: path, detail: "no such file")
         }
-        writer = try mappingErrors(path: path) { try DatabasePool(path: path, configuration: Self.configuration()) }
+        writer = try mappingErrors(path: path) { try DatabaseQueue(path: path, configuration: Self.configuration()) }
         try mappingErrors(path: path) {
             let migrator = Schema.migrator
-            let (superseded, complete) = try writer.read { db in
-                (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+            let (superseded, complete) = try writer.writeWithoutTransaction { db in
+                // WAL is a property of the file, kept across connections: set it once. GRDB's `journalMode = .wal`
+                // would instead write to the database on every open to keep a non-empty -wal file for pool readers,
+                // which a single-connection command does not need.
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+                return (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
             }
             if superseded {
                 let known = Set(migrator.migrations)
@@ -53,6 +63,10 @@ public final class AppDatabase: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.readonly = readonly
+        if !readonly {
+            // Per connection; with WAL, NORMAL keeps the database consistent and skips an fsync per commit.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "uquiz"
         return configuration
@@ -76,13 +90,6 @@ public final class AppDatabase: Sendable {
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
             let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { "foreign key: \($0)" }
             return integrity + foreignKeys
-        }
-    }
-
-    /// Waits for other connections and folds the WAL into the main file, so the file alone is the whole database.
-    func checkpoint() throws {
-        _ = try mappingErrors(path: path) {
-            try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
     }
 }

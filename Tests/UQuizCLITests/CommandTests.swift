@@ -208,6 +208,12 @@ struct CommandTests {
         #expect(badValue.status == 1)
         #expect(badValue.stderrLines == ["Error: UQUIZ_GRID_ROWS must be a whole number"])
 
+        let unplayable = try sandbox.run(["config"], extraEnvironment: ["UQUIZ_GRID_AREA_SIZE": "4"])
+        #expect(unplayable.status == 1)
+        #expect(unplayable.stderrLines == [
+            "Error: configured grid is invalid: area size 4 is invalid: it must be a positive odd number so that an area has a centre cell"
+        ])
+
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: configFolder + "/config.json"))
         let badFile = try sandbox.run(["list"])
         #expect(badFile.status == 1)
@@ -235,6 +241,18 @@ struct CommandTests {
             #expect(forbidden.isEmpty, "\(arguments)")
             #expect(result.stdout.contains("Evil\\u{1B}]0;pwned\\u{7}"))
         }
+    }
+
+    @Test func verboseLogsSourcesAndTheDatabaseToStandardError() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run(["list", "--json", "--verbose"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("configuration sources, strongest first: flag, environment, "))
+        #expect(result.stderr.contains("database \(sandbox.defaultDatabase)"))
+        #expect(result.stderr.contains("first run: installing the seed bundle from \(repositoryRoot.path)/Seed"))
+        #expect((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [Any]).count == 8, "stdout stays JSON")
+        let quiet = try sandbox.run(["list"])
+        #expect(quiet.stderr.isEmpty)
     }
 
     @Test func helpExplainsEveryCommand() throws {

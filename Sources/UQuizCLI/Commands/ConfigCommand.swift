@@ -24,6 +24,9 @@ struct ConfigCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let settings = context.settings
+        // Report a configured grid or level table that could not be played before listing the values.
+        _ = try settings.gridGeometry()
+        _ = try settings.levelRules()
         var entries: [Entry] = []
         for setting in SettingKeys.all {
             let found = try settings.lookup(setting)

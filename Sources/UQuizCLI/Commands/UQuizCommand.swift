@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import QuizStore
 
 /// `uquiz`: make and solve movie-poster quizzes from the shell.
@@ -28,6 +29,9 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Database file (overrides UQUIZ_DB and the config files).", valueName: "path"))
     var db: String?
 
+    @Flag(name: .long, help: "Log what uquiz does (configuration sources, database, seeding) to standard error.")
+    var verbose = false
+
     var flags: [String: String] {
         var flags: [String: String] = [:]
         flags[SettingKeys.database.key] = db
@@ -39,15 +43,29 @@ struct StoreOptions: ParsableArguments {
 struct AppContext {
     let settings: Settings
     let terminal: Terminal
+    let logger: Logger
 
     static func make(_ options: StoreOptions) async throws -> AppContext {
-        AppContext(settings: try await Settings.load(flags: options.flags), terminal: .current())
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = options.verbose ? .debug : .warning
+            return handler
+        }
+        let logger = Logger(label: "uquiz")
+        let settings = try await Settings.load(flags: options.flags)
+        logger.debug("configuration sources, strongest first: \(settings.layers.map(\.name).joined(separator: ", "))")
+        return AppContext(settings: settings, terminal: .current(), logger: logger)
     }
 
     /// Opens the database, creating it from the seed bundle on first use.
     func openDatabase() throws -> AppDatabase {
         let path = try settings.databasePath()
-        let (database, seeded) = try AppDatabase.openOrSeed(at: path, seedBundle: { try settings.seedBundle() })
+        logger.debug("database \(path)")
+        let (database, seeded) = try AppDatabase.openOrSeed(at: path, seedBundle: {
+            let bundle = try settings.seedBundle()
+            logger.debug("first run: installing the seed bundle from \(bundle.directory.path)")
+            return bundle
+        })
         if seeded {
             let count = try database.packages().total
             Console.note("created \(path) from the seed bundle (\(count) packages)")
