@@ -130,7 +130,7 @@ public struct PackageSummary: Hashable, Sendable, Codable {
     public var maker: String
     public var origin: PackageOrigin
     public var quizCount: Int
-    public var bestScore: Int?
+    @NullEncodable public var bestScore: Int?
     public var createdAt: String
 
     public init(
@@ -147,20 +147,5 @@ public struct PackageSummary: Hashable, Sendable, Codable {
         self.quizCount = quizCount
         self.bestScore = bestScore
         self.createdAt = createdAt
-    }
-
-    /// Writes `bestScore` as `null` rather than leaving it out: `list --json` promises every key.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(shareCode, forKey: .shareCode)
-        try container.encode(title, forKey: .title)
-        try container.encode(level, forKey: .level)
-        try container.encode(language, forKey: .language)
-        try container.encode(maker, forKey: .maker)
-        try container.encode(origin, forKey: .origin)
-        try container.encode(quizCount, forKey: .quizCount)
-        try container.encode(bestScore, forKey: .bestScore)
-        try container.encode(createdAt, forKey: .createdAt)
     }
 }

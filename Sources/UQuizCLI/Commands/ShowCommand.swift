@@ -71,32 +71,18 @@ enum AreaMap {
     }
 }
 
-/// The documented JSON shape of one package (`show --json`).
+/// The documented JSON shape of one package (`show --json`); absent facts are `null`, never left out.
 struct PackageJSON: Codable {
     struct QuizJSON: Codable {
         var position: Int
         var title: String
         var originalTitle: String
-        var tmdbId: Int?
-        var releaseDate: String?
+        @NullEncodable var tmdbId: Int?
+        @NullEncodable var releaseDate: String?
         var posterPath: String
         var posterSource: String
         var grid: GridJSON
         var areas: [[Int]]
-
-        /// Optional facts are written as `null`, never left out: the keys of `show --json` are stable.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(position, forKey: .position)
-            try container.encode(title, forKey: .title)
-            try container.encode(originalTitle, forKey: .originalTitle)
-            try container.encode(tmdbId, forKey: .tmdbId)
-            try container.encode(releaseDate, forKey: .releaseDate)
-            try container.encode(posterPath, forKey: .posterPath)
-            try container.encode(posterSource, forKey: .posterSource)
-            try container.encode(grid, forKey: .grid)
-            try container.encode(areas, forKey: .areas)
-        }
     }
 
     struct GridJSON: Codable {
@@ -106,9 +92,9 @@ struct PackageJSON: Codable {
         var margin: Int
     }
 
-    var id: Int64?
+    var id: Int64
     var shareCode: String
-    var seedId: String?
+    @NullEncodable var seedId: String?
     var origin: String
     var title: String
     var maker: String
@@ -117,22 +103,9 @@ struct PackageJSON: Codable {
     var createdAt: String
     var quizzes: [QuizJSON]
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(shareCode, forKey: .shareCode)
-        try container.encode(seedId, forKey: .seedId)
-        try container.encode(origin, forKey: .origin)
-        try container.encode(title, forKey: .title)
-        try container.encode(maker, forKey: .maker)
-        try container.encode(level, forKey: .level)
-        try container.encode(language, forKey: .language)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(quizzes, forKey: .quizzes)
-    }
 
     init(_ package: QuizPackage) {
-        id = package.id
+        id = package.id ?? 0
         shareCode = package.shareCode.value
         seedId = package.seedId
         origin = package.origin.rawValue

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Writes BENCHMARKS.md from the files Benchmarks/run.sh leaves in its work folder (argv[1])."""
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+
+work = sys.argv[1]
+
+
+def hyperfine(name):
+    with open(os.path.join(work, name)) as f:
+        return {r["command"]: r for r in json.load(f)["results"]}
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.2f} ms"
+
+
+def first_line(command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, shell=True).stdout.strip().splitlines()[0]
+    except Exception:
+        return "unknown"
+
+
+startup = hyperfine("startup.json")
+seeding = hyperfine("seeding.json")
+noop = startup["do-nothing binary"]["median"]
+small = startup["uquiz list (8 packages)"]["median"]
+large = startup["uquiz list (100,000 packages)"]["median"]
+first = seeding["uquiz list on first run (seeds)"]["median"]
+# The benchmark tool colours its warnings; keep the file plain text.
+inprocess = re.sub(r"\x1b\[[0-9;]*m", "", open(os.path.join(work, "inprocess.md")).read())
+inprocess = "\n".join(l for l in inprocess.splitlines() if not l.startswith(("Warning:", "Note:")))
+version = startup["uquiz --version (start-up and argument parsing only)"]["median"]
+config = startup["uquiz config (configuration only, no database)"]["median"]
+
+
+def inprocess_p50(benchmark):
+    """p50 wall clock of one ordo-one benchmark, in ms, read from its markdown table."""
+    section = inprocess.split(benchmark, 1)[1] if benchmark in inprocess else ""
+    match = re.search(r"Time \(wall clock\) \((ns|us|μs|ms|s)\)[^|]*\|\s*([\d.,]+)\s*\|\s*([\d.,]+)\s*\|\s*([\d.,]+)", section)
+    if not match:
+        return None
+    unit, p50 = match.group(1), float(match.group(4).replace(",", ""))
+    return p50 * {"ns": 1e-6, "us": 1e-3, "μs": 1e-3, "ms": 1, "s": 1000}[unit]
+
+
+seed_p50 = inprocess_p50("first-run seeding")
+
+
+def verdict(ok):
+    return "met" if ok else "**missed**"
+
+
+cpu = first_line("lscpu | grep 'Model name' | sed 's/Model name: *//'")
+rows = [
+    ("cold `uquiz list` on the seeded database vs. a do-nothing binary linking the same libraries",
+     f"{ms(small)} vs {ms(noop)}: **{small / noop:.2f}x**", "<= 1.3x", verdict(small / noop <= 1.3)),
+    ("`uquiz list` with 100,000 packages vs. the seeded case (first page of 50)",
+     f"{ms(large)} vs {ms(small)}: **{large / small:.2f}x**", "<= 1.5x", verdict(large / small <= 1.5)),
+    ("first-run seeding in process (copy, fsync, verify, link, open, schema check), p50",
+     f"**{seed_p50:.2f} ms**" if seed_p50 is not None else "see below", "< 50 ms",
+     verdict(seed_p50 is not None and seed_p50 < 50)),
+    ("whole first `uquiz list` process, seeding included",
+     f"{ms(first)} (later runs {ms(small)})", "-", "-"),
+]
+
+print(f"""# Benchmarks
+
+Regenerate everything on this page with one command: `bash Benchmarks/run.sh` (installs hyperfine and sqlite3 from
+Debian if missing, builds release binaries, rewrites this file).
+
+- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}
+- Machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}
+- Toolchain: {first_line('swift --version 2>&1')}
+- Method: process figures are medians of hyperfine runs (`-N`, no shell; 200 runs, 10 warm-up; 50 runs for first runs, each
+  on a deleted database). Each run is a new process, with the page cache warm. In-process figures come from
+  ordo-one/benchmark (`Benchmarks/Benchmarks/StoreBenchmarks`).
+
+## Targets (issue 3)
+
+| what | measured | target | |
+|---|---|---|---|""")
+for row in rows:
+    print("| " + " | ".join(row) + " |")
+print(f"""
+Of `uquiz list`'s {ms(small)}, {ms(version - noop)} is uquiz's own start-up beyond the do-nothing binary before any work
+(`uquiz --version`: async main, a larger image); the other {ms(small - version)} loads the layered configuration, opens
+the database (one WAL connection, schema check), runs the query and prints the table. (`uquiz config`, which loads the
+configuration and looks up and prints all 13 settings without opening the database, takes {ms(config)}.)
+
+The 100,000-package database is the seeded one grown by `Benchmarks/generate-packages.sql` (one quiz and three areas per
+package). `list` shows the first 50 rows by default (`--all` for every row), so its cost is the count plus one page.
+
+## Process runs (hyperfine)
+
+| command | median | mean ± σ | min | max |
+|---|---|---|---|---|""")
+for results in (startup, seeding):
+    for name, r in results.items():
+        print(f"| {name} | {ms(r['median'])} | {ms(r['mean'])} ± {ms(r['stddev'] or 0)} | {ms(r['min'])} | {ms(r['max'])} |")
+print("""
+## In process (ordo-one/benchmark)
+""")
+print(inprocess.strip())

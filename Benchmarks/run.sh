@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Regenerates ../BENCHMARKS.md on this machine: process start-up of `uquiz list` against a do-nothing binary linking the
+# same libraries (hyperfine), first-run seeding and listing in process (ordo-one/benchmark).
+# Usage: bash Benchmarks/run.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+missing=()
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+command -v sqlite3 >/dev/null || missing+=(sqlite3)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+swift build -c release --product uquiz
+swift build -c release --package-path Benchmarks --product uquiz-noop
+uquiz="$root/.build/release/uquiz"
+noop="$root/Benchmarks/.build/release/uquiz-noop"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
+"$uquiz" list --db "$work/seeded.sqlite" >/dev/null 2>&1
+"$uquiz" list --db "$work/large.sqlite" >/dev/null 2>&1
+sqlite3 "$work/large.sqlite" < Benchmarks/generate-packages.sql
+[ "$(sqlite3 "$work/large.sqlite" 'SELECT COUNT(*) FROM package')" = 100000 ]
+
+# Each run is a new process (the page cache stays warm: the machine cannot be made to drop it).
+hyperfine -N --warmup 10 --runs 200 --export-json "$work/startup.json" \
+  --command-name "do-nothing binary" "$noop" \
+  --command-name "uquiz --version (start-up and argument parsing only)" "$uquiz --version" \
+  --command-name "uquiz config (configuration only, no database)" "$uquiz config" \
+  --command-name "uquiz list (8 packages)" "$uquiz list --db $work/seeded.sqlite" \
+  --command-name "uquiz list (100,000 packages)" "$uquiz list --db $work/large.sqlite"
+hyperfine -N --warmup 3 --runs 50 --export-json "$work/seeding.json" \
+  --prepare "rm -f $work/fresh.sqlite $work/fresh.sqlite-wal $work/fresh.sqlite-shm" \
+  --command-name "uquiz list on first run (seeds)" "$uquiz list --db $work/fresh.sqlite"
+
+(cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress) \
+  > "$work/inprocess.md"
+
+python3 Benchmarks/report.py "$work" > BENCHMARKS.md
+echo "wrote BENCHMARKS.md"
