@@ -41,19 +41,22 @@ public final class AppDatabase: Sendable {
         writer = try mappingErrors(path: path) { try DatabaseQueue(path: path, configuration: Self.configuration()) }
         try mappingErrors(path: path) {
             let migrator = Schema.migrator
-            let (superseded, complete) = try writer.writeWithoutTransaction { db in
+            let (superseded, complete) = try writer.read { db in
+                (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+            }
+            // A database from a newer uquiz is refused before anything, even its journal mode, is written.
+            if superseded {
+                let known = Set(migrator.migrations)
+                let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+                throw StoreError.newerSchema(path: path, unknownMigrations: applied.subtracting(known).sorted())
+            }
+            try writer.writeWithoutTransaction { db in
                 // WAL is a property of the file, kept across connections: set it once. GRDB's `journalMode = .wal`
                 // would instead write to the database on every open to keep a non-empty -wal file for pool readers,
                 // which a single-connection command does not need.
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
                 }
-                return (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
-            }
-            if superseded {
-                let known = Set(migrator.migrations)
-                let applied = try writer.read { try migrator.appliedIdentifiers($0) }
-                throw StoreError.newerSchema(path: path, unknownMigrations: applied.subtracting(known).sorted())
             }
             if !complete { try migrator.migrate(writer) }
         }
