@@ -17,9 +17,6 @@ struct Terminal: Sendable {
 
     func bold(_ text: String) -> String { style(text, "1") }
     func dim(_ text: String) -> String { style(text, "2") }
-    func green(_ text: String) -> String { style(text, "32") }
-    func yellow(_ text: String) -> String { style(text, "33") }
-    func red(_ text: String) -> String { style(text, "31") }
 
     private func style(_ text: String, _ code: String) -> String {
         colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
