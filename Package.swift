@@ -39,6 +39,7 @@ let package = Package(
         ),
         .executableTarget(name: "uquiz", dependencies: ["UQuizCLI"]),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
+        .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
         .testTarget(
             name: "QuizStoreTests",
             dependencies: ["QuizStore", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
