@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "uquiz", targets: ["uquiz"]),
+        .executable(name: "fake-tmdb", targets: ["fake-tmdb"]),
         .library(name: "PosterGrid", targets: ["PosterGrid"]),
         .library(name: "QuizCore", targets: ["QuizCore"]),
         .library(name: "QuizStore", targets: ["QuizStore"]),
@@ -16,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -26,6 +28,16 @@ let package = Package(
         .target(
             name: "QuizStore",
             dependencies: ["QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // libcurl, the only HTTP stack of the product (apt libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The TMDB-style API over libcurl: the only module that knows HTTP.
+        .target(name: "MovieSearch", dependencies: ["CCurl", "QuizCore"]),
+        // A TMDB-compatible server with fault injection, for tests, benchmarks and offline demos.
+        .target(name: "FakeTMDB", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")]),
+        .executableTarget(
+            name: "fake-tmdb",
+            dependencies: ["FakeTMDB", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Argument parsing, output formatting and configuration bootstrap.
         .target(
@@ -40,6 +52,8 @@ let package = Package(
         .executableTarget(name: "uquiz", dependencies: ["UQuizCLI"]),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
+        // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
+        .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "fake-tmdb"]),
         .testTarget(
             name: "QuizStoreTests",
             dependencies: ["QuizStore", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]

@@ -1,0 +1,198 @@
+import CCurl
+import Foundation
+
+/// libcurl declares its handles as `void`, so Swift sees raw pointers.
+typealias CurlHandle = UnsafeMutableRawPointer
+
+/// HTTP GET over libcurl. One instance per process: its easy handle (for one request at a time) and its multi handle with
+/// a pool of easy handles (for many at once) keep their connections open between requests.
+public final class CurlTransport: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var userAgent: String
+        public var connectTimeout: Double
+        public var totalTimeout: Double
+        /// Simultaneous connections per host, for `getAll`.
+        public var maxConnectionsPerHost: Int
+
+        public init(userAgent: String, connectTimeout: Double = 5, totalTimeout: Double = 20, maxConnectionsPerHost: Int = 20) {
+            self.userAgent = userAgent
+            self.connectTimeout = connectTimeout
+            self.totalTimeout = totalTimeout
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+        }
+    }
+
+    public let options: Options
+    // libcurl handles are not thread-safe: each is used under this lock only.
+    private let lock = NSLock()
+    private let single: CurlHandle
+    private let multi: CurlHandle
+    private var pool: [CurlHandle] = []
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    public init(options: Options) {
+        _ = Self.globalInit
+        self.options = options
+        single = curl_easy_init()!  // fails only when out of memory
+        multi = curl_multi_init()!
+        uquiz_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxConnectionsPerHost)
+        uquiz_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maxConnectionsPerHost)
+    }
+
+    deinit {
+        curl_easy_cleanup(single)
+        for handle in pool { curl_easy_cleanup(handle) }
+        curl_multi_cleanup(multi)
+    }
+
+    /// Sends one GET and waits for the whole reply.
+    public func get(_ request: HTTPGet) throws(TransportError) -> HTTPReply {
+        lock.lock()
+        defer { lock.unlock() }
+        let exchange = Exchange(request: request)
+        let headers = configure(single, for: exchange)
+        defer { curl_slist_free_all(headers) }
+        let code = curl_easy_perform(single)
+        return try exchange.finish(code: code, handle: single, options: options)
+    }
+
+    /// Sends every GET, at most `maxConnectionsPerHost` at once per host, and returns the outcomes in the order given.
+    public func getAll(_ requests: [HTTPGet]) -> [Result<HTTPReply, TransportError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        while pool.count < min(requests.count, options.maxConnectionsPerHost) { pool.append(curl_easy_init()!) }
+        var results = [Result<HTTPReply, TransportError>?](repeating: nil, count: requests.count)
+        var waiting = Array(requests.indices.reversed())
+        var idle = pool
+        var running: [CurlHandle: (index: Int, exchange: Exchange, headers: UnsafeMutablePointer<curl_slist>?)] = [:]
+
+        func startMore() {
+            while let handle = idle.popLast() {
+                guard let index = waiting.popLast() else {
+                    idle.append(handle)
+                    return
+                }
+                let exchange = Exchange(request: requests[index])
+                let headers = configure(handle, for: exchange)
+                running[handle] = (index, exchange, headers)
+                curl_multi_add_handle(multi, handle)
+            }
+        }
+
+        startMore()
+        var stillRunning: Int32 = 0
+        repeat {
+            curl_multi_perform(multi, &stillRunning)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                    let transfer = running.removeValue(forKey: handle)
+                else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, handle)
+                curl_slist_free_all(transfer.headers)
+                results[transfer.index] = Result { () throws(TransportError) in
+                    try transfer.exchange.finish(code: code, handle: handle, options: options)
+                }
+                idle.append(handle)
+            }
+            startMore()
+            if !running.isEmpty { curl_multi_poll(multi, nil, 0, 1000, nil) }
+        } while !running.isEmpty
+        return results.map { $0! }
+    }
+
+    /// Sets every option for one exchange; returns the header list to free after the transfer.
+    private func configure(_ handle: CurlHandle, for exchange: Exchange) -> UnsafeMutablePointer<curl_slist>? {
+        curl_easy_reset(handle)  // keeps the handle's connections, forgets the previous request's options
+        uquiz_easy_setopt_string(handle, CURLOPT_URL, exchange.request.url)
+        uquiz_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        uquiz_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        uquiz_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        uquiz_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
+        uquiz_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+        uquiz_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        uquiz_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        uquiz_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(options.totalTimeout * 1000))
+        uquiz_easy_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent)
+        // An empty string asks for every encoding this libcurl can decode (gzip, deflate, brotli, zstd as built).
+        uquiz_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        uquiz_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(exchange.request.maxBodyBytes))
+        let context = Unmanaged.passUnretained(exchange).toOpaque()
+        uquiz_easy_setopt_callback(handle, CURLOPT_WRITEFUNCTION, Exchange.receiveBody)
+        uquiz_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        uquiz_easy_setopt_callback(handle, CURLOPT_HEADERFUNCTION, Exchange.receiveHeader)
+        uquiz_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        var list: UnsafeMutablePointer<curl_slist>?
+        for header in exchange.request.headers { list = curl_slist_append(list, "\(header.name): \(header.value)") }
+        uquiz_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+        return list
+    }
+}
+
+/// The state of one transfer, reached from libcurl's callbacks through an unretained pointer.
+private final class Exchange {
+    let request: HTTPGet
+    var body = Data()
+    var headers: [String: String] = [:]
+    var exceededLimit = false
+
+    init(request: HTTPGet) {
+        self.request = request
+    }
+
+    static let receiveBody: uquiz_data_callback = { data, size, count, context in
+        let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        // MAXFILESIZE only helps when the server announces a length; a chunked or lying body is cut here.
+        guard exchange.body.count + length <= exchange.request.maxBodyBytes else {
+            exchange.exceededLimit = true
+            return 0
+        }
+        if let data { exchange.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+        return length
+    }
+
+    static let receiveHeader: uquiz_data_callback = { data, size, count, context in
+        let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard let data else { return length }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            exchange.headers = [:]  // a new response (after a redirect or a 100 Continue) starts afresh
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            exchange.headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return length
+    }
+
+    func finish(code: CURLcode, handle: CurlHandle, options: CurlTransport.Options) throws(TransportError) -> HTTPReply {
+        let host = Redaction.host(of: request.url)
+        if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
+            throw .bodyTooLarge(host: host, limit: request.maxBodyBytes)
+        }
+        guard code == CURLE_OK else {
+            let detail = String(cString: curl_easy_strerror(code)).lowercased()
+            switch code {
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+                throw .offline(host: host, detail: detail)
+            case CURLE_OPERATION_TIMEDOUT:
+                throw .timeout(host: host, seconds: options.totalTimeout)
+            case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+                CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+                throw .tls(host: host, detail: detail)
+            case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+                throw .connectionLost(host: host, detail: detail)
+            default:
+                throw .failed(host: host, detail: detail)
+            }
+        }
+        var status = 0
+        var connects = 0
+        uquiz_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        uquiz_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        return HTTPReply(status: status, headers: headers, body: body, newConnections: connects)
+    }
+}

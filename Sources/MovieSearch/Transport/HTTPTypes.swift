@@ -1,0 +1,99 @@
+import Foundation
+
+/// One GET as the transport sends it.
+public struct HTTPGet: Sendable, Hashable {
+    public var url: String
+    /// Header lines in the order given; names are sent as written.
+    public var headers: [HTTPHeader]
+    /// The most body bytes accepted; a larger body fails with `TransportError.bodyTooLarge`.
+    public var maxBodyBytes: Int
+
+    public init(url: String, headers: [HTTPHeader] = [], maxBodyBytes: Int = 8 << 20) {
+        self.url = url
+        self.headers = headers
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+public struct HTTPHeader: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public struct HTTPReply: Sendable, Hashable {
+    public var status: Int
+    /// Header names in lower case; a repeated header keeps its last value.
+    public var headers: [String: String]
+    public var body: Data
+    /// Connections libcurl had to open for this exchange: 0 when it reused one.
+    public var newConnections: Int
+
+    public init(status: Int, headers: [String: String], body: Data, newConnections: Int = 0) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.newConnections = newConnections
+    }
+}
+
+/// Why a request got no HTTP reply. Messages name the host, never the full URL: URLs may carry the API key.
+public enum TransportError: Error, Equatable, Sendable {
+    /// The host could not be resolved or connected to: no network, or the server is down.
+    case offline(host: String, detail: String)
+    case timeout(host: String, seconds: Double)
+    case tls(host: String, detail: String)
+    case bodyTooLarge(host: String, limit: Int)
+    /// The connection broke during the exchange (reset, closed early, truncated body).
+    case connectionLost(host: String, detail: String)
+    case failed(host: String, detail: String)
+
+    /// Whether sending the same GET again may succeed.
+    public var isRetryable: Bool {
+        switch self {
+        case .connectionLost, .timeout: true
+        case .offline, .tls, .bodyTooLarge, .failed: false
+        }
+    }
+}
+
+extension TransportError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case let .offline(host, detail): "cannot reach \(host) (\(detail)); check the network or use --offline"
+        case let .timeout(host, seconds): "\(host) did not answer within \(Self.format(seconds)) s; try again later"
+        case let .tls(host, detail): "secure connection to \(host) failed (\(detail)); check the system's certificates"
+        case let .bodyTooLarge(host, limit): "\(host) sent more than \(limit) bytes; refusing the response"
+        case let .connectionLost(host, detail): "the connection to \(host) broke (\(detail)); try again"
+        case let .failed(host, detail): "request to \(host) failed (\(detail))"
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// Hides credentials in URLs before they reach a message or a log.
+public enum Redaction {
+    static let secretParameters: Set<String> = ["api_key", "apikey", "access_token", "token"]
+
+    public static func redact(url: String) -> String {
+        guard var components = URLComponents(string: url), let items = components.queryItems, !items.isEmpty else {
+            return url
+        }
+        components.queryItems = items.map {
+            secretParameters.contains($0.name.lowercased()) ? URLQueryItem(name: $0.name, value: "REDACTED") : $0
+        }
+        return components.string ?? url
+    }
+
+    public static func host(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host else { return "the server" }
+        return components.port.map { "\(host):\($0)" } ?? host
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import FakeTMDB
+import Foundation
+
+@main
+struct FakeTMDBCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fake-tmdb",
+        abstract: "A TMDB-compatible server on 127.0.0.1 with fault injection, for tests, benchmarks and offline demos.",
+        discussion: """
+            API under /3 (search/movie, movie/{id}, movie/{id}/images, movie/{id}/alternative_titles, configuration), \
+            posters under /t/p/{size}/{file}. Point uquiz at it with UQUIZ_TMDB_API_URL=http://127.0.0.1:PORT/3 and \
+            UQUIZ_TMDB_IMAGE_URL=http://127.0.0.1:PORT/t/p. The first line on standard output is \
+            `listening on 127.0.0.1:PORT`.
+
+            --fault PATH[;key=value]... injects a fault into requests whose path starts with PATH (* for all). Keys: \
+            status, retry-after, delay-ms, drip-ms, truncate, malformed, huge=BYTES, content-type, times.
+            """
+    )
+
+    @Option(help: "Port to listen on; 0 picks a free one.") var port: UInt16 = 0
+    @Option(help: "Require this API key (api_key=KEY or Authorization: Bearer KEY).") var apiKey: String?
+    @Option(help: ArgumentHelp("A JSON array of movies to serve instead of the built-in catalog.", valueName: "file"))
+    var catalog: String?
+    @Option(help: ArgumentHelp("A folder of JPEG files served as posters.", valueName: "folder")) var posters: String?
+    @Option(help: "A fault to inject; repeat for more.") var fault: [String] = []
+    @Option(help: ArgumentHelp("Append one line per request received to this file.", valueName: "file")) var log: String?
+
+    func run() async throws {
+        var configuration = FakeTMDBServer.Configuration(apiKey: apiKey, requestLog: log)
+        if let catalog {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            configuration.catalog = try decoder.decode([FakeMovie].self, from: Data(contentsOf: URL(fileURLWithPath: catalog)))
+        }
+        if let posters {
+            let folder = URL(fileURLWithPath: posters)
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
+            configuration.posterImages = try names.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+        }
+        configuration.faults = try fault.map(FaultRule.init(parsing:))
+        let server = FakeTMDBServer(port: port, configuration: configuration)
+        async let running: Void = server.run()
+        try await server.waitUntilListening()
+        // Written straight to the file descriptor: whoever started us waits for this line, so it must not sit in a buffer.
+        FileHandle.standardOutput.write(Data("listening on 127.0.0.1:\(await server.port ?? port)\n".utf8))
+        try await running
+    }
+}
