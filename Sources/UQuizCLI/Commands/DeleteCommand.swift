@@ -1,3 +1,4 @@
+import QuizCore
 import ArgumentParser
 import QuizStore
 

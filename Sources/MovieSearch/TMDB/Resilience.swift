@@ -1,0 +1,152 @@
+import Foundation
+
+/// Time as the client sees it: injected so tests run retries and rate limits with no real waiting.
+public struct ClientClock: Sendable {
+    /// A monotonic reading.
+    public var now: @Sendable () -> Duration
+    public var sleep: @Sendable (Duration) -> Void
+    /// Wall-clock time, for cache freshness that must survive across processes.
+    public var wallTime: @Sendable () -> Date
+    /// A number in 0..<1 for jitter.
+    public var random: @Sendable () -> Double
+
+    public init(
+        now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) -> Void,
+        wallTime: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double
+    ) {
+        self.now = now
+        self.sleep = sleep
+        self.wallTime = wallTime
+        self.random = random
+    }
+
+    public static let live: ClientClock = {
+        let clock = ContinuousClock()
+        let origin = clock.now
+        return ClientClock(
+            now: { clock.now - origin },
+            sleep: { duration in
+                let (seconds, attoseconds) = duration.components
+                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            },
+            wallTime: { Date() },
+            random: { Double.random(in: 0..<1) })
+    }()
+}
+
+/// Which failures are tried again, how often and how long in all.
+public struct RetryPolicy: Sendable, Equatable {
+    public var maxAttempts: Int
+    /// Waiting never goes past this much time since the first attempt.
+    public var totalBudget: Duration
+    public var baseDelay: Duration
+    public var maxDelay: Duration
+
+    public static let standard = RetryPolicy(
+        maxAttempts: 3, totalBudget: .seconds(10), baseDelay: .milliseconds(500), maxDelay: .seconds(4))
+
+    public init(maxAttempts: Int, totalBudget: Duration, baseDelay: Duration, maxDelay: Duration) {
+        self.maxAttempts = maxAttempts
+        self.totalBudget = totalBudget
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Exponential backoff with jitter: between half and all of `base * 2^(attempt-1)`, capped.
+    func backoff(afterAttempt attempt: Int, random: Double) -> Duration {
+        let exponential = baseDelay * (1 << min(attempt - 1, 16))
+        let capped = min(exponential, maxDelay)
+        return capped * (0.5 + 0.5 * random)
+    }
+
+    /// The wait before the next attempt, or `nil` to give up. Only idempotent GETs come here, and never 401/404.
+    func delay(afterAttempt attempt: Int, failure: MovieSearchError, elapsed: Duration, random: Double) -> Duration? {
+        guard attempt < maxAttempts else { return nil }
+        let wait: Duration
+        switch failure {
+        case let .http(status, _, _, _, retryAfter) where status == 429:
+            wait = retryAfter.map { .seconds($0) } ?? backoff(afterAttempt: attempt, random: random)
+        case let .http(status, _, _, _, _) where status >= 500:
+            wait = backoff(afterAttempt: attempt, random: random)
+        case let .transport(error) where error.isRetryable:
+            wait = backoff(afterAttempt: attempt, random: random)
+        default:
+            return nil
+        }
+        return elapsed + wait <= totalBudget ? wait : nil
+    }
+}
+
+/// Keeps requests under a rate: at most `limit` in any `window`, waiting (on the injected clock) when needed.
+public final class RateLimiter: @unchecked Sendable {
+    let limit: Int
+    let window: Duration
+    private var recent: [Duration] = []
+    private let lock = NSLock()
+
+    /// TMDB publishes about 40 requests per second.
+    public init(limit: Int = 40, window: Duration = .seconds(1)) {
+        self.limit = limit
+        self.window = window
+    }
+
+    func acquire(clock: ClientClock) {
+        lock.lock()
+        defer { lock.unlock() }
+        var now = clock.now()
+        recent.removeAll { now - $0 >= window }
+        if recent.count >= limit, let oldest = recent.first {
+            clock.sleep(window - (now - oldest))
+            now = clock.now()
+            recent.removeAll { now - $0 >= window }
+        }
+        recent.append(now)
+    }
+}
+
+/// Responses on disk by URL (credentials never part of it), honouring `Cache-Control: max-age` and `ETag`.
+public struct HTTPCache: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    struct Entry: Codable {
+        var url: String
+        var storedAt: Date
+        var maxAge: Double
+        var etag: String?
+        var body: Data
+    }
+
+    func file(for url: String) -> URL {
+        let hash = url.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        return directory.appendingPathComponent(String(hash, radix: 16) + ".json")
+    }
+
+    func entry(for url: String) -> Entry? {
+        guard let data = try? Data(contentsOf: file(for: url)),
+            let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.url == url
+        else { return nil }
+        return entry
+    }
+
+    /// Written to a temporary file and renamed, so a reader never sees half an entry.
+    func store(_ entry: Entry) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try JSONEncoder().encode(entry).write(to: file(for: entry.url), options: .atomic)
+        } catch {
+            // A cache that cannot be written only costs a request next time.
+        }
+    }
+
+    /// `max-age` from a Cache-Control header, unless `no-store`/`no-cache` forbid reuse.
+    static func maxAge(_ cacheControl: String?) -> Double? {
+        guard let cacheControl else { return nil }
+        let directives = cacheControl.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if directives.contains("no-store") || directives.contains("no-cache") { return nil }
+        return directives.first { $0.hasPrefix("max-age=") }.flatMap { Double($0.dropFirst(8)) }
+    }
+}

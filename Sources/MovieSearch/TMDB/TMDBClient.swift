@@ -1,0 +1,219 @@
+import Foundation
+import QuizCore
+
+/// How to reach a TMDB-compatible API.
+public struct TMDBSettings: Sendable {
+    public enum Credentials: Sendable, Equatable {
+        /// A v4 read access token, sent as `Authorization: Bearer`.
+        case readAccessToken(String)
+        /// A v3 API key, sent as the `api_key` query item (never part of a cache key or a printed URL).
+        case apiKey(String)
+    }
+
+    public var apiURL: String
+    public var imageURL: String
+    public var credentials: Credentials?
+
+    public static let defaultAPIURL = "https://api.themoviedb.org/3"
+    public static let defaultImageURL = "https://image.tmdb.org/t/p"
+
+    public init(apiURL: String = defaultAPIURL, imageURL: String = defaultImageURL, credentials: Credentials?) {
+        self.apiURL = apiURL.hasSuffix("/") ? String(apiURL.dropLast()) : apiURL
+        self.imageURL = imageURL.hasSuffix("/") ? String(imageURL.dropLast()) : imageURL
+        self.credentials = credentials
+    }
+}
+
+/// The TMDB endpoints uquiz uses, with caching, retries and a client-side rate limit.
+public final class TMDBClient: Sendable {
+    public let settings: TMDBSettings
+    let transport: CurlTransport
+    let cache: HTTPCache?
+    let clock: ClientClock
+    let retry: RetryPolicy
+    let limiter: RateLimiter
+    /// Called with each request's redacted URL, for `--verbose`.
+    let log: @Sendable (String) -> Void
+
+    public init(
+        settings: TMDBSettings, transport: CurlTransport, cache: HTTPCache?, clock: ClientClock = .live,
+        retry: RetryPolicy = .standard, limiter: RateLimiter = RateLimiter(), log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.settings = settings
+        self.transport = transport
+        self.cache = cache
+        self.clock = clock
+        self.retry = retry
+        self.limiter = limiter
+        self.log = log
+    }
+
+    static func tmdbLanguage(_ language: QuizLanguage) -> String {
+        switch language {
+        case .ko: "ko-KR"
+        case .en: "en-US"
+        }
+    }
+
+    public func search(
+        _ query: String, language: QuizLanguage, page: Int = 1, year: Int? = nil
+    ) throws(MovieSearchError) -> SearchPage {
+        guard (1...500).contains(page) else { throw .invalidRequest("page \(page) is out of range: TMDB pages are 1...500") }
+        var items = [
+            ("query", query), ("language", Self.tmdbLanguage(language)), ("page", String(page)),
+            ("include_adult", "false"),
+        ]
+        if let year { items.append(("year", String(year))) }
+        let wire: SearchPageWire = try fetch("/search/movie", items)
+        let results = wire.results.elements.map(\.summary)
+        return SearchPage(
+            page: wire.page, totalPages: wire.totalPages ?? 1, totalResults: wire.totalResults ?? results.count,
+            results: results)
+    }
+
+    public func movie(id: Int, language: QuizLanguage) throws(MovieSearchError) -> MovieDetails {
+        let wire: MovieWire = try fetch("/movie/\(id)", [("language", Self.tmdbLanguage(language))])
+        return MovieDetails(summary: wire.summary, genreIds: wire.summary.genreIds)
+    }
+
+    /// Posters in the quiz language, English and textless ones, best voted first.
+    public func posters(movieID: Int, language: QuizLanguage) throws(MovieSearchError) -> [PosterImage] {
+        let languages = Array(Set([language.rawValue, "en"])).sorted() + ["null"]
+        let wire: ImagesWire = try fetch(
+            "/movie/\(movieID)/images", [("include_image_language", languages.joined(separator: ","))])
+        return (wire.posters?.elements ?? []).map {
+            PosterImage(
+                filePath: $0.filePath, language: $0.iso6391, width: $0.width ?? 0, height: $0.height ?? 0,
+                voteAverage: $0.voteAverage ?? 0, voteCount: $0.voteCount ?? 0)
+        }.sorted { ($0.voteAverage, $0.voteCount) > ($1.voteAverage, $1.voteCount) }
+    }
+
+    public func alternativeTitles(movieID: Int) throws(MovieSearchError) -> [String] {
+        let wire: AlternativeTitlesWire = try fetch("/movie/\(movieID)/alternative_titles", [])
+        return wire.titles?.elements.map(\.title) ?? []
+    }
+
+    /// Image sizes, cached for at least a day: they change about never.
+    public func imageConfiguration() throws(MovieSearchError) -> ImageConfiguration {
+        let wire: ConfigurationWire = try fetch("/configuration", [], minimumFreshness: 86_400)
+        return ImageConfiguration(posterSizes: wire.images.posterSizes ?? ["original"])
+    }
+
+    public func posterURL(path: String, size: String) -> String {
+        settings.imageURL + "/" + size + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    // MARK: - The request cycle
+
+    /// The URL without credentials, query items sorted so one request always has one URL (and one cache entry).
+    func url(_ path: String, _ items: [(String, String)]) -> String {
+        var components = URLComponents()
+        components.queryItems = items.sorted { $0.0 < $1.0 }.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // `+` survives URLComponents unescaped, and servers read it as a space.
+        let query = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
+        return settings.apiURL + path + (query.isEmpty ? "" : "?" + query)
+    }
+
+    func fetch<T: Decodable>(
+        _ path: String, _ items: [(String, String)], minimumFreshness: Double = 0
+    ) throws(MovieSearchError) -> T {
+        let key = url(path, items)
+        let body = try cachedGet(key, endpoint: path, minimumFreshness: minimumFreshness)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            throw .malformed(endpoint: path, detail: Self.describe(error))
+        }
+    }
+
+    private func cachedGet(_ url: String, endpoint: String, minimumFreshness: Double) throws(MovieSearchError) -> Data {
+        let cached = cache?.entry(for: url)
+        let now = clock.wallTime()
+        if let cached, now.timeIntervalSince(cached.storedAt) < max(cached.maxAge, minimumFreshness) {
+            log("cache hit \(Redaction.redact(url: url))")
+            return cached.body
+        }
+        var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
+        if let etag = cached?.etag { headers.append(HTTPHeader("If-None-Match", etag)) }
+        let reply = try send(url, headers: headers, endpoint: endpoint)
+        if reply.status == 304, var cached {
+            cached.storedAt = now
+            cached.maxAge = HTTPCache.maxAge(reply.headers["cache-control"]) ?? cached.maxAge
+            cache?.store(cached)
+            return cached.body
+        }
+        guard (200..<300).contains(reply.status) else {
+            throw Self.httpError(reply, endpoint: endpoint)
+        }
+        let maxAge = HTTPCache.maxAge(reply.headers["cache-control"])
+        if maxAge != nil || reply.headers["etag"] != nil {
+            cache?.store(.init(url: url, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
+        }
+        return reply.body
+    }
+
+    /// One GET with retries; credentials are added here and only here.
+    private func send(_ url: String, headers: [HTTPHeader], endpoint: String) throws(MovieSearchError) -> HTTPReply {
+        var wireURL = url
+        var wireHeaders = headers
+        switch settings.credentials {
+        case let .readAccessToken(token)?: wireHeaders.append(HTTPHeader("Authorization", "Bearer \(token)"))
+        case let .apiKey(key)?:
+            let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key
+            wireURL += (url.contains("?") ? "&" : "?") + "api_key=" + encoded
+        case nil: break
+        }
+        let started = clock.now()
+        var attempt = 0
+        while true {
+            attempt += 1
+            limiter.acquire(clock: clock)
+            log("GET \(Redaction.redact(url: wireURL))")
+            let failure: MovieSearchError
+            do {
+                let reply = try transport.get(HTTPGet(url: wireURL, headers: wireHeaders, maxBodyBytes: 4 << 20))
+                if reply.status == 429 || reply.status >= 500 {
+                    failure = Self.httpError(reply, endpoint: endpoint)
+                } else {
+                    return reply
+                }
+            } catch {
+                failure = .transport(error)
+            }
+            guard let wait = retry.delay(
+                afterAttempt: attempt, failure: failure, elapsed: clock.now() - started, random: clock.random())
+            else { throw failure }
+            log("retrying \(endpoint) in \(wait) after: \(failure.localizedDescription)")
+            clock.sleep(wait)
+        }
+    }
+
+    static func httpError(_ reply: HTTPReply, endpoint: String) -> MovieSearchError {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let body = try? decoder.decode(ErrorWire.self, from: reply.body)
+        let message = body?.statusMessage ?? body?.errors?.joined(separator: "; ")
+        return .http(
+            status: reply.status, endpoint: endpoint, tmdbCode: body?.statusCode, message: message,
+            retryAfter: reply.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let DecodingError.keyNotFound(key, context):
+            "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            "\(context.debugDescription) at \(path(context.codingPath))"
+        case let DecodingError.dataCorrupted(context):
+            context.codingPath.isEmpty ? "not JSON" : "\(context.debugDescription) at \(path(context.codingPath))"
+        default:
+            "\(error)"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        "$" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}
