@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore",
+                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -53,7 +53,9 @@ let package = Package(
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
-        .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "fake-tmdb"]),
+        .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),
+        // Starts fake-tmdb processes for the test targets; the dependency gets the binary built.
+        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb"], path: "Tests/Support"),
         .testTarget(
             name: "QuizStoreTests",
             dependencies: ["QuizStore", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
@@ -61,7 +63,7 @@ let package = Package(
         // End-to-end tests run the built `uquiz` binary, so they depend on it to get it built first.
         .testTarget(
             name: "UQuizCLITests",
-            dependencies: ["uquiz", "QuizStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["uquiz", "UQuizTestSupport", "QuizStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -21,12 +21,31 @@ enum Catalog {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO movieAlias (movieId, title) VALUES (?, ?)", arguments: [record.id, alias])
         }
+        try reindex(movieId: record.id!, in: db)
+    }
+
+    /// Keeps the movie's row of the search index equal to its titles and aliases.
+    static func reindex(movieId: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM movieSearch WHERE rowid = ?", arguments: [movieId])
+        try db.execute(
+            sql: """
+                INSERT INTO movieSearch (rowid, titleKo, titleEn, originalTitle, aliases)
+                SELECT id, titleKo, titleEn, originalTitle,
+                       (SELECT group_concat(title, ' | ') FROM movieAlias WHERE movieId = movie.id)
+                FROM movie WHERE id = ?
+                """, arguments: [movieId])
     }
 
     static func fetchAll(in db: Database) throws -> [CatalogMovie] {
+        try movies(try MovieRecord.order(Column("catalogKey")).fetchAll(db), in: db)
+    }
+
+    static func movies(_ records: [MovieRecord], in db: Database) throws -> [CatalogMovie] {
+        let ids = records.compactMap(\.id)
         let aliases = Dictionary(
-            grouping: try MovieAliasRecord.order(Column("id")).fetchAll(db), by: \.movieId)
-        return try MovieRecord.order(Column("catalogKey")).fetchAll(db).map { record in
+            grouping: try MovieAliasRecord.filter(ids.contains(Column("movieId"))).order(Column("id")).fetchAll(db),
+            by: \.movieId)
+        return records.map { record in
             var titles: [QuizLanguage: String] = [:]
             titles[.ko] = record.titleKo
             titles[.en] = record.titleEn

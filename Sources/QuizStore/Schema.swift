@@ -92,6 +92,17 @@ enum Schema {
                 t.column("hintsUsed", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v2-catalog-search") { db in
+            // Trigram tokens find substrings in any script: "스토리" in "토이 스토리", "ception" in "Inception".
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE movieSearch USING fts5(
+                        titleKo, titleEn, originalTitle, aliases, tokenize = 'trigram')
+                    """)
+            for movieId in try Int64.fetchAll(db, sql: "SELECT id FROM movie ORDER BY id") {
+                try Catalog.reindex(movieId: movieId, in: db)
+            }
+        }
         return migrator
     }
 }

@@ -1,6 +1,8 @@
 import Configuration
 import Foundation
+import MovieSearch
 import PosterGrid
+import QuizCore
 import QuizStore
 import SystemPackage
 
@@ -17,11 +19,15 @@ struct SettingKey: Sendable {
     var kind: Kind
     var defaultValue: String?
     var help: String
-    var isSecret = false
+    /// Secrets are read only from their own environment variable and the user's config file, and never printed.
+    var secretVariable: String?
+
+    var isSecret: Bool { secretVariable != nil }
 
     /// The environment variable that sets it (swift-configuration's encoding under the `uquiz` prefix).
     var environmentVariable: String {
-        "UQUIZ_" + key.split(separator: ".").map { component in
+        if let secretVariable { return secretVariable }
+        return "UQUIZ_" + key.split(separator: ".").map { component in
             component.reduce(into: "") { result, character in
                 if character.isUppercase, let last = result.last, last.isLowercase { result.append("_") }
                 result.append(character)
@@ -59,9 +65,31 @@ enum SettingKeys {
             help: "seconds per stage at \(level.rawValue)")
     }
 
+    static let language = SettingKey(
+        key: "language", kind: .string, defaultValue: nil, help: "ko or en (default: from LANG)")
+    static let tmdbAPIURL = SettingKey(
+        key: "tmdb.apiUrl", kind: .string, defaultValue: TMDBSettings.defaultAPIURL, help: "TMDB-compatible API")
+    static let tmdbImageURL = SettingKey(
+        key: "tmdb.imageUrl", kind: .string, defaultValue: TMDBSettings.defaultImageURL, help: "TMDB image server")
+    static let tmdbReadAccessToken = SettingKey(
+        key: "tmdb.readAccessToken", kind: .string, defaultValue: nil, help: "TMDB v4 read access token",
+        secretVariable: "TMDB_READ_ACCESS_TOKEN")
+    static let tmdbAPIKey = SettingKey(
+        key: "tmdb.apiKey", kind: .string, defaultValue: nil, help: "TMDB v3 API key", secretVariable: "TMDB_API_KEY")
+    static let retryAttempts = SettingKey(
+        key: "tmdb.retryAttempts", kind: .int, defaultValue: "3", help: "tries of a GET that failed with 429, 5xx or a reset")
+    static let retryBudget = SettingKey(
+        key: "tmdb.retryBudgetSeconds", kind: .double, defaultValue: "10", help: "most time spent waiting to retry")
+    static let retryBaseDelay = SettingKey(
+        key: "tmdb.retryBaseDelaySeconds", kind: .double, defaultValue: "0.5", help: "first backoff, doubled each try")
+    static let cacheDirectory = SettingKey(
+        key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
+
     static var all: [SettingKey] {
         [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
-            + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] } + [timeLimit]
+            + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
+            + [timeLimit, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
+                retryBaseDelay, cacheDirectory]
     }
 }
 
@@ -76,6 +104,8 @@ struct Settings: Sendable {
     let layers: [ConfigLayer]
     let environment: [String: String]
     let executable: URL
+    /// The layer of the user's own config file, the only file a secret may come from.
+    var userFileLayer: String { Self.userConfigPath(environment: environment) }
 
     /// Builds the layers once at start-up. A config file that exists but is not valid JSON is an error, not ignored.
     static func load(
@@ -103,9 +133,15 @@ struct Settings: Sendable {
         }
         var builtIn: [AbsoluteConfigKey: ConfigValue] = [:]
         for setting in SettingKeys.all {
-            if let value = setting.defaultValue {
-                builtIn[AbsoluteConfigKey(ConfigKey(setting.key))] = ConfigValue(.string(value), isSecret: false)
-            }
+            guard let value = setting.defaultValue else { continue }
+            // Typed like a JSON file's values: a provider refuses a string where an int is asked for.
+            let content: ConfigContent =
+                switch setting.kind {
+                case .string: .string(value)
+                case .int: .int(Int(value)!)
+                case .double: .double(Double(value)!)
+                }
+            builtIn[AbsoluteConfigKey(ConfigKey(setting.key))] = ConfigValue(content, isSecret: false)
         }
         layers.append(ConfigLayer(name: "built-in", provider: InMemoryProvider(name: "built-in", values: builtIn)))
         return Settings(layers: layers, environment: environment, executable: executable)
@@ -150,8 +186,11 @@ struct Settings: Sendable {
 
     /// The value of `setting` as text and the layer it came from; `nil` when no layer sets it.
     func lookup(_ setting: SettingKey) throws -> (value: String, source: String)? {
+        if let variable = setting.secretVariable, let value = environment[variable], !value.isEmpty {
+            return (value, "environment")
+        }
         let key = AbsoluteConfigKey(ConfigKey(setting.key))
-        for layer in layers {
+        for layer in layers where !setting.isSecret || layer.name == userFileLayer {
             let type: ConfigType =
                 switch setting.kind {
                 case .string: .string
@@ -246,6 +285,50 @@ struct Settings: Sendable {
             throw SettingsError(message: "configured levels are invalid: \(error)")
         }
         return rules
+    }
+
+    /// `--language`, else `language` in the configuration, else Korean when `LANG` is Korean, else English.
+    func language(flag: QuizLanguage?) throws -> QuizLanguage {
+        if let flag { return flag }
+        if let (value, source) = try lookup(SettingKeys.language) {
+            guard let language = QuizLanguage(rawValue: value) else {
+                throw SettingsError(message: "language \"\(value)\" from \(source) must be ko or en")
+            }
+            return language
+        }
+        return (environment["LC_ALL"] ?? environment["LANG"] ?? "").hasPrefix("ko") ? .ko : .en
+    }
+
+    func tmdbSettings() throws -> TMDBSettings {
+        var credentials: TMDBSettings.Credentials?
+        if let (token, _) = try lookup(SettingKeys.tmdbReadAccessToken) {
+            credentials = .readAccessToken(token)
+        } else if let (key, _) = try lookup(SettingKeys.tmdbAPIKey) {
+            credentials = .apiKey(key)
+        }
+        return TMDBSettings(
+            apiURL: try lookup(SettingKeys.tmdbAPIURL)?.value ?? TMDBSettings.defaultAPIURL,
+            imageURL: try lookup(SettingKeys.tmdbImageURL)?.value ?? TMDBSettings.defaultImageURL,
+            credentials: credentials)
+    }
+
+    func retryPolicy() throws -> RetryPolicy {
+        let attempts = try int(SettingKeys.retryAttempts)
+        let budget = try double(SettingKeys.retryBudget)
+        let base = try double(SettingKeys.retryBaseDelay)
+        guard attempts >= 1, budget >= 0, base >= 0 else {
+            throw SettingsError(message: "TMDB retry settings must be 1 or more tries and 0 or more seconds")
+        }
+        return RetryPolicy(
+            maxAttempts: attempts, totalBudget: .milliseconds(Int(budget * 1000)), baseDelay: .milliseconds(Int(base * 1000)),
+            maxDelay: .milliseconds(Int(max(base * 8, 0) * 1000)))
+    }
+
+    func cacheDirectory() throws -> URL {
+        if let (path, _) = try lookup(SettingKeys.cacheDirectory), !path.isEmpty {
+            return URL(fileURLWithPath: expandTilde(path))
+        }
+        return URL(fileURLWithPath: Self.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/uquiz")
     }
 
     private func expandTilde(_ path: String) -> String {

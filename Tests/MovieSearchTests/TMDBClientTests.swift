@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import Testing
+import UQuizTestSupport
 
 @testable import MovieSearch
 

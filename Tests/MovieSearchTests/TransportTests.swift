@@ -1,6 +1,7 @@
 import Foundation
 import MovieSearch
 import Testing
+import UQuizTestSupport
 
 @Suite("libcurl transport against fake-tmdb")
 struct TransportTests {

@@ -46,7 +46,12 @@ func dump(_ path: String) throws -> [String] {
     let queue = try DatabaseQueue(path: path)
     return try queue.read { db in
         let tables = try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            db,
+            // FTS5's shadow tables are internal (some without rowid); the virtual table itself holds the content.
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                AND name NOT LIKE 'movieSearch_%' ORDER BY name
+                """)
         return try tables.flatMap { table in
             try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid").map { "\(table): \($0)" }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MovieSearch
 import QuizStore
 
 /// `uquiz`: make and solve movie-poster quizzes from the shell.
@@ -18,7 +19,10 @@ public struct UQuizCommand: AsyncParsableCommand {
             built-in defaults; `uquiz config` shows the effective values.
             """,
         version: version,
-        subcommands: [ListCommand.self, ShowCommand.self, DeleteCommand.self, SeedCommand.self, ConfigCommand.self]
+        subcommands: [
+            ListCommand.self, ShowCommand.self, DeleteCommand.self, SearchCommand.self, PostersCommand.self,
+            SeedCommand.self, ConfigCommand.self,
+        ]
     )
 
     public init() {}
@@ -71,6 +75,21 @@ struct AppContext {
             Console.note("created \(path) from the seed bundle (\(count) packages)")
         }
         return database
+    }
+}
+
+extension AppContext {
+    /// The TMDB client, or `nil` when no credentials are configured. One per process: it keeps its connections open.
+    func tmdbClient() throws -> TMDBClient? {
+        let settings = try self.settings.tmdbSettings()
+        guard settings.credentials != nil else { return nil }
+        let logger = self.logger
+        return TMDBClient(
+            settings: settings,
+            transport: CurlTransport(options: .init(userAgent: "uquiz/\(UQuizCommand.version)")),
+            cache: HTTPCache(directory: try self.settings.cacheDirectory().appendingPathComponent("http")),
+            retry: try self.settings.retryPolicy(),
+            log: { logger.debug("\($0)") })
     }
 }
 

@@ -5,20 +5,20 @@ import Foundation
 #endif
 
 /// A real `fake-tmdb` process on 127.0.0.1, stopped when this object goes away.
-final class FakeServerProcess {
+public final class FakeServerProcess {
     let process = Process()
-    let port: Int
+    public let port: Int
     let logPath: String
 
-    var apiURL: String { "http://127.0.0.1:\(port)/3" }
-    var imageURL: String { "http://127.0.0.1:\(port)/t/p" }
+    public var apiURL: String { "http://127.0.0.1:\(port)/3" }
+    public var imageURL: String { "http://127.0.0.1:\(port)/t/p" }
 
     /// The requests the server received, one line each (credentials redacted by the server).
-    var requests: [String] {
+    public var requests: [String] {
         (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
     }
 
-    init(_ arguments: [String] = []) throws {
+    public init(_ arguments: [String] = []) throws {
         logPath = FileManager.default.temporaryDirectory.appendingPathComponent("fake-tmdb-\(UUID().uuidString).log").path
         process.executableURL = Self.binary
         process.arguments = ["--port", "0", "--log", logPath] + arguments
@@ -59,13 +59,13 @@ final class FakeServerProcess {
     }()
 }
 
-enum FakeServerError: Error {
+public enum FakeServerError: Error {
     case exitedEarly
     case unexpectedFirstLine(String)
 }
 
 /// A port on 127.0.0.1 with nothing listening: bind, read the port, close.
-func closedLocalPort() -> Int {
+public func closedLocalPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -1,0 +1,62 @@
+import GRDB
+import QuizCore
+
+extension AppDatabase {
+    /// Adds movies a search or a quiz brought, or updates those already known (matched by catalog key).
+    public func upsertMovies(_ movies: [CatalogMovie]) throws {
+        try write { db in
+            for movie in movies { try Catalog.upsert(movie, in: db) }
+        }
+    }
+
+    /// The catalog movie with this key, if any.
+    public func catalogMovie(key: String) throws -> CatalogMovie? {
+        try read { db in
+            try Catalog.movies(try MovieRecord.filter(Column("catalogKey") == key).fetchAll(db), in: db).first
+        }
+    }
+
+    /// Offline search: movies whose titles (Korean, English, original) or aliases contain `query`, best match first.
+    ///
+    /// Three characters or more go through the FTS5 trigram index; shorter queries ("괴물") scan the index table with
+    /// LIKE, which the trigram tokenizer cannot serve but which a local catalog of thousands answers at once.
+    public func searchCatalog(_ query: String, language: QuizLanguage, limit: Int = 20) throws -> [CatalogMovie] {
+        let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !needle.isEmpty else { return [] }
+        return try read { db in
+            let ids: [Int64]
+            if needle.count >= 3 {
+                let phrase = "\"" + needle.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                ids = try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM movieSearch WHERE movieSearch MATCH ? ORDER BY bm25(movieSearch) LIMIT 500",
+                    arguments: [phrase])
+            } else {
+                let pattern = "%" + needle.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+                ids = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT rowid FROM movieSearch
+                        WHERE titleKo LIKE ?1 ESCAPE '\\' OR titleEn LIKE ?1 ESCAPE '\\'
+                           OR originalTitle LIKE ?1 ESCAPE '\\' OR aliases LIKE ?1 ESCAPE '\\'
+                        LIMIT 500
+                        """, arguments: [pattern])
+            }
+            let records = try MovieRecord.filter(ids.contains(Column("id"))).fetchAll(db)
+            let movies = try Catalog.movies(records, in: db)
+            return Array(movies.sorted { Self.rank($0, needle, language) < Self.rank($1, needle, language) }.prefix(limit))
+        }
+    }
+
+    /// Exact title first, then titles that start with the query, then the rest; the player's language breaks ties.
+    private static func rank(_ movie: CatalogMovie, _ query: String, _ language: QuizLanguage) -> (Int, Int, String, String) {
+        let wanted = query.lowercased()
+        let titles = [movie.titles[language], movie.titles[language == .ko ? .en : .ko], movie.originalTitle]
+            .compactMap { $0?.lowercased() } + movie.aliases.map { $0.lowercased() }
+        let closeness = titles.map { title in
+            title == wanted ? 0 : title.hasPrefix(wanted) ? 1 : title.split(separator: " ").contains { $0.hasPrefix(wanted) } ? 2 : 3
+        }.min() ?? 3
+        let inLanguage = movie.titles[language]?.lowercased().contains(wanted) == true ? 0 : 1
+        return (closeness, inLanguage, movie.title(in: language), movie.catalogKey)
+    }
+}

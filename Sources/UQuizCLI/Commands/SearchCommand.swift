@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import MovieSearch
+import QuizCore
+import QuizStore
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search movies on TMDB, or in the local catalog when offline.",
+        discussion: """
+            With TMDB credentials (TMDB_READ_ACCESS_TOKEN or TMDB_API_KEY, or tmdb.readAccessToken / tmdb.apiKey in \
+            $XDG_CONFIG_HOME/uquiz/config.json) the search goes to TMDB and every movie found joins the local catalog. \
+            Without credentials, with --offline, or when TMDB cannot be reached, the local catalog answers (the \
+            bundled movies and every movie a search brought) and the output says so. Repeated searches within TMDB's \
+            cache time cost no request.
+
+            --json prints {source: "tmdb"|"catalog", offlineReason: string|null, page, totalPages, totalResults, \
+            results: [{id, title, originalTitle, releaseDate, posterPath}]}; id is the TMDB id (null for catalog \
+            movies without one).
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Words of the title, in any language.") var query: String
+    @Option(help: "Only movies released this year.") var year: Int?
+    @Option(help: "Result page, 1...500.") var page: Int = 1
+    @Option(help: "Titles in this language (ko, en); default from the configuration or LANG.") var language: QuizLanguage?
+    @Flag(help: "Search only the local catalog.") var offline = false
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        if query.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("the search words are empty") }
+        if !(1...500).contains(page) { throw ValidationError("--page must be 1...500") }
+        if let year, !(1870...2100).contains(year) { throw ValidationError("--year must be a year such as 2019") }
+    }
+
+    struct Output: Encodable {
+        var source: String
+        @NullEncodable var offlineReason: String?
+        var page: Int
+        var totalPages: Int
+        var totalResults: Int
+        var results: [Row]
+
+        struct Row: Encodable {
+            @NullEncodable var id: Int?
+            var title: String
+            var originalTitle: String
+            @NullEncodable var releaseDate: String?
+            @NullEncodable var posterPath: String?
+        }
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let language = try context.settings.language(flag: self.language)
+        let database = try context.openDatabase()
+        var offlineReason: String?
+        var output: Output?
+        if offline {
+            offlineReason = "--offline"
+        } else if let client = try context.tmdbClient() {
+            do {
+                let found = try client.search(query, language: language, page: page, year: year)
+                try database.upsertMovies(found.results.map { $0.catalogMovie(language: language) })
+                output = Output(
+                    source: "tmdb", offlineReason: nil, page: found.page, totalPages: found.totalPages,
+                    totalResults: found.totalResults,
+                    results: found.results.map {
+                        .init(id: $0.id, title: $0.title, originalTitle: $0.originalTitle, releaseDate: $0.releaseDate,
+                              posterPath: $0.posterPath)
+                    })
+            } catch let error as MovieSearchError where error.isUnreachable {
+                offlineReason = error.localizedDescription
+            }
+        } else {
+            offlineReason = "no TMDB credentials (set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN)"
+        }
+        if output == nil {
+            let movies = try database.searchCatalog(query, language: language, limit: 20)
+                .filter { movie in year.map { movie.releaseDate?.hasPrefix(String($0)) == true } ?? true }
+            output = Output(
+                source: "catalog", offlineReason: offlineReason, page: 1, totalPages: 1, totalResults: movies.count,
+                results: movies.map {
+                    .init(id: $0.tmdbId, title: $0.title(in: language), originalTitle: $0.originalTitle,
+                          releaseDate: $0.releaseDate, posterPath: $0.posterPaths[language] ?? $0.posterPaths.values.first)
+                })
+        }
+        try print(output!, terminal: context.terminal)
+    }
+
+    private func print(_ output: Output, terminal: Terminal) throws {
+        if json {
+            Swift.print(try JSONOutput.string(output))
+            return
+        }
+        if let reason = output.offlineReason {
+            Console.note("offline: results from the local catalog (\(SafeText.clean(reason)))")
+        }
+        guard !output.results.isEmpty else {
+            Swift.print("No movies match \"\(SafeText.clean(query))\".")
+            return
+        }
+        let table = TextTable(
+            headers: ["ID", "TITLE", "ORIGINAL TITLE", "YEAR", "POSTER"],
+            rows: output.results.map { row in
+                [
+                    row.id.map(String.init) ?? "-", row.title, row.originalTitle == row.title ? "" : row.originalTitle,
+                    row.releaseDate.map { String($0.prefix(4)) } ?? "", row.posterPath == nil ? "no" : "yes",
+                ]
+            })
+        Swift.print(table.render(terminal: terminal, maxWidths: [1: 40, 2: 30]))
+        if output.totalPages > output.page {
+            Swift.print(terminal.dim("page \(output.page) of \(output.totalPages) (\(output.totalResults) movies); --page N for more"))
+        }
+    }
+}
+
+extension MovieSummary {
+    /// What a search teaches the local catalog: the title in the language searched, the rest as TMDB gave it.
+    func catalogMovie(language: QuizLanguage) -> CatalogMovie {
+        var titles: [QuizLanguage: String] = [language: title]
+        if titles[.en] == nil, language == .ko, originalTitle.unicodeScalars.allSatisfy({ $0.isASCII }) {
+            titles[.en] = originalTitle
+        }
+        var posters: [QuizLanguage: String] = [:]
+        posters[language] = posterPath
+        return CatalogMovie(
+            catalogKey: "tmdb-\(id)", tmdbId: id, originalTitle: originalTitle, titles: titles, releaseDate: releaseDate,
+            posterPaths: posters, bundledPoster: nil, aliases: [])
+    }
+}
