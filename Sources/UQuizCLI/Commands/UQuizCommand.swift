@@ -18,7 +18,7 @@ public struct UQuizCommand: AsyncParsableCommand {
             built-in defaults; `uquiz config` shows the effective values.
             """,
         version: version,
-        subcommands: [ListCommand.self, ShowCommand.self, DeleteCommand.self, SeedCommand.self, ConfigCommand.self]
+        subcommands: [ListCommand.self, ShowCommand.self, DeleteCommand.self, SeedCommand.self, ConfigCommand.self, JudgeCommand.self]
     )
 
     public init() {}
