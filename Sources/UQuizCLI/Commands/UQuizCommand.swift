@@ -21,7 +21,7 @@ public struct UQuizCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             ListCommand.self, ShowCommand.self, DeleteCommand.self, SearchCommand.self, PostersCommand.self,
-            SeedCommand.self, ConfigCommand.self,
+            JudgeCommand.self, SeedCommand.self, ConfigCommand.self,
         ]
     )
 

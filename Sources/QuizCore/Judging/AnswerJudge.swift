@@ -1,0 +1,127 @@
+/// Why a guess was not accepted.
+public enum Rejection: Hashable, Sendable {
+    /// Nothing was left after normalization: not a guess at all.
+    case emptyGuess
+    /// The letters are close to `title` but the numbers are not: a sequel, a prequel or a wrong year is another movie.
+    case digitsDiffer(from: String)
+    /// The guess names another movie of the catalog exactly.
+    case titleOfAnotherMovie(String)
+    case tooFar
+}
+
+public enum Verdict: Hashable, Sendable {
+    /// `matchedTitle` is the accepted title as given; `distance` the typos forgiven (0 for an exact match).
+    case accepted(matchedTitle: String, distance: Int)
+    case rejected(Rejection)
+
+    public var isAccepted: Bool {
+        if case .accepted = self { return true }
+        return false
+    }
+}
+
+/// Decides whether a typed guess names a quiz's movie: any of its accepted titles (title, original title, the other
+/// language's title, aliases) after `TitleNormalizer`, forgiving a few typos in long titles, never a different number
+/// and never another movie's exact title.
+public struct AnswerJudge: Sendable {
+    /// One accepted title, as given and in its normalized variants.
+    struct Candidate: Sendable {
+        var title: String
+        var variants: [String]
+    }
+
+    let accepted: [Candidate]
+    let otherMovies: [Candidate]
+
+    /// Titles that normalize to nothing are ignored. Another movie's title that is also one of the accepted titles (a
+    /// remake, an alias shared with another film) blocks nothing: the guess names this movie as much as that one.
+    public init(acceptedTitles: [String], otherMovieTitles: [String] = []) {
+        accepted = acceptedTitles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }
+            .filter { !$0.variants.isEmpty }
+        let acceptedVariants = Set(accepted.flatMap(\.variants))
+        otherMovies = otherMovieTitles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }
+            .filter { !$0.variants.isEmpty && acceptedVariants.isDisjoint(with: $0.variants) }
+    }
+
+    /// A judge for `movie` played in any language: its titles in every language, its original title and its aliases
+    /// are accepted; the titles of the other movies of `catalog` are not.
+    public init(movie: CatalogMovie, catalog: [CatalogMovie] = []) {
+        func titles(of movie: CatalogMovie) -> [String] {
+            QuizLanguage.allCases.compactMap { movie.titles[$0] } + [movie.originalTitle]
+        }
+        self.init(
+            acceptedTitles: titles(of: movie) + movie.aliases,
+            otherMovieTitles: catalog.filter { $0.catalogKey != movie.catalogKey }.flatMap(titles(of:)))
+    }
+
+    /// Typos forgiven in a normalized title of `length` Characters: short titles must be exact.
+    public static func typoAllowance(forLength length: Int) -> Int {
+        switch length {
+        case ..<6: 0
+        case ..<12: 1
+        default: 2
+        }
+    }
+
+    public func judge(_ guess: String) -> Verdict {
+        let guessVariants = TitleNormalizer.variants(guess)
+        guard !guessVariants.isEmpty else { return .rejected(.emptyGuess) }
+        let guessSet = Set(guessVariants)
+
+        if let exact = accepted.first(where: { !guessSet.isDisjoint(with: $0.variants) }) {
+            return .accepted(matchedTitle: exact.title, distance: 0)
+        }
+        if let other = otherMovies.first(where: { !guessSet.isDisjoint(with: $0.variants) }) {
+            return .rejected(.titleOfAnotherMovie(other.title))
+        }
+
+        var best: (title: String, distance: Int)?
+        var digitsDifferFrom: String?
+        for candidate in accepted {
+            for titleVariant in candidate.variants {
+                let allowance = Self.typoAllowance(forLength: titleVariant.count)
+                let titleDigits = TitleNormalizer.digits(of: titleVariant)
+                for guessVariant in guessVariants {
+                    if TitleNormalizer.digits(of: guessVariant) == titleDigits {
+                        let distance = Self.distance(guessVariant, titleVariant)
+                        if distance <= allowance, distance < best?.distance ?? .max {
+                            best = (candidate.title, distance)
+                        }
+                    } else if digitsDifferFrom == nil {
+                        let distance = Self.distance(
+                            TitleNormalizer.letters(of: guessVariant), TitleNormalizer.letters(of: titleVariant))
+                        if distance <= allowance { digitsDifferFrom = candidate.title }
+                    }
+                }
+            }
+        }
+        if let best { return .accepted(matchedTitle: best.title, distance: best.distance) }
+        if let digitsDifferFrom { return .rejected(.digitsDiffer(from: digitsDifferFrom)) }
+        return .rejected(.tooFar)
+    }
+
+    /// Optimal string alignment distance over Characters: insertions, deletions, substitutions and swaps of two
+    /// neighbours each count 1, the commonest slips of a hurried typist.
+    public static func distance(_ source: String, _ target: String) -> Int {
+        let a = Array(source)
+        let b = Array(target)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, beforePrevious[j - 2] + 1)
+                }
+                current[j] = value
+            }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[b.count]
+    }
+}
