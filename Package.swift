@@ -63,7 +63,10 @@ let package = Package(
         // End-to-end tests run the built `uquiz` binary, so they depend on it to get it built first.
         .testTarget(
             name: "UQuizCLITests",
-            dependencies: ["uquiz", "UQuizTestSupport", "QuizStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "uquiz", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

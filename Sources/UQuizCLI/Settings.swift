@@ -82,6 +82,10 @@ enum SettingKeys {
         key: "tmdb.retryBudgetSeconds", kind: .double, defaultValue: "10", help: "most time spent waiting to retry")
     static let retryBaseDelay = SettingKey(
         key: "tmdb.retryBaseDelaySeconds", kind: .double, defaultValue: "0.5", help: "first backoff, doubled each try")
+    static let posterPlayWidth = SettingKey(
+        key: "posters.playWidth", kind: .int, defaultValue: "342", help: "poster width fetched for playing, in pixels")
+    static let posterCacheMegabytes = SettingKey(
+        key: "posters.cacheMegabytes", kind: .int, defaultValue: "200", help: "poster cache size before eviction")
     static let cacheDirectory = SettingKey(
         key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
 
@@ -89,7 +93,7 @@ enum SettingKeys {
         [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, cacheDirectory]
+                retryBaseDelay, posterPlayWidth, posterCacheMegabytes, cacheDirectory]
     }
 }
 
@@ -322,6 +326,18 @@ struct Settings: Sendable {
         return RetryPolicy(
             maxAttempts: attempts, totalBudget: .milliseconds(Int(budget * 1000)), baseDelay: .milliseconds(Int(base * 1000)),
             maxDelay: .milliseconds(Int(max(base * 8, 0) * 1000)))
+    }
+
+    func posterCache() throws -> PosterCache {
+        let megabytes = try int(SettingKeys.posterCacheMegabytes)
+        guard megabytes >= 1 else { throw SettingsError(message: "posters.cacheMegabytes must be 1 or more") }
+        return PosterCache(directory: try cacheDirectory().appendingPathComponent("posters"), capBytes: megabytes << 20)
+    }
+
+    func posterPlayWidth() throws -> Int {
+        let width = try int(SettingKeys.posterPlayWidth)
+        guard width >= 1 else { throw SettingsError(message: "posters.playWidth must be 1 or more pixels") }
+        return width
     }
 
     func cacheDirectory() throws -> URL {

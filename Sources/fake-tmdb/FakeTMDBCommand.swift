@@ -22,9 +22,15 @@ struct FakeTMDBCommand: AsyncParsableCommand {
     @Option(help: "Require this API key (api_key=KEY or Authorization: Bearer KEY).") var apiKey: String?
     @Option(help: ArgumentHelp("A JSON array of movies to serve instead of the built-in catalog.", valueName: "file"))
     var catalog: String?
+    @Option(help: ArgumentHelp("Serve the movies of a uquiz seed source (Seed/seed.json) that have a TMDB id.", valueName: "file"))
+    var seed: String?
     @Option(help: ArgumentHelp("A folder of JPEG files served as posters.", valueName: "folder")) var posters: String?
     @Option(help: "A fault to inject; repeat for more.") var fault: [String] = []
     @Option(help: ArgumentHelp("Append one line per request received to this file.", valueName: "file")) var log: String?
+
+    func validate() throws {
+        if catalog != nil && seed != nil { throw ValidationError("give --catalog or --seed, not both") }
+    }
 
     func run() async throws {
         var configuration = FakeTMDBServer.Configuration(apiKey: apiKey, requestLog: log)
@@ -32,6 +38,9 @@ struct FakeTMDBCommand: AsyncParsableCommand {
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             configuration.catalog = try decoder.decode([FakeMovie].self, from: Data(contentsOf: URL(fileURLWithPath: catalog)))
+        }
+        if let seed {
+            configuration.catalog = try SeedCatalog.movies(from: URL(fileURLWithPath: seed))
         }
         if let posters {
             let folder = URL(fileURLWithPath: posters)
@@ -45,5 +54,34 @@ struct FakeTMDBCommand: AsyncParsableCommand {
         // Written straight to the file descriptor: whoever started us waits for this line, so it must not sit in a buffer.
         FileHandle.standardOutput.write(Data("listening on 127.0.0.1:\(await server.port ?? port)\n".utf8))
         try await running
+    }
+}
+
+/// The movies of a seed source in the fake server's shape: every language's poster, aliases as alternative titles.
+enum SeedCatalog {
+    struct Source: Decodable {
+        var movies: [Movie]
+
+        struct Movie: Decodable {
+            var tmdbId: Int?
+            var originalTitle: String
+            var titles: [String: String]
+            var releaseDate: String?
+            var posters: [String: String]
+            var aliases: [String]
+        }
+    }
+
+    static func movies(from url: URL) throws -> [FakeMovie] {
+        let source = try JSONDecoder().decode(Source.self, from: Data(contentsOf: url))
+        return source.movies.compactMap { movie in
+            guard let id = movie.tmdbId else { return nil }
+            let posters = movie.posters.sorted { $0.key < $1.key }.map {
+                FakeMovie.FakePoster(filePath: $0.value, language: $0.key, voteAverage: 5.5, voteCount: 10)
+            }
+            return FakeMovie(
+                id: id, originalTitle: movie.originalTitle, titles: movie.titles, releaseDate: movie.releaseDate,
+                genreIds: [], posters: posters, alternativeTitles: movie.aliases)
+        }
     }
 }

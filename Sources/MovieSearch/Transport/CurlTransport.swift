@@ -58,7 +58,10 @@ public final class CurlTransport: @unchecked Sendable {
     }
 
     /// Sends every GET, at most `maxConnectionsPerHost` at once per host, and returns the outcomes in the order given.
-    public func getAll(_ requests: [HTTPGet]) -> [Result<HTTPReply, TransportError>] {
+    /// `finished` is called with the count done so far after each transfer, for progress bars.
+    public func getAll(
+        _ requests: [HTTPGet], finished: (Int) -> Void = { _ in }
+    ) -> [Result<HTTPReply, TransportError>] {
         lock.lock()
         defer { lock.unlock() }
         while pool.count < min(requests.count, options.maxConnectionsPerHost) { pool.append(curl_easy_init()!) }
@@ -96,6 +99,7 @@ public final class CurlTransport: @unchecked Sendable {
                     try transfer.exchange.finish(code: code, handle: handle, options: options)
                 }
                 idle.append(handle)
+                finished(results.count { $0 != nil })
             }
             startMore()
             if !running.isEmpty { curl_multi_poll(multi, nil, 0, 1000, nil) }

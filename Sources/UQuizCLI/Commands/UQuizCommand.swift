@@ -21,7 +21,7 @@ public struct UQuizCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             ListCommand.self, ShowCommand.self, DeleteCommand.self, SearchCommand.self, PostersCommand.self,
-            JudgeCommand.self, SeedCommand.self, ConfigCommand.self,
+            JudgeCommand.self, FetchPostersCommand.self, SeedCommand.self, ConfigCommand.self,
         ]
     )
 
@@ -81,8 +81,13 @@ struct AppContext {
 extension AppContext {
     /// The TMDB client, or `nil` when no credentials are configured. One per process: it keeps its connections open.
     func tmdbClient() throws -> TMDBClient? {
+        let client = try imageClient()
+        return client.settings.credentials == nil ? nil : client
+    }
+
+    /// A TMDB client that may lack credentials: enough for the public image server.
+    func imageClient() throws -> TMDBClient {
         let settings = try self.settings.tmdbSettings()
-        guard settings.credentials != nil else { return nil }
         let logger = self.logger
         return TMDBClient(
             settings: settings,
@@ -91,6 +96,12 @@ extension AppContext {
             retry: try self.settings.retryPolicy(),
             log: { logger.debug("\($0)") })
     }
+}
+
+/// A command that ran but could not do all it was asked, said in one line.
+struct CommandFailure: Error, LocalizedError {
+    var message: String
+    var errorDescription: String? { message }
 }
 
 enum Console {

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Poster JPEGs on disk under `<cache>/posters/<size>/<file>`, written atomically and kept under a size cap by evicting
+/// the least recently used (a hit refreshes the file's modification time).
+public struct PosterCache: Sendable {
+    public let directory: URL
+    public let capBytes: Int
+
+    public init(directory: URL, capBytes: Int = 200 << 20) {
+        self.directory = directory
+        self.capBytes = capBytes
+    }
+
+    public func file(for posterPath: String, size: String) -> URL {
+        let name = posterPath.split(separator: "/").last.map(String.init) ?? "poster.jpg"
+        return directory.appendingPathComponent(size).appendingPathComponent(name)
+    }
+
+    /// The cached bytes, marking them as just used.
+    public func data(for posterPath: String, size: String) -> Data? {
+        let url = file(for: posterPath, size: size)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+        return data
+    }
+
+    public func contains(_ posterPath: String, size: String) -> Bool {
+        FileManager.default.fileExists(atPath: file(for: posterPath, size: size).path)
+    }
+
+    /// Writes a temporary file beside the final one and renames it, so no reader ever sees a partial poster; then
+    /// evicts the least recently used posters while the cache is over its cap.
+    public func store(_ data: Data, for posterPath: String, size: String) throws {
+        let url = file(for: posterPath, size: size)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
+        evict(keeping: url)
+    }
+
+    /// Deletes the oldest posters until the total is under the cap; `keeping` (the one just written) goes last.
+    public func evict(keeping: URL? = nil) {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else { return }
+        var files: [(url: URL, size: Int, used: Date)] = []
+        for case let url as URL in enumerator {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            files.append((url.standardizedFileURL, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
+        }
+        var total = files.reduce(0) { $0 + $1.size }
+        guard total > capBytes else { return }
+        let kept = keeping?.standardizedFileURL
+        let oldestFirst = files.sorted { ($0.url == kept ? 1 : 0, $0.used) < ($1.url == kept ? 1 : 0, $1.used) }
+        for file in oldestFirst where total > capBytes {
+            if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
+        }
+    }
+}

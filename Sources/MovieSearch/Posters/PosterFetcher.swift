@@ -1,0 +1,112 @@
+import Foundation
+import QuizCore
+
+/// A poster a caller wants on disk; `tmdbId` lets a poster TMDB no longer has be replaced by another of the movie's.
+public struct PosterRequest: Sendable, Hashable {
+    public var posterPath: String
+    public var tmdbId: Int?
+    public var language: QuizLanguage
+
+    public init(posterPath: String, tmdbId: Int?, language: QuizLanguage) {
+        self.posterPath = posterPath
+        self.tmdbId = tmdbId
+        self.language = language
+    }
+}
+
+public enum PosterOutcome: Sendable, Equatable {
+    case alreadyCached
+    case downloaded
+    /// TMDB answered 404 for the old path; this one of the movie's current posters took its place.
+    case replaced(newPath: String)
+    case failed(String)
+}
+
+/// Brings posters into the cache: the missing ones all at once over libcurl's multi interface.
+public struct PosterFetcher: Sendable {
+    let client: TMDBClient
+    let cache: PosterCache
+    let size: String
+
+    public init(client: TMDBClient, cache: PosterCache, size: String) {
+        self.client = client
+        self.cache = cache
+        self.size = size
+    }
+
+    /// One outcome per request, in order; `progress` gets (done, total) as downloads finish.
+    public func fetch(_ requests: [PosterRequest], progress: (Int, Int) -> Void = { _, _ in }) -> [PosterOutcome] {
+        var outcomes = [PosterOutcome?](repeating: nil, count: requests.count)
+        var missing: [String] = []
+        for (index, request) in requests.enumerated() {
+            if cache.contains(request.posterPath, size: size) {
+                outcomes[index] = .alreadyCached
+            } else if !missing.contains(request.posterPath) {
+                missing.append(request.posterPath)
+            }
+        }
+        let downloads = client.downloadPosters(missing, size: size) { progress($0, missing.count) }
+        var byPath: [String: Result<Data, MovieSearchError>] = [:]
+        for (path, result) in zip(missing, downloads) { byPath[path] = result }
+        for (index, request) in requests.enumerated() where outcomes[index] == nil {
+            switch byPath[request.posterPath]! {
+            case .success(let data):
+                outcomes[index] = store(data, request.posterPath, .downloaded)
+            case .failure(.http(404, _, _, _, _)) where request.tmdbId != nil:
+                outcomes[index] = replace(request)
+            case .failure(let error):
+                outcomes[index] = .failed(error.localizedDescription)
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    private func store(_ data: Data, _ path: String, _ outcome: PosterOutcome) -> PosterOutcome {
+        do {
+            try cache.store(data, for: path, size: size)
+            return outcome
+        } catch {
+            return .failed("cannot write the poster cache (\(error.localizedDescription))")
+        }
+    }
+
+    /// The movie's best poster in the quiz language (else English, else any) stands in for one TMDB removed.
+    private func replace(_ request: PosterRequest) -> PosterOutcome {
+        guard client.settings.credentials != nil else {
+            return .failed("TMDB no longer has \(request.posterPath); set TMDB credentials to find its current poster")
+        }
+        do {
+            let posters = try client.posters(movieID: request.tmdbId!, language: request.language)
+            guard let chosen = posters.first(where: { $0.language == request.language.rawValue })
+                ?? posters.first(where: { $0.language == "en" }) ?? posters.first
+            else { return .failed("TMDB has no poster left for movie \(request.tmdbId!)") }
+            let data = try client.downloadPosters([chosen.filePath], size: size)[0].get()
+            return store(data, chosen.filePath, .replaced(newPath: chosen.filePath))
+        } catch {
+            return .failed(error.localizedDescription)
+        }
+    }
+}
+
+extension TMDBClient {
+    /// Downloads poster images (no credentials needed: the image server is public), all at once.
+    public func downloadPosters(
+        _ paths: [String], size: String, finished: (Int) -> Void = { _ in }
+    ) -> [Result<Data, MovieSearchError>] {
+        let requests = paths.map { HTTPGet(url: posterURL(path: $0, size: size), maxBodyBytes: 10 << 20) }
+        for request in requests { log("GET \(Redaction.redact(url: request.url))") }
+        return zip(paths, transport.getAll(requests, finished: finished)).map { path, result in
+            let endpoint = "/\(size)\(path)"
+            switch result {
+            case .failure(let error):
+                return .failure(.transport(error))
+            case .success(let reply) where reply.status != 200:
+                return .failure(Self.httpError(reply, endpoint: endpoint))
+            case .success(let reply) where !reply.body.starts(with: [0xFF, 0xD8, 0xFF]):
+                return .failure(.malformed(endpoint: endpoint, detail: "not a JPEG"))
+            case .success(let reply):
+                return .success(reply.body)
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import GRDB
+import QuizCore
+
+/// A quiz whose poster comes from TMDB, as `fetch-posters` needs it.
+public struct TMDBPosterRef: Sendable, Hashable {
+    public var quizId: Int64
+    public var tmdbId: Int?
+    public var posterPath: String
+    public var language: QuizLanguage
+    public var title: String
+}
+
+extension AppDatabase {
+    /// The TMDB posters of the given packages (all packages when empty); bundled posters need no download.
+    public func tmdbPosters(packageIDs: [Int64]) throws -> [TMDBPosterRef] {
+        try read { db in
+            var sql = """
+                SELECT quiz.id, quiz.tmdbId, quiz.posterPath, quiz.title, package.language
+                FROM quiz JOIN package ON package.id = quiz.packageId
+                WHERE quiz.posterSource = 'tmdb'
+                """
+            var arguments: StatementArguments = []
+            if !packageIDs.isEmpty {
+                sql += " AND quiz.packageId IN (\(packageIDs.map { _ in "?" }.joined(separator: ",")))"
+                arguments = StatementArguments(packageIDs)
+            }
+            sql += " ORDER BY package.id, quiz.position"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                TMDBPosterRef(
+                    quizId: row["id"], tmdbId: row["tmdbId"], posterPath: row["posterPath"],
+                    language: try Self.decodeEnum(row["language"]), title: row["title"])
+            }
+        }
+    }
+
+    /// Points a quiz (and its catalog movie, for that language) at a poster that replaced one TMDB no longer has.
+    public func replacePoster(quizId: Int64, with posterPath: String) throws {
+        try write { db in
+            guard let quiz = try QuizRecord.fetchOne(db, key: quizId) else { throw StoreError.packageNotFound("quiz \(quizId)") }
+            let language = try String.fetchOne(db, sql: "SELECT language FROM package WHERE id = ?", arguments: [quiz.packageId])
+            try db.execute(sql: "UPDATE quiz SET posterPath = ? WHERE id = ?", arguments: [posterPath, quizId])
+            if let key = quiz.catalogKey {
+                let column = language == "ko" ? "posterPathKo" : "posterPathEn"
+                try db.execute(
+                    sql: "UPDATE movie SET \(column) = ? WHERE catalogKey = ? AND \(column) = ?",
+                    arguments: [posterPath, key, quiz.posterPath])
+            }
+        }
+    }
+}

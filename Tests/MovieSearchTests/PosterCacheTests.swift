@@ -1,0 +1,50 @@
+import Foundation
+import MovieSearch
+import Testing
+
+@Suite("Poster cache")
+struct PosterCacheTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-posters-\(UUID().uuidString)")
+
+    func age(_ url: URL, secondsAgo: Double) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: url.path)
+    }
+
+    @Test func storesUnderSizeAndFileNameAndLeavesNoTemporaryFiles() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = PosterCache(directory: folder, capBytes: 1 << 20)
+        try cache.store(Data([0xFF, 0xD8, 0xFF, 1]), for: "/abc.jpg", size: "w342")
+        #expect(cache.data(for: "/abc.jpg", size: "w342") == Data([0xFF, 0xD8, 0xFF, 1]))
+        #expect(cache.file(for: "/abc.jpg", size: "w342").path.hasSuffix("/w342/abc.jpg"))
+        try cache.store(Data([0xFF, 0xD8, 0xFF, 2]), for: "/abc.jpg", size: "w342")
+        #expect(cache.data(for: "/abc.jpg", size: "w342") == Data([0xFF, 0xD8, 0xFF, 2]), "replaced whole")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("w342").path) == ["abc.jpg"])
+        #expect(!cache.contains("/abc.jpg", size: "w154"))
+    }
+
+    @Test func evictsTheLeastRecentlyUsedUntilUnderTheCap() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = PosterCache(directory: folder, capBytes: 3000)
+        let kilobyte = Data(repeating: 7, count: 1000)
+        for (index, name) in ["a", "b", "c"].enumerated() {
+            try cache.store(kilobyte, for: "/\(name).jpg", size: "w342")
+            try age(cache.file(for: "/\(name).jpg", size: "w342"), secondsAgo: Double(300 - index * 100))
+        }
+        // Reading "a" makes it the most recently used, so "b" is now the oldest.
+        #expect(cache.data(for: "/a.jpg", size: "w342") != nil)
+        try cache.store(kilobyte, for: "/d.jpg", size: "w342")
+        #expect(cache.contains("/a.jpg", size: "w342"))
+        #expect(!cache.contains("/b.jpg", size: "w342"))
+        #expect(cache.contains("/c.jpg", size: "w342"))
+        #expect(cache.contains("/d.jpg", size: "w342"))
+    }
+
+    @Test func aPosterLargerThanTheCapStillSurvivesItsOwnStore() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = PosterCache(directory: folder, capBytes: 100)
+        try cache.store(Data(repeating: 1, count: 50), for: "/old.jpg", size: "w342")
+        try cache.store(Data(repeating: 1, count: 500), for: "/big.jpg", size: "w342")
+        #expect(!cache.contains("/old.jpg", size: "w342"))
+        #expect(!cache.contains("/big.jpg", size: "w342"), "over the cap on its own: evicted last, but evicted")
+    }
+}
