@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PosterGrid", targets: ["PosterGrid"]),
         .library(name: "QuizCore", targets: ["QuizCore"]),
         .library(name: "QuizStore", targets: ["QuizStore"]),
+        .library(name: "MovieSearch", targets: ["MovieSearch"]),
         .library(name: "UQuizCLI", targets: ["UQuizCLI"]),
     ],
     dependencies: [

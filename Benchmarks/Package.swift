@@ -31,6 +31,12 @@ let package = Package(
             path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Drives the real TMDB client against fake-tmdb for the side-by-side runs with the curl CLI.
+        .executableTarget(
+            name: "uquiz-http-bench",
+            dependencies: [.product(name: "MovieSearch", package: rootIdentity)],
+            path: "Sources/uquiz-http-bench"
+        ),
         // The baseline for `uquiz list`'s start-up: a binary that links the same libraries and does nothing.
         .executableTarget(
             name: "uquiz-noop",

@@ -28,6 +28,11 @@ def first_line(command):
 
 
 startup = hyperfine("startup.json")
+network = hyperfine("network.json")
+searches = network["uquiz client: 200 sequential searches"]["median"]
+curl_searches = network["curl: the same 200 URLs in one invocation"]["median"]
+posters = network["uquiz client: 50 posters at once"]["median"]
+curl_posters = network["curl --parallel: the same 50 posters"]["median"]
 seeding = hyperfine("seeding.json")
 noop = startup["do-nothing binary"]["median"]
 small = startup["uquiz list (8 packages)"]["median"]
@@ -97,11 +102,22 @@ configuration and looks up and prints all 13 settings without opening the databa
 The 100,000-package database is the seeded one grown by `Benchmarks/generate-packages.sql` (one quiz and three areas per
 package). `list` shows the first 50 rows by default (`--all` for every row), so its cost is the count plus one page.
 
+## Targets (issue 4), against fake-tmdb on 127.0.0.1
+
+| what | measured | target | |
+|---|---|---|---|
+| 200 sequential searches through the TMDB client vs the `curl` CLI fetching the same 200 URLs in one invocation | {ms(searches)} vs {ms(curl_searches)}: **{searches / curl_searches:.2f}x** | <= 1.0 | {verdict(searches / curl_searches <= 1.0)} |
+| 50 poster downloads at once vs `curl --parallel --parallel-max 20` | {ms(posters)} vs {ms(curl_posters)}: **{posters / curl_posters:.2f}x** | <= 1.2 | {verdict(posters / curl_posters <= 1.2)} |
+
+Both sides are whole processes (the client runs in `Benchmarks/Sources/uquiz-http-bench`), on one reused connection for the
+searches and up to 20 connections for the posters. The client's rate limit (TMDB's 40 requests a second) is lifted for
+this run: it is a courtesy to TMDB, not a cost of the client, and would make 200 searches last 5 s on any machine.
+
 ## Process runs (hyperfine)
 
 | command | median | mean ± σ | min | max |
 |---|---|---|---|---|""")
-for results in (startup, seeding):
+for results in (startup, seeding, network):
     for name, r in results.items():
         print(f"| {name} | {ms(r['median'])} | {ms(r['mean'])} ± {ms(r['stddev'] or 0)} | {ms(r['min'])} | {ms(r['max'])} |")
 print("""

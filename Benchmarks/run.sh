@@ -15,7 +15,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 swift build -c release --product uquiz
+swift build -c release --product fake-tmdb
 swift build -c release --package-path Benchmarks --product uquiz-noop
+swift build -c release --package-path Benchmarks --product uquiz-http-bench
 uquiz="$root/.build/release/uquiz"
 noop="$root/Benchmarks/.build/release/uquiz-noop"
 
@@ -37,6 +39,31 @@ hyperfine -N --warmup 10 --runs 200 --export-json "$work/startup.json" \
 hyperfine -N --warmup 3 --runs 50 --export-json "$work/seeding.json" \
   --prepare "rm -f $work/fresh.sqlite $work/fresh.sqlite-wal $work/fresh.sqlite-shm" \
   --command-name "uquiz list on first run (seeds)" "$uquiz list --db $work/fresh.sqlite"
+
+# Network: the real client against fake-tmdb on loopback, side by side with the curl CLI on the same URLs.
+"$root/.build/release/fake-tmdb" --seed Seed/seed.json --posters Seed/posters > "$work/fake.out" &
+fake_pid=$!
+trap 'kill $fake_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
+port=$(sed -n 's/^listening on 127.0.0.1://p' "$work/fake.out")
+api="http://127.0.0.1:$port/3"
+images="http://127.0.0.1:$port/t/p"
+for i in $(seq 0 199); do
+  echo "url = \"$api/search/movie?include_adult=false&language=en-US&page=1&query=q$i\""
+  echo "output = /dev/null"
+done > "$work/searches.curl"
+python3 -c "
+import json, sys
+paths = sorted({p for m in json.load(open('Seed/seed.json'))['movies'] if m['tmdbId'] for p in m['posters'].values()})
+print('\n'.join(paths[:50]))" > "$work/posters.txt"
+[ "$(wc -l < "$work/posters.txt")" -ge 49 ]
+while read -r path; do echo "url = \"$images/w342$path\""; echo "output = /dev/null"; done < "$work/posters.txt" > "$work/posters.curl"
+bench="$root/Benchmarks/.build/release/uquiz-http-bench"
+hyperfine -N --warmup 3 --runs 30 --export-json "$work/network.json" \
+  --command-name "uquiz client: 200 sequential searches" "$bench searches $api 200" \
+  --command-name "curl: the same 200 URLs in one invocation" "curl -s --config $work/searches.curl" \
+  --command-name "uquiz client: 50 posters at once" "$bench posters $images $work/posters.txt" \
+  --command-name "curl --parallel: the same 50 posters" "curl -s --parallel --parallel-max 20 --config $work/posters.curl"
 
 (cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress) \
   > "$work/inprocess.md"

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Written on the command line as `PATH[;key=value]...`, e.g. `/3/search/movie;status=503;retry-after=1;times=2`.
 /// Keys: `status`, `retry-after`, `delay-ms` (before answering), `drip-ms` (between 16-byte chunks), `truncate` (declare
-/// the full length, send half, close), `malformed` (broken JSON), `huge=BYTES`, `content-type`, `times`.
+/// the full length, send half, close), `close` (send the headers, then close), `malformed` (broken JSON), `huge=BYTES`,
+/// `content-type`, `times`.
 public struct FaultRule: Sendable, Equatable {
     public var pathPrefix: String
     public var status: Int?
@@ -16,6 +17,7 @@ public struct FaultRule: Sendable, Equatable {
     public var delayMilliseconds: Int = 0
     public var dripMilliseconds: Int?
     public var truncate = false
+    public var close = false
     public var malformed = false
     public var hugeBytes: Int?
     public var contentType: String?
@@ -45,6 +47,7 @@ public struct FaultRule: Sendable, Equatable {
             case "delay-ms": delayMilliseconds = try number()
             case "drip-ms": dripMilliseconds = try number()
             case "truncate": truncate = true
+            case "close": close = true
             case "malformed": malformed = true
             case "huge": hugeBytes = try number()
             case "content-type": contentType = value
@@ -72,6 +75,12 @@ public struct FaultRule: Sendable, Equatable {
             body = TMDBShapes.errorBody(status: status)
         } else {
             body = Data(#"{"page":1,"results":[],"total_pages":1,"total_results":0}"#.utf8)
+        }
+        if close {
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(status, phrase: "Fault"), headers: headers,
+                body: HTTPBodySequence(
+                    from: ChunkedBytes(data: Data(), chunk: 1, pause: nil, failAtEnd: true), count: body.count))
         }
         if truncate {
             // Promise the whole body, send half, then end the stream: the client sees a connection closed mid-body.

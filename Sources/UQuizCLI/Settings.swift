@@ -82,6 +82,8 @@ enum SettingKeys {
         key: "tmdb.retryBudgetSeconds", kind: .double, defaultValue: "10", help: "most time spent waiting to retry")
     static let retryBaseDelay = SettingKey(
         key: "tmdb.retryBaseDelaySeconds", kind: .double, defaultValue: "0.5", help: "first backoff, doubled each try")
+    static let timeout = SettingKey(
+        key: "tmdb.timeoutSeconds", kind: .double, defaultValue: "20", help: "most time one request may take")
     static let posterPlayWidth = SettingKey(
         key: "posters.playWidth", kind: .int, defaultValue: "342", help: "poster width fetched for playing, in pixels")
     static let posterCacheMegabytes = SettingKey(
@@ -93,7 +95,7 @@ enum SettingKeys {
         [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, posterPlayWidth, posterCacheMegabytes, cacheDirectory]
+                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory]
     }
 }
 
@@ -326,6 +328,13 @@ struct Settings: Sendable {
         return RetryPolicy(
             maxAttempts: attempts, totalBudget: .milliseconds(Int(budget * 1000)), baseDelay: .milliseconds(Int(base * 1000)),
             maxDelay: .milliseconds(Int(max(base * 8, 0) * 1000)))
+    }
+
+    func transportOptions() throws -> CurlTransport.Options {
+        let total = try double(SettingKeys.timeout)
+        guard total > 0 else { throw SettingsError(message: "tmdb.timeoutSeconds must be more than 0") }
+        return CurlTransport.Options(
+            userAgent: "uquiz/\(UQuizCommand.version)", connectTimeout: min(5, total), totalTimeout: total)
     }
 
     func posterCache() throws -> PosterCache {

@@ -14,7 +14,7 @@ struct FakeTMDBCommand: AsyncParsableCommand {
             `listening on 127.0.0.1:PORT`.
 
             --fault PATH[;key=value]... injects a fault into requests whose path starts with PATH (* for all). Keys: \
-            status, retry-after, delay-ms, drip-ms, truncate, malformed, huge=BYTES, content-type, times.
+            status, retry-after, delay-ms, drip-ms, truncate, close, malformed, huge=BYTES, content-type, times.
             """
     )
 

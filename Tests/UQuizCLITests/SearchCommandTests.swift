@@ -95,6 +95,23 @@ struct SearchCommandTests {
         #expect(result.stdout.contains("Metropolis"))
     }
 
+    @Test(arguments: [
+        (["--fault", "/3/search;delay-ms=3000"], "did not answer within 0.3 s"),
+        (["--fault", "/3/search;close"], "the connection to 127.0.0.1"),
+        (["--fault", "/3/search;truncate"], "the connection to 127.0.0.1"),
+    ])
+    func timeoutsAndBrokenConnectionsAreRetriedThenFallBack(fault: [String], reason: String) throws {
+        let server = try FakeServerProcess(fault)
+        let sandbox = try onlineSandbox(server)
+        sandbox.environment["UQUIZ_TMDB_TIMEOUT_SECONDS"] = "0.3"
+        sandbox.environment["UQUIZ_TMDB_RETRY_BASE_DELAY_SECONDS"] = "0.01"
+        let result = try sandbox.run(["search", "metropolis", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try jsonObject(result.stdout)
+        #expect((output["offlineReason"] as? String)?.contains(reason) == true, "\(output["offlineReason"] ?? "")")
+        #expect(server.requests.count == 3, "a timeout or a broken connection is retried")
+    }
+
     @Test func aMalformedAnswerIsAnErrorNamingTheEndpoint() throws {
         let server = try FakeServerProcess(["--fault", "/3/search;malformed"])
         let sandbox = try onlineSandbox(server)

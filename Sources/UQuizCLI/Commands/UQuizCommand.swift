@@ -91,7 +91,7 @@ extension AppContext {
         let logger = self.logger
         return TMDBClient(
             settings: settings,
-            transport: CurlTransport(options: .init(userAgent: "uquiz/\(UQuizCommand.version)")),
+            transport: CurlTransport(options: try self.settings.transportOptions()),
             cache: HTTPCache(directory: try self.settings.cacheDirectory().appendingPathComponent("http")),
             retry: try self.settings.retryPolicy(),
             log: { logger.debug("\($0)") })
