@@ -55,8 +55,8 @@ done > "$work/searches.curl"
 python3 -c "
 import json, sys
 paths = sorted({p for m in json.load(open('Seed/seed.json'))['movies'] if m['tmdbId'] for p in m['posters'].values()})
-print('\n'.join(paths[:50]))" > "$work/posters.txt"
-[ "$(wc -l < "$work/posters.txt")" -ge 49 ]
+print('\n'.join((paths * 2)[:50]))" > "$work/posters.txt"
+[ "$(wc -l < "$work/posters.txt")" -eq 50 ]
 while read -r path; do echo "url = \"$images/w342$path\""; echo "output = /dev/null"; done < "$work/posters.txt" > "$work/posters.curl"
 bench="$root/Benchmarks/.build/release/uquiz-http-bench"
 hyperfine -N --warmup 3 --runs 30 --export-json "$work/network.json" \

@@ -1,4 +1,5 @@
 import CCurl
+import CurlLoader
 import Foundation
 
 /// libcurl declares its handles as `void`, so Swift sees raw pointers.
@@ -25,35 +26,44 @@ public final class CurlTransport: @unchecked Sendable {
     public let options: Options
     // libcurl handles are not thread-safe: each is used under this lock only.
     private let lock = NSLock()
-    private let single: CurlHandle
-    private let multi: CurlHandle
+    /// `nil` when libcurl could not be loaded; every request then fails with `loadError`.
+    private let single: CurlHandle?
+    private let multi: CurlHandle?
+    private let loadError: String?
     private var pool: [CurlHandle] = []
 
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
+    /// Loads libcurl (once per process) and makes the reusable handles.
     public init(options: Options) {
-        _ = Self.globalInit
         self.options = options
-        single = curl_easy_init()!  // fails only when out of memory
-        multi = curl_multi_init()!
+        var error = [CChar](repeating: 0, count: 256)
+        guard uquiz_curl_load(&error, error.count) == 0 else {
+            loadError = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            single = nil
+            multi = nil
+            return
+        }
+        loadError = nil
+        single = uquiz_curl_easy_init()  // fails only when out of memory
+        multi = uquiz_curl_multi_init()
         uquiz_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxConnectionsPerHost)
         uquiz_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maxConnectionsPerHost)
     }
 
     deinit {
-        curl_easy_cleanup(single)
-        for handle in pool { curl_easy_cleanup(handle) }
-        curl_multi_cleanup(multi)
+        if let single { uquiz_curl_easy_cleanup(single) }
+        for handle in pool { uquiz_curl_easy_cleanup(handle) }
+        if let multi { uquiz_curl_multi_cleanup(multi) }
     }
 
     /// Sends one GET and waits for the whole reply.
     public func get(_ request: HTTPGet) throws(TransportError) -> HTTPReply {
+        guard let single else { throw .failed(host: Redaction.host(of: request.url), detail: loadError ?? "no libcurl") }
         lock.lock()
         defer { lock.unlock() }
         let exchange = Exchange(request: request)
         let headers = configure(single, for: exchange)
-        defer { curl_slist_free_all(headers) }
-        let code = curl_easy_perform(single)
+        defer { uquiz_curl_slist_free_all(headers) }
+        let code = uquiz_curl_easy_perform(single)
         return try exchange.finish(code: code, handle: single, options: options)
     }
 
@@ -62,9 +72,12 @@ public final class CurlTransport: @unchecked Sendable {
     public func getAll(
         _ requests: [HTTPGet], finished: (Int) -> Void = { _ in }
     ) -> [Result<HTTPReply, TransportError>] {
+        guard let multi else {
+            return requests.map { .failure(.failed(host: Redaction.host(of: $0.url), detail: loadError ?? "no libcurl")) }
+        }
         lock.lock()
         defer { lock.unlock() }
-        while pool.count < min(requests.count, options.maxConnectionsPerHost) { pool.append(curl_easy_init()!) }
+        while pool.count < min(requests.count, options.maxConnectionsPerHost) { pool.append(uquiz_curl_easy_init()!) }
         var results = [Result<HTTPReply, TransportError>?](repeating: nil, count: requests.count)
         var waiting = Array(requests.indices.reversed())
         var idle = pool
@@ -79,22 +92,22 @@ public final class CurlTransport: @unchecked Sendable {
                 let exchange = Exchange(request: requests[index])
                 let headers = configure(handle, for: exchange)
                 running[handle] = (index, exchange, headers)
-                curl_multi_add_handle(multi, handle)
+                uquiz_curl_multi_add_handle(multi, handle)
             }
         }
 
         startMore()
         var stillRunning: Int32 = 0
         repeat {
-            curl_multi_perform(multi, &stillRunning)
+            uquiz_curl_multi_perform(multi, &stillRunning)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = uquiz_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                     let transfer = running.removeValue(forKey: handle)
                 else { continue }
                 let code = message.pointee.data.result
-                curl_multi_remove_handle(multi, handle)
-                curl_slist_free_all(transfer.headers)
+                uquiz_curl_multi_remove_handle(multi, handle)
+                uquiz_curl_slist_free_all(transfer.headers)
                 results[transfer.index] = Result { () throws(TransportError) in
                     try transfer.exchange.finish(code: code, handle: handle, options: options)
                 }
@@ -102,14 +115,14 @@ public final class CurlTransport: @unchecked Sendable {
                 finished(results.count { $0 != nil })
             }
             startMore()
-            if !running.isEmpty { curl_multi_poll(multi, nil, 0, 1000, nil) }
+            if !running.isEmpty { uquiz_curl_multi_poll(multi, 1000) }
         } while !running.isEmpty
         return results.map { $0! }
     }
 
     /// Sets every option for one exchange; returns the header list to free after the transfer.
     private func configure(_ handle: CurlHandle, for exchange: Exchange) -> UnsafeMutablePointer<curl_slist>? {
-        curl_easy_reset(handle)  // keeps the handle's connections, forgets the previous request's options
+        uquiz_curl_easy_reset(handle)  // keeps the handle's connections, forgets the previous request's options
         uquiz_easy_setopt_string(handle, CURLOPT_URL, exchange.request.url)
         uquiz_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
         uquiz_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
@@ -129,7 +142,7 @@ public final class CurlTransport: @unchecked Sendable {
         uquiz_easy_setopt_callback(handle, CURLOPT_HEADERFUNCTION, Exchange.receiveHeader)
         uquiz_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in exchange.request.headers { list = curl_slist_append(list, "\(header.name): \(header.value)") }
+        for header in exchange.request.headers { list = uquiz_curl_slist_append(list, "\(header.name): \(header.value)") }
         uquiz_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
         return list
     }
@@ -178,7 +191,7 @@ private final class Exchange {
             throw .bodyTooLarge(host: host, limit: request.maxBodyBytes)
         }
         guard code == CURLE_OK else {
-            let detail = String(cString: curl_easy_strerror(code)).lowercased()
+            let detail = String(cString: uquiz_curl_easy_strerror(code)).lowercased()
             switch code {
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
                 throw .offline(host: host, detail: detail)
