@@ -49,6 +49,26 @@ public final class FakeTMDBServer: Sendable {
 
     public func waitUntilListening() async throws {
         try await server.waitUntilListening()
+        if let port = await port { Self.disableNagle(listeningOn: port) }
+    }
+
+    /// FlyingFox writes a response's headers and body separately; with Nagle's algorithm the body then waits for the
+    /// client's delayed ACK, 40 ms a request on a reused connection, for every client alike. FlyingFox has no hook for
+    /// socket options, but on Linux accepted sockets copy TCP_NODELAY from the listening one, so it is set there.
+    static func disableNagle(listeningOn port: UInt16) {
+        for fd in Int32(0)..<1024 {
+            var listening: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1 else { continue }
+            var address = sockaddr_in()
+            var addressLength = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &addressLength) }
+            }
+            guard named == 0, UInt16(bigEndian: address.sin_port) == port else { continue }
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
     }
 
     public var port: UInt16? {
