@@ -33,6 +33,8 @@ searches = network["uquiz client: 200 sequential searches"]["median"]
 curl_searches = network["curl: the same 200 URLs in one invocation"]["median"]
 posters = network["uquiz client: 50 posters at once"]["median"]
 curl_posters = network["curl --parallel: the same 50 posters"]["median"]
+client_start = network["uquiz client: start-up only (0 searches)"]["median"]
+curl_start = network["curl: start-up only (curl --version)"]["median"]
 seeding = hyperfine("seeding.json")
 noop = startup["do-nothing binary"]["median"]
 small = startup["uquiz list (8 packages)"]["median"]
@@ -108,6 +110,11 @@ package). `list` shows the first 50 rows by default (`--all` for every row), so 
 |---|---|---|---|
 | 200 sequential searches through the TMDB client vs the `curl` CLI fetching the same 200 URLs in one invocation | {ms(searches)} vs {ms(curl_searches)}: **{searches / curl_searches:.2f}x** | <= 1.0 | {verdict(searches / curl_searches <= 1.0)} |
 | 50 poster downloads at once vs `curl --parallel --parallel-max 20` | {ms(posters)} vs {ms(curl_posters)}: **{posters / curl_posters:.2f}x** | <= 1.2 | {verdict(posters / curl_posters <= 1.2)} |
+
+Per request, without each side's process start-up ({ms(client_start)} for the Swift client, which also loads libcurl
+on first use, vs {ms(curl_start)} for `curl --version`): {(searches - client_start) / 200 * 1000:.0f} µs vs
+{(curl_searches - curl_start) / 200 * 1000:.0f} µs a search (**{(searches - client_start) / (curl_searches - curl_start):.2f}x**); the 50 posters take
+{ms(posters - client_start)} vs {ms(curl_posters - curl_start)} (**{(posters - client_start) / (curl_posters - curl_start):.2f}x**).
 
 Both sides are whole processes (the client runs in `Benchmarks/Sources/uquiz-http-bench`), on one reused connection for the
 searches and up to 20 connections for the posters. The client's rate limit (TMDB's 40 requests a second) is lifted for

@@ -60,6 +60,8 @@ print('\n'.join((paths * 2)[:50]))" > "$work/posters.txt"
 while read -r path; do echo "url = \"$images/w342$path\""; echo "output = /dev/null"; done < "$work/posters.txt" > "$work/posters.curl"
 bench="$root/Benchmarks/.build/release/uquiz-http-bench"
 hyperfine -N --warmup 3 --runs 30 --export-json "$work/network.json" \
+  --command-name "uquiz client: start-up only (0 searches)" "$bench searches $api 0" \
+  --command-name "curl: start-up only (curl --version)" "curl --version" \
   --command-name "uquiz client: 200 sequential searches" "$bench searches $api 200" \
   --command-name "curl: the same 200 URLs in one invocation" "curl -s --config $work/searches.curl" \
   --command-name "uquiz client: 50 posters at once" "$bench posters $images $work/posters.txt" \

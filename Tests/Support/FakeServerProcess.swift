@@ -47,16 +47,25 @@ public final class FakeServerProcess {
         try? FileManager.default.removeItem(atPath: logPath)
     }
 
-    static let binary: URL = {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    static let binary = builtBinary(named: "fake-tmdb")
+}
+
+/// A product of this package, built beside the test bundle (a test target that depends on it gets it built first).
+public func builtBinary(named name: String) -> URL {
+    let candidates = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+    ]
+    for folder in candidates {
         var directory = folder
+        // The test bundle may be a folder (`X.xctest/…`) or a file beside the binaries.
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("fake-tmdb")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            let binary = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
             directory.deleteLastPathComponent()
         }
-        fatalError("fake-tmdb not found beside \(folder.path)")
-    }()
+    }
+    fatalError("\(name) not found beside \(CommandLine.arguments[0])")
 }
 
 public enum FakeServerError: Error {

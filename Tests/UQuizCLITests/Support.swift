@@ -1,26 +1,12 @@
 import Foundation
+import UQuizTestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The built `uquiz` binary: it sits beside the test bundle in the build folder, since this test target depends on it.
-let uquizBinary: URL = {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
-    ]
-    for folder in candidates {
-        var directory = folder
-        // The test bundle may be a folder (`X.xctest/…`) or a file beside the binary.
-        for _ in 0..<4 {
-            let binary = directory.appendingPathComponent("uquiz")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-            directory.deleteLastPathComponent()
-        }
-    }
-    fatalError("uquiz binary not found beside \(CommandLine.arguments[0])")
-}()
+/// The built `uquiz` binary: this test target depends on it, so it sits beside the test bundle.
+let uquizBinary = builtBinary(named: "uquiz")
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
