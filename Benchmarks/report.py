@@ -112,8 +112,8 @@ package). `list` shows the first 50 rows by default (`--all` for every row), so 
 | 50 poster downloads at once vs `curl --parallel --parallel-max 20` | {ms(posters)} vs {ms(curl_posters)}: **{posters / curl_posters:.2f}x** | <= 1.2 | {verdict(posters / curl_posters <= 1.2)} |
 
 Per request, without each side's process start-up ({ms(client_start)} for the Swift client, which also loads libcurl
-on first use, vs {ms(curl_start)} for `curl --version`): {(searches - client_start) / 200 * 1000:.0f} µs vs
-{(curl_searches - curl_start) / 200 * 1000:.0f} µs a search (**{(searches - client_start) / (curl_searches - curl_start):.2f}x**); the 50 posters take
+on first use, vs {ms(curl_start)} for `curl --version`): {(searches - client_start) / 200 * 1e6:.0f} µs vs
+{(curl_searches - curl_start) / 200 * 1e6:.0f} µs a search (**{(searches - client_start) / (curl_searches - curl_start):.2f}x**); the 50 posters take
 {ms(posters - client_start)} vs {ms(curl_posters - curl_start)} (**{(posters - client_start) / (curl_posters - curl_start):.2f}x**).
 
 Both sides are whole processes (the client runs in `Benchmarks/Sources/uquiz-http-bench`), on one reused connection for the
