@@ -112,6 +112,21 @@ struct SearchCommandTests {
         #expect(server.requests.count == 3, "a timeout or a broken connection is retried")
     }
 
+    @Test func anOversizedBodyOrAnUnknownHostFallsBackSayingWhy() throws {
+        let server = try FakeServerProcess(["--fault", "/3/search;huge=6000000"])
+        let huge = try onlineSandbox(server).run(["search", "metropolis", "--json"])
+        #expect(huge.status == 0, "\(huge.stderr)")
+        #expect((try jsonObject(huge.stdout)["offlineReason"] as? String)?.contains("sent more than 4194304 bytes") == true)
+        #expect(server.requests.count == 1, "an oversized body is not retried")
+
+        let sandbox = try Sandbox()
+        sandbox.environment["UQUIZ_TMDB_API_URL"] = "http://no-such-host.invalid/3"
+        sandbox.environment["TMDB_API_KEY"] = "k"
+        let unknown = try sandbox.run(["search", "metropolis", "--json"])
+        #expect(unknown.status == 0)
+        #expect((try jsonObject(unknown.stdout)["offlineReason"] as? String)?.hasPrefix("cannot reach no-such-host.invalid") == true)
+    }
+
     @Test func aMalformedAnswerIsAnErrorNamingTheEndpoint() throws {
         let server = try FakeServerProcess(["--fault", "/3/search;malformed"])
         let sandbox = try onlineSandbox(server)
