@@ -65,6 +65,8 @@ enum SettingKeys {
             help: "seconds per stage at \(level.rawValue)")
     }
 
+    static let maker = SettingKey(
+        key: "maker", kind: .string, defaultValue: nil, help: "your name on packages you make (default: your user name)")
     static let language = SettingKey(
         key: "language", kind: .string, defaultValue: nil, help: "ko or en (default: from LANG)")
     static let tmdbAPIURL = SettingKey(
@@ -94,7 +96,7 @@ enum SettingKeys {
     static var all: [SettingKey] {
         [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
-            + [timeLimit, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
+            + [timeLimit, maker, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
                 retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory]
     }
 }
@@ -303,6 +305,11 @@ struct Settings: Sendable {
             return language
         }
         return (environment["LC_ALL"] ?? environment["LANG"] ?? "").hasPrefix("ko") ? .ko : .en
+    }
+
+    func makerName() throws -> String {
+        if let (name, _) = try lookup(SettingKeys.maker), !name.isEmpty { return name }
+        return environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous"
     }
 
     func tmdbSettings() throws -> TMDBSettings {

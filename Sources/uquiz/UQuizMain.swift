@@ -4,6 +4,6 @@ import UQuizCLI
 @main
 enum UQuizMain {
     static func main() async {
-        await UQuizCommand.main()
+        await UQuizCommand.runMain()
     }
 }

@@ -31,7 +31,8 @@ struct DeleteCommand: AsyncParsableCommand {
         if !yes {
             let titles = try packageIDs.map { try database.package(id: $0).title }
             let list = titles.map { "\"\(SafeText.clean($0))\"" }.joined(separator: ", ")
-            guard try Console.confirm("Delete \(list) and all their attempts?") else {
+            let count = packageIDs.count == 1 ? "1 package" : "\(packageIDs.count) packages"
+            guard try Console.confirm("Delete \(list) and all their attempts?", action: "deleting \(count)") else {
                 print("Nothing deleted.")
                 return
             }

@@ -31,7 +31,7 @@ struct PostersCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let language = try context.settings.language(flag: self.language)
         guard let client = try context.tmdbClient() else {
-            throw ValidationError("posters needs TMDB: set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN")
+            throw UsageError("posters needs TMDB: set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN")
         }
         let posters = try client.posters(movieID: movieID, language: language)
         if json {

@@ -95,7 +95,9 @@ struct SeedCommand: AsyncParsableCommand {
             let database = try context.openDatabase()
             let bundle = try context.settings.seedBundle()
             if !yes {
-                guard try Console.confirm("Replace \(database.path) with the bundled packages?") else {
+                guard try Console.confirm(
+                    "Replace \(database.path) with the bundled packages?", action: "resetting the database")
+                else {
                     print("Nothing changed.")
                     return
                 }

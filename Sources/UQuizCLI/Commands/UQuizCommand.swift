@@ -20,12 +20,39 @@ public struct UQuizCommand: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            ListCommand.self, ShowCommand.self, DeleteCommand.self, SearchCommand.self, PostersCommand.self,
+            ListCommand.self, ShowCommand.self, CreateCommand.self, DeleteCommand.self, SearchCommand.self, PostersCommand.self,
             JudgeCommand.self, FetchPostersCommand.self, SeedCommand.self, ConfigCommand.self,
         ]
     )
 
     public init() {}
+
+    /// Parses and runs like `main()`, except that a `UsageError` found while running is one line and exit 64; bad flags
+    /// caught while parsing still show the usage, as argument-parser prints them.
+    public static func runMain() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Bad input in flags or arguments that only running the command reveals: exit 64 like a bad flag, in one line.
+struct UsageError: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
 }
 
 /// Options every command that touches the database takes.
@@ -111,9 +138,10 @@ enum Console {
     }
 
     /// Asks a yes/no question on the terminal; refuses to guess when nobody can answer.
-    static func confirm(_ question: String) throws -> Bool {
+    /// `action` says what would happen, for the refusal when there is no terminal to ask on.
+    static func confirm(_ question: String, action: String) throws -> Bool {
         guard isatty(STDIN_FILENO) == 1 else {
-            throw ValidationError("\(question) needs confirmation: run it on a terminal or pass --yes")
+            throw UsageError("\(action) needs confirmation: run it on a terminal or pass --yes")
         }
         FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
         guard let answer = readLine() else { return false }

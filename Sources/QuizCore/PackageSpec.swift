@@ -1,0 +1,229 @@
+import Foundation
+import PosterGrid
+
+/// What `uquiz create --from FILE` reads (and `--title/--quiz` flags build): a package to make, before its movies are
+/// looked up. Versioned by `format`; the JSON Schema is `Config/schemas/package-spec.schema.json`.
+public struct PackageSpec: Codable, Sendable, Equatable {
+    public static let currentFormat = 1
+    public static let maxQuizzes = 50
+    public static let maxTextLength = 200
+
+    public var format: Int
+    public var title: String
+    public var maker: String?
+    public var level: String
+    public var language: String?
+    public var quizzes: [QuizSpec]
+
+    public init(format: Int = currentFormat, title: String, maker: String?, level: String, language: String?, quizzes: [QuizSpec]) {
+        self.format = format
+        self.title = title
+        self.maker = maker
+        self.level = level
+        self.language = language
+        self.quizzes = quizzes
+    }
+
+    public struct QuizSpec: Codable, Sendable, Equatable {
+        /// A TMDB id (`27205`) or a catalog key (`"seed-the-admiral-roaring-currents"`).
+        public var movie: MovieReference
+        /// A TMDB poster path to use instead of the movie's primary poster.
+        public var poster: String?
+        /// Centres as `[row, column]`, stage 1 first; absent to have them chosen automatically.
+        public var areas: [[Int]]?
+
+        public init(movie: MovieReference, poster: String? = nil, areas: [[Int]]? = nil) {
+            self.movie = movie
+            self.poster = poster
+            self.areas = areas
+        }
+    }
+
+    public enum MovieReference: Codable, Sendable, Hashable, CustomStringConvertible {
+        case tmdb(Int)
+        case catalog(String)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let id = try? container.decode(Int.self) {
+                self = .tmdb(id)
+            } else {
+                self = .catalog(try container.decode(String.self))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .tmdb(let id): try container.encode(id)
+            case .catalog(let key): try container.encode(key)
+            }
+        }
+
+        /// The catalog key this reference would have.
+        public var catalogKey: String {
+            switch self {
+            case .tmdb(let id): "tmdb-\(id)"
+            case .catalog(let key): key
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .tmdb(let id): "movie \(id)"
+            case .catalog(let key): "movie \(key)"
+            }
+        }
+    }
+
+    /// A spec whose every field is known good: the level parsed, areas checked against the grid and the level.
+    public struct Checked: Sendable {
+        public var title: String
+        public var maker: String?
+        public var level: Level
+        public var language: QuizLanguage?
+        public var quizzes: [(movie: MovieReference, poster: String?, areas: [Cell]?)]
+    }
+
+    /// Every rule a package must keep, each failure naming its JSON path.
+    public func check(geometry: GridGeometry, levels: LevelRules) throws(SpecProblem) -> Checked {
+        guard format <= Self.currentFormat else {
+            throw SpecProblem("$.format", "format \(format) is newer than this uquiz understands (\(Self.currentFormat)); upgrade uquiz")
+        }
+        guard format >= 1 else { throw SpecProblem("$.format", "format must be 1 or more") }
+        try Self.checkText(title, path: "$.title", name: "title")
+        if let maker { try Self.checkText(maker, path: "$.maker", name: "maker") }
+        guard let level = Level(rawValue: level) else {
+            throw SpecProblem("$.level", "unknown level \"\(level)\": use beginner, intermediate or expert")
+        }
+        var language: QuizLanguage?
+        if let code = self.language {
+            guard let parsed = QuizLanguage(rawValue: code) else {
+                throw SpecProblem("$.language", "unknown language \"\(code)\": use ko or en")
+            }
+            language = parsed
+        }
+        guard !quizzes.isEmpty else { throw SpecProblem("$.quizzes", "a package needs at least 1 quiz") }
+        guard quizzes.count <= Self.maxQuizzes else {
+            throw SpecProblem("$.quizzes", "\(quizzes.count) quizzes: a package holds at most \(Self.maxQuizzes)")
+        }
+        var seen: [MovieReference: Int] = [:]
+        var checked: [(MovieReference, String?, [Cell]?)] = []
+        for (index, quiz) in quizzes.enumerated() {
+            let path = "$.quizzes[\(index)]"
+            if let earlier = seen[quiz.movie] {
+                throw SpecProblem(path + ".movie", "\(quiz.movie) is already quiz \(earlier + 1) of this package")
+            }
+            seen[quiz.movie] = index
+            if let poster = quiz.poster { try Self.checkText(poster, path: path + ".poster", name: "poster path") }
+            var cells: [Cell]?
+            if let areas = quiz.areas {
+                var selection = AreaSelection(geometry: geometry, limit: levels[level].areaCount)
+                for (areaIndex, pair) in areas.enumerated() {
+                    let areaPath = "\(path).areas[\(areaIndex)]"
+                    guard pair.count == 2 else { throw SpecProblem(areaPath, "an area is [row, column]") }
+                    do {
+                        try selection.add(Cell(row: pair[0], column: pair[1]))
+                    } catch {
+                        throw SpecProblem(areaPath, error.description)
+                    }
+                }
+                do {
+                    try selection.validateComplete()
+                } catch {
+                    throw SpecProblem(path + ".areas", error.description)
+                }
+                cells = selection.centres
+            }
+            checked.append((quiz.movie, quiz.poster, cells))
+        }
+        return Checked(title: title, maker: maker, level: level, language: language, quizzes: checked)
+    }
+
+    static func checkText(_ text: String, path: String, name: String) throws(SpecProblem) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SpecProblem(path, "the \(name) is empty") }
+        guard text.count <= maxTextLength else {
+            throw SpecProblem(path, "the \(name) has \(text.count) characters: at most \(maxTextLength)")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw SpecProblem(path, "the \(name) contains control characters")
+        }
+    }
+
+    /// Reads a spec file's bytes, refusing anything that is not a complete spec, with the JSON path of the problem.
+    public static func decode(_ data: Data) throws(SpecProblem) -> PackageSpec {
+        do {
+            return try JSONDecoder().decode(PackageSpec.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw SpecProblem(jsonPath(context.codingPath), "missing \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw SpecProblem(jsonPath(context.codingPath), "expected \(describe(type))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw SpecProblem(jsonPath(context.codingPath), "expected \(describe(type)), found null")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw SpecProblem(jsonPath(context.codingPath), context.codingPath.isEmpty ? "not JSON (or cut short)" : "invalid value")
+        } catch {
+            throw SpecProblem("$", "\(error)")
+        }
+    }
+
+    static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "text"
+        case is Int.Type: "a whole number"
+        case is [Any].Type, is [[Int]].Type, is [QuizSpec].Type, is [Int].Type: "a list"
+        default: "\(type)"
+        }
+    }
+
+    static func jsonPath(_ path: [any CodingKey]) -> String {
+        "$" + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    /// Reads one `--quiz` flag: `movie=27205 areas=12:30,40:12 poster=/path.jpg` (areas and poster optional).
+    public static func parseQuizFlag(_ text: String, geometry: GridGeometry) throws(SpecProblem) -> QuizSpec {
+        var movie: MovieReference?
+        var poster: String?
+        var areas: [[Int]]?
+        for field in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { throw SpecProblem("--quiz", "\"\(field)\" is not key=value in \"\(text)\"") }
+            switch pair[0] {
+            case "movie":
+                movie = Int(pair[1]).map(MovieReference.tmdb) ?? .catalog(pair[1])
+            case "poster":
+                poster = pair[1]
+            case "areas":
+                var cells: [[Int]] = []
+                for item in pair[1].split(separator: ",") {
+                    // Pairs are row:column here, since commas separate areas.
+                    do {
+                        let cell = try CellParser.parse(String(item), geometry: geometry)
+                        cells.append([cell.row, cell.column])
+                    } catch {
+                        throw SpecProblem("--quiz", error.description)
+                    }
+                }
+                areas = cells
+            default:
+                throw SpecProblem("--quiz", "unknown key \"\(pair[0])\" in \"\(text)\": use movie=, areas= and poster=")
+            }
+        }
+        guard let movie else { throw SpecProblem("--quiz", "\"\(text)\" names no movie=") }
+        return QuizSpec(movie: movie, poster: poster, areas: areas)
+    }
+}
+
+/// A rule a spec breaks, with where (a JSON path, or the flag).
+public struct SpecProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var problem: String
+
+    public init(_ path: String, _ problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String { "\(path): \(problem)" }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+
+struct CreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Make a quiz package from flags or from a JSON spec.",
+        discussion: """
+            uquiz create --title T --level L [--maker M] --quiz 'movie=27205 areas=12:30,40:12,60:25' [--quiz ...]
+            uquiz create --from spec.json
+
+            movie= is a TMDB id (facts from TMDB when online, from the local catalog offline) or a catalog key. \
+            areas= lists centres as row:column (or cell indexes), stage 1 first; a quiz without areas gets them chosen \
+            automatically with --auto-areas (spread over the poster, reproducible with --seed). poster= picks another \
+            of the movie's posters (see `uquiz posters`). The spec format is documented by \
+            Config/schemas/package-spec.schema.json. Nothing is saved unless the whole package is valid.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The package title (1 to 200 characters).") var title: String?
+    @Option(help: "beginner (5 areas), intermediate (4) or expert (3).") var level: String?
+    @Option(help: "Your name as the maker (default: the maker setting, else your user name).") var maker: String?
+    @Option(help: "Language of the titles and posters (ko, en).") var language: QuizLanguage?
+    @Option(help: ArgumentHelp("One quiz: 'movie=ID [areas=R:C,...] [poster=PATH]'; repeat for more.", valueName: "quiz"))
+    var quiz: [String] = []
+    @Option(help: ArgumentHelp("Read the package from a JSON spec file.", valueName: "file")) var from: String?
+    @Flag(help: "Choose areas for quizzes that give none.") var autoAreas = false
+    @Option(help: "Seed for automatic areas, for the same layout every time.") var seed: UInt64?
+    @Flag(help: "Print the created package as JSON (the shape of `show --json`).") var json = false
+
+    static let maxSpecBytes = 5 << 20
+
+    func validate() throws {
+        if from != nil && (title != nil || level != nil || !quiz.isEmpty) {
+            throw ValidationError("give --from FILE or --title/--level/--quiz, not both")
+        }
+        if from == nil && (title == nil || level == nil || quiz.isEmpty) {
+            throw ValidationError("--title, --level and at least one --quiz are needed (or --from FILE)")
+        }
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let geometry = try context.settings.gridGeometry()
+        let levels = try context.settings.levelRules()
+        let spec = try readSpec(geometry: geometry)
+        let checked: PackageSpec.Checked
+        do {
+            checked = try spec.check(geometry: geometry, levels: levels)
+        } catch {
+            // Flags are usage; a file is input that failed.
+            if from == nil { throw UsageError(error.description) }
+            throw CommandFailure(message: "\(from!): \(error.description)")
+        }
+        let language = try checked.language ?? context.settings.language(flag: language)
+        let database = try context.openDatabase()
+        let resolver = MovieResolver(database: database, client: try context.tmdbClient(), logger: context.logger)
+        var quizzes: [Quiz] = []
+        for (index, entry) in checked.quizzes.enumerated() {
+            let resolved = try resolver.resolve(entry.movie, language: language)
+            let movie = resolved.movie
+            let (posterPath, posterSource): (String, PosterSource)
+            if let chosen = entry.poster ?? movie.posterPaths[language] ?? movie.posterPaths[.en] {
+                (posterPath, posterSource) = (chosen, .tmdb)
+            } else if let bundled = movie.bundledPoster {
+                (posterPath, posterSource) = (bundled, .bundled)
+            } else {
+                throw CommandFailure(message: "quiz \(index + 1): \(entry.movie) has no poster; pick one with poster=")
+            }
+            var areas = entry.areas
+            if areas == nil {
+                guard autoAreas else {
+                    throw UsageError("quiz \(index + 1) (\(entry.movie)) has no areas: give areas= or --auto-areas")
+                }
+                areas = AreaLayout.spreadOut(
+                    count: levels[checked.level].areaCount, geometry: geometry, seed: (seed ?? .random(in: 0...UInt64.max)) &+ UInt64(index))
+            }
+            quizzes.append(Quiz(
+                tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
+                originalTitle: movie.originalTitle, releaseDate: movie.releaseDate, genreIds: resolved.genreIds,
+                posterPath: posterPath, posterSource: posterSource, geometry: geometry, areas: areas!))
+        }
+        let maker = try checked.maker ?? context.settings.makerName()
+        var generator = SystemRandomNumberGenerator()
+        var package = QuizPackage(
+            shareCode: .random(using: &generator), seedId: nil, origin: .user, title: checked.title, maker: maker,
+            level: checked.level, language: language, createdAt: ISO8601DateFormatter().string(from: Date()),
+            quizzes: quizzes)
+        // A fresh code clashing with a stored one is rare (30^6 codes); draw again rather than fail.
+        while (try? database.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
+        let id = try database.insert(package)
+        if json {
+            print(try JSONOutput.string(PackageJSON(try database.package(id: id))))
+        } else {
+            print("Created package \(id) (\(package.shareCode)) \"\(SafeText.clean(package.title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes").")
+        }
+    }
+
+    private func readSpec(geometry: GridGeometry) throws -> PackageSpec {
+        guard let from else {
+            do {
+                return PackageSpec(
+                    title: title!, maker: maker, level: level!, language: language?.rawValue,
+                    quizzes: try quiz.map { try PackageSpec.parseQuizFlag($0, geometry: geometry) })
+            } catch let problem as SpecProblem {
+                throw UsageError(problem.description)
+            }
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: from)
+        guard let size = attributes?[.size] as? Int else { throw CommandFailure(message: "cannot read \(from)") }
+        guard size <= Self.maxSpecBytes else {
+            throw CommandFailure(message: "\(from) is \(size >> 20) MB: a package spec is at most \(Self.maxSpecBytes >> 20) MB")
+        }
+        guard let data = FileManager.default.contents(atPath: from) else { throw CommandFailure(message: "cannot read \(from)") }
+        do {
+            var spec = try PackageSpec.decode(data)
+            if let maker { spec.maker = maker }
+            return spec
+        } catch {
+            throw CommandFailure(message: "\(from): \(error.description)")
+        }
+    }
+}
