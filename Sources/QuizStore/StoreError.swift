@@ -16,6 +16,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case packageNotFound(String)
     case ambiguousReference(String)
     case io(path: String, detail: String)
+    case alreadyImported(code: String, id: Int64)
+    case missingBundledPoster(String)
 
     public var errorDescription: String? {
         switch self {
@@ -45,6 +47,10 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "\"\(reference)\" names more than one package; use its numeric id"
         case let .io(path, detail):
             "cannot read or write \(path): \(detail)"
+        case let .alreadyImported(code, id):
+            "package \(code) is already here (id \(id)); nothing imported; use --as-copy to keep both"
+        case let .missingBundledPoster(file):
+            "the bundled poster \(file) is not in this database; run `uquiz seed merge` first; nothing imported"
         }
     }
 

@@ -1,0 +1,193 @@
+import Foundation
+import PosterGrid
+
+/// The file `uquiz export` writes and `uquiz import` reads: packages with their quizzes, areas, grid geometry and the
+/// facts of their movies; no attempts and no local ids, so it imports cleanly into any database.
+public struct ExportDocument: Codable, Sendable, Equatable {
+    public static let currentFormat = 1
+    public static let kind = "uquiz-packages"
+    public static let maxBytes = 20 << 20
+
+    public var format: Int
+    public var kind: String
+    public var packages: [Package]
+
+    public struct Package: Codable, Sendable, Equatable {
+        public var shareCode: String
+        public var title: String
+        public var maker: String
+        public var level: String
+        public var language: String
+        public var createdAt: String
+        public var quizzes: [QuizEntry]
+    }
+
+    public struct QuizEntry: Codable, Sendable, Equatable {
+        public var movie: Movie
+        public var title: String
+        public var posterPath: String
+        public var posterSource: String
+        public var genreIds: [Int]
+        public var grid: Grid
+        public var areas: [[Int]]
+    }
+
+    public struct Movie: Codable, Sendable, Equatable {
+        public var catalogKey: String
+        @NullEncodable public var tmdbId: Int?
+        public var originalTitle: String
+        public var titles: [String: String]
+        @NullEncodable public var releaseDate: String?
+        public var aliases: [String]
+    }
+
+    public struct Grid: Codable, Sendable, Equatable {
+        public var columns: Int
+        public var rows: Int
+        public var areaSize: Int
+        public var margin: Int
+    }
+
+    public init(packages: [QuizPackage], movies: [String: CatalogMovie]) {
+        format = Self.currentFormat
+        kind = Self.kind
+        self.packages = packages.map { package in
+            Package(
+                shareCode: package.shareCode.value, title: package.title, maker: package.maker,
+                level: package.level.rawValue, language: package.language.rawValue, createdAt: package.createdAt,
+                quizzes: package.quizzes.map { quiz in
+                    let known = quiz.catalogKey.flatMap { movies[$0] }
+                    var titles: [String: String] = [:]
+                    for (language, title) in known?.titles ?? [:] { titles[language.rawValue] = title }
+                    titles[package.language.rawValue] = titles[package.language.rawValue] ?? quiz.title
+                    return QuizEntry(
+                        movie: Movie(
+                            catalogKey: quiz.catalogKey ?? quiz.tmdbId.map { "tmdb-\($0)" } ?? "export-\(quiz.title)",
+                            tmdbId: quiz.tmdbId, originalTitle: quiz.originalTitle, titles: titles,
+                            releaseDate: quiz.releaseDate, aliases: known?.aliases ?? []),
+                        title: quiz.title, posterPath: quiz.posterPath, posterSource: quiz.posterSource.rawValue,
+                        genreIds: quiz.genreIds,
+                        grid: Grid(
+                            columns: quiz.geometry.columns, rows: quiz.geometry.rows, areaSize: quiz.geometry.areaSize,
+                            margin: quiz.geometry.margin),
+                        areas: quiz.areas.map { [$0.row, $0.column] })
+                })
+        }
+    }
+
+    /// Reads and checks a whole document before anything is written: every failure names its JSON path.
+    public static func read(_ data: Data, levels: LevelRules) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
+        guard data.count <= maxBytes else {
+            throw SpecProblem("$", "\(data.count >> 20) MB: an export is at most \(maxBytes >> 20) MB")
+        }
+        let document: ExportDocument
+        do {
+            document = try JSONDecoder().decode(ExportDocument.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "missing \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "expected \(PackageSpec.describe(type))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "expected \(PackageSpec.describe(type)), found null")
+        } catch {
+            throw SpecProblem("$", "not JSON (or cut short)")
+        }
+        return try document.check(levels: levels)
+    }
+
+    func check(levels: LevelRules) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
+        guard kind == Self.kind else { throw SpecProblem("$.kind", "\"\(kind)\" is not a uquiz export") }
+        guard format <= Self.currentFormat else {
+            throw SpecProblem("$.format", "format \(format) is newer than this uquiz understands (\(Self.currentFormat)); upgrade uquiz")
+        }
+        guard format >= 1 else { throw SpecProblem("$.format", "format must be 1 or more") }
+        guard !packages.isEmpty else { throw SpecProblem("$.packages", "the file holds no package") }
+        var codes: [String: Int] = [:]
+        var movies: [String: CatalogMovie] = [:]
+        var result: [QuizPackage] = []
+        for (packageIndex, entry) in packages.enumerated() {
+            let path = "$.packages[\(packageIndex)]"
+            guard let code = ShareCode(entry.shareCode) else {
+                throw SpecProblem(path + ".shareCode", "\"\(entry.shareCode)\" is not a share code")
+            }
+            if let earlier = codes[code.value] {
+                throw SpecProblem(path + ".shareCode", "\(code) is also package \(earlier + 1) of this file")
+            }
+            codes[code.value] = packageIndex
+            try PackageSpec.checkText(entry.title, path: path + ".title", name: "title")
+            try PackageSpec.checkText(entry.maker, path: path + ".maker", name: "maker")
+            try PackageSpec.checkText(entry.createdAt, path: path + ".createdAt", name: "creation time")
+            guard let level = Level(rawValue: entry.level) else { throw SpecProblem(path + ".level", "unknown level \"\(entry.level)\"") }
+            guard let language = QuizLanguage(rawValue: entry.language) else {
+                throw SpecProblem(path + ".language", "unknown language \"\(entry.language)\"")
+            }
+            guard (1...PackageSpec.maxQuizzes).contains(entry.quizzes.count) else {
+                throw SpecProblem(path + ".quizzes", "\(entry.quizzes.count) quizzes: a package holds 1 to \(PackageSpec.maxQuizzes)")
+            }
+            var seenMovies: Set<String> = []
+            var quizzes: [Quiz] = []
+            for (quizIndex, quiz) in entry.quizzes.enumerated() {
+                let quizPath = "\(path).quizzes[\(quizIndex)]"
+                let movie = try quiz.movie.catalogMovie(path: quizPath + ".movie")
+                guard seenMovies.insert(movie.catalogKey).inserted else {
+                    throw SpecProblem(quizPath + ".movie", "\(movie.catalogKey) is already in this package")
+                }
+                movies[movie.catalogKey] = movie
+                try PackageSpec.checkText(quiz.title, path: quizPath + ".title", name: "title")
+                try PackageSpec.checkText(quiz.posterPath, path: quizPath + ".posterPath", name: "poster path")
+                guard let source = PosterSource(rawValue: quiz.posterSource) else {
+                    throw SpecProblem(quizPath + ".posterSource", "unknown poster source \"\(quiz.posterSource)\"")
+                }
+                let geometry: GridGeometry
+                do {
+                    geometry = try GridGeometry(
+                        columns: quiz.grid.columns, rows: quiz.grid.rows, areaSize: quiz.grid.areaSize, margin: quiz.grid.margin)
+                } catch {
+                    throw SpecProblem(quizPath + ".grid", error.description)
+                }
+                var selection = AreaSelection(geometry: geometry, limit: levels[level].areaCount)
+                for (areaIndex, pair) in quiz.areas.enumerated() {
+                    let areaPath = "\(quizPath).areas[\(areaIndex)]"
+                    guard pair.count == 2 else { throw SpecProblem(areaPath, "an area is [row, column]") }
+                    do {
+                        try selection.add(Cell(row: pair[0], column: pair[1]))
+                    } catch {
+                        throw SpecProblem(areaPath, error.description)
+                    }
+                }
+                do {
+                    try selection.validateComplete()
+                } catch {
+                    throw SpecProblem(quizPath + ".areas", error.description)
+                }
+                quizzes.append(Quiz(
+                    tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: quiz.title, originalTitle: movie.originalTitle,
+                    releaseDate: movie.releaseDate, genreIds: quiz.genreIds, posterPath: quiz.posterPath, posterSource: source,
+                    geometry: geometry, areas: selection.centres))
+            }
+            result.append(QuizPackage(
+                shareCode: code, seedId: nil, origin: .user, title: entry.title, maker: entry.maker, level: level,
+                language: language, createdAt: entry.createdAt, quizzes: quizzes))
+        }
+        return (result, movies.values.sorted { $0.catalogKey < $1.catalogKey })
+    }
+}
+
+extension ExportDocument.Movie {
+    func catalogMovie(path: String) throws(SpecProblem) -> CatalogMovie {
+        try PackageSpec.checkText(catalogKey, path: path + ".catalogKey", name: "catalog key")
+        try PackageSpec.checkText(originalTitle, path: path + ".originalTitle", name: "original title")
+        var languageTitles: [QuizLanguage: String] = [:]
+        for (code, title) in titles {
+            guard let language = QuizLanguage(rawValue: code) else { throw SpecProblem(path + ".titles", "unknown language \"\(code)\"") }
+            try PackageSpec.checkText(title, path: "\(path).titles.\(code)", name: "title")
+            languageTitles[language] = title
+        }
+        for (index, alias) in aliases.enumerated() {
+            try PackageSpec.checkText(alias, path: "\(path).aliases[\(index)]", name: "alias")
+        }
+        return CatalogMovie(
+            catalogKey: catalogKey, tmdbId: tmdbId, originalTitle: originalTitle, titles: languageTitles,
+            releaseDate: releaseDate, posterPaths: [:], bundledPoster: nil, aliases: aliases)
+    }
+}

@@ -1,0 +1,61 @@
+import GRDB
+import QuizCore
+
+extension AppDatabase {
+    /// Writes imported packages and what they teach the catalog, all or nothing.
+    ///
+    /// A package whose share code is already here is refused unless `asCopy`, which gives it a fresh code (from
+    /// `newCode`) and keeps both. A quiz with a bundled poster needs that poster in this database's bundle images.
+    /// - Returns: each package's new id and share code, in order.
+    public func importPackages(
+        _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
+    ) throws -> [(id: Int64, shareCode: ShareCode)] {
+        try write { db in
+            for movie in movies { try Catalog.merge(movie, in: db) }
+            var saved: [(Int64, ShareCode)] = []
+            for var package in packages {
+                for quiz in package.quizzes where quiz.posterSource == .bundled {
+                    guard try PosterImageRecord.exists(db, key: quiz.posterPath) else {
+                        throw StoreError.missingBundledPoster(quiz.posterPath)
+                    }
+                }
+                if let existing = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM package WHERE shareCode = ?", arguments: [package.shareCode.value])
+                {
+                    guard asCopy else { throw StoreError.alreadyImported(code: package.shareCode.value, id: existing) }
+                    repeat { package.shareCode = newCode() } while try Int64.fetchOne(
+                        db, sql: "SELECT id FROM package WHERE shareCode = ?", arguments: [package.shareCode.value]) != nil
+                }
+                package.origin = .user
+                package.seedId = nil
+                saved.append((try Self.insert(package, in: db), package.shareCode))
+            }
+            return saved
+        }
+    }
+
+    /// The catalog facts of these keys, for an export.
+    public func catalogMovies(keys: [String]) throws -> [String: CatalogMovie] {
+        try read { db in
+            let movies = try Catalog.movies(try MovieRecord.filter(keys.contains(Column("catalogKey"))).fetchAll(db), in: db)
+            return Dictionary(uniqueKeysWithValues: movies.map { ($0.catalogKey, $0) })
+        }
+    }
+}
+
+extension Catalog {
+    /// What an import or a peer knows adds to the catalog without erasing what is here (poster paths, other titles).
+    static func merge(_ movie: CatalogMovie, in db: Database) throws {
+        guard let record = try MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
+            var known = try movies([record], in: db).first
+        else {
+            try upsert(movie, in: db)
+            return
+        }
+        known.tmdbId = known.tmdbId ?? movie.tmdbId
+        known.releaseDate = known.releaseDate ?? movie.releaseDate
+        for (language, title) in movie.titles where known.titles[language] == nil { known.titles[language] = title }
+        for alias in movie.aliases where !known.aliases.contains(alias) { known.aliases.append(alias) }
+        try upsert(known, in: db)
+    }
+}
