@@ -116,7 +116,16 @@ extension AppDatabase {
         }
     }
 
-    /// Saves a whole package in one transaction; used by the seed builder and, later, by `create` and `import`.
+    /// Replaces a stored package's fields and quizzes with `edited` in one transaction; quizzes that stay keep their
+    /// rows and attempts, removed ones go with theirs.
+    public func saveEdit(packageId: Int64, edited: QuizPackage) throws {
+        try write { db in
+            guard try PackageRecord.exists(db, key: packageId) else { throw StoreError.packageNotFound("\(packageId)") }
+            try Self.update(packageId: packageId, to: edited, keepAttemptedQuizzes: false, in: db)
+        }
+    }
+
+    /// Saves a whole package in one transaction; used by the seed builder, `create` and `import`.
     @discardableResult
     public func insert(_ package: QuizPackage) throws -> Int64 {
         try write { db in try Self.insert(package, in: db) }

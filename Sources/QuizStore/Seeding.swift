@@ -157,7 +157,7 @@ extension AppDatabase {
                 if current == seedPackage {
                     report.unchanged.append(seedId)
                 } else {
-                    try Self.update(packageId: id, to: seedPackage, in: db)
+                    try Self.update(packageId: id, to: seedPackage, keepAttemptedQuizzes: true, in: db)
                     report.updated.append(seedId)
                 }
             }
@@ -166,8 +166,10 @@ extension AppDatabase {
         }
     }
 
-    /// Rewrites a stored package to match `package`, keeping the rows (and so the attempts) of quizzes it still has.
-    private static func update(packageId: Int64, to package: QuizPackage, in db: Database) throws {
+    /// Rewrites a stored package to match `package`, keeping the rows (and so the attempts) of quizzes it still has,
+    /// matched by movie. A quiz `package` no longer has is deleted with its attempts, unless `keepAttemptedQuizzes`
+    /// (a seed merge must not lose anyone's attempts) keeps it at the end.
+    static func update(packageId: Int64, to package: QuizPackage, keepAttemptedQuizzes: Bool, in db: Database) throws {
         try db.execute(
             sql: """
                 UPDATE package SET shareCode = ?, title = ?, maker = ?, level = ?, language = ?, createdAt = ?
@@ -207,7 +209,7 @@ extension AppDatabase {
         var nextPosition = package.quizzes.count
         for record in existing where !kept.contains(record.id!) {
             let attempts = try AttemptRecord.filter(Column("quizId") == record.id!).fetchCount(db)
-            if attempts == 0 {
+            if attempts == 0 || !keepAttemptedQuizzes {
                 try record.delete(db)
             } else {
                 try db.execute(sql: "UPDATE quiz SET position = ? WHERE id = ?", arguments: [nextPosition, record.id!])
