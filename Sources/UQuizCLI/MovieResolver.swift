@@ -54,3 +54,63 @@ struct MovieResolver {
         return Resolved(movie: movie, genreIds: genreIds)
     }
 }
+
+/// Search as `uquiz search` and the interactive `create` do it: TMDB when it can be reached (results join the catalog),
+/// the local catalog otherwise, saying why.
+enum MovieFinder {
+    struct Found {
+        /// `tmdb` or `catalog`.
+        var source: String
+        var offlineReason: String?
+        var page: Int
+        var totalPages: Int
+        var totalResults: Int
+        var results: [Movie]
+    }
+
+    struct Movie {
+        var tmdbId: Int?
+        var catalogKey: String
+        var title: String
+        var originalTitle: String
+        var releaseDate: String?
+        var posterPath: String?
+
+        var reference: PackageSpec.MovieReference { tmdbId.map(PackageSpec.MovieReference.tmdb) ?? .catalog(catalogKey) }
+    }
+
+    static func find(
+        _ query: String, language: QuizLanguage, page: Int = 1, year: Int? = nil, offline: Bool, client: TMDBClient?,
+        database: AppDatabase
+    ) throws -> Found {
+        var offlineReason: String
+        if offline {
+            offlineReason = "--offline"
+        } else if let client {
+            do {
+                let found = try client.search(query, language: language, page: page, year: year)
+                try database.upsertMovies(found.results.map { $0.catalogMovie(language: language) })
+                return Found(
+                    source: "tmdb", offlineReason: nil, page: found.page, totalPages: found.totalPages,
+                    totalResults: found.totalResults,
+                    results: found.results.map {
+                        Movie(tmdbId: $0.id, catalogKey: "tmdb-\($0.id)", title: $0.title, originalTitle: $0.originalTitle,
+                              releaseDate: $0.releaseDate, posterPath: $0.posterPath)
+                    })
+            } catch let error as MovieSearchError where error.isUnreachable {
+                offlineReason = error.localizedDescription
+            }
+        } else {
+            offlineReason = "no TMDB credentials (set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN)"
+        }
+        let movies = try database.searchCatalog(query, language: language, limit: 20)
+            .filter { movie in year.map { movie.releaseDate?.hasPrefix(String($0)) == true } ?? true }
+        return Found(
+            source: "catalog", offlineReason: offlineReason, page: 1, totalPages: 1, totalResults: movies.count,
+            results: movies.map {
+                Movie(tmdbId: $0.tmdbId, catalogKey: $0.catalogKey, title: $0.title(in: language),
+                      originalTitle: $0.originalTitle, releaseDate: $0.releaseDate,
+                      posterPath: $0.posterPaths[language] ?? $0.posterPaths.values.first ?? $0.bundledPoster)
+            })
+    }
+}

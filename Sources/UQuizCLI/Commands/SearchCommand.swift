@@ -56,38 +56,17 @@ struct SearchCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let language = try context.settings.language(flag: self.language)
         let database = try context.openDatabase()
-        var offlineReason: String?
-        var output: Output?
-        if offline {
-            offlineReason = "--offline"
-        } else if let client = try context.tmdbClient() {
-            do {
-                let found = try client.search(query, language: language, page: page, year: year)
-                try database.upsertMovies(found.results.map { $0.catalogMovie(language: language) })
-                output = Output(
-                    source: "tmdb", offlineReason: nil, page: found.page, totalPages: found.totalPages,
-                    totalResults: found.totalResults,
-                    results: found.results.map {
-                        .init(id: $0.id, title: $0.title, originalTitle: $0.originalTitle, releaseDate: $0.releaseDate,
-                              posterPath: $0.posterPath)
-                    })
-            } catch let error as MovieSearchError where error.isUnreachable {
-                offlineReason = error.localizedDescription
-            }
-        } else {
-            offlineReason = "no TMDB credentials (set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN)"
-        }
-        if output == nil {
-            let movies = try database.searchCatalog(query, language: language, limit: 20)
-                .filter { movie in year.map { movie.releaseDate?.hasPrefix(String($0)) == true } ?? true }
-            output = Output(
-                source: "catalog", offlineReason: offlineReason, page: 1, totalPages: 1, totalResults: movies.count,
-                results: movies.map {
-                    .init(id: $0.tmdbId, title: $0.title(in: language), originalTitle: $0.originalTitle,
-                          releaseDate: $0.releaseDate, posterPath: $0.posterPaths[language] ?? $0.posterPaths.values.first)
-                })
-        }
-        try print(output!, terminal: context.terminal)
+        let found = try MovieFinder.find(
+            query, language: language, page: page, year: year, offline: offline, client: try context.tmdbClient(),
+            database: database)
+        let output = Output(
+            source: found.source, offlineReason: found.offlineReason, page: found.page, totalPages: found.totalPages,
+            totalResults: found.totalResults,
+            results: found.results.map {
+                .init(id: $0.tmdbId, title: $0.title, originalTitle: $0.originalTitle, releaseDate: $0.releaseDate,
+                      posterPath: $0.posterPath)
+            })
+        try print(output, terminal: context.terminal)
     }
 
     private func print(_ output: Output, terminal: Terminal) throws {
