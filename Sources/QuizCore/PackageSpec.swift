@@ -140,7 +140,7 @@ public struct PackageSpec: Codable, Sendable, Equatable {
         return Checked(title: title, maker: maker, level: level, language: language, quizzes: checked)
     }
 
-    static func checkText(_ text: String, path: String, name: String) throws(SpecProblem) {
+    public static func checkText(_ text: String, path: String, name: String) throws(SpecProblem) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SpecProblem(path, "the \(name) is empty") }
         guard text.count <= maxTextLength else {

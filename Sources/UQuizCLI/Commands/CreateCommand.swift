@@ -9,6 +9,7 @@ struct CreateCommand: AsyncParsableCommand {
         commandName: "create",
         abstract: "Make a quiz package from flags or from a JSON spec.",
         discussion: """
+            uquiz create                  (on a terminal: asks for everything, step by step)
             uquiz create --title T --level L [--maker M] --quiz 'movie=27205 areas=12:30,40:12,60:25' [--quiz ...]
             uquiz create --from spec.json
 
@@ -38,13 +39,22 @@ struct CreateCommand: AsyncParsableCommand {
         if from != nil && (title != nil || level != nil || !quiz.isEmpty) {
             throw ValidationError("give --from FILE or --title/--level/--quiz, not both")
         }
-        if from == nil && (title == nil || level == nil || quiz.isEmpty) {
-            throw ValidationError("--title, --level and at least one --quiz are needed (or --from FILE)")
+        if from == nil && !isInteractive && (title == nil || level == nil || quiz.isEmpty) {
+            throw ValidationError("--title, --level and at least one --quiz are needed (or --from FILE, or a terminal)")
         }
+    }
+
+    /// No package given on the command line, and a person at a terminal to ask.
+    private var isInteractive: Bool {
+        from == nil && title == nil && level == nil && quiz.isEmpty && isatty(STDIN_FILENO) == 1
     }
 
     func run() async throws {
         let context = try await AppContext.make(store)
+        if isInteractive {
+            try await runInteractively(context)
+            return
+        }
         let geometry = try context.settings.gridGeometry()
         let levels = try context.settings.levelRules()
         let spec = try readSpec(geometry: geometry)
@@ -98,6 +108,22 @@ struct CreateCommand: AsyncParsableCommand {
         } else {
             print("Created package \(id) (\(package.shareCode)) \"\(SafeText.clean(package.title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes").")
         }
+    }
+
+    private func runInteractively(_ context: AppContext) async throws {
+        let database = try context.openDatabase()
+        let creator = InteractiveCreator(
+            io: .terminal, context: context, database: database, client: try context.tmdbClient(),
+            levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry(),
+            language: try context.settings.language(flag: language), seed: seed ?? .random(in: 0...UInt64.max))
+        guard var package = try creator.run() else {
+            print("Nothing saved.")
+            return
+        }
+        var generator = SystemRandomNumberGenerator()
+        while (try? database.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
+        let id = try database.insert(package)
+        print("Created package \(id) (\(package.shareCode)) \"\(SafeText.clean(package.title))\" with \(package.quizzes.count) quiz\(package.quizzes.count == 1 ? "" : "zes").")
     }
 
     private func readSpec(geometry: GridGeometry) throws -> PackageSpec {

@@ -52,15 +52,17 @@ enum AreaMap {
     /// One character per `cellsWide` x `cellsTall` cells keeps the poster's 2:3 shape in a terminal whose characters are
     /// about twice as tall as wide.
     static func lines(for quiz: Quiz, cellsWide: Int = 2, cellsTall: Int = 4) -> [String] {
-        let geometry = quiz.geometry
-        return stride(from: 0, to: geometry.rows, by: cellsTall).map { top in
+        lines(geometry: quiz.geometry, areas: quiz.areas, cellsWide: cellsWide, cellsTall: cellsTall)
+    }
+
+    static func lines(geometry: GridGeometry, areas: [Cell], cellsWide: Int = 2, cellsTall: Int = 4) -> [String] {        return stride(from: 0, to: geometry.rows, by: cellsTall).map { top in
             String(
                 stride(from: 0, to: geometry.columns, by: cellsWide).map { left -> Character in
                     var stage: Int?
                     for row in top..<min(top + cellsTall, geometry.rows) {
                         for column in left..<min(left + cellsWide, geometry.columns) {
                             let cell = Cell(row: row, column: column)
-                            if let covering = geometry.stage(covering: cell, among: quiz.areas) {
+                            if let covering = geometry.stage(covering: cell, among: areas) {
                                 stage = min(stage ?? covering, covering)
                             }
                         }
@@ -68,6 +70,23 @@ enum AreaMap {
                     return stage.map { $0 < 10 ? Character(String($0)) : "+" } ?? "·"
                 })
         }
+    }
+}
+
+extension AreaMap {
+    /// The map with row numbers down the left and column numbers across the top, for picking areas by coordinates.
+    static func labelledLines(geometry: GridGeometry, areas: [Cell]) -> [String] {
+        var header = Array(repeating: Character(" "), count: (geometry.columns + 1) / 2)
+        for column in stride(from: 0, to: geometry.columns, by: 10) {
+            for (offset, digit) in String(column).enumerated() where column / 2 + offset < header.count {
+                header[column / 2 + offset] = digit
+            }
+        }
+        let body = lines(geometry: geometry, areas: areas).enumerated().map { index, line in
+            let row = String(index * 4)
+            return String(repeating: " ", count: 4 - row.count) + row + "  " + line
+        }
+        return ["      " + String(header)] + body
     }
 }
 

@@ -1,0 +1,235 @@
+import Foundation
+import MovieSearch
+import PosterGrid
+import QuizCore
+import QuizStore
+
+/// Where the interactive `create` reads answers and writes prompts: the terminal, or a test's pipes.
+struct LineIO: Sendable {
+    var read: @Sendable () -> String?
+    var write: @Sendable (String) -> Void
+
+    static let terminal = LineIO(
+        read: { readLine() },
+        write: { text in FileHandle.standardOutput.write(Data(text.utf8)) })
+}
+
+/// Input ended (Ctrl-D) before the package was saved.
+struct InputEnded: Error, LocalizedError {
+    var errorDescription: String? { "input ended; nothing was saved" }
+}
+
+/// `uquiz create` on a terminal: asks for the package, then quiz by quiz for a movie, a poster and the areas, and saves
+/// everything in one transaction at the end. Line by line, so the terminal is never left in a special mode: Ctrl-C at
+/// any point ends the process with nothing saved.
+struct InteractiveCreator {
+    let io: LineIO
+    let context: AppContext
+    let database: AppDatabase
+    let client: TMDBClient?
+    let levels: LevelRules
+    let geometry: GridGeometry
+    let language: QuizLanguage
+    var seed: UInt64 = .random(in: 0...UInt64.max)
+
+    private func say(_ text: String) { io.write(text + "\n") }
+
+    private func ask(_ prompt: String) throws -> String {
+        io.write(prompt)
+        guard let line = io.read() else { throw InputEnded() }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    func run() throws -> QuizPackage? {
+        say("New quiz package (Ctrl-C at any time quits without saving).")
+        var title = ""
+        while true {
+            title = try ask("Package title: ")
+            do {
+                try PackageSpec.checkText(title, path: "title", name: "title")
+                break
+            } catch {
+                say("  ✗ \(error.problem)")
+            }
+        }
+        let defaultMaker = try context.settings.makerName()
+        var maker = try ask("Your name as maker [\(defaultMaker)]: ")
+        if maker.isEmpty { maker = defaultMaker }
+        if maker != defaultMaker { try UserConfigFile.remember(key: "maker", value: maker, settings: context.settings) }
+        var level = Level.beginner
+        while true {
+            let answer = try ask("Level: beginner (5 areas), intermediate (4), expert (3) [beginner]: ").lowercased()
+            if answer.isEmpty { break }
+            if let chosen = Level(rawValue: answer) ?? Level.allCases.first(where: { $0.rawValue.hasPrefix(answer) }) {
+                level = chosen
+                break
+            }
+            say("  ✗ \"\(answer)\" is not a level")
+        }
+        var quizzes: [Quiz] = []
+        while true {
+            let answer = try ask("\nQuiz \(quizzes.count + 1): type words of a movie title, or preview, remove N, done: ")
+            switch answer.lowercased() {
+            case "":
+                continue
+            case "done":
+                guard !quizzes.isEmpty else {
+                    say("  ✗ add at least one quiz first")
+                    continue
+                }
+            case "preview":
+                preview(quizzes)
+                continue
+            case let command where command.hasPrefix("remove "):
+                guard let number = Int(command.dropFirst(7).trimmingCharacters(in: .whitespaces)),
+                    quizzes.indices.contains(number - 1)
+                else {
+                    say("  ✗ no quiz \(command.dropFirst(7))")
+                    continue
+                }
+                say("  removed \(SafeText.clean(quizzes.remove(at: number - 1).title))")
+                continue
+            default:
+                guard quizzes.count < PackageSpec.maxQuizzes else {
+                    say("  ✗ a package holds at most \(PackageSpec.maxQuizzes) quizzes")
+                    continue
+                }
+                if let quiz = try makeQuiz(searching: answer, level: level, existing: quizzes) { quizzes.append(quiz) }
+                continue
+            }
+            break
+        }
+        var generator = SystemRandomNumberGenerator()
+        let package = QuizPackage(
+            shareCode: ShareCode.random(using: &generator), seedId: nil, origin: .user, title: title, maker: maker,
+            level: level, language: language, createdAt: ISO8601DateFormatter().string(from: Date()), quizzes: quizzes)
+        preview(quizzes)
+        let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
+        return ["", "y", "yes"].contains(save.lowercased()) ? package : nil
+    }
+
+    /// Search, pick a movie and a poster, place the areas; `nil` when the maker gives up on this quiz.
+    private func makeQuiz(searching query: String, level: Level, existing: [Quiz]) throws -> Quiz? {
+        let found = try MovieFinder.find(query, language: language, offline: false, client: client, database: database)
+        if let reason = found.offlineReason, found.source == "catalog" {
+            say("  (offline: the local catalog answers — \(SafeText.clean(reason)))")
+        }
+        let results = Array(found.results.prefix(10))
+        guard !results.isEmpty else {
+            say("  no movies match \"\(SafeText.clean(query))\"")
+            return nil
+        }
+        for (index, movie) in results.enumerated() {
+            let year = movie.releaseDate.map { " (\($0.prefix(4)))" } ?? ""
+            let original = movie.originalTitle != movie.title ? " — \(movie.originalTitle)" : ""
+            say("  \(index + 1)) \(SafeText.clean(movie.title))\(year)\(SafeText.clean(original))")
+        }
+        let pick = try ask("Pick 1-\(results.count) (Enter to search again): ")
+        guard let number = Int(pick), results.indices.contains(number - 1) else { return nil }
+        let reference = results[number - 1].reference
+        if existing.contains(where: { $0.catalogKey == reference.catalogKey }) {
+            say("  ✗ that movie is already in this package")
+            return nil
+        }
+        let resolved = try MovieResolver(database: database, client: client, logger: context.logger)
+            .resolve(reference, language: language)
+        let movie = resolved.movie
+        var posterPath = movie.posterPaths[language] ?? movie.posterPaths[.en]
+        var posterSource = PosterSource.tmdb
+        if let client, let tmdbId = movie.tmdbId, let posters = try? client.posters(movieID: tmdbId, language: language),
+            posters.count > 1
+        {
+            // The original app's "use another poster".
+            for (index, poster) in posters.prefix(9).enumerated() {
+                let current = poster.filePath == posterPath ? "  (primary)" : ""
+                say("  \(index + 1)) \(poster.language ?? "no text")  \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes)  \(SafeText.clean(poster.filePath))\(current)")
+            }
+            let choice = try ask("Poster 1-\(min(posters.count, 9)) [primary]: ")
+            if let number = Int(choice), posters.prefix(9).indices.contains(number - 1) { posterPath = posters[number - 1].filePath }
+        }
+        if posterPath == nil, let bundled = movie.bundledPoster {
+            (posterPath, posterSource) = (bundled, .bundled)
+        }
+        guard let posterPath else {
+            say("  ✗ \(SafeText.clean(movie.title(in: language))) has no poster to quiz on")
+            return nil
+        }
+        guard let areas = try pickAreas(limit: levels[level].areaCount, seed: seed &+ UInt64(existing.count)) else { return nil }
+        say("  added \(SafeText.clean(movie.title(in: language)))")
+        return Quiz(
+            tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
+            originalTitle: movie.originalTitle, releaseDate: movie.releaseDate, genreIds: resolved.genreIds,
+            posterPath: posterPath, posterSource: posterSource, geometry: geometry, areas: areas)
+    }
+
+    /// The area picker: the labelled grid with each placed area drawn as its stage number.
+    private func pickAreas(limit: Int, seed: UInt64) throws -> [Cell]? {
+        var selection = AreaSelection(geometry: geometry, limit: limit)
+        while true {
+            for line in AreaMap.labelledLines(geometry: geometry, areas: selection.centres) { say(line) }
+            let state = selection.isFull ? "all \(limit) areas placed" : "area \(selection.centres.count + 1) of up to \(limit)"
+            let answer = try ask("\(state.prefix(1).uppercased() + state.dropFirst()) — r12 c30, 12:30 or a cell index; undo, clear, auto, done: ")
+            switch answer.lowercased() {
+            case "undo":
+                selection.removeLast()
+            case "clear":
+                selection.removeAll()
+            case "auto":
+                for cell in AreaLayout.spreadOut(count: limit, geometry: geometry, existing: selection.centres, seed: seed) {
+                    try? selection.add(cell)
+                }
+            case "done":
+                do {
+                    try selection.validateComplete()
+                    return selection.centres
+                } catch {
+                    say("  ✗ \(error.description)")
+                }
+            case "":
+                continue
+            default:
+                do {
+                    let cell = try CellParser.parse(answer, geometry: geometry)
+                    try selection.add(cell)
+                } catch let error as CellParser.Failure {
+                    say("  ✗ \(error.description)")
+                } catch let error as AreaRuleViolation {
+                    say("  ✗ \(error.description)")
+                }
+            }
+        }
+    }
+
+    private func preview(_ quizzes: [Quiz]) {
+        guard !quizzes.isEmpty else {
+            say("  (no quizzes yet)")
+            return
+        }
+        for (index, quiz) in quizzes.enumerated() {
+            let stages = quiz.areas.enumerated().map { "\($0.offset + 1):\($0.element.row),\($0.element.column)" }
+            say("  \(index + 1). \(SafeText.clean(quiz.title)) — areas \(stages.joined(separator: " "))")
+        }
+    }
+}
+
+/// The user's own config file, written when the interactive `create` learns something worth remembering.
+enum UserConfigFile {
+    /// Sets one top-level key, keeping every other key; written atomically and readable by the user only, since the
+    /// same file may hold a TMDB key.
+    static func remember(key: String, value: String, settings: Settings) throws {
+        let path = settings.userFileLayer
+        var object: [String: Any] = [:]
+        if let data = FileManager.default.contents(atPath: path) {
+            guard let existing = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw CommandFailure(message: "\(path) is not a JSON object; fix or remove it")
+            }
+            object = existing
+        }
+        object[key] = value
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+}
