@@ -43,11 +43,15 @@ let package = Package(
             name: "fake-tmdb",
             dependencies: ["FakeTMDB", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // libjpeg-turbo's TurboJPEG API (apt libturbojpeg0-dev); it links only libc, so it costs nothing at start-up.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // Poster pixels: JPEG decoding, the poster seen through the grid (colours, detail).
+        .target(name: "PosterArt", dependencies: ["CTurboJPEG", "PosterGrid"]),
         // Argument parsing, output formatting and configuration bootstrap.
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch",
+                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -56,6 +60,7 @@ let package = Package(
         .executableTarget(name: "uquiz", dependencies: ["UQuizCLI"]),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
+        .testTarget(name: "PosterArtTests", dependencies: ["PosterArt", "PosterGrid"]),
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),
         // Starts fake-tmdb processes for the test targets; the dependency gets the binary built.
@@ -68,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid",
+                "uquiz", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import QuizCore
 
@@ -46,5 +47,12 @@ extension AppDatabase {
                     arguments: [posterPath, key, quiz.posterPath])
             }
         }
+    }
+}
+
+extension AppDatabase {
+    /// The JPEG of a poster that travels with the seed bundle.
+    public func bundledPoster(fileName: String) throws -> Data? {
+        try read { db in try PosterImageRecord.fetchOne(db, key: fileName)?.jpeg }
     }
 }

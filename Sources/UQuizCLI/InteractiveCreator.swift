@@ -154,7 +154,10 @@ struct InteractiveCreator {
             say("  ✗ \(SafeText.clean(movie.title(in: language))) has no poster to quiz on")
             return nil
         }
-        guard let areas = try pickAreas(limit: levels[level].areaCount, seed: seed &+ UInt64(existing.count)) else { return nil }
+        let detail = PosterDetail.function(
+            posterPath: posterPath, source: posterSource, geometry: geometry, context: context, database: database)
+        guard let areas = try pickAreas(limit: levels[level].areaCount, seed: seed &+ UInt64(existing.count), detail: detail)
+        else { return nil }
         say("  added \(SafeText.clean(movie.title(in: language)))")
         return Quiz(
             tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
@@ -163,7 +166,7 @@ struct InteractiveCreator {
     }
 
     /// The area picker: the labelled grid with each placed area drawn as its stage number.
-    private func pickAreas(limit: Int, seed: UInt64) throws -> [Cell]? {
+    private func pickAreas(limit: Int, seed: UInt64, detail: ((Cell) -> Double)?) throws -> [Cell]? {
         var selection = AreaSelection(geometry: geometry, limit: limit)
         while true {
             for line in AreaMap.labelledLines(geometry: geometry, areas: selection.centres) { say(line) }
@@ -175,7 +178,9 @@ struct InteractiveCreator {
             case "clear":
                 selection.removeAll()
             case "auto":
-                for cell in AreaLayout.spreadOut(count: limit, geometry: geometry, existing: selection.centres, seed: seed) {
+                for cell in AreaLayout.spreadOut(
+                    count: limit, geometry: geometry, existing: selection.centres, seed: seed, detail: detail)
+                {
                     try? selection.add(cell)
                 }
             case "done":

@@ -1,4 +1,6 @@
 import Foundation
+import PosterArt
+import PosterGrid
 import Testing
 import UQuizTestSupport
 
@@ -48,6 +50,19 @@ struct CreateCommandTests {
         let withoutAuto = try sandbox.run(["create", "--title", "x", "--level", "beginner", "--quiz", "movie=19"])
         #expect(withoutAuto.status == 64)
         #expect(withoutAuto.stderrLines == ["Error: quiz 1 (movie 19) has no areas: give areas= or --auto-areas"])
+    }
+
+    @Test func automaticAreasLeanOnThePostersPixels() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run([
+            "create", "--title", "Pixels", "--level", "beginner", "--quiz", "movie=19", "--auto-areas", "--seed", "11", "--json",
+        ])
+        let areas = ((try jsonObject(result.stdout)["quizzes"] as! [[String: Any]])[0]["areas"] as! [[Int]])
+            .map { Cell(row: $0[0], column: $0[1]) }
+        let poster = try JPEG.decode(try Data(contentsOf: repositoryRoot.appendingPathComponent("Seed/posters/metropolis-1927.jpg")))
+        let raster = CellRaster(image: poster, geometry: .standard)
+        #expect(areas == AreaLayout.spreadOut(count: 5, geometry: .standard, seed: 11) { raster.detail(ofAreaAround: $0) })
+        #expect(areas != AreaLayout.spreadOut(count: 5, geometry: .standard, seed: 11), "the pixels changed the choice")
     }
 
     @Test func onlineFactsComeFromTMDBAndJoinTheCatalogWithAliases() throws {

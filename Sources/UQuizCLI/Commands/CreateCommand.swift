@@ -86,8 +86,11 @@ struct CreateCommand: AsyncParsableCommand {
                 guard autoAreas else {
                     throw UsageError("quiz \(index + 1) (\(entry.movie)) has no areas: give areas= or --auto-areas")
                 }
+                let detail = PosterDetail.function(
+                    posterPath: posterPath, source: posterSource, geometry: geometry, context: context, database: database)
                 areas = AreaLayout.spreadOut(
-                    count: levels[checked.level].areaCount, geometry: geometry, seed: (seed ?? .random(in: 0...UInt64.max)) &+ UInt64(index))
+                    count: levels[checked.level].areaCount, geometry: geometry,
+                    seed: (seed ?? .random(in: 0...UInt64.max)) &+ UInt64(index), detail: detail)
             }
             quizzes.append(Quiz(
                 tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
