@@ -68,7 +68,8 @@ struct InteractiveCreator {
         }
         var quizzes: [Quiz] = []
         while true {
-            let answer = try ask("\nQuiz \(quizzes.count + 1): type words of a movie title, or preview, remove N, done: ")
+            let answer = try ask(
+                "\nQuiz \(quizzes.count + 1): type words of a movie title, or preview, areas N (go back to quiz N), remove N, done: ")
             switch answer.lowercased() {
             case "":
                 continue
@@ -79,6 +80,24 @@ struct InteractiveCreator {
                 }
             case "preview":
                 preview(quizzes)
+                continue
+            case let command where command.hasPrefix("areas "):
+                guard let number = Int(command.dropFirst(6).trimmingCharacters(in: .whitespaces)),
+                    quizzes.indices.contains(number - 1)
+                else {
+                    say("  ✗ no quiz \(command.dropFirst(6))")
+                    continue
+                }
+                let quiz = quizzes[number - 1]
+                say("  quiz \(number): \(SafeText.clean(quiz.title))")
+                let detail = PosterDetail.function(
+                    posterPath: quiz.posterPath, source: quiz.posterSource, geometry: quiz.geometry, context: context,
+                    database: database)
+                if let areas = try pickAreas(
+                    limit: levels[level].areaCount, seed: seed &+ UInt64(number), detail: detail, starting: quiz.areas)
+                {
+                    quizzes[number - 1].areas = areas
+                }
                 continue
             case let command where command.hasPrefix("remove "):
                 guard let number = Int(command.dropFirst(7).trimmingCharacters(in: .whitespaces)),
@@ -166,8 +185,11 @@ struct InteractiveCreator {
     }
 
     /// The area picker: the labelled grid with each placed area drawn as its stage number.
-    private func pickAreas(limit: Int, seed: UInt64, detail: ((Cell) -> Double)?) throws -> [Cell]? {
+    private func pickAreas(
+        limit: Int, seed: UInt64, detail: ((Cell) -> Double)?, starting: [Cell] = []
+    ) throws -> [Cell]? {
         var selection = AreaSelection(geometry: geometry, limit: limit)
+        for cell in starting { try? selection.add(cell) }
         while true {
             for line in AreaMap.labelledLines(geometry: geometry, areas: selection.centres) { say(line) }
             let state = selection.isFull ? "all \(limit) areas placed" : "area \(selection.centres.count + 1) of up to \(limit)"

@@ -39,6 +39,18 @@ struct InteractiveCreateTests {
         session.send("done")
         #expect(session.waitFor("added Metropolis"))
         #expect(session.waitFor("Quiz 2:"))
+        // Back to quiz 1: its areas are loaded; replace them with two typed ones.
+        session.send("areas 1")
+        #expect(session.waitFor("quiz 1: Metropolis"))
+        #expect(session.waitFor("All 3 areas placed", occurrence: 2))
+        session.send("clear")
+        #expect(session.waitFor("Area 1 of up to 3", occurrence: 3))
+        session.send("r20 c20")
+        #expect(session.waitFor("Area 2 of up to 3", occurrence: 3))
+        session.send("3020")
+        #expect(session.waitFor("Area 3 of up to 3"))
+        session.send("done")
+        #expect(session.waitFor("Quiz 2:", occurrence: 2))
         session.send("done")
         #expect(session.waitFor("Save \"Pty night\" with 1 quiz? [Y/n]: "))
         session.send("y")
@@ -51,7 +63,7 @@ struct InteractiveCreateTests {
         #expect(mine.map { $0["title"] as! String } == ["Pty night"])
         #expect(mine.first?["maker"] as? String == "mina")
         let shown = try jsonObject(try sandbox.run(["show", mine[0]["shareCode"] as! String, "--json"]).stdout)
-        #expect(((shown["quizzes"] as! [[String: Any]])[0]["areas"] as! [[Int]]).count == 3)
+        #expect((shown["quizzes"] as! [[String: Any]])[0]["areas"] as? [[Int]] == [[20, 20], [60, 20]])
         // The maker is remembered, in a file only the user can read.
         let configPath = sandbox.path("config/uquiz/config.json")
         let config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as! [String: Any]
