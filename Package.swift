@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt",
+                "uquiz", "UQuizCLI", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

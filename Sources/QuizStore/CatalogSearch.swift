@@ -60,3 +60,10 @@ extension AppDatabase {
         return (closeness, inLanguage, movie.title(in: language), movie.catalogKey)
     }
 }
+
+extension AppDatabase {
+    /// The whole local catalog, for judging guesses against other movies' titles.
+    public func allCatalogMovies() throws -> [CatalogMovie] {
+        try read { db in try Catalog.fetchAll(in: db) }
+    }
+}

@@ -67,6 +67,8 @@ enum SettingKeys {
 
     static let maker = SettingKey(
         key: "maker", kind: .string, defaultValue: nil, help: "your name on packages you make (default: your user name)")
+    static let player = SettingKey(
+        key: "player", kind: .string, defaultValue: nil, help: "your name in the statistics (default: your user name)")
     static let language = SettingKey(
         key: "language", kind: .string, defaultValue: nil, help: "ko or en (default: from LANG)")
     static let tmdbAPIURL = SettingKey(
@@ -96,7 +98,7 @@ enum SettingKeys {
     static var all: [SettingKey] {
         [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
-            + [timeLimit, maker, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
+            + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
                 retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory]
     }
 }
@@ -309,6 +311,11 @@ struct Settings: Sendable {
 
     func makerName() throws -> String {
         if let (name, _) = try lookup(SettingKeys.maker), !name.isEmpty { return name }
+        return environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous"
+    }
+
+    func playerName() throws -> String {
+        if let (name, _) = try lookup(SettingKeys.player), !name.isEmpty { return name }
         return environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous"
     }
 

@@ -55,8 +55,15 @@ final class Sandbox {
         return process
     }
 
+    /// Runs with standard input read from a file.
+    func runWithInput(_ arguments: [String], input: String) throws -> RunResult {
+        try run(arguments, standardInput: FileHandle(forReadingAtPath: input))
+    }
+
     @discardableResult
-    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> RunResult {
+    func run(
+        _ arguments: [String], extraEnvironment: [String: String] = [:], standardInput: FileHandle? = nil
+    ) throws -> RunResult {
         // Output goes to files, not pipes, so a large output can never block the child while we wait for it.
         let outURL = home.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errURL = home.appendingPathComponent("stderr-\(UUID().uuidString)")
@@ -72,7 +79,7 @@ final class Sandbox {
         process.environment = environment.merging(extraEnvironment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput ?? FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         return RunResult(

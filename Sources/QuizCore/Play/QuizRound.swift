@@ -47,6 +47,8 @@ public struct QuizRound: Sendable {
     public let index: Int
     public let judge: AnswerJudge
     public let hintText: String
+    /// Clock time per quiz second (0.01 when a run is a hundred times faster); results are in quiz seconds.
+    public let timeScale: Double
     public private(set) var schedule: RevealSchedule
     public private(set) var revealedStages = 0
     public private(set) var hintsUsed = 0
@@ -56,10 +58,14 @@ public struct QuizRound: Sendable {
     public var isOver: Bool { result != nil }
     public var isPaused: Bool { schedule.pauses.last.map { $0.end == nil } ?? false }
 
-    public init(index: Int, judge: AnswerJudge, hint: String, stageCount: Int, stageDuration: Duration, timeLimit: Duration, start: Duration) throws(RevealScheduleError) {
+    public init(
+        index: Int, judge: AnswerJudge, hint: String, stageCount: Int, stageDuration: Duration, timeLimit: Duration,
+        start: Duration, timeScale: Double = 1
+    ) throws(RevealScheduleError) {
         self.index = index
         self.judge = judge
         hintText = hint
+        self.timeScale = timeScale
         schedule = try RevealSchedule(start: start, stageCount: stageCount, stageDuration: stageDuration, timeLimit: timeLimit)
     }
 
@@ -140,7 +146,7 @@ public struct QuizRound: Sendable {
 
     private mutating func finish(_ outcome: QuizResult.Outcome, at instant: Duration) -> PlayEvent {
         let elapsed = schedule.activeElapsed(at: instant)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) / timeScale
         let reached = max(1, revealedStages)
         let score = outcome == .solved
             ? Scoring.score(stageReached: reached, stageCount: stageCount, elapsed: elapsed, timeLimit: schedule.timeLimit, hints: hintsUsed)

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+
+struct SolveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "solve",
+        abstract: "Solve a package: areas of each poster are revealed stage by stage; type the title before time runs out.",
+        discussion: """
+            Type a guess and Enter; `?` shows a hint (초성 for Korean titles, first letters otherwise) and halves the \
+            quiz's points; `/skip` gives up on a quiz. Each quiz lasts 20 s; a new area appears every 2 s (3 s at \
+            expert). Every attempt is recorded for `uquiz stats`.
+
+            --plain prints one line per event with its time; --json prints one JSON object per event and line \
+            (quiz_start, stage with scheduled_ms and at_ms, guess with verdict and reason, hint, time_up, quiz_end, \
+            summary; see README). --time-scale 0.01 runs the same schedule a hundred times faster. The full-screen \
+            poster player is not there yet: on a terminal, solve runs as --plain.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Id, share code or seed id of the package (default: the silent classics in your language).")
+    var package: String?
+    @Option(help: "Play only this quiz (1 is the first).") var quiz: Int?
+    @Flag(help: "Play the quizzes in a random order.") var shuffle = false
+    @Option(help: "Seed for --shuffle, for the same order every time.") var seed: UInt64?
+    @Flag(help: "One line per event, for scripts and screen readers.") var plain = false
+    @Flag(help: "One JSON object per event and line.") var json = false
+    @Option(help: "Speed the clock up (0.01) or down (2); 1 is real time.") var timeScale: Double = 1
+    @Option(help: "Your name in the statistics (default: the player setting, else your user name).") var player: String?
+
+    func validate() throws {
+        if plain && json { throw ValidationError("--plain and --json exclude each other") }
+        if !(timeScale > 0 && timeScale <= 100) { throw ValidationError("--time-scale must be more than 0 and at most 100") }
+        if seed != nil && !shuffle { throw ValidationError("--seed goes with --shuffle") }
+        if let quiz, quiz < 1 { throw ValidationError("--quiz must be 1 or more") }
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let levels = try context.settings.levelRules()
+        let language = try context.settings.language(flag: nil)
+        let database = try context.openDatabase()
+        let packageId = try database.packageID(for: package ?? "\(language.rawValue)-silent")
+        let stored = try database.package(id: packageId)
+        let ids = try database.quizIDs(packageId: packageId)
+        var order = Array(stored.quizzes.indices)
+        if let quiz {
+            guard stored.quizzes.indices.contains(quiz - 1) else {
+                throw UsageError("there is no quiz \(quiz): the package has \(stored.quizzes.count)")
+            }
+            order = [quiz - 1]
+        }
+        if shuffle {
+            var generator = AreaLayout.SeededGenerator(seed: seed ?? .random(in: 0...UInt64.max))
+            order.shuffle(using: &generator)
+        }
+        let catalog = try database.allCatalogMovies()
+        let rounds = order.enumerated().map { number, index in
+            let quiz = stored.quizzes[index]
+            // Accepted: the quiz's titles, and every title and alias the catalog knows for its movie; refused: the
+            // exact title of any other movie of the catalog.
+            let movie = catalog.first { $0.catalogKey == quiz.catalogKey }
+            let judge = AnswerJudge(
+                acceptedTitles: [quiz.title, quiz.originalTitle] + (movie.map { Array($0.titles.values) + $0.aliases } ?? []),
+                otherMovieTitles: catalog.filter { $0.catalogKey != quiz.catalogKey }.flatMap { Array($0.titles.values) + [$0.originalTitle] })
+            return SolveLoop.Round(quiz: quiz, judge: judge, number: number + 1)
+        }
+        let name = try player ?? context.settings.playerName()
+        let playId = try database.startPlay(packageId: packageId, player: name, at: Date())
+        let loop = SolveLoop(rounds: rounds, levels: levels, level: stored.level, timeScale: timeScale)
+        let plainPrinter = PlainSolvePrinter(total: rounds.count, timeScale: timeScale)
+        let jsonPrinter = JSONSolvePrinter(timeScale: timeScale)
+        let out = FileHandle.standardOutput
+        func write(_ line: String) { out.write(Data((line + "\n").utf8)) }
+        var recordingFailure: (any Error)?
+        let results = loop.run(
+            source: LiveSolveSource(),
+            emit: { step in
+                if json {
+                    write(JSONSolvePrinter.line(jsonPrinter.object(for: step)))
+                } else if let line = plainPrinter.line(for: step) {
+                    write(line)
+                }
+            },
+            finished: { round, result in
+                do {
+                    try database.recordAttempt(
+                        playId: playId, quizId: ids[order[round.number - 1]], player: name, startedAt: Date(), result: result)
+                } catch {
+                    recordingFailure = recordingFailure ?? error
+                }
+            })
+        let score = results.reduce(0) { $0 + $1.score }
+        try database.finishPlay(playId: playId, score: score, at: Date())
+        let share = SolveLoop.shareText(code: stored.shareCode, results: results)
+        let solved = results.filter(\.solved).count
+        if json {
+            write(JSONSolvePrinter.line([
+                "event": "summary", "solved": solved, "total": results.count, "score": score, "share": share,
+            ]))
+        } else {
+            write("\(solved) of \(results.count) solved, \(score) points")
+            write(share)
+        }
+        if let recordingFailure { throw recordingFailure }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import PosterGrid
+import QuizCore
+import Testing
+
+@testable import UQuizCLI
+
+/// Lines typed at given instants, on a virtual clock that jumps to each line or deadline: a 20-second quiz runs at
+/// once, with exact times.
+final class ScriptedSource: SolveSource {
+    private var script: [(at: Duration, line: String)]
+    private var time: Duration = .zero
+
+    init(_ script: [(Double, String)]) {
+        self.script = script.map { (.milliseconds(Int($0.0 * 1000)), $0.1) }
+    }
+
+    func now() -> Duration { time }
+
+    func next(until deadline: Duration?) -> SolveInput {
+        if let first = script.first, deadline.map({ first.at <= $0 }) ?? true {
+            script.removeFirst()
+            time = max(time, first.at)
+            return .line(first.line)
+        }
+        guard let deadline else { return .endOfInput }
+        time = max(time, deadline)
+        return .deadline
+    }
+}
+
+@Suite("uquiz solve")
+struct SolveTests {
+    func metropolisRound() -> SolveLoop.Round {
+        let quiz = Quiz(
+            tmdbId: 19, catalogKey: "tmdb-19", title: "Metropolis", originalTitle: "Metropolis", releaseDate: "1927-01-10",
+            genreIds: [], posterPath: "metropolis-1927.jpg", posterSource: .bundled, geometry: .standard,
+            areas: [Cell(row: 35, column: 9), Cell(row: 24, column: 38), Cell(row: 53, column: 26), Cell(row: 66, column: 14), Cell(row: 7, column: 22)])
+        return SolveLoop.Round(quiz: quiz, judge: AnswerJudge(acceptedTitles: ["Metropolis", "메트로폴리스"], otherMovieTitles: ["Nosferatu"]), number: 1)
+    }
+
+    @Test func eventsComeInOrderAtTheirScheduledTimes() {
+        let loop = SolveLoop(rounds: [metropolisRound()], levels: .standard, level: .beginner, timeScale: 1)
+        let source = ScriptedSource([(3.0, "nosferatu"), (5.5, "?"), (7.2, "metropolis")])
+        var lines: [String] = []
+        let printer = JSONSolvePrinter(timeScale: 1)
+        let results = loop.run(source: source, emit: { lines.append(JSONSolvePrinter.line(printer.object(for: $0))) }, finished: { _, _ in })
+        #expect(lines == [
+            #"{"at_ms":0,"event":"quiz_start","quiz":1,"stages":5}"#,
+            #"{"at_ms":0,"event":"stage","quiz":1,"scheduled_ms":0,"stage":1}"#,
+            #"{"at_ms":2000,"event":"stage","quiz":1,"scheduled_ms":2000,"stage":2}"#,
+            #"{"at_ms":3000,"event":"guess","guess":"nosferatu","quiz":1,"reason":"that is the title of another movie (\"Nosferatu\")","verdict":"rejected"}"#,
+            #"{"at_ms":4000,"event":"stage","quiz":1,"scheduled_ms":4000,"stage":3}"#,
+            #"{"at_ms":5500,"event":"hint","hint":"M_________","quiz":1}"#,
+            #"{"at_ms":6000,"event":"stage","quiz":1,"scheduled_ms":6000,"stage":4}"#,
+            #"{"at_ms":7200,"event":"guess","guess":"metropolis","quiz":1,"verdict":"accepted"}"#,
+            #"{"event":"quiz_end","hints":1,"outcome":"solved","quiz":1,"score":92,"seconds":7.2,"stage_reached":4,"title":"Metropolis"}"#,
+        ])
+        #expect(results.map(\.score) == [92], "(100 + 1 hidden stage x 20 + 12.8 of 20 s x 100) / 2 for the hint")
+        #expect(SolveLoop.shareText(code: ShareCode("FE7NWW")!, results: results) == "UQuiz FE7NWW 1/1 🟨 92 pts")
+    }
+
+    @Test func silenceRunsThePosterToTheEndAndThePlainLinesSayIt() {
+        let loop = SolveLoop(rounds: [metropolisRound()], levels: .standard, level: .beginner, timeScale: 0.5)
+        var lines: [String] = []
+        let printer = PlainSolvePrinter(total: 1, timeScale: 0.5)
+        let results = loop.run(source: ScriptedSource([]), emit: { if let line = printer.line(for: $0) { lines.append(line) } }, finished: { _, _ in })
+        #expect(lines == [
+            "[  0.00s] quiz 1/1 begins: 5 areas to reveal", "[  0.00s] area 1 revealed", "[  2.00s] area 2 revealed",
+            "[  4.00s] area 3 revealed", "[  6.00s] area 4 revealed", "[  8.00s] area 5 revealed", "[ 20.00s] time is up",
+            "missed: it was Metropolis",
+        ], "times are quiz seconds whatever the scale")
+        #expect(results == [QuizResult(outcome: .missed, seconds: 20, stageReached: 5, hintsUsed: 0, score: 0)])
+    }
+
+    @Test func theBinaryPlaysAPackageFastRecordsAttemptsAndTheBestScore() throws {
+        let sandbox = try Sandbox()
+        try sandbox.run(["list"])
+        let input = sandbox.path("guesses.txt")
+        try Data("metropolis\n/skip\n".utf8).write(to: URL(fileURLWithPath: input))
+        let result = try sandbox.runWithInput(["solve", "en-silent", "--json", "--time-scale", "0.01", "--player", "kim"], input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let ends = events.filter { $0["event"] as? String == "quiz_end" }
+        #expect(ends.count == 25)
+        #expect(ends[0]["outcome"] as? String == "solved")
+        #expect(ends[1]["outcome"] as? String == "skipped")
+        #expect(ends.dropFirst(2).allSatisfy { $0["outcome"] as? String == "missed" })
+        for stage in events where stage["event"] as? String == "stage" {
+            #expect((stage["at_ms"] as! Int) >= (stage["scheduled_ms"] as! Int), "never revealed early")
+        }
+        let summary = events.last!
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["solved"] as? Int == 1 && summary["total"] as? Int == 25)
+        #expect((summary["share"] as? String)?.hasPrefix("UQuiz FE7NWW 1/25 🟩🟥🟥") == true)
+
+        let queue = try DatabaseQueue(path: sandbox.defaultDatabase)
+        let (attempts, players, score) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt")!,
+             try String.fetchAll(db, sql: "SELECT DISTINCT player FROM attempt"),
+             try Int.fetchOne(db, sql: "SELECT score FROM play WHERE finishedAt IS NOT NULL"))
+        }
+        #expect(attempts == 25)
+        #expect(players == ["kim"])
+        #expect(score == summary["score"] as? Int)
+        let list = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["list", "--json"]).stdout.utf8)) as! [[String: Any]]
+        #expect(list.first { $0["shareCode"] as? String == "FE7NWW" }?["bestScore"] as? Int == score)
+    }
+
+    @Test func badSolveFlags() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.run(["solve", "--plain", "--json"]).status == 64)
+        #expect(try sandbox.run(["solve", "--time-scale", "0"]).status == 64)
+        #expect(try sandbox.run(["solve", "--seed", "3"]).status == 64)
+        let noQuiz = try sandbox.run(["solve", "en-expert", "--quiz", "9", "--plain"])
+        #expect(noQuiz.status == 64)
+        #expect(noQuiz.stderrLines.last == "Error: there is no quiz 9: the package has 5")
+    }
+}
