@@ -47,11 +47,13 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Poster pixels: JPEG decoding, the poster seen through the grid (colours, detail).
         .target(name: "PosterArt", dependencies: ["CTurboJPEG", "PosterGrid"]),
+        // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
+        .target(name: "CTerminal"),
         // Argument parsing, output formatting and configuration bootstrap.
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
+                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -64,7 +66,7 @@ let package = Package(
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),
         // Starts fake-tmdb processes for the test targets; the dependency gets the binary built.
-        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb"], path: "Tests/Support"),
+        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal"], path: "Tests/Support"),
         .testTarget(
             name: "QuizStoreTests",
             dependencies: ["QuizStore", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]

@@ -12,11 +12,19 @@ enum PosterDetail {
     static func function(
         posterPath: String, source: PosterSource, geometry: GridGeometry, context: AppContext, database: AppDatabase
     ) -> ((Cell) -> Double)? {
+        guard let raster = raster(posterPath: posterPath, source: source, geometry: geometry, context: context, database: database)
+        else { return nil }
+        return { raster.detail(ofAreaAround: $0) }
+    }
+
+    /// The poster seen through the grid, from the bundle, the poster cache or the image server (caching it).
+    static func raster(
+        posterPath: String, source: PosterSource, geometry: GridGeometry, context: AppContext, database: AppDatabase
+    ) -> CellRaster? {
         guard let jpeg = jpegBytes(posterPath: posterPath, source: source, context: context, database: database),
             let image = try? JPEG.decode(jpeg)
         else { return nil }
-        let raster = CellRaster(image: image, geometry: geometry)
-        return { raster.detail(ofAreaAround: $0) }
+        return CellRaster(image: image, geometry: geometry)
     }
 
     private static func jpegBytes(

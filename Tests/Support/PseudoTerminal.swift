@@ -1,3 +1,4 @@
+import CTerminal
 import Foundation
 
 #if canImport(Glibc)
@@ -66,6 +67,17 @@ public final class PseudoTerminalSession: @unchecked Sendable {
     public func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Sends bytes as typed, with no Enter.
+    public func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Changes the terminal's size, as a window resize would.
+    public func resize(rows: Int, columns: Int) {
+        _ = uquiz_set_terminal_size(master, Int32(rows), Int32(columns))
     }
 
     /// Sends the terminal's end-of-input character (Ctrl-D).

@@ -16,7 +16,7 @@ struct SolveCommand: AsyncParsableCommand {
             --plain prints one line per event with its time; --json prints one JSON object per event and line \
             (quiz_start, stage with scheduled_ms and at_ms, guess with verdict and reason, hint, time_up, quiz_end, \
             summary; see README). --time-scale 0.01 runs the same schedule a hundred times faster. The full-screen \
-            poster player is not there yet: on a terminal, solve runs as --plain.
+            poster player runs when standard input and output are a terminal and neither --plain nor --json is given.
             """
     )
 
@@ -70,29 +70,45 @@ struct SolveCommand: AsyncParsableCommand {
         }
         let name = try player ?? context.settings.playerName()
         let playId = try database.startPlay(packageId: packageId, player: name, at: Date())
-        let loop = SolveLoop(rounds: rounds, levels: levels, level: stored.level, timeScale: timeScale)
-        let plainPrinter = PlainSolvePrinter(total: rounds.count, timeScale: timeScale)
-        let jsonPrinter = JSONSolvePrinter(timeScale: timeScale)
+        var recordingFailure: (any Error)?
+        let record: (SolveLoop.Round, QuizResult) -> Void = { round, result in
+            do {
+                try database.recordAttempt(
+                    playId: playId, quizId: ids[order[round.number - 1]], player: name, startedAt: Date(), result: result)
+            } catch {
+                recordingFailure = recordingFailure ?? error
+            }
+        }
         let out = FileHandle.standardOutput
         func write(_ line: String) { out.write(Data((line + "\n").utf8)) }
-        var recordingFailure: (any Error)?
-        let results = loop.run(
-            source: LiveSolveSource(),
-            emit: { step in
-                if json {
-                    write(JSONSolvePrinter.line(jsonPrinter.object(for: step)))
-                } else if let line = plainPrinter.line(for: step) {
-                    write(line)
-                }
-            },
-            finished: { round, result in
-                do {
-                    try database.recordAttempt(
-                        playId: playId, quizId: ids[order[round.number - 1]], player: name, startedAt: Date(), result: result)
-                } catch {
-                    recordingFailure = recordingFailure ?? error
-                }
-            })
+
+        let results: [QuizResult]
+        if !plain && !json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 {
+            let player = TerminalPlayer(
+                rounds: rounds.map { round in
+                    TerminalPlayer.Round(
+                        loopRound: round,
+                        raster: PosterDetail.raster(
+                            posterPath: round.quiz.posterPath, source: round.quiz.posterSource, geometry: round.quiz.geometry,
+                            context: context, database: database))
+                },
+                levels: levels, level: stored.level, timeScale: timeScale, packageTitle: stored.title,
+                environment: ProcessInfo.processInfo.environment)
+            results = player.run(finished: record)
+        } else {
+            let plainPrinter = PlainSolvePrinter(total: rounds.count, timeScale: timeScale)
+            let jsonPrinter = JSONSolvePrinter(timeScale: timeScale)
+            results = SolveLoop(rounds: rounds, levels: levels, level: stored.level, timeScale: timeScale).run(
+                source: LiveSolveSource(),
+                emit: { step in
+                    if json {
+                        write(JSONSolvePrinter.line(jsonPrinter.object(for: step)))
+                    } else if let line = plainPrinter.line(for: step) {
+                        write(line)
+                    }
+                },
+                finished: record)
+        }
         let score = results.reduce(0) { $0 + $1.score }
         try database.finishPlay(playId: playId, score: score, at: Date())
         let share = SolveLoop.shareText(code: stored.shareCode, results: results)
@@ -102,6 +118,10 @@ struct SolveCommand: AsyncParsableCommand {
                 "event": "summary", "solved": solved, "total": results.count, "score": score, "share": share,
             ]))
         } else {
+            for (round, result) in zip(rounds, results) where !plain && !json && isatty(STDOUT_FILENO) == 1 {
+                let mark = result.solved ? (result.hintsUsed > 0 ? "🟨" : "🟩") : "🟥"
+                write("\(mark) \(round.number). \(SafeText.clean(round.quiz.title)) \(result.solved ? "+\(result.score)" : "")")
+            }
             write("\(solved) of \(results.count) solved, \(score) points")
             write(share)
         }

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import UQuizTestSupport
+
+@testable import UQuizCLI
+
+@Suite("The full-screen player")
+struct TerminalPlayerTests {
+    func start(_ sandbox: Sandbox, _ arguments: [String]) throws -> PseudoTerminalSession {
+        try sandbox.run(["list"])
+        var environment = sandbox.environment
+        environment["TERM"] = "xterm-256color"
+        environment["COLORTERM"] = "truecolor"
+        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: arguments, environment: environment)
+        session.resize(rows: 45, columns: 100)
+        return session
+    }
+
+    @Test func aWholeQuizWithAWrongGuessAPauseAResizeAndKoreanTyping() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.5", "--player", "pty"])
+        #expect(session.waitFor("\u{1B}[?1049h"), "the alternate screen")
+        #expect(session.waitFor("quiz 1/1"))
+        #expect(session.waitFor("▀"), "the poster is drawn in half blocks")
+        #expect(session.transcript.contains("\u{1B}[38;2;"), "in 24-bit colour")
+        session.type("nosferatu\n")
+        #expect(session.waitFor("\"nosferatu\" is wrong (that is the title of another movie (\"Nosferatu\"))"))
+        session.type("\u{1B}")
+        #expect(session.waitFor("Paused: the poster is hidden and the clock stopped"))
+        session.type("x")
+        session.resize(rows: 30, columns: 70)
+        session.type("메트로폴리스x")
+        session.type("\u{7F}")
+        #expect(session.waitFor(" > 메트로폴리스"), "Backspace removed one character, not one byte")
+        session.type("\n")
+        #expect(session.waitFor("✓ Metropolis! +"))
+        let exit = session.waitForExit()
+        #expect(exit.status == 0)
+        let transcript = session.transcript
+        #expect(transcript.contains("UQuiz FE7NWW 1/1 🟩 "), "the share line")
+        #expect(transcript.contains("1 of 1 solved"))
+        let leave = transcript.range(of: "\u{1B}[?1049l", options: .backwards)
+        let summary = transcript.range(of: "1 of 1 solved")
+        #expect(leave != nil && summary != nil && leave!.lowerBound < summary!.lowerBound, "the terminal is restored before the summary")
+        let stats = try jsonObject(try sandbox.run(["stats", "--json", "--player", "pty"]).stdout)
+        #expect(stats["correct"] as? Int == 1)
+    }
+
+    @Test func ctrlCRestoresTheTerminal() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, ["solve", "en-silent", "--time-scale", "0.5"])
+        #expect(session.waitFor("quiz 1/25"))
+        session.interrupt()
+        let exit = session.waitForExit()
+        #expect(exit.reason == .uncaughtSignal && exit.status == SIGINT)
+        #expect(session.transcript.hasSuffix("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"), "cursor shown, main screen back")
+    }
+
+    @Test(arguments: [
+        ([0x61, 0x0D], [TerminalPlayer.Key.text("a"), .enter]),
+        ([0xEB, 0xA9, 0x94, 0x7F], [.text("메"), .backspace]),
+        ([0x1B], [.escape]),
+        ([0x1B, 0x5B, 0x41, 0x09], [.other, .tab]),
+        ([0x1B, 0x4F, 0x50], [.other]),
+        ([0x03, 0x3F], [.other, .text("?")]),
+    ] as [([UInt8], [TerminalPlayer.Key])])
+    func keysAreReadAsTyped(bytes: [UInt8], keys: [TerminalPlayer.Key]) {
+        #expect(TerminalPlayer.keys(in: bytes) == keys)
+    }
+}
