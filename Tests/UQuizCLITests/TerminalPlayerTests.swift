@@ -48,7 +48,11 @@ struct TerminalPlayerTests {
 
     @Test func ctrlCRestoresTheTerminal() throws {
         let sandbox = try Sandbox()
-        let session = try start(sandbox, ["solve", "en-silent", "--time-scale", "0.5"])
+        // No package named: a menu, and Enter takes the silent classics in the player's language.
+        let session = try start(sandbox, ["solve", "--time-scale", "0.5"])
+        #expect(session.waitFor("* 8. Silent Classics (beginner, 25 quizzes)"))
+        #expect(session.waitFor("Package to play [8]: "))
+        session.type("\n")
         #expect(session.waitFor("quiz 1/25"))
         session.interrupt()
         let exit = session.waitForExit()

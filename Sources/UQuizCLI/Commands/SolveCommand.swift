@@ -31,6 +31,24 @@ struct SolveCommand: AsyncParsableCommand {
     @Option(help: "Speed the clock up (0.01) or down (2); 1 is real time.") var timeScale: Double = 1
     @Option(help: "Your name in the statistics (default: the player setting, else your user name).") var player: String?
 
+    /// Lists the packages and asks which to play; Enter takes the silent classics in the player's language.
+    private func pickPackage(_ database: AppDatabase, defaultId: Int64) throws -> Int64 {
+        let rows = try database.packages(limit: 99).rows
+        for (index, row) in rows.enumerated() {
+            let mark = row.id == defaultId ? "*" : " "
+            print("\(mark)\(String(format: "%2d", index + 1)). \(SafeText.clean(row.title)) (\(row.level.rawValue), \(row.quizCount) quizzes)")
+        }
+        let defaultNumber = (rows.firstIndex { $0.id == defaultId } ?? 0) + 1
+        while true {
+            print("Package to play [\(defaultNumber)]: ", terminator: "")
+            fflush(nil)
+            guard let answer = readLine()?.trimmingCharacters(in: .whitespaces) else { throw InputEnded() }
+            if answer.isEmpty { return defaultId }
+            if let number = Int(answer), rows.indices.contains(number - 1) { return rows[number - 1].id }
+            print("  ✗ choose 1 to \(rows.count)")
+        }
+    }
+
     func validate() throws {
         if plain && json { throw ValidationError("--plain and --json exclude each other") }
         if !(timeScale > 0 && timeScale <= 100) { throw ValidationError("--time-scale must be more than 0 and at most 100") }
@@ -43,7 +61,10 @@ struct SolveCommand: AsyncParsableCommand {
         let levels = try context.settings.levelRules()
         let language = try context.settings.language(flag: nil)
         let database = try context.openDatabase()
-        let packageId = try database.packageID(for: package ?? "\(language.rawValue)-silent")
+        let defaultId = try database.packageID(for: "\(language.rawValue)-silent")
+        let packageId = try package.map { try database.packageID(for: $0) }
+            ?? (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !plain && !json
+                ? try pickPackage(database, defaultId: defaultId) : defaultId)
         let stored = try database.package(id: packageId)
         let ids = try database.quizIDs(packageId: packageId)
         var order = Array(stored.quizzes.indices)
