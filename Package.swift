@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "QuizCore", targets: ["QuizCore"]),
         .library(name: "QuizStore", targets: ["QuizStore"]),
         .library(name: "MovieSearch", targets: ["MovieSearch"]),
+        .library(name: "PosterArt", targets: ["PosterArt"]),
         .library(name: "UQuizCLI", targets: ["UQuizCLI"]),
     ],
     dependencies: [

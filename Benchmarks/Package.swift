@@ -31,6 +31,16 @@ let package = Package(
             path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "PlayerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PosterArt", package: rootIdentity),
+                .product(name: "PosterGrid", package: rootIdentity),
+            ],
+            path: "Benchmarks/PlayerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Drives the real TMDB client against fake-tmdb for the side-by-side runs with the curl CLI.
         .executableTarget(
             name: "uquiz-http-bench",

@@ -33,6 +33,8 @@ searches = network["uquiz client: 200 sequential searches"]["median"]
 curl_searches = network["curl: the same 200 URLs in one invocation"]["median"]
 posters = network["uquiz client: 50 posters at once"]["median"]
 curl_posters = network["curl --parallel: the same 50 posters"]["median"]
+stages = json.load(open(os.path.join(work, "stages.json")))
+waiting = json.load(open(os.path.join(work, "wait.json")))
 client_start = network["uquiz client: start-up only (0 searches)"]["median"]
 curl_start = network["curl: start-up only (curl --version)"]["median"]
 seeding = hyperfine("seeding.json")
@@ -58,6 +60,9 @@ def inprocess_p50(benchmark):
 
 
 seed_p50 = inprocess_p50("first-run seeding")
+render_p50 = inprocess_p50("full-frame render, 50x75 poster")
+cpu_share = waiting["cpu_seconds"] / waiting["wall_seconds"] * 100
+peak_mib = waiting["max_rss_kb"] / 1024
 
 
 def verdict(ok):
@@ -119,6 +124,15 @@ on first use, vs {ms(curl_start)} for `curl --version`): {(searches - client_sta
 Both sides are whole processes (the client runs in `Benchmarks/Sources/uquiz-http-bench`), on one reused connection for the
 searches and up to 20 connections for the posters. The client's rate limit (TMDB's 40 requests a second) is lifted for
 this run: it is a courtesy to TMDB, not a cost of the client, and would make 200 searches last 5 s on any machine.
+
+## Targets (issue 6)
+
+| what | measured | target | |
+|---|---|---|---|
+| stage-boundary lateness (`at_ms - scheduled_ms`) over {stages["stages"]} stages of `solve --json` at real speed | p50 {stages["p50"]} ms, **p99 {stages["p99"]} ms**, max {stages["max"]} ms | p99 <= 5 ms | {verdict(stages["p99"] <= 5)} |
+| one full-frame render of a 50x75 poster (fade, half-block layout for 98x39, every character written), p50 | **{render_p50:.3f} ms** | <= 4 ms | {verdict(render_p50 is not None and render_p50 <= 4)} |
+| CPU while a quiz waits for input (`solve --plain`, one 20 s quiz, no input) | **{cpu_share:.2f}%** of one core ({waiting["cpu_seconds"]:.2f} s CPU in {waiting["wall_seconds"]:.1f} s) | < 5% | {verdict(cpu_share < 5)} |
+| peak memory of that `solve --plain` | **{peak_mib:.1f} MiB** (max RSS) | <= 40 MiB | {verdict(peak_mib <= 40)} |
 
 ## Process runs (hyperfine)
 

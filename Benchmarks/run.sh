@@ -9,6 +9,7 @@ cd "$root"
 missing=()
 command -v hyperfine >/dev/null || missing+=(hyperfine)
 command -v sqlite3 >/dev/null || missing+=(sqlite3)
+[ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
@@ -66,6 +67,17 @@ hyperfine -N --warmup 3 --runs 30 --export-json "$work/network.json" \
   --command-name "curl: the same 200 URLs in one invocation" "curl -s --config $work/searches.curl" \
   --command-name "uquiz client: 50 posters at once" "$bench posters $images $work/posters.txt" \
   --command-name "curl --parallel: the same 50 posters" "curl -s --parallel --parallel-max 20 --config $work/posters.curl"
+
+# The player (issue 6): stage lateness at real speed, and CPU and peak memory of solve --plain waiting out one quiz.
+"$uquiz" list --db "$work/play.sqlite" >/dev/null 2>&1
+python3 Benchmarks/stage-timing.py "$uquiz" "$work/play.sqlite" 100 "$work/stages.json"
+/usr/bin/time -f '{"cpu_seconds": %U + %S, "wall_seconds": %e, "max_rss_kb": %M}' -o "$work/wait.raw" \
+  "$uquiz" solve en-silent --quiz 1 --plain --db "$work/play.sqlite" --player bench < /dev/null > /dev/null
+python3 -c "
+import json, re
+text = open('$work/wait.raw').read()
+user, system, wall, rss = map(float, re.findall(r'[0-9.]+', text)[:4])
+json.dump({'cpu_seconds': user + system, 'wall_seconds': wall, 'max_rss_kb': rss}, open('$work/wait.json', 'w'))"
 
 (cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress) \
   > "$work/inprocess.md"
