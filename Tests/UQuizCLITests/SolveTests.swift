@@ -108,6 +108,13 @@ struct SolveTests {
         #expect(list.first { $0["shareCode"] as? String == "FE7NWW" }?["bestScore"] as? Int == score)
     }
 
+    @Test func withoutATerminalOrAModeSolveShowsWhatThereIsToPlay() throws {
+        let result = try Sandbox().run(["solve"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Silent Classics"))
+        #expect(result.stdout.hasSuffix("No terminal to play on: run `uquiz solve` in a terminal, or play from a script with --plain or --json.\n"))
+    }
+
     @Test func badSolveFlags() throws {
         let sandbox = try Sandbox()
         #expect(try sandbox.run(["solve", "--plain", "--json"]).status == 64)

@@ -46,18 +46,22 @@ struct ListCommand: AsyncParsableCommand {
             return
         }
         let terminal = context.terminal
-        let table = TextTable(
+        print(Self.table(page.rows, terminal: terminal))
+        if page.total > page.rows.count {
+            print(terminal.dim("… \(page.total - page.rows.count) more; use --limit N or --all to see them"))
+        }
+    }
+
+    /// The packages table, shared with `solve` when it has no terminal to play on.
+    static func table(_ rows: [PackageSummary], terminal: Terminal) -> String {
+        TextTable(
             headers: ["ID", "CODE", "TITLE", "LEVEL", "LANG", "QUIZZES", "BEST", "MAKER"],
-            rows: page.rows.map { row in
+            rows: rows.map { row in
                 [
                     String(row.id), row.shareCode, row.title, row.level.rawValue, row.language.rawValue,
                     String(row.quizCount), row.bestScore.map(String.init) ?? "-", row.maker,
                 ]
             }
-        )
-        print(table.render(terminal: terminal, maxWidths: [2: 40]))
-        if page.total > page.rows.count {
-            print(terminal.dim("… \(page.total - page.rows.count) more; use --limit N or --all to see them"))
-        }
+        ).render(terminal: terminal, maxWidths: [2: 40])
     }
 }

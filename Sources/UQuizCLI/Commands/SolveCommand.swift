@@ -58,13 +58,20 @@ struct SolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
+        let onTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if !onTerminal && !plain && !json {
+            // Nobody to play with: show what there is to play, and how a script plays.
+            let database = try context.openDatabase()
+            print(ListCommand.table(try database.packages(limit: 50).rows, terminal: context.terminal))
+            print("No terminal to play on: run `uquiz solve` in a terminal, or play from a script with --plain or --json.")
+            return
+        }
         let levels = try context.settings.levelRules()
         let language = try context.settings.language(flag: nil)
         let database = try context.openDatabase()
         let defaultId = try database.packageID(for: "\(language.rawValue)-silent")
         let packageId = try package.map { try database.packageID(for: $0) }
-            ?? (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !plain && !json
-                ? try pickPackage(database, defaultId: defaultId) : defaultId)
+            ?? (onTerminal && !plain && !json ? try pickPackage(database, defaultId: defaultId) : defaultId)
         let stored = try database.package(id: packageId)
         let ids = try database.quizIDs(packageId: packageId)
         var order = Array(stored.quizzes.indices)
@@ -104,7 +111,7 @@ struct SolveCommand: AsyncParsableCommand {
         func write(_ line: String) { out.write(Data((line + "\n").utf8)) }
 
         let results: [QuizResult]
-        if !plain && !json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 {
+        if onTerminal && !plain && !json {
             let player = TerminalPlayer(
                 rounds: rounds.map { round in
                     TerminalPlayer.Round(
@@ -139,9 +146,11 @@ struct SolveCommand: AsyncParsableCommand {
                 "event": "summary", "solved": solved, "total": results.count, "score": score, "share": share,
             ]))
         } else {
-            for (round, result) in zip(rounds, results) where !plain && !json && isatty(STDOUT_FILENO) == 1 {
+            for (round, result) in zip(rounds, results) where onTerminal && !plain {
                 let mark = result.solved ? (result.hintsUsed > 0 ? "🟨" : "🟩") : "🟥"
-                write("\(mark) \(round.number). \(SafeText.clean(round.quiz.title)) \(result.solved ? "+\(result.score)" : "")")
+                let detail = String(
+                    format: "%.1f s, area %d%@", result.seconds, result.stageReached, result.hintsUsed > 0 ? ", hint" : "")
+                write("\(mark) \(round.number). \(SafeText.clean(round.quiz.title)): \(detail)\(result.solved ? ", +\(result.score)" : "")")
             }
             write("\(solved) of \(results.count) solved, \(score) points")
             write(share)
