@@ -20,7 +20,8 @@ struct RunResult {
 }
 
 /// A user's world for one test: a temporary HOME with its own XDG folders and nothing from the developer's environment.
-final class Sandbox {
+/// Shared across threads only after its environment is set up; `run` itself touches no shared state.
+final class Sandbox: @unchecked Sendable {
     let home: URL
     var environment: [String: String]
 

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import GRDB
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whole-database checks after concurrency and crashes: SQLite's own checks, and no half-made package or attempt.
+func assertWhole(_ path: String, _ context: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.read { db in
+        #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], "\(context)")
+        #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty, "\(context)")
+        let emptyPackages = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM package WHERE id NOT IN (SELECT packageId FROM quiz)")
+        #expect(emptyPackages == 0, "\(context): a package without quizzes")
+        let bareQuizzes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM quiz WHERE id NOT IN (SELECT quizId FROM area)")
+        #expect(bareQuizzes == 0, "\(context): a quiz without areas")
+        let gaps = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM quiz q WHERE (SELECT COUNT(*) FROM area a WHERE a.quizId = q.id) != (SELECT MAX(stage) FROM area a WHERE a.quizId = q.id)")
+        #expect(gaps == 0, "\(context): areas with missing stages")
+    }
+    try queue.close()
+}
+
+@Suite("Reliability: many processes and kill -9", .serialized)
+struct ReliabilityTests {
+    @Test func eightWritersAndFourReadersShareOneDatabase() throws {
+        let sandbox = try Sandbox()
+        try sandbox.run(["list"])
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 12) { worker in
+            for round in 0..<(worker < 8 ? 50 : 10) {
+                let arguments: [String] =
+                    worker < 8
+                    ? ["create", "--title", "w\(worker)-\(round)", "--level", "expert", "--quiz", "movie=19 areas=\(10 + round % 50):25"]
+                    : worker % 2 == 0
+                        ? ["list", "--all", "--json"]
+                        : ["solve", "en-expert", "--json", "--quiz", "1", "--time-scale", "0.005"]
+                do {
+                    let result = try sandbox.run(arguments)
+                    if result.status != 0 { failures.add("\(arguments.prefix(3)): \(result.stderr)") }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        #expect(!failures.all.contains { $0.contains("locked") })
+        let list = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["list", "--mine", "--all", "--json"]).stdout.utf8)) as! [[String: Any]]
+        #expect(list.count == 400)
+        #expect(Set(list.map { $0["title"] as! String }).count == 400)
+        try assertWhole(sandbox.defaultDatabase, "after concurrency")
+    }
+
+    /// Starts a command, kills it with SIGKILL after a varying delay, and checks the database is whole either way.
+    func killTrials(_ name: String, count: Int, prepare: (Sandbox) throws -> [String], check: (Sandbox, Int) throws -> Void = { _, _ in }) throws {
+        for trial in 0..<count {
+            let sandbox = try Sandbox()
+            try sandbox.run(["list"])
+            let arguments = try prepare(sandbox)
+            let process = try sandbox.launch(arguments)
+            // The delay only picks the moment of the kill; nothing asserts on timing.
+            usleep(useconds_t(trial * 2_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try assertWhole(sandbox.defaultDatabase, "\(name) trial \(trial)")
+            try check(sandbox, trial)
+            let next = try sandbox.run(["list", "--all", "--json"])
+            #expect(next.status == 0, "\(name) trial \(trial): the next command works")
+        }
+    }
+
+    @Test func killedCreatesImportsMergesResetsAndSolvesLeaveWholeDatabases() throws {
+        try killTrials("create", count: 16) { _ in
+            ["create", "--title", "k", "--level", "beginner", "--auto-areas", "--seed", "1",
+             "--quiz", "movie=19", "--quiz", "movie=653", "--quiz", "movie=234", "--quiz", "movie=643", "--quiz", "movie=962"]
+        }
+        try killTrials("import", count: 16) { sandbox in
+            let export = sandbox.path("all.json")
+            try sandbox.run(["export", "en-silent", "ko-silent", "en-expert", "-o", export])
+            try sandbox.run(["delete", "en-silent", "ko-silent", "en-expert", "--yes"])
+            return ["import", export]
+        } check: { sandbox, trial in
+            let count = (try JSONSerialization.jsonObject(with: Data(try sandbox.run(["list", "--all", "--json"]).stdout.utf8)) as! [Any]).count
+            #expect(count == 5 || count == 8, "import trial \(trial): all or nothing, found \(count)")
+        }
+        try killTrials("merge", count: 16) { sandbox in
+            try sandbox.run(["delete", "en-silent", "ko-beginner", "--yes"])
+            return ["seed", "merge"]
+        } check: { sandbox, trial in
+            let count = (try JSONSerialization.jsonObject(with: Data(try sandbox.run(["list", "--all", "--json"]).stdout.utf8)) as! [Any]).count
+            #expect(count == 6 || count == 8, "merge trial \(trial): all or nothing, found \(count)")
+        }
+        try killTrials("reset", count: 16) { sandbox in
+            try sandbox.run(["create", "--title", "mine", "--level", "expert", "--quiz", "movie=19 areas=30:25"])
+            return ["seed", "reset", "--yes"]
+        } check: { sandbox, trial in
+            let mine = try sandbox.run(["list", "--mine", "--json"]).stdout
+            let count = (try JSONSerialization.jsonObject(with: Data(mine.utf8)) as! [Any]).count
+            #expect(count == 0 || count == 1, "reset trial \(trial)")
+        }
+        try killTrials("solve", count: 16) { _ in
+            ["solve", "en-silent", "--json", "--time-scale", "0.002"]
+        } check: { sandbox, trial in
+            let queue = try DatabaseQueue(path: sandbox.defaultDatabase)
+            let incomplete = try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt WHERE player = '' OR seconds < 0 OR stageReached < 1")
+            }
+            #expect(incomplete == 0, "solve trial \(trial)")
+            try queue.close()
+        }
+    }
+}
+
+/// Failures collected from concurrent workers.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    func add(_ failure: String) { lock.withLock { list.append(failure) } }
+    var all: [String] { lock.withLock { list } }
+}
