@@ -69,7 +69,7 @@ enum FileSystem {
         let code = errno
         let reason = String(cString: strerror(code))
         switch code {
-        case ENOSPC, EDQUOT: return .diskFull(path: path)
+        case ENOSPC, EDQUOT, EFBIG: return .diskFull(path: path)
         case EACCES, EPERM, EROFS: return .cannotCreate(path: path, reason: reason.lowercased())
         default: return .io(path: path, detail: "\(operation): \(reason.lowercased())")
         }

@@ -25,11 +25,15 @@ enum SeedInstaller {
         let temporary = directory.appendingPathComponent(
             "\(temporaryPrefix(for: destination))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         ).path
-        try FileSystem.writeNewFileSynced(data, to: temporary)
         do {
+            // A copy cut short (a full disk) must not stay behind, nor be taken for a database.
+            try FileSystem.writeNewFileSynced(data, to: temporary)
             try verifyBundleCopy(at: temporary, bundlePath: bundle.databaseURL.path)
             // link() rather than rename(): two first runs racing must not replace a database the other has begun using.
             return try FileSystem.linkIfAbsent(temporary: temporary, destination: path)
+        } catch StoreError.diskFull {
+            unlink(temporary)
+            throw StoreError.diskFull(path: path)
         } catch {
             unlink(temporary)
             throw error

@@ -32,7 +32,7 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
         case let .readOnly(path):
             "database \(path) or its folder is read-only; make it writable or pass another --db"
         case let .diskFull(path):
-            "the disk holding \(path) is full; free some space and try again (nothing was changed)"
+            "cannot write \(path): the disk is full or a file size limit was reached; free some space and try again (nothing was changed)"
         case let .locked(path):
             "database \(path) stayed locked by another uquiz process; try again when it has finished"
         case let .seedBundleNotFound(searched):
@@ -57,6 +57,13 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     /// Maps SQLite's result codes to what a user can act on; anything unexpected keeps SQLite's own words.
     static func from(_ error: any Error, path: String) -> any Error {
         guard let error = error as? DatabaseError else { return error }
+        // A write the file system refused (no space, a file size limit) comes back as one of these I/O errors.
+        switch error.extendedResultCode {
+        case .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE, .SQLITE_IOERR_SHMSIZE, .SQLITE_IOERR_SHMMAP:
+            return StoreError.diskFull(path: path)
+        default:
+            break
+        }
         switch error.resultCode {
         case .SQLITE_NOTADB: return StoreError.notADatabase(path: path)
         case .SQLITE_CORRUPT: return StoreError.corrupt(path: path, detail: error.message ?? "malformed")

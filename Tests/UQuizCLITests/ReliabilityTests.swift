@@ -122,3 +122,48 @@ final class Failures: @unchecked Sendable {
     func add(_ failure: String) { lock.withLock { list.append(failure) } }
     var all: [String] { lock.withLock { list } }
 }
+
+@Suite("Reliability: a full disk")
+struct DiskFullTests {
+    /// Runs uquiz with a file size limit (SIGXFSZ ignored, so writes fail with EFBIG), as a full disk fails them.
+    func runLimited(_ sandbox: Sandbox, kilobytes: Int, _ arguments: [String]) throws -> RunResult {
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let script = sandbox.path("limited.sh")
+        try Data("trap '' XFSZ; ulimit -f \(kilobytes); exec '\(uquizBinary.path)' \(quoted)\n".utf8)
+            .write(to: URL(fileURLWithPath: script))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        process.environment = sandbox.environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+    }
+
+    @Test func aWriteThatDoesNotFitChangesNothingAndSaysWhatToDo() throws {
+        let sandbox = try Sandbox()
+        try sandbox.run(["list"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.defaultDatabase))
+        let result = try runLimited(sandbox, kilobytes: 2, ["create", "--title", "full", "--level", "expert", "--quiz", "movie=19 areas=30:25"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot write \(sandbox.defaultDatabase): the disk is full or a file size limit was reached; free some space and try again (nothing was changed)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.defaultDatabase)) == before)
+        try assertWhole(sandbox.defaultDatabase, "after a full disk")
+        #expect(try sandbox.run(["create", "--title", "fits", "--level", "expert", "--quiz", "movie=19 areas=30:25"]).status == 0)
+    }
+
+    @Test func aFirstRunThatDoesNotFitLeavesNoDatabase() throws {
+        let sandbox = try Sandbox()
+        let result = try runLimited(sandbox, kilobytes: 64, ["list"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot write \(sandbox.defaultDatabase): the disk is full or a file size limit was reached; free some space and try again (nothing was changed)\n")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.defaultDatabase))
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path("data/uquiz"))) ?? []
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        #expect(try sandbox.run(["list"]).status == 0, "the next run seeds normally")
+    }
+}
