@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
-// libFuzzer target for the import and spec validators, built only by .ci/fuzz/run with -sanitize=fuzzer.
+// libFuzzer targets (import and spec validation with the cell parser, TMDB response decoding, answer normalizing and
+// judging), built only by .ci/fuzz/run with -sanitize=fuzzer.
 import PackageDescription
 
 import struct Foundation.URL
@@ -13,10 +14,18 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "../..")],
     targets: [
+        .target(name: "FuzzSupport"),
         .executableTarget(
             name: "ImportFuzzer",
-            dependencies: [.product(name: "QuizCore", package: rootIdentity)],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
+            dependencies: ["FuzzSupport", .product(name: "QuizCore", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "TMDBFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "MovieSearch", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "NormalizerFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "QuizCore", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

@@ -64,39 +64,30 @@ public final class TMDBClient: Sendable {
             ("include_adult", "false"),
         ]
         if let year { items.append(("year", String(year))) }
-        let wire: SearchPageWire = try fetch("/search/movie", items)
-        let results = wire.results.elements.map(\.summary)
-        return SearchPage(
-            page: wire.page, totalPages: wire.totalPages ?? 1, totalResults: wire.totalResults ?? results.count,
-            results: results)
+        return try TMDBDecoding.searchPage(try body("/search/movie", items), endpoint: "/search/movie")
     }
 
     public func movie(id: Int, language: QuizLanguage) throws(MovieSearchError) -> MovieDetails {
-        let wire: MovieWire = try fetch("/movie/\(id)", [("language", Self.tmdbLanguage(language))])
-        return MovieDetails(summary: wire.summary, genreIds: wire.summary.genreIds)
+        let endpoint = "/movie/\(id)"
+        return try TMDBDecoding.movie(try body(endpoint, [("language", Self.tmdbLanguage(language))]), endpoint: endpoint)
     }
 
     /// Posters in the quiz language, English and textless ones, best voted first.
     public func posters(movieID: Int, language: QuizLanguage) throws(MovieSearchError) -> [PosterImage] {
         let languages = Array(Set([language.rawValue, "en"])).sorted() + ["null"]
-        let wire: ImagesWire = try fetch(
-            "/movie/\(movieID)/images", [("include_image_language", languages.joined(separator: ","))])
-        return (wire.posters?.elements ?? []).map {
-            PosterImage(
-                filePath: $0.filePath, language: $0.iso6391, width: $0.width ?? 0, height: $0.height ?? 0,
-                voteAverage: $0.voteAverage ?? 0, voteCount: $0.voteCount ?? 0)
-        }.sorted { ($0.voteAverage, $0.voteCount) > ($1.voteAverage, $1.voteCount) }
+        let endpoint = "/movie/\(movieID)/images"
+        return try TMDBDecoding.posters(
+            try body(endpoint, [("include_image_language", languages.joined(separator: ","))]), endpoint: endpoint)
     }
 
     public func alternativeTitles(movieID: Int) throws(MovieSearchError) -> [String] {
-        let wire: AlternativeTitlesWire = try fetch("/movie/\(movieID)/alternative_titles", [])
-        return wire.titles?.elements.map(\.title) ?? []
+        let endpoint = "/movie/\(movieID)/alternative_titles"
+        return try TMDBDecoding.alternativeTitles(try body(endpoint, []), endpoint: endpoint)
     }
 
     /// Image sizes, cached for at least a day: they change about never.
     public func imageConfiguration() throws(MovieSearchError) -> ImageConfiguration {
-        let wire: ConfigurationWire = try fetch("/configuration", [], minimumFreshness: 86_400)
-        return ImageConfiguration(posterSizes: wire.images.posterSizes ?? ["original"])
+        try TMDBDecoding.imageConfiguration(try body("/configuration", [], minimumFreshness: 86_400), endpoint: "/configuration")
     }
 
     public func posterURL(path: String, size: String) -> String {
@@ -114,18 +105,9 @@ public final class TMDBClient: Sendable {
         return settings.apiURL + path + (query.isEmpty ? "" : "?" + query)
     }
 
-    func fetch<T: Decodable>(
-        _ path: String, _ items: [(String, String)], minimumFreshness: Double = 0
-    ) throws(MovieSearchError) -> T {
-        let key = url(path, items)
-        let body = try cachedGet(key, endpoint: path, minimumFreshness: minimumFreshness)
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        do {
-            return try decoder.decode(T.self, from: body)
-        } catch {
-            throw .malformed(endpoint: path, detail: Self.describe(error))
-        }
+    /// The body of a successful GET of `path`, from the cache when it is fresh.
+    func body(_ path: String, _ items: [(String, String)], minimumFreshness: Double = 0) throws(MovieSearchError) -> Data {
+        try cachedGet(url(path, items), endpoint: path, minimumFreshness: minimumFreshness)
     }
 
     private func cachedGet(_ url: String, endpoint: String, minimumFreshness: Double) throws(MovieSearchError) -> Data {
@@ -191,29 +173,7 @@ public final class TMDBClient: Sendable {
     }
 
     static func httpError(_ reply: HTTPReply, endpoint: String) -> MovieSearchError {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let body = try? decoder.decode(ErrorWire.self, from: reply.body)
-        let message = body?.statusMessage ?? body?.errors?.joined(separator: "; ")
-        return .http(
-            status: reply.status, endpoint: endpoint, tmdbCode: body?.statusCode, message: message,
-            retryAfter: reply.headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let DecodingError.keyNotFound(key, context):
-            "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
-        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
-            "\(context.debugDescription) at \(path(context.codingPath))"
-        case let DecodingError.dataCorrupted(context):
-            context.codingPath.isEmpty ? "not JSON" : "\(context.debugDescription) at \(path(context.codingPath))"
-        default:
-            "\(error)"
-        }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        "$" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        TMDBDecoding.error(
+            status: reply.status, body: reply.body, retryAfter: reply.headers["retry-after"], endpoint: endpoint)
     }
 }

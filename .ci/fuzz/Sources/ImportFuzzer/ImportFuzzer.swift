@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import PosterGrid
 import QuizCore
 
@@ -15,19 +16,7 @@ public func fuzzImport(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver, for executables that bring their own `main`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links an executable's entry point under this name and points `main` at it, so libFuzzer's own `main` is
-/// never linked: start its driver from here instead.
 @_cdecl("ImportFuzzer_main")
 public func importFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { bytes, size in fuzzImport(bytes, size) }
+    runFuzzer(argc, argv) { bytes, size in fuzzImport(bytes, size) }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// TMDB's response bodies turned into uquiz's values, the way real TMDB data demands (see the wire shapes). Public so the
+/// fuzzer feeds it the same bytes the client would.
+public enum TMDBDecoding {
+    static func decode<T: Decodable>(_ type: T.Type, _ body: Data, endpoint: String) throws(MovieSearchError) -> T {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            throw .malformed(endpoint: endpoint, detail: describe(error))
+        }
+    }
+
+    public static func searchPage(_ body: Data, endpoint: String = "/search/movie") throws(MovieSearchError) -> SearchPage {
+        let wire = try decode(SearchPageWire.self, body, endpoint: endpoint)
+        let results = wire.results.elements.map(\.summary)
+        return SearchPage(
+            page: wire.page, totalPages: wire.totalPages ?? 1, totalResults: wire.totalResults ?? results.count,
+            results: results)
+    }
+
+    public static func movie(_ body: Data, endpoint: String = "/movie") throws(MovieSearchError) -> MovieDetails {
+        let wire = try decode(MovieWire.self, body, endpoint: endpoint)
+        return MovieDetails(summary: wire.summary, genreIds: wire.summary.genreIds)
+    }
+
+    /// Best voted first.
+    public static func posters(_ body: Data, endpoint: String = "/movie/images") throws(MovieSearchError) -> [PosterImage] {
+        let wire = try decode(ImagesWire.self, body, endpoint: endpoint)
+        return (wire.posters?.elements ?? []).map {
+            PosterImage(
+                filePath: $0.filePath, language: $0.iso6391, width: $0.width ?? 0, height: $0.height ?? 0,
+                voteAverage: $0.voteAverage ?? 0, voteCount: $0.voteCount ?? 0)
+        }.sorted { ($0.voteAverage, $0.voteCount) > ($1.voteAverage, $1.voteCount) }
+    }
+
+    public static func alternativeTitles(_ body: Data, endpoint: String = "/movie/alternative_titles") throws(MovieSearchError) -> [String] {
+        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title) ?? []
+    }
+
+    public static func imageConfiguration(_ body: Data, endpoint: String = "/configuration") throws(MovieSearchError) -> ImageConfiguration {
+        ImageConfiguration(posterSizes: try decode(ConfigurationWire.self, body, endpoint: endpoint).images.posterSizes ?? ["original"])
+    }
+
+    /// An HTTP error status with TMDB's own code and message when the body has them (either error shape).
+    public static func error(status: Int, body: Data, retryAfter: String?, endpoint: String) -> MovieSearchError {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let wire = try? decoder.decode(ErrorWire.self, from: body)
+        return .http(
+            status: status, endpoint: endpoint, tmdbCode: wire?.statusCode,
+            message: wire?.statusMessage ?? wire?.errors?.joined(separator: "; "),
+            retryAfter: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let DecodingError.keyNotFound(key, context):
+            "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            "\(context.debugDescription) at \(path(context.codingPath))"
+        case let DecodingError.dataCorrupted(context):
+            context.codingPath.isEmpty ? "not JSON" : "\(context.debugDescription) at \(path(context.codingPath))"
+        default:
+            "\(error)"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        "$" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}
