@@ -1,6 +1,7 @@
 import Foundation
 import MovieSearch
 import Testing
+import UQuizTestSupport
 
 @Suite("Poster cache")
 struct PosterCacheTests {
@@ -46,5 +47,20 @@ struct PosterCacheTests {
         try cache.store(Data(repeating: 1, count: 500), for: "/big.jpg", size: "w342")
         #expect(!cache.contains("/old.jpg", size: "w342"))
         #expect(!cache.contains("/big.jpg", size: "w342"), "over the cap on its own: evicted last, but evicted")
+    }
+}
+
+@Suite("Poster downloads")
+struct PosterDownloadTests {
+    @Test func failuresWorthRetryingAreRetriedAndOthersAreNot() throws {
+        let server = try FakeServerProcess(["--fault", "/t/p/w342/uXDf;status=503;times=2", "--fault", "/t/p/w342/nope;status=404"])
+        let clock = TestClock()
+        let client = makeClient(server, credentials: nil, clock: clock)
+        let results = client.downloadPosters(["/uXDfjJbdP4ijW5hWSBrPrlKpxab.jpg", "/nope.jpg"], size: "w342")
+        #expect((try? results[0].get())?.starts(with: [0xFF, 0xD8, 0xFF]) == true, "the 503s were retried")
+        #expect({ if case .failure(.http(404, _, _, _, _)) = results[1] { true } else { false } }(), "a 404 is final")
+        #expect(server.requests.filter { $0.contains("uXDf") }.count == 3)
+        #expect(server.requests.filter { $0.contains("nope") }.count == 1)
+        #expect(clock.sleeps.count == 2)
     }
 }

@@ -89,24 +89,47 @@ public struct PosterFetcher: Sendable {
 }
 
 extension TMDBClient {
-    /// Downloads poster images (no credentials needed: the image server is public), all at once.
+    /// Downloads poster images (no credentials needed: the image server is public), all at once; those that failed in a
+    /// way worth retrying (429, 5xx, a broken connection, a timeout) go again in later rounds, as the retry policy says.
     public func downloadPosters(
         _ paths: [String], size: String, finished: (Int) -> Void = { _ in }
     ) -> [Result<Data, MovieSearchError>] {
-        let requests = paths.map { HTTPGet(url: posterURL(path: $0, size: size), maxBodyBytes: 10 << 20) }
-        for request in requests { log("GET \(Redaction.redact(url: request.url))") }
-        return zip(paths, transport.getAll(requests, finished: finished)).map { path, result in
-            let endpoint = "/\(size)\(path)"
-            switch result {
-            case .failure(let error):
-                return .failure(.transport(error))
-            case .success(let reply) where reply.status != 200:
-                return .failure(Self.httpError(reply, endpoint: endpoint))
-            case .success(let reply) where !reply.body.starts(with: [0xFF, 0xD8, 0xFF]):
-                return .failure(.malformed(endpoint: endpoint, detail: "not a JPEG"))
-            case .success(let reply):
-                return .success(reply.body)
+        var results = [Result<Data, MovieSearchError>](repeating: .failure(.invalidRequest("not downloaded")), count: paths.count)
+        var pending = Array(paths.indices)
+        let started = clock.now()
+        var attempt = 0
+        while !pending.isEmpty {
+            attempt += 1
+            let requests = pending.map { HTTPGet(url: posterURL(path: paths[$0], size: size), maxBodyBytes: 10 << 20) }
+            for request in requests { log("GET \(Redaction.redact(url: request.url))") }
+            let replies = transport.getAll(requests, finished: finished)
+            var again: [Int] = []
+            var wait: Duration = .zero
+            for (index, reply) in zip(pending, replies) {
+                results[index] = Self.posterResult(reply, endpoint: "/\(size)\(paths[index])")
+                guard case .failure(let failure) = results[index],
+                    let delay = retry.delay(
+                        afterAttempt: attempt, failure: failure, elapsed: clock.now() - started, random: clock.random())
+                else { continue }
+                again.append(index)
+                wait = max(wait, delay)
             }
+            if !again.isEmpty { clock.sleep(wait) }
+            pending = again
+        }
+        return results
+    }
+
+    static func posterResult(_ result: Result<HTTPReply, TransportError>, endpoint: String) -> Result<Data, MovieSearchError> {
+        switch result {
+        case .failure(let error):
+            return .failure(.transport(error))
+        case .success(let reply) where reply.status != 200:
+            return .failure(httpError(reply, endpoint: endpoint))
+        case .success(let reply) where !reply.body.starts(with: [0xFF, 0xD8, 0xFF]):
+            return .failure(.malformed(endpoint: endpoint, detail: "not a JPEG"))
+        case .success(let reply):
+            return .success(reply.body)
         }
     }
 }
