@@ -78,6 +78,14 @@ enum SeedInstaller {
     }
 
     private static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileWriteNoPermission: return "permission denied"
+            case .fileWriteVolumeReadOnly: return "read-only file system"
+            case .fileWriteOutOfSpace: return "no space left on device"
+            default: break
+            }
+        }
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let underlying, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code))).lowercased()

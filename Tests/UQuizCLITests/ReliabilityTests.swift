@@ -167,3 +167,47 @@ struct DiskFullTests {
         #expect(try sandbox.run(["list"]).status == 0, "the next run seeds normally")
     }
 }
+
+@Suite("Reliability: a read-only data folder")
+struct ReadOnlyTests {
+    /// Runs uquiz as a user who cannot write `folder`: `nobody` through setpriv when the suite runs as root (root writes
+    /// anywhere), the current user otherwise.
+    func runLocked(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
+        guard getuid() == 0 else { return try sandbox.run(arguments) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", uquizBinary.path] + arguments
+        process.environment = sandbox.environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+    }
+
+    @Test func aFolderNobodyMayWriteIsAClearErrorAndNothingIsCreatedOrChanged() throws {
+        let sandbox = try Sandbox()
+        let locked = sandbox.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Seed/uquiz-seed.sqlite").path, toPath: locked + "/uquiz.sqlite")
+        // Readable and searchable by everyone, writable by no one but root.
+        for path in [sandbox.home.path, locked] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked + "/uquiz.sqlite")
+        if getuid() != 0 { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: locked + "/uquiz.sqlite"))
+
+        let existing = try runLocked(sandbox, ["list", "--db", locked + "/uquiz.sqlite"])
+        #expect(existing.status == 1)
+        #expect(existing.stderr == "Error: database \(locked)/uquiz.sqlite or its folder is read-only; make it writable or pass another --db\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: locked + "/uquiz.sqlite")) == before)
+
+        let fresh = try runLocked(sandbox, ["list", "--db", locked + "/new/uquiz.sqlite"])
+        #expect(fresh.status == 1)
+        #expect(fresh.stderr == "Error: cannot create \(locked)/new: permission denied; choose a writable place with --db or UQUIZ_DB\n")
+        #expect(!FileManager.default.fileExists(atPath: locked + "/new"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked) == ["uquiz.sqlite"], "no -wal, -shm or temporary files")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked)
+    }
+}
