@@ -42,6 +42,7 @@ noop = startup["do-nothing binary"]["median"]
 small = startup["uquiz list (8 packages)"]["median"]
 large = startup["uquiz list (100,000 packages)"]["median"]
 first = seeding["uquiz list on first run (seeds)"]["median"]
+sqlite_cli = startup["sqlite3 CLI: list's query on the same database"]["median"]
 # The benchmark tool colours its warnings; keep the file plain text.
 inprocess = re.sub(r"\x1b\[[0-9;]*m", "", open(os.path.join(work, "inprocess.md")).read())
 inprocess = "\n".join(l for l in inprocess.splitlines() if not l.startswith(("Warning:", "Note:")))
@@ -78,6 +79,8 @@ rows = [
     ("first-run seeding in process (copy, fsync, verify, link, open, schema check), p50",
      f"**{seed_p50:.2f} ms**" if seed_p50 is not None else "see below", "< 50 ms",
      verdict(seed_p50 is not None and seed_p50 < 50)),
+    ("`uquiz list` vs the `sqlite3` CLI running list's query on the same database (no target)",
+     f"{ms(small)} vs {ms(sqlite_cli)}: {small / sqlite_cli:.2f}x", "-", "-"),
     ("whole first `uquiz list` process, seeding included",
      f"{ms(first)} (later runs {ms(small)})", "-", "-"),
 ]

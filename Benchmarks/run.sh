@@ -36,6 +36,7 @@ hyperfine -N --warmup 10 --runs 200 --export-json "$work/startup.json" \
   --command-name "uquiz --version (start-up and argument parsing only)" "$uquiz --version" \
   --command-name "uquiz config (configuration only, no database)" "$uquiz config" \
   --command-name "uquiz list (8 packages)" "$uquiz list --db $work/seeded.sqlite" \
+  --command-name "sqlite3 CLI: list's query on the same database" "sqlite3 $work/seeded.sqlite \"SELECT p.id, p.shareCode, p.title, p.level, p.language, p.maker, (SELECT COUNT(*) FROM quiz q WHERE q.packageId = p.id), (SELECT MAX(score) FROM play WHERE play.packageId = p.id) FROM package p ORDER BY p.id LIMIT 50\"" \
   --command-name "uquiz list (100,000 packages)" "$uquiz list --db $work/large.sqlite"
 hyperfine -N --warmup 3 --runs 50 --export-json "$work/seeding.json" \
   --prepare "rm -f $work/fresh.sqlite $work/fresh.sqlite-wal $work/fresh.sqlite-shm" \
