@@ -145,25 +145,12 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 } catch {
                     throw SpecProblem(quizPath + ".grid", error.description)
                 }
-                var selection = AreaSelection(geometry: geometry, limit: levels[level].areaCount)
-                for (areaIndex, pair) in quiz.areas.enumerated() {
-                    let areaPath = "\(quizPath).areas[\(areaIndex)]"
-                    guard pair.count == 2 else { throw SpecProblem(areaPath, "an area is [row, column]") }
-                    do {
-                        try selection.add(Cell(row: pair[0], column: pair[1]))
-                    } catch {
-                        throw SpecProblem(areaPath, error.description)
-                    }
-                }
-                do {
-                    try selection.validateComplete()
-                } catch {
-                    throw SpecProblem(quizPath + ".areas", error.description)
-                }
+                let areas = try PackageSpec.checkAreas(
+                    quiz.areas, geometry: geometry, limit: levels[level].areaCount, path: quizPath + ".areas")
                 quizzes.append(Quiz(
                     tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: quiz.title, originalTitle: movie.originalTitle,
                     releaseDate: movie.releaseDate, genreIds: quiz.genreIds, posterPath: quiz.posterPath, posterSource: source,
-                    geometry: geometry, areas: selection.centres))
+                    geometry: geometry, areas: areas))
             }
             result.append(QuizPackage(
                 shareCode: code, seedId: nil, origin: .user, title: entry.title, maker: entry.maker, level: level,

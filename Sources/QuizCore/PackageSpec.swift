@@ -118,26 +118,30 @@ public struct PackageSpec: Codable, Sendable, Equatable {
             if let poster = quiz.poster { try Self.checkText(poster, path: path + ".poster", name: "poster path") }
             var cells: [Cell]?
             if let areas = quiz.areas {
-                var selection = AreaSelection(geometry: geometry, limit: levels[level].areaCount)
-                for (areaIndex, pair) in areas.enumerated() {
-                    let areaPath = "\(path).areas[\(areaIndex)]"
-                    guard pair.count == 2 else { throw SpecProblem(areaPath, "an area is [row, column]") }
-                    do {
-                        try selection.add(Cell(row: pair[0], column: pair[1]))
-                    } catch {
-                        throw SpecProblem(areaPath, error.description)
-                    }
-                }
-                do {
-                    try selection.validateComplete()
-                } catch {
-                    throw SpecProblem(path + ".areas", error.description)
-                }
-                cells = selection.centres
+                cells = try Self.checkAreas(areas, geometry: geometry, limit: levels[level].areaCount, path: path + ".areas")
             }
             checked.append((quiz.movie, quiz.poster, cells))
         }
         return Checked(title: title, maker: maker, level: level, language: language, quizzes: checked)
+    }
+
+    /// Areas given as `[row, column]` pairs, checked against every grid rule in order, each failure at its JSON path.
+    static func checkAreas(_ pairs: [[Int]], geometry: GridGeometry, limit: Int, path: String) throws(SpecProblem) -> [Cell] {
+        var selection = AreaSelection(geometry: geometry, limit: limit)
+        for (index, pair) in pairs.enumerated() {
+            guard pair.count == 2 else { throw SpecProblem("\(path)[\(index)]", "an area is [row, column]") }
+            do {
+                try selection.add(Cell(row: pair[0], column: pair[1]))
+            } catch {
+                throw SpecProblem("\(path)[\(index)]", error.description)
+            }
+        }
+        do {
+            try selection.validateComplete()
+        } catch {
+            throw SpecProblem(path, error.description)
+        }
+        return selection.centres
     }
 
     public static func checkText(_ text: String, path: String, name: String) throws(SpecProblem) {

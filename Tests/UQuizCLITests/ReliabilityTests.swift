@@ -131,17 +131,7 @@ struct DiskFullTests {
         let script = sandbox.path("limited.sh")
         try Data("trap '' XFSZ; ulimit -f \(kilobytes); exec '\(uquizBinary.path)' \(quoted)\n".utf8)
             .write(to: URL(fileURLWithPath: script))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script]
-        process.environment = sandbox.environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+        return try sandbox.runThrough("/bin/bash", [script])
     }
 
     @Test func aWriteThatDoesNotFitChangesNothingAndSaysWhatToDo() throws {
@@ -174,17 +164,8 @@ struct ReadOnlyTests {
     /// anywhere), the current user otherwise.
     func runLocked(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
         guard getuid() == 0 else { return try sandbox.run(arguments) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", uquizBinary.path] + arguments
-        process.environment = sandbox.environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+        return try sandbox.runThrough(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", uquizBinary.path] + arguments)
     }
 
     @Test func aFolderNobodyMayWriteIsAClearErrorAndNothingIsCreatedOrChanged() throws {

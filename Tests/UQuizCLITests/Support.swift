@@ -56,6 +56,21 @@ final class Sandbox: @unchecked Sendable {
         return process
     }
 
+    /// Runs `executable` (a wrapper that starts uquiz under a limit or another user) and collects its standard error.
+    func runThrough(_ executable: String, _ arguments: [String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+    }
+
     /// Runs with standard input read from a file.
     func runWithInput(_ arguments: [String], input: String) throws -> RunResult {
         try run(arguments, standardInput: FileHandle(forReadingAtPath: input))
