@@ -181,7 +181,8 @@ public struct PackageSpec: Codable, Sendable, Equatable {
         }
     }
 
-    static func jsonPath(_ path: [any CodingKey]) -> String {
+    /// `$.quizzes[2].areas[0]`: where in a JSON document a decoding problem is, as every message of uquiz names it.
+    public static func jsonPath(_ path: [any CodingKey]) -> String {
         "$" + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
 

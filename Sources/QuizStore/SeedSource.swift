@@ -62,18 +62,14 @@ public struct SeedSource: Codable, Sendable {
             throw StoreError.seedSourceInvalid(path: url.path, detail: Self.describe(context))
         } catch let DecodingError.keyNotFound(key, context) {
             throw StoreError.seedSourceInvalid(
-                path: url.path, detail: "missing \"\(key.stringValue)\" at \(Self.jsonPath(context.codingPath))")
+                path: url.path, detail: "missing \"\(key.stringValue)\" at \(PackageSpec.jsonPath(context.codingPath))")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw StoreError.seedSourceInvalid(path: url.path, detail: Self.describe(context))
         }
     }
 
     private static func describe(_ context: DecodingError.Context) -> String {
-        "\(context.debugDescription) at \(jsonPath(context.codingPath))"
-    }
-
-    static func jsonPath(_ path: [any CodingKey]) -> String {
-        "$" + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        "\(context.debugDescription) at \(PackageSpec.jsonPath(context.codingPath))"
     }
 
     /// Turns the source into domain values, checking every rule a stored package must keep.

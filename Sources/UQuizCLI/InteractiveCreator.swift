@@ -82,12 +82,7 @@ struct InteractiveCreator {
                 preview(quizzes)
                 continue
             case let command where command.hasPrefix("areas "):
-                guard let number = Int(command.dropFirst(6).trimmingCharacters(in: .whitespaces)),
-                    quizzes.indices.contains(number - 1)
-                else {
-                    say("  ✗ no quiz \(command.dropFirst(6))")
-                    continue
-                }
+                guard let number = quizNumber(command, after: "areas ", count: quizzes.count) else { continue }
                 let quiz = quizzes[number - 1]
                 say("  quiz \(number): \(SafeText.clean(quiz.title))")
                 let detail = PosterDetail.function(
@@ -100,12 +95,7 @@ struct InteractiveCreator {
                 }
                 continue
             case let command where command.hasPrefix("remove "):
-                guard let number = Int(command.dropFirst(7).trimmingCharacters(in: .whitespaces)),
-                    quizzes.indices.contains(number - 1)
-                else {
-                    say("  ✗ no quiz \(command.dropFirst(7))")
-                    continue
-                }
+                guard let number = quizNumber(command, after: "remove ", count: quizzes.count) else { continue }
                 say("  removed \(SafeText.clean(quizzes.remove(at: number - 1).title))")
                 continue
             default:
@@ -225,6 +215,16 @@ struct InteractiveCreator {
                 }
             }
         }
+    }
+
+    /// The quiz number after a command word (`areas 2`), or `nil` after saying there is no such quiz.
+    private func quizNumber(_ command: String, after word: String, count: Int) -> Int? {
+        let text = command.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+        guard let number = Int(text), number >= 1, number <= count else {
+            say("  ✗ no quiz \(text)")
+            return nil
+        }
+        return number
     }
 
     private func preview(_ quizzes: [Quiz]) {

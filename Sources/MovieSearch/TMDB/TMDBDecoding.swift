@@ -1,4 +1,5 @@
 import Foundation
+import QuizCore
 
 /// TMDB's response bodies turned into uquiz's values, the way real TMDB data demands (see the wire shapes). Public so the
 /// fuzzer feeds it the same bytes the client would.
@@ -58,17 +59,13 @@ public enum TMDBDecoding {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let DecodingError.keyNotFound(key, context):
-            "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
+            "missing \"\(key.stringValue)\" at \(PackageSpec.jsonPath(context.codingPath))"
         case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
-            "\(context.debugDescription) at \(path(context.codingPath))"
+            "\(context.debugDescription) at \(PackageSpec.jsonPath(context.codingPath))"
         case let DecodingError.dataCorrupted(context):
-            context.codingPath.isEmpty ? "not JSON" : "\(context.debugDescription) at \(path(context.codingPath))"
+            context.codingPath.isEmpty ? "not JSON" : "\(context.debugDescription) at \(PackageSpec.jsonPath(context.codingPath))"
         default:
             "\(error)"
         }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        "$" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
 }
