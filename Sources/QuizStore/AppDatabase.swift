@@ -58,7 +58,23 @@ public final class AppDatabase: Sendable {
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
                 }
             }
-            if !complete { try migrator.migrate(writer) }
+            if !complete { try Self.migrate(writer, with: migrator) }
+        }
+    }
+
+    /// Applies the migrations the file lacks. Another uquiz upgrading the same file at the same moment can apply one
+    /// between GRDB reading what is applied and applying it; our copy then fails (its transaction also records the
+    /// migration's name, which a primary key allows once) and rolls back whole. So a failure is retried when someone
+    /// else made progress meanwhile, and is real when nobody did.
+    static func migrate(_ writer: DatabaseQueue, with migrator: DatabaseMigrator) throws {
+        while true {
+            let appliedBefore = try writer.read { try migrator.appliedIdentifiers($0) }
+            do {
+                return try migrator.migrate(writer)
+            } catch {
+                let appliedAfter = try writer.read { try migrator.appliedIdentifiers($0) }
+                guard appliedAfter.isStrictSuperset(of: appliedBefore) else { throw error }
+            }
         }
     }
 

@@ -30,7 +30,7 @@ struct ReliabilityTests {
         let sandbox = try Sandbox()
         try sandbox.run(["list"])
         let failures = Failures()
-        DispatchQueue.concurrentPerform(iterations: 12) { worker in
+        onThreads(12) { worker in
             for round in 0..<(worker < 8 ? 50 : 10) {
                 let arguments: [String] =
                     worker < 8
@@ -52,6 +52,35 @@ struct ReliabilityTests {
         #expect(list.count == 400)
         #expect(Set(list.map { $0["title"] as! String }).count == 400)
         try assertWhole(sandbox.defaultDatabase, "after concurrency")
+    }
+
+    /// A database from an older uquiz, opened by several new ones at the same moment: each reads "v2 not applied" before
+    /// any has applied it, so all but one lose the race to apply it; every one must still answer.
+    @Test func processesUpgradingOneOldDatabaseTogetherAllSucceed() throws {
+        for round in 0..<8 {
+            let sandbox = try Sandbox()
+            try sandbox.run(["list"])
+            // Back to the schema of the first release: no catalog search table, v2 not recorded.
+            let queue = try DatabaseQueue(path: sandbox.defaultDatabase)
+            try queue.write { db in
+                try db.execute(sql: "DROP TABLE movieSearch; DELETE FROM grdb_migrations WHERE identifier = 'v2-catalog-search'")
+            }
+            try queue.close()
+            let results = Results<Result<RunResult, any Error>>()
+            onThreads(6) { index in
+                results.add(index, Result { try sandbox.run(["search", "스토리", "--offline", "--json"]) })
+            }
+            for (index, result) in results.all {
+                let run = try result.get()
+                #expect(run.status == 0, "round \(round), process \(index): \(run.stderr)")
+                #expect(run.stdout.contains("\"id\" : 862"), "round \(round), process \(index) found Toy Story")
+            }
+            try assertWhole(sandbox.defaultDatabase, "after upgrading together")
+            let applied = try DatabaseQueue(path: sandbox.defaultDatabase).read {
+                try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+            }
+            #expect(applied == ["v1-packages-quizzes-catalog-attempts", "v2-catalog-search"])
+        }
     }
 
     /// Starts a command, kills it with SIGKILL after a varying delay, and checks the database is whole either way.
@@ -112,6 +141,29 @@ struct ReliabilityTests {
             try queue.close()
         }
     }
+}
+
+/// Runs `body` on `count` threads at once and waits for all. Not `DispatchQueue.concurrentPerform`: it runs only as
+/// many iterations at a time as there are cores, and these workers spend their time waiting for a child process.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}
+
+/// Results collected from concurrent workers, by worker.
+final class Results<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [(Int, Value)] = []
+
+    func add(_ index: Int, _ value: Value) { lock.withLock { list.append((index, value)) } }
+    var all: [(Int, Value)] { lock.withLock { list.sorted { $0.0 < $1.0 } } }
 }
 
 /// Failures collected from concurrent workers.
