@@ -23,6 +23,25 @@ struct PosterCacheTests {
         #expect(!cache.contains("/abc.jpg", size: "w154"))
     }
 
+    @Test func thePartialFileOfAKilledWriterGoesAtTheNextStoreAndALiveWritersStays() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = PosterCache(directory: folder, capBytes: 1 << 20)
+        let sizeFolder = folder.appendingPathComponent("w342")
+        try FileManager.default.createDirectory(at: sizeFolder, withIntermediateDirectories: true)
+        // A process that has ended, as a writer killed mid-write has.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let abandoned = sizeFolder.appendingPathComponent(".gone.jpg.\(ended.processIdentifier).partial")
+        let inProgress = sizeFolder.appendingPathComponent(".busy.jpg.\(getpid()).partial")
+        for partial in [abandoned, inProgress] { try Data([0xFF, 0xD8]).write(to: partial) }
+        try cache.store(Data([0xFF, 0xD8, 0xFF, 1]), for: "/abc.jpg", size: "w342")
+        let names = try FileManager.default.contentsOfDirectory(atPath: sizeFolder.path).sorted()
+        #expect(names == [inProgress.lastPathComponent, "abc.jpg"])
+        #expect(!cache.contains("/gone.jpg", size: "w342") && !cache.contains("/busy.jpg", size: "w342"))
+    }
+
     @Test func evictsTheLeastRecentlyUsedUntilUnderTheCap() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 3000)

@@ -270,11 +270,11 @@ struct FirstRunRobustnessTests {
     /// A kill -9 at any moment of the first run leaves no database or a complete one, and the next run works.
     @Test func killedFirstRunsLeaveNoDatabaseOrACompleteOne() throws {
         var outcomes = (none: 0, complete: 0)
-        for trial in 0..<24 {
+        let trials = KillTrials.count(24)
+        for trial in 0..<trials {
             let sandbox = try Sandbox()
             let process = try sandbox.launch(["list"])
-            // Spread the kill over the start-up: the delay only chooses the moment, nothing asserts on timing.
-            usleep(useconds_t(trial * 1500))
+            KillTrials.waitForMoment(trial: trial, of: trials, within: 0.036)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if FileManager.default.fileExists(atPath: sandbox.defaultDatabase) {
@@ -293,7 +293,7 @@ struct FirstRunRobustnessTests {
                 .filter { $0.contains("seeding") }
             #expect(leftovers.isEmpty, "trial \(trial): the next run removes a killed run's temporary copy")
         }
-        #expect(outcomes.none + outcomes.complete == 24)
+        #expect(outcomes.none + outcomes.complete == trials)
         print("killed first runs: \(outcomes.none) left no database, \(outcomes.complete) a complete one")
     }
 

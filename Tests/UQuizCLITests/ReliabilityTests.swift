@@ -83,15 +83,19 @@ struct ReliabilityTests {
         }
     }
 
-    /// Starts a command, kills it with SIGKILL after a varying delay, and checks the database is whole either way.
-    func killTrials(_ name: String, count: Int, prepare: (Sandbox) throws -> [String], check: (Sandbox, Int) throws -> Void = { _, _ in }) throws {
+    /// Starts a command in a fresh sandbox, kills it with SIGKILL at a moment within `window` seconds, and checks the
+    /// database is whole either way and the next command works.
+    func killTrials(
+        _ name: String, count suiteCount: Int = 16, window: Double = 0.032, sandbox makeSandbox: () throws -> Sandbox = { try Sandbox() },
+        prepare: (Sandbox) throws -> [String], check: (Sandbox, Int) throws -> Void = { _, _ in }
+    ) throws {
+        let count = KillTrials.count(suiteCount)
         for trial in 0..<count {
-            let sandbox = try Sandbox()
+            let sandbox = try makeSandbox()
             try sandbox.run(["list"])
             let arguments = try prepare(sandbox)
             let process = try sandbox.launch(arguments)
-            // The delay only picks the moment of the kill; nothing asserts on timing.
-            usleep(useconds_t(trial * 2_000))
+            KillTrials.waitForMoment(trial: trial, of: count, within: window)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try assertWhole(sandbox.defaultDatabase, "\(name) trial \(trial)")
@@ -99,6 +103,41 @@ struct ReliabilityTests {
             let next = try sandbox.run(["list", "--all", "--json"])
             #expect(next.status == 0, "\(name) trial \(trial): the next command works")
         }
+    }
+
+    /// The files of a sandbox's poster cache, by name (hidden ones too).
+    func cachedPosters(_ sandbox: Sandbox) throws -> [String: Data] {
+        let folder = sandbox.path("cache/uquiz/posters/w342")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0))) })
+    }
+
+    @Test func killedPosterDownloadsLeaveOnlyWholePosters() throws {
+        let server = try seedServer()
+        // Whole posters, from one uninterrupted fetch.
+        let reference = try onlineSandbox(server)
+        let fetch = ["fetch-posters", "en-beginner", "en-intermediate", "en-expert"]
+        #expect(try reference.run(fetch).status == 0)
+        let whole = try cachedPosters(reference)
+        var outcomes = [0, 0, 0]
+        var partials = 0
+        #expect(whole.count == 17 && !whole.keys.contains { $0.hasPrefix(".") }, "\(whole.keys.sorted())")
+        try killTrials("fetch-posters", window: 0.12, sandbox: { try onlineSandbox(server) }) { _ in
+            fetch
+        } check: { sandbox, trial in
+            let killed = try cachedPosters(sandbox)
+            for (name, data) in killed where !name.hasPrefix(".") {
+                #expect(data == whole[name], "fetch-posters trial \(trial): \(name) is whole")
+            }
+            let posters = killed.keys.filter { !$0.hasPrefix(".") }.count
+            outcomes[posters == 0 ? 0 : posters < whole.count ? 1 : 2] += 1
+            partials += killed.keys.filter { $0.hasPrefix(".") }.count
+            // The next fetch completes the cache and removes any partial file the killed one left.
+            let next = try sandbox.run(fetch)
+            #expect(next.status == 0, "fetch-posters trial \(trial): \(next.stderr)")
+            #expect(try cachedPosters(sandbox) == whole, "fetch-posters trial \(trial): every poster whole, nothing else")
+        }
+        print("killed poster fetches: \(outcomes[0]) before any poster, \(outcomes[1]) midway, \(outcomes[2]) after all; \(partials) partial files left and removed by the next fetch")
     }
 
     @Test func killedCreatesImportsMergesResetsAndSolvesLeaveWholeDatabases() throws {

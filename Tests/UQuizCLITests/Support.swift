@@ -109,3 +109,18 @@ final class Sandbox: @unchecked Sendable {
 func displayWidth(_ text: Substring) -> Int {
     text.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
 }
+
+/// kill -9 trials: how many, and when each one strikes.
+enum KillTrials {
+    /// The suite's count, or `UQUIZ_KILL_TRIALS` for the nightly script (`.ci/nightly`), which runs many more.
+    static func count(_ suiteCount: Int) -> Int {
+        ProcessInfo.processInfo.environment["UQUIZ_KILL_TRIALS"].flatMap(Int.init).map { max($0, 1) } ?? suiteCount
+    }
+
+    /// Waits until trial `trial` of `count` should strike: evenly through the first `window` seconds of the command,
+    /// plus up to a millisecond of jitter so that repeated runs hit other moments. Nothing asserts on timing.
+    static func waitForMoment(trial: Int, of count: Int, within window: Double) {
+        let microseconds = window * 1_000_000 * Double(trial) / Double(max(count, 1)) + Double.random(in: 0..<1000)
+        usleep(useconds_t(microseconds))
+    }
+}

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Poster JPEGs on disk under `<cache>/posters/<size>/<file>`, written atomically and kept under a size cap by evicting
 /// the least recently used (a hit refreshes the file's modification time).
 public struct PosterCache: Sendable {
@@ -28,22 +32,46 @@ public struct PosterCache: Sendable {
         FileManager.default.fileExists(atPath: file(for: posterPath, size: size).path)
     }
 
-    /// Writes a temporary file beside the final one and renames it, so no reader ever sees a partial poster; then
-    /// evicts the least recently used posters while the cache is over its cap.
+    /// Writes `.<file>.<pid>.partial` beside the final file and renames it, so no reader ever sees a partial poster;
+    /// then evicts the least recently used posters while the cache is over its cap. The writer's pid in the name lets
+    /// a later store remove the partial file of a process that was killed mid-write, and only that.
     public func store(_ data: Data, for posterPath: String, size: String) throws {
         let url = file(for: posterPath, size: size)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url, options: .atomic)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        do {
+            try data.write(to: partial)
+            guard rename(partial.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
         evict(keeping: url)
     }
 
-    /// Deletes the oldest posters until the total is under the cap; `keeping` (the one just written) goes last.
+    /// Whether `url` is a partial file whose writer is gone (killed before it could rename it).
+    static func isAbandonedPartial(_ url: URL) -> Bool {
+        let parts = url.lastPathComponent.split(separator: ".")
+        guard url.lastPathComponent.hasPrefix("."), parts.count >= 3, parts.last == "partial",
+            let pid = pid_t(parts[parts.count - 2])
+        else { return false }
+        return kill(pid, 0) == -1 && errno == ESRCH
+    }
+
+    /// Deletes abandoned partial files, then the oldest posters until the total is under the cap; `keeping` (the one
+    /// just written) goes last.
     public func evict(keeping: URL? = nil) {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else { return }
         var files: [(url: URL, size: Int, used: Date)] = []
         for case let url as URL in enumerator {
             guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            if Self.isAbandonedPartial(url) {
+                try? FileManager.default.removeItem(at: url)
+                continue
+            }
             files.append((url.standardizedFileURL, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
         }
         var total = files.reduce(0) { $0 + $1.size }
