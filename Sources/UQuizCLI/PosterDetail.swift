@@ -5,26 +5,81 @@ import PosterGrid
 import QuizCore
 import QuizStore
 
-/// How detailed each area of a poster is, for automatic areas that lean toward regions worth revealing.
+/// Why a poster's pixels could not be had, said on the player's status line.
+struct PosterUnavailable: Error, Equatable {
+    var reason: String
+}
+
+/// Poster pixels seen through a quiz's grid: for automatic areas that lean toward detailed regions, and for the player.
 enum PosterDetail {
     /// Reads the poster from the bundle, the poster cache, or the image server (caching it); `nil` when its pixels
     /// cannot be had, and the layout is then spread out on geometry alone.
     static func function(
         posterPath: String, source: PosterSource, geometry: GridGeometry, context: AppContext, database: AppDatabase
     ) -> ((Cell) -> Double)? {
-        guard let raster = raster(posterPath: posterPath, source: source, geometry: geometry, context: context, database: database)
+        guard let jpeg = jpegBytes(posterPath: posterPath, source: source, context: context, database: database),
+            let raster = try? raster(jpeg, geometry: geometry)
         else { return nil }
         return { raster.detail(ofAreaAround: $0) }
     }
 
-    /// The poster seen through the grid, from the bundle, the poster cache or the image server (caching it).
-    static func raster(
-        posterPath: String, source: PosterSource, geometry: GridGeometry, context: AppContext, database: AppDatabase
-    ) -> CellRaster? {
-        guard let jpeg = jpegBytes(posterPath: posterPath, source: source, context: context, database: database),
-            let image = try? JPEG.decode(jpeg)
-        else { return nil }
-        return CellRaster(image: image, geometry: geometry)
+    /// The posters of the quizzes about to be played: bundled ones from the database, TMDB ones from the poster cache,
+    /// and the missing ones downloaded together (libcurl's multi interface, retried as the rules say) and cached. A
+    /// poster TMDB no longer has is replaced by the movie's current one and the quiz updated, as `fetch-posters` does.
+    static func rasters(
+        for quizzes: [(id: Int64, quiz: Quiz)], language: QuizLanguage, context: AppContext, database: AppDatabase
+    ) -> [Result<CellRaster, PosterUnavailable>] {
+        var results = [Result<CellRaster, PosterUnavailable>](
+            repeating: .failure(PosterUnavailable(reason: "not looked for")), count: quizzes.count)
+        var online: [Int] = []
+        for (index, entry) in quizzes.enumerated() {
+            switch entry.quiz.posterSource {
+            case .bundled:
+                let jpeg = try? database.bundledPoster(fileName: entry.quiz.posterPath)
+                results[index] = Result { try raster(jpeg, geometry: entry.quiz.geometry) }
+                    .mapError { _ in PosterUnavailable(reason: "the bundled poster is missing; uquiz seed merge restores it") }
+            case .tmdb:
+                online.append(index)
+            }
+        }
+        guard !online.isEmpty else { return results }
+        do {
+            let cache = try context.settings.posterCache()
+            let size = "w\(try context.settings.posterPlayWidth())"
+            let fetcher = PosterFetcher(client: try context.imageClient(), cache: cache, size: size)
+            let missing = online.filter { !cache.contains(quizzes[$0].quiz.posterPath, size: size) }.count
+            if missing > 0 { Console.note("Downloading \(missing) poster\(missing == 1 ? "" : "s")…") }
+            let outcomes = fetcher.fetch(online.map {
+                PosterRequest(posterPath: quizzes[$0].quiz.posterPath, tmdbId: quizzes[$0].quiz.tmdbId, language: language)
+            })
+            for (index, outcome) in zip(online, outcomes) {
+                var path = quizzes[index].quiz.posterPath
+                switch outcome {
+                case .failed(let reason):
+                    results[index] = .failure(PosterUnavailable(reason: "it could not be downloaded: \(reason)"))
+                    continue
+                case .replaced(let newPath):
+                    try? database.replacePoster(quizId: quizzes[index].id, with: newPath)
+                    path = newPath
+                case .alreadyCached, .downloaded:
+                    break
+                }
+                results[index] = Result { try raster(cache.data(for: path, size: size), geometry: quizzes[index].quiz.geometry) }
+                    .mapError { _ in PosterUnavailable(reason: "the cached file is not a readable JPEG") }
+            }
+        } catch {
+            for index in online {
+                results[index] = .failure(PosterUnavailable(reason: "it could not be downloaded: \(error.localizedDescription)"))
+            }
+        }
+        return results
+    }
+
+    private struct NoPixels: Error {}
+
+    private static func raster(_ jpeg: Data?, geometry: GridGeometry) throws -> CellRaster {
+        guard let jpeg else { throw NoPixels() }
+        return CellRaster(image: try JPEG.decode(jpeg), geometry: geometry)
     }
 
     private static func jpegBytes(

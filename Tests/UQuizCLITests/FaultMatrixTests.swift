@@ -1,15 +1,19 @@
 import Foundation
+import GRDB
 import Testing
 import UQuizTestSupport
 
 /// Every HTTP fault against every command that goes online, through the real binary and a real fake-tmdb: one clear
 /// line, the documented exit code, the database unchanged when the command fails, and a retry where the rules say so.
+/// `solve` plays on a pseudo-terminal a quiz whose poster is not cached: the fault costs the poster, not the game.
 @Suite("Reliability: faults through the whole CLI")
 struct FaultMatrixTests {
     struct Fault {
         var name: String
         /// fake-tmdb fault keys after the path, or nil for a server that is not there.
         var keys: String?
+        /// For a server that is not there: a host no resolver knows, or (nil) a local port nobody listens on.
+        var host: String? = nil
         /// Whether the rules retry it (3 tries).
         var retried: Bool
         /// Whether a search falls back to the catalog on it.
@@ -32,6 +36,7 @@ struct FaultMatrixTests {
         Fault(name: "wrong content type", keys: "content-type=text/html;status=200", retried: false, searchFallsBack: false),
         Fault(name: "oversized body", keys: "huge=6000000", retried: false, searchFallsBack: true),
         Fault(name: "connection refused", keys: nil, retried: false, searchFallsBack: true),
+        Fault(name: "DNS failure", keys: nil, host: "no-such-host.invalid", retried: false, searchFallsBack: true),
     ]
 
     struct Command {
@@ -46,7 +51,22 @@ struct FaultMatrixTests {
         Command(name: "posters", arguments: ["posters", "27205"], path: "/3/movie"),
         Command(name: "create", arguments: ["create", "--title", "t", "--level", "expert", "--quiz", "movie=863 areas=30:25"], path: "/3/movie"),
         Command(name: "fetch-posters", arguments: ["fetch-posters", "en-beginner"], path: "/t/p/"),
+        Command(name: "solve", arguments: ["solve", "en-expert", "--quiz", "1", "--time-scale", "0.5", "--player", "m"], path: "/t/p/"),
     ]
+
+    /// Plays `arguments` on a pseudo-terminal: waits for the player to say the poster is missing, skips the quiz with
+    /// Tab, and returns the status line as standard error and the whole screen as standard output.
+    func playWithoutPoster(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
+        var environment = sandbox.environment
+        environment["TERM"] = "xterm-256color"
+        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: arguments, environment: environment)
+        session.resize(rows: 40, columns: 200)
+        if session.waitFor("No poster: ") { session.type("\t") } else { session.interrupt() }
+        let exit = session.waitForExit()
+        let screen = session.transcript
+        let status = screen.range(of: "No poster: ").map { String(screen[$0.lowerBound...].prefix { $0 != "\u{1B}" }) } ?? ""
+        return RunResult(status: exit.status, stdout: screen, stderr: status.trimmingCharacters(in: .whitespaces) + "\n")
+    }
 
     @Test func everyFaultAgainstEveryOnlineCommand() throws {
         var table = ["| command | fault | exit | requests | first line |", "|---|---|---|---|---|"]
@@ -57,16 +77,17 @@ struct FaultMatrixTests {
                                            "--fault", "\(command.path);\($0)"])
                 }
                 let sandbox = try Sandbox()
-                let port = server?.port ?? closedLocalPort()
-                sandbox.environment["UQUIZ_TMDB_API_URL"] = "http://127.0.0.1:\(port)/3"
-                sandbox.environment["UQUIZ_TMDB_IMAGE_URL"] = "http://127.0.0.1:\(port)/t/p"
+                let authority = fault.host ?? "127.0.0.1:\(server?.port ?? closedLocalPort())"
+                sandbox.environment["UQUIZ_TMDB_API_URL"] = "http://\(authority)/3"
+                sandbox.environment["UQUIZ_TMDB_IMAGE_URL"] = "http://\(authority)/t/p"
                 sandbox.environment["TMDB_API_KEY"] = "matrix-key"
                 sandbox.environment["UQUIZ_TMDB_TIMEOUT_SECONDS"] = "0.5"
                 sandbox.environment["UQUIZ_TMDB_RETRY_BASE_DELAY_SECONDS"] = "0.01"
                 sandbox.environment["XDG_CACHE_HOME"] = sandbox.path("cache")
                 try sandbox.run(["list"])
                 let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.defaultDatabase))
-                let result = try sandbox.run(command.arguments)
+                let result = command.name == "solve"
+                    ? try playWithoutPoster(sandbox, command.arguments) : try sandbox.run(command.arguments)
                 let faulted = server?.requests.filter { $0.contains(" \(command.path)") }.count ?? 0
                 let firstLine = result.stderrLines.first ?? ""
                 let label = "\(command.name) × \(fault.name)"
@@ -86,18 +107,29 @@ struct FaultMatrixTests {
                 case "fetch-posters":
                     // Posters are cached files, not database rows; with every image failing, the command fails.
                     #expect(result.status == 1, "\(label): \(result.stderr)")
+                case "solve":
+                    // The quiz is played without its poster: skipped, recorded, and the game ends normally.
+                    #expect(result.status == 0, "\(label)")
+                    #expect(result.stderr.hasPrefix("No poster: it could not be downloaded: "), "\(label): \(result.stderr)")
+                    #expect(result.stdout.contains("0 of 1 solved"), "\(label)")
+                    let (attempts, posterPath) = try DatabaseQueue(path: sandbox.defaultDatabase).read { db in
+                        (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt"),
+                         try String.fetchOne(db, sql: "SELECT posterPath FROM quiz WHERE packageId = (SELECT id FROM package WHERE seedId = 'en-expert') ORDER BY position LIMIT 1"))
+                    }
+                    #expect(attempts == 1, "\(label): the skipped quiz is recorded")
+                    #expect(posterPath == "/x23Fqkt00uqV2TzfSiB60hrc3HY.jpg", "\(label): the quiz keeps its poster")
                 default:
                     #expect(result.status == (passes ? 0 : 1), "\(label): \(result.stderr)")
                 }
                 if result.status != 0 {
                     #expect(result.stderrLines.filter { $0.hasPrefix("Error: ") }.count == 1, "\(label): one error line")
-                    if command.name != "fetch-posters" {
+                    if command.name != "fetch-posters" && command.name != "solve" {
                         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.defaultDatabase)) == before, "\(label): nothing written")
                     }
                 }
                 if fault.keys != nil && fault.retried {
                     #expect(faulted >= 3, "\(label): retried (\(faulted) requests)")
-                } else if fault.keys != nil && command.name != "fetch-posters" {
+                } else if fault.keys != nil && command.path != "/t/p/" {
                     #expect(faulted == 1, "\(label): not retried (\(faulted) requests)")
                 }
                 #expect(!(result.stdout + result.stderr).contains("matrix-key"), "\(label): the key never shows")

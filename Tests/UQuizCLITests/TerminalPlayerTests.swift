@@ -46,6 +46,26 @@ struct TerminalPlayerTests {
         #expect(stats["correct"] as? Int == 1)
     }
 
+    @Test func postersThatAreNotCachedAreDownloadedTogetherBeforeTheFirstQuiz() throws {
+        let server = try seedServer()
+        let sandbox = try onlineSandbox(server)
+        let session = try start(sandbox, ["solve", "en-expert", "--time-scale", "0.5"])
+        #expect(session.waitFor("Downloading 5 posters…"))
+        #expect(session.waitFor("quiz 1/5"))
+        #expect(session.waitFor("▀"), "the downloaded poster is drawn")
+        #expect(server.requests.filter { $0.contains("/t/p/w342/") }.count == 5, "all five before the first quiz")
+        session.interrupt()
+        _ = session.waitForExit()
+        let cached = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("cache/uquiz/posters/w342"))
+        #expect(cached.count == 5)
+        let again = try start(sandbox, ["solve", "en-expert", "--quiz", "2", "--time-scale", "0.5"])
+        #expect(again.waitFor("▀"))
+        #expect(!again.transcript.contains("Downloading"), "the second play needs no network")
+        #expect(server.requests.filter { $0.contains("/t/p/w342/") }.count == 5)
+        again.interrupt()
+        _ = again.waitForExit()
+    }
+
     @Test func ctrlCRestoresTheTerminal() throws {
         let sandbox = try Sandbox()
         // No package named: a menu, and Enter takes the silent classics in the player's language.

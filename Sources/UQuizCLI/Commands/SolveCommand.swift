@@ -16,7 +16,9 @@ struct SolveCommand: AsyncParsableCommand {
             --plain prints one line per event with its time; --json prints one JSON object per event and line \
             (quiz_start, stage with scheduled_ms and at_ms, guess with verdict and reason, hint, time_up, quiz_end, \
             summary; see README). --time-scale 0.01 runs the same schedule a hundred times faster. The full-screen \
-            poster player runs when standard input and output are a terminal and neither --plain nor --json is given.
+            poster player runs when standard input and output are a terminal and neither --plain nor --json is given; \
+            it downloads the posters that are not cached first (`uquiz fetch-posters` does it ahead of time), and a \
+            poster that cannot be had is said on its status line while the quiz can still be answered or skipped.
             """
     )
 
@@ -112,14 +114,10 @@ struct SolveCommand: AsyncParsableCommand {
 
         let results: [QuizResult]
         if onTerminal && !plain && !json {
+            let posters = PosterDetail.rasters(
+                for: order.map { (ids[$0], stored.quizzes[$0]) }, language: stored.language, context: context, database: database)
             let player = TerminalPlayer(
-                rounds: rounds.map { round in
-                    TerminalPlayer.Round(
-                        loopRound: round,
-                        raster: PosterDetail.raster(
-                            posterPath: round.quiz.posterPath, source: round.quiz.posterSource, geometry: round.quiz.geometry,
-                            context: context, database: database))
-                },
+                rounds: zip(rounds, posters).map { TerminalPlayer.Round(loopRound: $0, poster: $1) },
                 levels: levels, level: stored.level, timeScale: timeScale, packageTitle: stored.title,
                 environment: ProcessInfo.processInfo.environment)
             results = player.run(finished: record)

@@ -12,8 +12,9 @@ import QuizCore
 final class TerminalPlayer {
     struct Round {
         var loopRound: SolveLoop.Round
-        /// The poster's cells, or `nil` when its pixels could not be had (the player says so; Tab skips).
-        var raster: CellRaster?
+        /// The poster's cells, or why its pixels could not be had (the player says so; the title can still be typed).
+        var poster: Result<CellRaster, PosterUnavailable>
+        var raster: CellRaster? { try? poster.get() }
     }
 
     let rounds: [Round]
@@ -91,7 +92,10 @@ final class TerminalPlayer {
                 timeLimit: levels.timeLimit * timeScale, start: now(), timeScale: timeScale)
             else { continue }
             typed = ""
-            status = round.raster == nil ? "The poster is not available offline (uquiz fetch-posters); Tab skips." : ""
+            status = ""
+            if case .failure(let problem) = round.poster {
+                status = "No poster: \(SafeText.clean(problem.reason)). Type the title, or Tab skips."
+            }
             laidOut = nil
             handle(state.advance(to: now()), state: state)
             while !state.isOver {
@@ -194,7 +198,7 @@ final class TerminalPlayer {
             output += canvas.draw(picture)
         }
         let bottom = size.rows
-        output += "\u{1B}[\(bottom - 2);1H\u{1B}[2K \(status)"
+        output += "\u{1B}[\(bottom - 2);1H\u{1B}[2K \(TextWidth.fit(status, to: size.columns - 2))"
         output += "\u{1B}[\(bottom - 1);1H\u{1B}[2K > \(typed)"
         output += "\u{1B}[\(bottom);1H\u{1B}[2K Enter guesses · ? hint · Tab skips · Esc pauses · Ctrl-C quits"
         write(output)
