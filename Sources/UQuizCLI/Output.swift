@@ -34,16 +34,19 @@ enum TextWidth {
     static func width(of character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
         let value = scalar.value
+        // Below U+0300 nothing combines or is wide: skip the property lookups that tables of Latin titles would repeat.
+        if value < 0x300 { return 1 }
         if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
             return 0
         }
-        let wideRanges: [ClosedRange<UInt32>] = [
-            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-            0x1F900...0x1F9FF, 0x1F7E0...0x1F7EB, 0x20000...0x3FFFD,
-        ]
         return wideRanges.contains { $0.contains(value) } ? 2 : 1
     }
+
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+        0x1F900...0x1F9FF, 0x1F7E0...0x1F7EB, 0x20000...0x3FFFD,
+    ]
 
     /// Pads (or cuts, ending in `…`) `text` to exactly `width` columns.
     static func fit(_ text: String, to width: Int) -> String {

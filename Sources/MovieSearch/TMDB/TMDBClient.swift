@@ -32,12 +32,12 @@ public final class TMDBClient: Sendable {
     let clock: ClientClock
     let retry: RetryPolicy
     let limiter: RateLimiter
-    /// Called with each request's redacted URL, for `--verbose`.
-    let log: @Sendable (String) -> Void
+    /// Called with each request's redacted URL, for `--verbose`; nil when nobody listens, so the lines are not built.
+    let logSink: (@Sendable (String) -> Void)?
 
     public init(
         settings: TMDBSettings, transport: CurlTransport, cache: HTTPCache?, clock: ClientClock = .live,
-        retry: RetryPolicy = .standard, limiter: RateLimiter = RateLimiter(), log: @escaping @Sendable (String) -> Void = { _ in }
+        retry: RetryPolicy = .standard, limiter: RateLimiter = RateLimiter(), log: (@Sendable (String) -> Void)? = nil
     ) {
         self.settings = settings
         self.transport = transport
@@ -45,7 +45,11 @@ public final class TMDBClient: Sendable {
         self.clock = clock
         self.retry = retry
         self.limiter = limiter
-        self.log = log
+        self.logSink = log
+    }
+
+    func log(_ message: @autoclosure () -> String) {
+        logSink?(message())
     }
 
     static func tmdbLanguage(_ language: QuizLanguage) -> String {
@@ -98,11 +102,25 @@ public final class TMDBClient: Sendable {
 
     /// The URL without credentials, query items sorted so one request always has one URL (and one cache entry).
     func url(_ path: String, _ items: [(String, String)]) -> String {
-        var components = URLComponents()
-        components.queryItems = items.sorted { $0.0 < $1.0 }.map { URLQueryItem(name: $0.0, value: $0.1) }
-        // `+` survives URLComponents unescaped, and servers read it as a space.
-        let query = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
+        let query = items.sorted { $0.0 < $1.0 }.map { Self.escaped($0.0) + "=" + Self.escaped($0.1) }.joined(separator: "&")
         return settings.apiURL + path + (query.isEmpty ? "" : "?" + query)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+
+    /// Percent-encodes all but RFC 3986's unreserved characters, so `+`, `&` and `=` in a title reach TMDB as text.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result.unicodeScalars.append(contentsOf: ["%", hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            }
+        }
+        return result
     }
 
     /// The body of a successful GET of `path`, from the cache when it is fresh.
@@ -129,9 +147,10 @@ public final class TMDBClient: Sendable {
         guard (200..<300).contains(reply.status) else {
             throw Self.httpError(reply, endpoint: endpoint)
         }
+        guard let cache else { return reply.body }
         let maxAge = HTTPCache.maxAge(reply.headers["cache-control"])
         if maxAge != nil || reply.headers["etag"] != nil {
-            cache?.store(.init(url: url, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
+            cache.store(.init(url: url, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
         }
         return reply.body
     }

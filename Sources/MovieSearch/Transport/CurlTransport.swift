@@ -175,18 +175,17 @@ private final class Exchange {
         let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
         guard let data else { return length }
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            exchange.headers = [:]  // a new response (after a redirect or a 100 Continue) starts afresh
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            exchange.headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        switch HeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
+        case .statusLine: exchange.headers = [:]  // a new response (after a redirect or a 100 Continue) starts afresh
+        case let .field(name, value): exchange.headers[name] = value
+        case .other: break
         }
         return length
     }
 
     func finish(code: CURLcode, handle: CurlHandle, options: CurlTransport.Options) throws(TransportError) -> HTTPReply {
-        let host = Redaction.host(of: request.url)
+        // Only failures name the host: a success does not pay for parsing the URL.
+        var host: String { Redaction.host(of: request.url) }
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             throw .bodyTooLarge(host: host, limit: request.maxBodyBytes)
         }

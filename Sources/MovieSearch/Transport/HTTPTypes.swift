@@ -97,3 +97,33 @@ public enum Redaction {
         return components.port.map { "\(host):\($0)" } ?? host
     }
 }
+
+/// One header line as libcurl hands it over (`Name: value\r\n`), read from its bytes: called for every header of every
+/// response, where going through `String` trimming and `NSString` cost more than the rest of a search.
+enum HeaderLine: Equatable {
+    case statusLine
+    /// The name lowercased, the value without surrounding spaces, tabs and line ends.
+    case field(name: String, value: String)
+    case other
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        let colon = UInt8(ascii: ":")
+        if bytes.starts(with: "HTTP/".utf8) {
+            self = .statusLine
+        } else if let split = bytes.firstIndex(of: colon) {
+            let name = Self.trimmed(bytes[..<split]).map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+            self = .field(
+                name: String(decoding: name, as: UTF8.self),
+                value: String(decoding: Self.trimmed(bytes[(split + 1)...]), as: UTF8.self))
+        } else {
+            self = .other
+        }
+    }
+
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
+    }
+}

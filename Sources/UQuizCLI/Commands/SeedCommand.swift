@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import QuizStore
 
+/// Every command here names itself: without `commandName`, ArgumentParser derives the name by demangling the type's
+/// name on every start-up of every command (about 1 ms for these four).
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
@@ -12,6 +14,7 @@ struct SeedCommand: AsyncParsableCommand {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the database's schema version, its contents and the seed bundle's version.")
 
         @OptionGroup var store: StoreOptions
@@ -57,6 +60,7 @@ struct SeedCommand: AsyncParsableCommand {
 
     struct Merge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract: "Add missing bundled packages and update changed ones.",
             discussion: """
                 Bundled packages are matched by their seed id. Packages you made and all attempts are never touched; \
@@ -84,6 +88,7 @@ struct SeedCommand: AsyncParsableCommand {
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Replace the whole database with the bundled one, after saving a timestamped backup.",
             discussion: "Your packages and attempts go too; the backup beside the database file keeps them.")
 
@@ -109,6 +114,7 @@ struct SeedCommand: AsyncParsableCommand {
 
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Rebuild the bundle's database from its readable source (for developers).",
             discussion: """
                 Reads SOURCE/seed.json and SOURCE/posters/ and writes SOURCE/uquiz-seed.sqlite (or --output). The same \

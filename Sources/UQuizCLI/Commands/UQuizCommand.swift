@@ -116,12 +116,16 @@ extension AppContext {
     func imageClient() throws -> TMDBClient {
         let settings = try self.settings.tmdbSettings()
         let logger = self.logger
+        var log: (@Sendable (String) -> Void)?
+        if logger.logLevel <= .debug {
+            log = { message in logger.debug("\(message)") }
+        }
         return TMDBClient(
             settings: settings,
             transport: CurlTransport(options: try self.settings.transportOptions()),
             cache: HTTPCache(directory: try self.settings.cacheDirectory().appendingPathComponent("http")),
             retry: try self.settings.retryPolicy(),
-            log: { logger.debug("\($0)") })
+            log: log)
     }
 }
 
