@@ -39,6 +39,9 @@ client_start = network["uquiz client: start-up only (0 searches)"]["median"]
 curl_start = network["curl: start-up only (curl --version)"]["median"]
 seeding = hyperfine("seeding.json")
 noop = startup["do-nothing binary"]["median"]
+dynamic_noop = startup["do-nothing binary, dynamic build"]["median"]
+dynamic_small = startup["uquiz list (8 packages), dynamic build"]["median"]
+dynamic_client_start = network["uquiz client, dynamic build: start-up only (0 searches)"]["median"]
 small = startup["uquiz list (8 packages)"]["median"]
 large = startup["uquiz list (100,000 packages)"]["median"]
 first = seeding["uquiz list on first run (seeds)"]["median"]
@@ -74,6 +77,9 @@ cpu = first_line("lscpu | grep 'Model name' | sed 's/Model name: *//'")
 rows = [
     ("cold `uquiz list` on the seeded database vs. a do-nothing binary linking the same libraries",
      f"{ms(small)} vs {ms(noop)}: **{small / noop:.2f}x**", "<= 1.3x", verdict(small / noop <= 1.3)),
+    ("the same with the default dynamic build (`swift build -c release`) on both sides",
+     f"{ms(dynamic_small)} vs {ms(dynamic_noop)}: **{dynamic_small / dynamic_noop:.2f}x**", "<= 1.3x",
+     verdict(dynamic_small / dynamic_noop <= 1.3)),
     ("`uquiz list` with 100,000 packages vs. the seeded case (first page of 50)",
      f"{ms(large)} vs {ms(small)}: **{large / small:.2f}x**", "<= 1.5x", verdict(large / small <= 1.5)),
     ("first-run seeding in process (copy, fsync, verify, link, open, schema check), p50",
@@ -89,6 +95,11 @@ print(f"""# Benchmarks
 
 Regenerate everything on this page with one command: `bash Benchmarks/run.sh` (installs hyperfine and sqlite3 from
 Debian if missing, builds release binaries, rewrites this file).
+
+Every Swift binary measured here is the build README's install section ships: `swift build -c release
+--static-swift-stdlib`, which links Swift's runtime and Foundation into the executable (the do-nothing binary, the HTTP
+client and fake-tmdb are built the same way). The default dynamic build (`swift build -c release`) is measured beside it
+for start-up: `uquiz list` {ms(dynamic_small)} dynamic vs {ms(small)} static.
 
 - Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}
 - Machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}
@@ -120,7 +131,7 @@ package). `list` shows the first 50 rows by default (`--all` for every row), so 
 | 50 poster downloads at once vs `curl --parallel --parallel-max 20` | {ms(posters)} vs {ms(curl_posters)}: **{posters / curl_posters:.2f}x** | <= 1.2 | {verdict(posters / curl_posters <= 1.2)} |
 
 Per request, without each side's process start-up ({ms(client_start)} for the Swift client, which also loads libcurl
-on first use, vs {ms(curl_start)} for `curl --version`): {(searches - client_start) / 200 * 1e6:.0f} µs vs
+on first use, vs {ms(curl_start)} for `curl --version`; the client's dynamic build starts in {ms(dynamic_client_start)}): {(searches - client_start) / 200 * 1e6:.0f} µs vs
 {(curl_searches - curl_start) / 200 * 1e6:.0f} µs a search (**{(searches - client_start) / (curl_searches - curl_start):.2f}x**); the 50 posters take
 {ms(posters - client_start)} vs {ms(curl_posters - curl_start)} (**{(posters - client_start) / (curl_posters - curl_start):.2f}x**).
 

@@ -15,12 +15,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
+# The build README's install section ships links Swift's runtime and Foundation in (--static-swift-stdlib); every figure
+# is for it, and its do-nothing binary is built the same way. The default dynamic build is measured beside it for start-up.
+for product in uquiz fake-tmdb; do
+  swift build -c release --product $product --static-swift-stdlib --scratch-path "$root/.build-static"
+done
 swift build -c release --product uquiz
-swift build -c release --product fake-tmdb
-swift build -c release --package-path Benchmarks --product uquiz-noop
-swift build -c release --package-path Benchmarks --product uquiz-http-bench
-uquiz="$root/.build/release/uquiz"
-noop="$root/Benchmarks/.build/release/uquiz-noop"
+for product in uquiz-noop uquiz-http-bench; do
+  swift build -c release --package-path Benchmarks --product $product --static-swift-stdlib \
+    --scratch-path "$root/Benchmarks/.build-static"
+  swift build -c release --package-path Benchmarks --product $product
+done
+uquiz="$root/.build-static/release/uquiz"
+noop="$root/Benchmarks/.build-static/release/uquiz-noop"
+dynamic_uquiz="$root/.build/release/uquiz"
+dynamic_noop="$root/Benchmarks/.build/release/uquiz-noop"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -37,13 +46,15 @@ hyperfine -N --warmup 10 --runs 200 --export-json "$work/startup.json" \
   --command-name "uquiz config (configuration only, no database)" "$uquiz config" \
   --command-name "uquiz list (8 packages)" "$uquiz list --db $work/seeded.sqlite" \
   --command-name "sqlite3 CLI: list's query on the same database" "sqlite3 $work/seeded.sqlite \"SELECT p.id, p.shareCode, p.title, p.level, p.language, p.maker, (SELECT COUNT(*) FROM quiz q WHERE q.packageId = p.id), (SELECT MAX(score) FROM play WHERE play.packageId = p.id) FROM package p ORDER BY p.id LIMIT 50\"" \
-  --command-name "uquiz list (100,000 packages)" "$uquiz list --db $work/large.sqlite"
+  --command-name "uquiz list (100,000 packages)" "$uquiz list --db $work/large.sqlite" \
+  --command-name "do-nothing binary, dynamic build" "$dynamic_noop" \
+  --command-name "uquiz list (8 packages), dynamic build" "$dynamic_uquiz list --db $work/seeded.sqlite"
 hyperfine -N --warmup 3 --runs 50 --export-json "$work/seeding.json" \
   --prepare "rm -f $work/fresh.sqlite $work/fresh.sqlite-wal $work/fresh.sqlite-shm" \
   --command-name "uquiz list on first run (seeds)" "$uquiz list --db $work/fresh.sqlite"
 
 # Network: the real client against fake-tmdb on loopback, side by side with the curl CLI on the same URLs.
-"$root/.build/release/fake-tmdb" --seed Seed/seed.json --posters Seed/posters > "$work/fake.out" &
+"$root/.build-static/release/fake-tmdb" --seed Seed/seed.json --posters Seed/posters > "$work/fake.out" &
 fake_pid=$!
 trap 'kill $fake_pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
@@ -60,9 +71,11 @@ paths = sorted({p for m in json.load(open('Seed/seed.json'))['movies'] if m['tmd
 print('\n'.join((paths * 2)[:50]))" > "$work/posters.txt"
 [ "$(wc -l < "$work/posters.txt")" -eq 50 ]
 while read -r path; do echo "url = \"$images/w342$path\""; echo "output = /dev/null"; done < "$work/posters.txt" > "$work/posters.curl"
-bench="$root/Benchmarks/.build/release/uquiz-http-bench"
+bench="$root/Benchmarks/.build-static/release/uquiz-http-bench"
+dynamic_bench="$root/Benchmarks/.build/release/uquiz-http-bench"
 hyperfine -N --warmup 3 --runs 30 --export-json "$work/network.json" \
   --command-name "uquiz client: start-up only (0 searches)" "$bench searches $api 0" \
+  --command-name "uquiz client, dynamic build: start-up only (0 searches)" "$dynamic_bench searches $api 0" \
   --command-name "curl: start-up only (curl --version)" "curl --version" \
   --command-name "uquiz client: 200 sequential searches" "$bench searches $api 200" \
   --command-name "curl: the same 200 URLs in one invocation" "curl -s --config $work/searches.curl" \

@@ -177,7 +177,12 @@ private final class Exchange {
         guard let data else { return length }
         switch HeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
         case .statusLine: exchange.headers = [:]  // a new response (after a redirect or a 100 Continue) starts afresh
-        case let .field(name, value): exchange.headers[name] = value
+        case let .field(name, value):
+            exchange.headers[name] = value
+            // One allocation for the body instead of a copy at every doubling (posters are tens of kilobytes).
+            if name == "content-length", let length = Int(value), length <= exchange.request.maxBodyBytes {
+                exchange.body.reserveCapacity(length)
+            }
         case .other: break
         }
         return length
