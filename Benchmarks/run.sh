@@ -73,7 +73,7 @@ print('\n'.join((paths * 2)[:50]))" > "$work/posters.txt"
 while read -r path; do echo "url = \"$images/w342$path\""; echo "output = /dev/null"; done < "$work/posters.txt" > "$work/posters.curl"
 bench="$root/Benchmarks/.build-static/release/uquiz-http-bench"
 dynamic_bench="$root/Benchmarks/.build/release/uquiz-http-bench"
-hyperfine -N --warmup 3 --runs 30 --export-json "$work/network.json" \
+hyperfine -N --warmup 5 --runs 60 --export-json "$work/network.json" \
   --command-name "uquiz client: start-up only (0 searches)" "$bench searches $api 0" \
   --command-name "uquiz client, dynamic build: start-up only (0 searches)" "$dynamic_bench searches $api 0" \
   --command-name "curl: start-up only (curl --version)" "curl --version" \
