@@ -86,7 +86,7 @@ final class RequestLog: Sendable {
 
     init(path: String) {
         self.path = path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
 
     func append(_ line: String) {

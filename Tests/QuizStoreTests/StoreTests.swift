@@ -11,7 +11,7 @@ struct OpeningTests {
     @Test func anEmptyFileIsMigratedToTheCurrentSchema() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("empty.sqlite")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let database = try AppDatabase(existingAt: path)
         let status = try database.seedStatus()
         #expect(status.schemaMigrations == AppDatabase.knownMigrations.count)
@@ -125,7 +125,7 @@ struct OpeningTests {
     @Test func aFolderThatCannotBeCreatedIsAClearError() throws {
         let folder = try TemporaryFolder()
         let blocker = folder.path("file")
-        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
         let path = blocker + "/data/uquiz.sqlite"
         #expect {
             try AppDatabase.openOrSeed(at: path, seedBundle: { repositorySeed })
@@ -142,14 +142,14 @@ struct OpeningTests {
         let binary = checkout.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug/uquiz")
         try FileManager.default.createDirectory(at: seed, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: seed.appendingPathComponent(SeedBundle.databaseFileName).path, contents: Data())
+        _ = FileManager.default.createFile(atPath: seed.appendingPathComponent(SeedBundle.databaseFileName).path, contents: Data())
         #expect(try SeedBundle.locate(override: nil, executable: binary).directory.path == seed.path)
 
         let prefix = folder.url.appendingPathComponent("prefix")
         let shared = prefix.appendingPathComponent("share/uquiz/seed")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: shared.appendingPathComponent(SeedBundle.databaseFileName).path, contents: Data())
+        _ = FileManager.default.createFile(atPath: shared.appendingPathComponent(SeedBundle.databaseFileName).path, contents: Data())
         let installed = prefix.appendingPathComponent("bin/uquiz")
         #expect(try SeedBundle.locate(override: nil, executable: installed).directory.path == shared.path)
 

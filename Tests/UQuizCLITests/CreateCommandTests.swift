@@ -159,7 +159,7 @@ struct CreateCommandTests {
         }
         // 100 MB of garbage is refused by its size, without reading it.
         let huge = sandbox.path("huge.json")
-        FileManager.default.createFile(atPath: huge, contents: nil)
+        _ = FileManager.default.createFile(atPath: huge, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
         try handle.truncate(atOffset: 100 << 20)
         try handle.close()

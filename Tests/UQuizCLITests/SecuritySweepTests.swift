@@ -15,6 +15,7 @@ struct SecuritySweepTests {
         sandbox.environment["XDG_CACHE_HOME"] = sandbox.path("cache")
         sandbox.environment["UQUIZ_TMDB_RETRY_BASE_DELAY_SECONDS"] = "0.01"
         var transcript = ""
+        @discardableResult
         func run(_ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {
             let result = try sandbox.run(arguments + ["--verbose"], extraEnvironment: environment)
             transcript += result.stdout + result.stderr

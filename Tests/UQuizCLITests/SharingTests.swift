@@ -107,7 +107,7 @@ struct SharingTests {
             }
         }
         let huge = sandbox.path("huge.json")
-        FileManager.default.createFile(atPath: huge, contents: nil)
+        _ = FileManager.default.createFile(atPath: huge, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
         try handle.truncate(atOffset: 100 << 20)
         try handle.close()
