@@ -26,8 +26,10 @@ enum PosterDetail {
     /// The posters of the quizzes about to be played: bundled ones from the database, TMDB ones from the poster cache,
     /// and the missing ones downloaded together (libcurl's multi interface, retried as the rules say) and cached. A
     /// poster TMDB no longer has is replaced by the movie's current one and the quiz updated, as `fetch-posters` does.
+    /// With `offline`, nothing is downloaded: a TMDB poster that is not cached is unavailable.
     static func rasters(
-        for quizzes: [(id: Int64, quiz: Quiz)], language: QuizLanguage, context: AppContext, database: AppDatabase
+        for quizzes: [(id: Int64, quiz: Quiz)], language: QuizLanguage, offline: Bool, context: AppContext,
+        database: AppDatabase
     ) -> [Result<CellRaster, PosterUnavailable>] {
         var results = [Result<CellRaster, PosterUnavailable>](
             repeating: .failure(PosterUnavailable(reason: "not looked for")), count: quizzes.count)
@@ -46,6 +48,14 @@ enum PosterDetail {
         do {
             let cache = try context.settings.posterCache()
             let size = "w\(try context.settings.posterPlayWidth())"
+            if offline {
+                for index in online {
+                    let quiz = quizzes[index].quiz
+                    results[index] = Result { try raster(cache.data(for: quiz.posterPath, size: size), geometry: quiz.geometry) }
+                        .mapError { _ in PosterUnavailable(reason: "it is not cached and --offline was given (uquiz fetch-posters caches it)") }
+                }
+                return results
+            }
             let fetcher = PosterFetcher(client: try context.imageClient(), cache: cache, size: size)
             let missing = online.filter { !cache.contains(quizzes[$0].quiz.posterPath, size: size) }.count
             if missing > 0 { Console.note("Downloading \(missing) poster\(missing == 1 ? "" : "s")…") }

@@ -58,12 +58,35 @@ struct TerminalPlayerTests {
         _ = session.waitForExit()
         let cached = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("cache/uquiz/posters/w342"))
         #expect(cached.count == 5)
-        let again = try start(sandbox, ["solve", "en-expert", "--quiz", "2", "--time-scale", "0.5"])
-        #expect(again.waitFor("▀"))
+        let again = try start(sandbox, ["solve", "en-expert", "--quiz", "2", "--time-scale", "0.5", "--offline"])
+        #expect(again.waitFor("▀"), "--offline plays the cached poster")
         #expect(!again.transcript.contains("Downloading"), "the second play needs no network")
         #expect(server.requests.filter { $0.contains("/t/p/w342/") }.count == 5)
         again.interrupt()
         _ = again.waitForExit()
+    }
+
+    @Test func offlineDownloadsNothingAndSaysWhyAPosterIsMissing() throws {
+        let server = try seedServer()
+        let sandbox = try onlineSandbox(server)
+        let session = try start(sandbox, ["solve", "en-expert", "--quiz", "1", "--time-scale", "0.5", "--offline"])
+        #expect(session.waitFor("No poster: it is not cached and --offline was given (uquiz fetch-posters caches it)."))
+        session.type("\t")
+        #expect(session.waitForExit().status == 0)
+        #expect(!session.transcript.contains("Downloading"))
+        #expect(server.requests.isEmpty, "not one request")
+    }
+
+    @Test func sigtermAndSighupRestoreTheTerminalToo() throws {
+        for signalNumber in [SIGTERM, SIGHUP] {
+            let sandbox = try Sandbox()
+            let session = try start(sandbox, ["solve", "en-silent", "--time-scale", "0.5"])
+            #expect(session.waitFor("quiz 1/25"))
+            kill(session.process.processIdentifier, signalNumber)
+            let exit = session.waitForExit()
+            #expect(exit.reason == .uncaughtSignal && exit.status == signalNumber, "dies of signal \(signalNumber)")
+            #expect(session.transcript.hasSuffix("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"), "signal \(signalNumber): main screen back")
+        }
     }
 
     @Test func ctrlCRestoresTheTerminal() throws {

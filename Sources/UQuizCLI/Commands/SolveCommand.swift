@@ -17,7 +17,8 @@ struct SolveCommand: AsyncParsableCommand {
             (quiz_start, stage with scheduled_ms and at_ms, guess with verdict and reason, hint, time_up, quiz_end, \
             summary; see README). --time-scale 0.01 runs the same schedule a hundred times faster. The full-screen \
             poster player runs when standard input and output are a terminal and neither --plain nor --json is given; \
-            it downloads the posters that are not cached first (`uquiz fetch-posters` does it ahead of time), and a \
+            it downloads the posters that are not cached first (`uquiz fetch-posters` does it ahead of time; --offline \
+            never downloads), and a \
             poster that cannot be had is said on its status line while the quiz can still be answered or skipped.
             """
     )
@@ -32,6 +33,7 @@ struct SolveCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per event and line.") var json = false
     @Option(help: "Speed the clock up (0.01) or down (2); 1 is real time.") var timeScale: Double = 1
     @Option(help: "Your name in the statistics (default: the player setting, else your user name).") var player: String?
+    @Flag(help: "Download no posters: play with the bundled and cached ones.") var offline = false
 
     /// Lists the packages and asks which to play; Enter takes the silent classics in the player's language.
     private func pickPackage(_ database: AppDatabase, defaultId: Int64) throws -> Int64 {
@@ -115,7 +117,8 @@ struct SolveCommand: AsyncParsableCommand {
         let results: [QuizResult]
         if onTerminal && !plain && !json {
             let posters = PosterDetail.rasters(
-                for: order.map { (ids[$0], stored.quizzes[$0]) }, language: stored.language, context: context, database: database)
+                for: order.map { (ids[$0], stored.quizzes[$0]) }, language: stored.language, offline: offline, context: context,
+                database: database)
             let player = TerminalPlayer(
                 rounds: zip(rounds, posters).map { TerminalPlayer.Round(loopRound: $0, poster: $1) },
                 levels: levels, level: stored.level, timeScale: timeScale, packageTitle: stored.title,
