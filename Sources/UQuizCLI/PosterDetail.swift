@@ -37,9 +37,9 @@ enum PosterDetail {
         for (index, entry) in quizzes.enumerated() {
             switch entry.quiz.posterSource {
             case .bundled:
-                let jpeg = try? database.bundledPoster(fileName: entry.quiz.posterPath)
-                results[index] = Result { try raster(jpeg, geometry: entry.quiz.geometry) }
-                    .mapError { _ in PosterUnavailable(reason: "the bundled poster is missing; uquiz seed merge restores it") }
+                results[index] = raster(
+                    try? database.bundledPoster(fileName: entry.quiz.posterPath), geometry: entry.quiz.geometry,
+                    otherwise: "the bundled poster is missing; uquiz seed merge restores it")
             case .tmdb:
                 online.append(index)
             }
@@ -51,8 +51,9 @@ enum PosterDetail {
             if offline {
                 for index in online {
                     let quiz = quizzes[index].quiz
-                    results[index] = Result { try raster(cache.data(for: quiz.posterPath, size: size), geometry: quiz.geometry) }
-                        .mapError { _ in PosterUnavailable(reason: "it is not cached and --offline was given (uquiz fetch-posters caches it)") }
+                    results[index] = raster(
+                        cache.data(for: quiz.posterPath, size: size), geometry: quiz.geometry,
+                        otherwise: "it is not cached and --offline was given (uquiz fetch-posters caches it)")
                 }
                 return results
             }
@@ -74,8 +75,9 @@ enum PosterDetail {
                 case .alreadyCached, .downloaded:
                     break
                 }
-                results[index] = Result { try raster(cache.data(for: path, size: size), geometry: quizzes[index].quiz.geometry) }
-                    .mapError { _ in PosterUnavailable(reason: "the cached file is not a readable JPEG") }
+                results[index] = raster(
+                    cache.data(for: path, size: size), geometry: quizzes[index].quiz.geometry,
+                    otherwise: "the cached file is not a readable JPEG")
             }
         } catch {
             for index in online {
@@ -90,6 +92,13 @@ enum PosterDetail {
     private static func raster(_ jpeg: Data?, geometry: GridGeometry) throws -> CellRaster {
         guard let jpeg else { throw NoPixels() }
         return CellRaster(image: try JPEG.decode(jpeg), geometry: geometry)
+    }
+
+    /// The poster's cells, or `reason` when there are no bytes or they are not a readable JPEG.
+    private static func raster(
+        _ jpeg: Data?, geometry: GridGeometry, otherwise reason: String
+    ) -> Result<CellRaster, PosterUnavailable> {
+        Result { try raster(jpeg, geometry: geometry) }.mapError { _ in PosterUnavailable(reason: reason) }
     }
 
     private static func jpegBytes(
