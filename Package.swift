@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "QuizStore", targets: ["QuizStore"]),
         .library(name: "MovieSearch", targets: ["MovieSearch"]),
         .library(name: "PosterArt", targets: ["PosterArt"]),
+        .library(name: "UQuizApp", targets: ["UQuizApp"]),
         .library(name: "UQuizCLI", targets: ["UQuizCLI"]),
     ],
     dependencies: [
@@ -50,11 +51,14 @@ let package = Package(
         .target(name: "PosterArt", dependencies: ["CTurboJPEG", "PosterGrid"]),
         // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
         .target(name: "CTerminal"),
-        // Argument parsing, output formatting and configuration bootstrap.
+        // The application layer: the use cases every front end calls (create, play, search, posters, seed, ...), over
+        // the capabilities' boundaries and an environment (clock, randomness, store, clients) built once at start-up.
+        .target(name: "UQuizApp", dependencies: ["PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt"]),
+        // The command-line front end: argument parsing, wording, output formatting, terminal drawing, configuration.
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                "UQuizApp", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -63,6 +67,8 @@ let package = Package(
         .executableTarget(name: "uquiz", dependencies: ["UQuizCLI"]),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
+        // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
+        .testTarget(name: "UQuizAppTests", dependencies: ["UQuizApp", "QuizStore", "QuizCore", "PosterGrid"]),
         .testTarget(name: "PosterArtTests", dependencies: ["PosterArt", "PosterGrid"]),
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),

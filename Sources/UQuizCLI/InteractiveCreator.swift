@@ -3,6 +3,7 @@ import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizApp
 
 /// Where the interactive `create` reads answers and writes prompts: the terminal, or a test's pipes.
 struct LineIO: Sendable {
@@ -25,12 +26,12 @@ struct InputEnded: Error, LocalizedError {
 struct InteractiveCreator {
     let io: LineIO
     let context: AppContext
-    let database: AppDatabase
-    let client: TMDBClient?
-    let levels: LevelRules
-    let geometry: GridGeometry
+    let create: CreatePackage
     let language: QuizLanguage
-    var seed: UInt64 = .random(in: 0...UInt64.max)
+    let seed: UInt64
+
+    private var levels: LevelRules { create.levels }
+    private var geometry: GridGeometry { create.geometry }
 
     private func say(_ text: String) { io.write(text + "\n") }
 
@@ -40,7 +41,7 @@ struct InteractiveCreator {
         return line.trimmingCharacters(in: .whitespaces)
     }
 
-    func run() throws -> QuizPackage? {
+    func run() throws -> CreatePackage.Draft? {
         say("New quiz package (Ctrl-C at any time quits without saving).")
         var title = ""
         while true {
@@ -85,11 +86,9 @@ struct InteractiveCreator {
                 guard let number = quizNumber(command, after: "areas ", count: quizzes.count) else { continue }
                 let quiz = quizzes[number - 1]
                 say("  quiz \(number): \(SafeText.clean(quiz.title))")
-                let detail = PosterDetail.function(
-                    posterPath: quiz.posterPath, source: quiz.posterSource, geometry: quiz.geometry, context: context,
-                    database: database)
                 if let areas = try pickAreas(
-                    limit: levels[level].areaCount, seed: seed &+ UInt64(number), detail: detail, starting: quiz.areas)
+                    limit: levels[level].areaCount, seed: seed &+ UInt64(number), poster: (quiz.posterPath, quiz.posterSource),
+                    starting: quiz.areas)
                 {
                     quizzes[number - 1].areas = areas
                 }
@@ -108,20 +107,18 @@ struct InteractiveCreator {
             }
             break
         }
-        var generator = SystemRandomNumberGenerator()
-        let package = QuizPackage(
-            shareCode: ShareCode.random(using: &generator), seedId: nil, origin: .user, title: title, maker: maker,
-            level: level, language: language, createdAt: ISO8601DateFormatter().string(from: Date()), quizzes: quizzes)
+        let draft = CreatePackage.Draft(title: title, maker: maker, level: level, language: language, quizzes: quizzes)
         preview(quizzes)
         let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
-        return ["", "y", "yes"].contains(save.lowercased()) ? package : nil
+        return ["", "y", "yes"].contains(save.lowercased()) ? draft : nil
     }
 
     /// Search, pick a movie and a poster, place the areas; `nil` when the maker gives up on this quiz.
     private func makeQuiz(searching query: String, level: Level, existing: [Quiz]) throws -> Quiz? {
-        let found = try MovieFinder.find(query, language: language, offline: false, client: client, database: database)
-        if let reason = found.offlineReason, found.source == "catalog" {
-            say("  (offline: the local catalog answers — \(SafeText.clean(reason)))")
+        let movies = MovieSearching(environment: context.environment)
+        let found = try movies.find(query, language: language, offline: false)
+        if let reason = found.offlineReason {
+            say("  (offline: the local catalog answers — \(SafeText.clean(Wording.offlineReason(reason))))")
         }
         let results = Array(found.results.prefix(10))
         guard !results.isEmpty else {
@@ -140,12 +137,16 @@ struct InteractiveCreator {
             say("  ✗ that movie is already in this package")
             return nil
         }
-        let resolved = try MovieResolver(database: database, client: client, logger: context.logger)
-            .resolve(reference, language: language)
+        let resolved: ResolvedMovie
+        do {
+            resolved = try movies.resolve(reference)
+        } catch let problem as MovieLookupProblem {
+            throw CommandFailure(message: Wording.movieLookup(problem))
+        }
         let movie = resolved.movie
         var posterPath = movie.posterPaths[language] ?? movie.posterPaths[.en]
         var posterSource = PosterSource.tmdb
-        if let client, let tmdbId = movie.tmdbId, let posters = try? client.posters(movieID: tmdbId, language: language),
+        if let client = try context.environment.movieClient(), let tmdbId = movie.tmdbId, let posters = try? client.posters(movieID: tmdbId, language: language),
             posters.count > 1
         {
             // The original app's "use another poster".
@@ -163,20 +164,16 @@ struct InteractiveCreator {
             say("  ✗ \(SafeText.clean(movie.title(in: language))) has no poster to quiz on")
             return nil
         }
-        let detail = PosterDetail.function(
-            posterPath: posterPath, source: posterSource, geometry: geometry, context: context, database: database)
-        guard let areas = try pickAreas(limit: levels[level].areaCount, seed: seed &+ UInt64(existing.count), detail: detail)
+        guard let areas = try pickAreas(
+            limit: levels[level].areaCount, seed: seed &+ UInt64(existing.count), poster: (posterPath, posterSource))
         else { return nil }
         say("  added \(SafeText.clean(movie.title(in: language)))")
-        return Quiz(
-            tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
-            originalTitle: movie.originalTitle, releaseDate: movie.releaseDate, genreIds: resolved.genreIds,
-            posterPath: posterPath, posterSource: posterSource, geometry: geometry, areas: areas)
+        return create.quiz(of: resolved, language: language, poster: (posterPath, posterSource), areas: areas)
     }
 
     /// The area picker: the labelled grid with each placed area drawn as its stage number.
     private func pickAreas(
-        limit: Int, seed: UInt64, detail: ((Cell) -> Double)?, starting: [Cell] = []
+        limit: Int, seed: UInt64, poster: (path: String, source: PosterSource), starting: [Cell] = []
     ) throws -> [Cell]? {
         var selection = AreaSelection(geometry: geometry, limit: limit)
         for cell in starting { try? selection.add(cell) }
@@ -190,8 +187,8 @@ struct InteractiveCreator {
             case "clear":
                 selection.removeAll()
             case "auto":
-                for cell in AreaLayout.spreadOut(
-                    count: limit, geometry: geometry, existing: selection.centres, seed: seed, detail: detail)
+                for cell in create.automaticAreas(
+                    count: limit, posterPath: poster.path, source: poster.source, existing: selection.centres, seed: seed)
                 {
                     try? selection.add(cell)
                 }

@@ -3,12 +3,13 @@ import GRDB
 import PosterGrid
 import QuizCore
 import Testing
+import UQuizApp
 
 @testable import UQuizCLI
 
 /// Lines typed at given instants, on a virtual clock that jumps to each line or deadline: a 20-second quiz runs at
 /// once, with exact times.
-final class ScriptedSource: SolveSource {
+final class ScriptedSource: SolveInput {
     private var script: [(at: Duration, line: String)]
     private var time: Duration = .zero
 
@@ -18,34 +19,34 @@ final class ScriptedSource: SolveSource {
 
     func now() -> Duration { time }
 
-    func next(until deadline: Duration?) -> SolveInput {
+    func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
         if let first = script.first, deadline.map({ first.at <= $0 }) ?? true {
             script.removeFirst()
             time = max(time, first.at)
-            return .line(first.line)
+            return TypedLine.action(for: first.line)
         }
         guard let deadline else { return .endOfInput }
         time = max(time, deadline)
-        return .deadline
+        return .tick
     }
 }
 
 @Suite("uquiz solve")
 struct SolveTests {
-    func metropolisRound() -> SolveLoop.Round {
+    func metropolisRound() -> SolveRound {
         let quiz = Quiz(
             tmdbId: 19, catalogKey: "tmdb-19", title: "Metropolis", originalTitle: "Metropolis", releaseDate: "1927-01-10",
             genreIds: [], posterPath: "metropolis-1927.jpg", posterSource: .bundled, geometry: .standard,
             areas: [Cell(row: 35, column: 9), Cell(row: 24, column: 38), Cell(row: 53, column: 26), Cell(row: 66, column: 14), Cell(row: 7, column: 22)])
-        return SolveLoop.Round(quiz: quiz, judge: AnswerJudge(acceptedTitles: ["Metropolis", "메트로폴리스"], otherMovieTitles: ["Nosferatu"]), number: 1)
+        return SolveRound(quiz: quiz, judge: AnswerJudge(acceptedTitles: ["Metropolis", "메트로폴리스"], otherMovieTitles: ["Nosferatu"]), number: 1)
     }
 
     @Test func eventsComeInOrderAtTheirScheduledTimes() {
         let loop = SolveLoop(rounds: [metropolisRound()], levels: .standard, level: .beginner, timeScale: 1)
         let source = ScriptedSource([(3.0, "nosferatu"), (5.5, "?"), (7.2, "metropolis")])
         var lines: [String] = []
-        let printer = JSONSolvePrinter(timeScale: 1)
-        let results = loop.run(source: source, emit: { lines.append(JSONSolvePrinter.line(printer.object(for: $0))) }, finished: { _, _ in })
+        let printer = JSONSolvePrinter(timeScale: 1) { lines.append($0) }
+        let results = loop.run(input: source, observer: printer, finished: { _, _ in })
         #expect(lines == [
             #"{"at_ms":0,"event":"quiz_start","quiz":1,"stages":5}"#,
             #"{"at_ms":0,"event":"stage","quiz":1,"scheduled_ms":0,"stage":1}"#,
@@ -58,14 +59,14 @@ struct SolveTests {
             #"{"event":"quiz_end","hints":1,"outcome":"solved","quiz":1,"score":92,"seconds":7.2,"stage_reached":4,"title":"Metropolis"}"#,
         ])
         #expect(results.map(\.score) == [92], "(100 + 1 hidden stage x 20 + 12.8 of 20 s x 100) / 2 for the hint")
-        #expect(SolveLoop.shareText(code: ShareCode("FE7NWW")!, results: results) == "UQuiz FE7NWW 1/1 🟨 92 pts")
+        #expect(ShareLine.text(code: ShareCode("FE7NWW")!, results: results) == "UQuiz FE7NWW 1/1 🟨 92 pts")
     }
 
     @Test func silenceRunsThePosterToTheEndAndThePlainLinesSayIt() {
         let loop = SolveLoop(rounds: [metropolisRound()], levels: .standard, level: .beginner, timeScale: 0.5)
         var lines: [String] = []
-        let printer = PlainSolvePrinter(total: 1, timeScale: 0.5)
-        let results = loop.run(source: ScriptedSource([]), emit: { if let line = printer.line(for: $0) { lines.append(line) } }, finished: { _, _ in })
+        let printer = PlainSolvePrinter(total: 1, timeScale: 0.5) { lines.append($0) }
+        let results = loop.run(input: ScriptedSource([]), observer: printer, finished: { _, _ in })
         #expect(lines == [
             "[  0.00s] quiz 1/1 begins: 5 areas to reveal", "[  0.00s] area 1 revealed", "[  2.00s] area 2 revealed",
             "[  4.00s] area 3 revealed", "[  6.00s] area 4 revealed", "[  8.00s] area 5 revealed", "[ 20.00s] time is up",

@@ -46,12 +46,26 @@ public struct AnswerJudge: Sendable {
     /// A judge for `movie` played in any language: its titles in every language, its original title and its aliases
     /// are accepted; the titles of the other movies of `catalog` are not.
     public init(movie: CatalogMovie, catalog: [CatalogMovie] = []) {
-        func titles(of movie: CatalogMovie) -> [String] {
-            QuizLanguage.allCases.compactMap { movie.titles[$0] } + [movie.originalTitle]
-        }
         self.init(
-            acceptedTitles: titles(of: movie) + movie.aliases,
-            otherMovieTitles: catalog.filter { $0.catalogKey != movie.catalogKey }.flatMap(titles(of:)))
+            acceptedTitles: Self.titles(of: movie) + movie.aliases,
+            otherMovieTitles: Self.titles(ofMoviesOtherThan: movie.catalogKey, in: catalog))
+    }
+
+    /// The judge of a quiz as played: the quiz's own titles (as its maker saved them), and every title and alias the
+    /// catalog knows for its movie; refused: the exact titles of every other movie of the catalog.
+    public init(quiz: Quiz, catalog: [CatalogMovie]) {
+        let movie = catalog.first { $0.catalogKey == quiz.catalogKey }
+        self.init(
+            acceptedTitles: [quiz.title, quiz.originalTitle] + (movie.map { Self.titles(of: $0) + $0.aliases } ?? []),
+            otherMovieTitles: Self.titles(ofMoviesOtherThan: quiz.catalogKey, in: catalog))
+    }
+
+    private static func titles(of movie: CatalogMovie) -> [String] {
+        QuizLanguage.allCases.compactMap { movie.titles[$0] } + [movie.originalTitle]
+    }
+
+    private static func titles(ofMoviesOtherThan key: String?, in catalog: [CatalogMovie]) -> [String] {
+        catalog.filter { $0.catalogKey != key }.flatMap(titles(of:))
     }
 
     /// Typos forgiven in a normalized title of `length` Characters: short titles must be exact.

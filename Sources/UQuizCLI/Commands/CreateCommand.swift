@@ -3,6 +3,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizApp
 
 struct CreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,66 +68,44 @@ struct CreateCommand: AsyncParsableCommand {
             throw CommandFailure(message: "\(from!): \(error.description)")
         }
         let language = try checked.language ?? context.settings.language(flag: language)
-        let database = try context.openDatabase()
-        let resolver = MovieResolver(database: database, client: try context.tmdbClient(), logger: context.logger)
-        var quizzes: [Quiz] = []
-        for (index, entry) in checked.quizzes.enumerated() {
-            let resolved = try resolver.resolve(entry.movie, language: language)
-            let movie = resolved.movie
-            let (posterPath, posterSource): (String, PosterSource)
-            if let chosen = entry.poster ?? movie.posterPaths[language] ?? movie.posterPaths[.en] {
-                (posterPath, posterSource) = (chosen, .tmdb)
-            } else if let bundled = movie.bundledPoster {
-                (posterPath, posterSource) = (bundled, .bundled)
-            } else {
-                throw CommandFailure(message: "quiz \(index + 1): \(entry.movie) has no poster; pick one with poster=")
-            }
-            var areas = entry.areas
-            if areas == nil {
-                guard autoAreas else {
-                    throw UsageError("quiz \(index + 1) (\(entry.movie)) has no areas: give areas= or --auto-areas")
-                }
-                let detail = PosterDetail.function(
-                    posterPath: posterPath, source: posterSource, geometry: geometry, context: context, database: database)
-                areas = AreaLayout.spreadOut(
-                    count: levels[checked.level].areaCount, geometry: geometry,
-                    seed: (seed ?? .random(in: 0...UInt64.max)) &+ UInt64(index), detail: detail)
-            }
-            quizzes.append(Quiz(
-                tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
-                originalTitle: movie.originalTitle, releaseDate: movie.releaseDate, genreIds: resolved.genreIds,
-                posterPath: posterPath, posterSource: posterSource, geometry: geometry, areas: areas!))
+        let create = CreatePackage(environment: context.environment, levels: levels, geometry: geometry)
+        let quizzes: [Quiz]
+        do {
+            quizzes = try create.quizzes(
+                of: checked, language: language, autoAreas: autoAreas, seed: seed ?? context.environment.randomSeed())
+        } catch CreatePackage.Problem.noPoster(let number, let movie) {
+            throw CommandFailure(message: "quiz \(number): \(movie) has no poster; pick one with poster=")
+        } catch CreatePackage.Problem.noAreas(let number, let movie) {
+            throw UsageError("quiz \(number) (\(movie)) has no areas: give areas= or --auto-areas")
+        } catch let problem as MovieLookupProblem {
+            throw CommandFailure(message: Wording.movieLookup(problem))
         }
-        let maker = try checked.maker ?? context.settings.makerName()
-        var generator = SystemRandomNumberGenerator()
-        var package = QuizPackage(
-            shareCode: .random(using: &generator), seedId: nil, origin: .user, title: checked.title, maker: maker,
-            level: checked.level, language: language, createdAt: ISO8601DateFormatter().string(from: Date()),
-            quizzes: quizzes)
-        // A fresh code clashing with a stored one is rare (30^6 codes); draw again rather than fail.
-        while (try? database.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
-        let id = try database.insert(package)
+        let saved = try create.save(.init(
+            title: checked.title, maker: try checked.maker ?? context.settings.makerName(), level: checked.level,
+            language: language, quizzes: quizzes))
         if json {
-            print(try JSONOutput.string(PackageJSON(try database.package(id: id))))
+            print(try JSONOutput.string(PackageJSON(try context.openDatabase().package(id: saved.id))))
         } else {
-            print("Created package \(id) (\(package.shareCode)) \"\(SafeText.clean(package.title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes").")
+            Self.printCreated(saved)
         }
     }
 
+    static func printCreated(_ saved: (id: Int64, package: QuizPackage)) {
+        let count = saved.package.quizzes.count
+        print("Created package \(saved.id) (\(saved.package.shareCode)) \"\(SafeText.clean(saved.package.title))\" with \(count) quiz\(count == 1 ? "" : "zes").")
+    }
+
     private func runInteractively(_ context: AppContext) async throws {
-        let database = try context.openDatabase()
+        let geometry = try context.settings.gridGeometry()
+        let create = CreatePackage(environment: context.environment, levels: try context.settings.levelRules(), geometry: geometry)
         let creator = InteractiveCreator(
-            io: .terminal, context: context, database: database, client: try context.tmdbClient(),
-            levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry(),
-            language: try context.settings.language(flag: language), seed: seed ?? .random(in: 0...UInt64.max))
-        guard var package = try creator.run() else {
+            io: .terminal, context: context, create: create, language: try context.settings.language(flag: language),
+            seed: seed ?? context.environment.randomSeed())
+        guard let draft = try creator.run() else {
             print("Nothing saved.")
             return
         }
-        var generator = SystemRandomNumberGenerator()
-        while (try? database.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
-        let id = try database.insert(package)
-        print("Created package \(id) (\(package.shareCode)) \"\(SafeText.clean(package.title))\" with \(package.quizzes.count) quiz\(package.quizzes.count == 1 ? "" : "zes").")
+        Self.printCreated(try create.save(draft))
     }
 
     private func readSpec(geometry: GridGeometry) throws -> PackageSpec {

@@ -3,6 +3,7 @@ import Foundation
 import MovieSearch
 import QuizCore
 import QuizStore
+import UQuizApp
 
 struct FetchPostersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,44 +22,32 @@ struct FetchPostersCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let database = try context.openDatabase()
-        let ids = try packages.map { try database.packageID(for: $0) }
-        let refs = try database.tmdbPosters(packageIDs: ids)
-        guard !refs.isEmpty else {
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        guard let report = try FetchPosters(environment: context.environment).run(
+            packageIDs: try packages.map { try database.packageID(for: $0) }, progress: bar.update)
+        else {
             print("No TMDB posters to fetch: these packages use bundled posters.")
             return
         }
-        let client = try context.imageClient()
-        let width = try context.settings.posterPlayWidth()
-        // /configuration needs credentials; without them the TMDB size named after the width is the best guess.
-        let size = client.settings.credentials == nil
-            ? "w\(width)" : (try? client.imageConfiguration().posterSize(atLeast: width)) ?? "w\(width)"
-        let fetcher = PosterFetcher(client: client, cache: try context.settings.posterCache(), size: size)
-        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-        let outcomes = fetcher.fetch(
-            refs.map { PosterRequest(posterPath: $0.posterPath, tmdbId: $0.tmdbId, language: $0.language) },
-            progress: bar.update)
         bar.finish()
-
-        var counts = (cached: 0, downloaded: 0, replaced: 0)
-        var failures: [String] = []
-        for (ref, outcome) in zip(refs, outcomes) {
-            switch outcome {
-            case .alreadyCached: counts.cached += 1
-            case .downloaded: counts.downloaded += 1
+        for line in report.lines {
+            switch line.outcome {
             case .replaced(let newPath):
-                try database.replacePoster(quizId: ref.quizId, with: newPath)
-                counts.replaced += 1
-                print("replaced  \(SafeText.clean(ref.title)): \(ref.posterPath) → \(SafeText.clean(newPath))")
+                print("replaced  \(SafeText.clean(line.quizTitle)): \(line.posterPath) → \(SafeText.clean(newPath))")
             case .failed(let reason):
-                failures.append("\(SafeText.clean(ref.title)): \(reason)")
-                print("failed    \(SafeText.clean(ref.title)): \(reason)")
+                print("failed    \(SafeText.clean(line.quizTitle)): \(reason)")
+            case .alreadyCached, .downloaded:
+                break
             }
         }
+        let failures = report.failures
         print(
-            "\(refs.count) posters (\(size)): \(counts.downloaded) downloaded, \(counts.replaced) replaced, "
-                + "\(counts.cached) already cached, \(failures.count) failed.")
-        if let first = failures.first {
-            throw CommandFailure(message: "\(failures.count) poster\(failures.count == 1 ? "" : "s") could not be fetched (first: \(first))")
+            "\(report.lines.count) posters (\(report.size)): \(report.count { $0 == .downloaded }) downloaded, "
+                + "\(report.count { if case .replaced = $0 { true } else { false } }) replaced, "
+                + "\(report.count { $0 == .alreadyCached }) already cached, \(failures.count) failed.")
+        if let first = failures.first, case .failed(let reason) = first.outcome {
+            throw CommandFailure(
+                message: "\(failures.count) poster\(failures.count == 1 ? "" : "s") could not be fetched (first: \(SafeText.clean(first.quizTitle)): \(reason))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import MovieSearch
 import QuizCore
 
@@ -30,7 +31,7 @@ struct PostersCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let language = try context.settings.language(flag: self.language)
-        guard let client = try context.tmdbClient() else {
+        guard let client = try context.environment.movieClient() else {
             throw UsageError("posters needs TMDB: set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN")
         }
         let posters = try client.posters(movieID: movieID, language: language)

@@ -3,6 +3,7 @@ import Foundation
 import MovieSearch
 import QuizCore
 import QuizStore
+import UQuizApp
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,13 +56,11 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let language = try context.settings.language(flag: self.language)
-        let database = try context.openDatabase()
-        let found = try MovieFinder.find(
-            query, language: language, page: page, year: year, offline: offline, client: try context.tmdbClient(),
-            database: database)
+        let found = try MovieSearching(environment: context.environment).find(
+            query, language: language, page: page, year: year, offline: offline)
         let output = Output(
-            source: found.source, offlineReason: found.offlineReason, page: found.page, totalPages: found.totalPages,
-            totalResults: found.totalResults,
+            source: found.offlineReason == nil ? "tmdb" : "catalog", offlineReason: found.offlineReason.map(Wording.offlineReason),
+            page: found.page, totalPages: found.totalPages, totalResults: found.totalResults,
             results: found.results.map {
                 .init(id: $0.tmdbId, title: $0.title, originalTitle: $0.originalTitle, releaseDate: $0.releaseDate,
                       posterPath: $0.posterPath)
@@ -96,17 +95,3 @@ struct SearchCommand: AsyncParsableCommand {
     }
 }
 
-extension MovieSummary {
-    /// What a search teaches the local catalog: the title in the language searched, the rest as TMDB gave it.
-    func catalogMovie(language: QuizLanguage) -> CatalogMovie {
-        var titles: [QuizLanguage: String] = [language: title]
-        if titles[.en] == nil, language == .ko, originalTitle.unicodeScalars.allSatisfy({ $0.isASCII }) {
-            titles[.en] = originalTitle
-        }
-        var posters: [QuizLanguage: String] = [:]
-        posters[language] = posterPath
-        return CatalogMovie(
-            catalogKey: "tmdb-\(id)", tmdbId: id, originalTitle: originalTitle, titles: titles, releaseDate: releaseDate,
-            posterPaths: posters, bundledPoster: nil, aliases: [])
-    }
-}

@@ -3,6 +3,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizApp
 
 struct SolveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,102 +61,74 @@ struct SolveCommand: AsyncParsableCommand {
         if let quiz, quiz < 1 { throw ValidationError("--quiz must be 1 or more") }
     }
 
+    /// The full-screen player runs on a terminal unless a line-based mode is asked for.
+    private var fullScreen: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !plain && !json }
+
     func run() async throws {
         let context = try await AppContext.make(store)
-        let onTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-        if !onTerminal && !plain && !json {
+        if !fullScreen && !plain && !json {
             // Nobody to play with: show what there is to play, and how a script plays.
-            let database = try context.openDatabase()
-            print(ListCommand.table(try database.packages(limit: 50).rows, terminal: context.terminal))
+            print(ListCommand.table(try context.openDatabase().packages(limit: 50).rows, terminal: context.terminal))
             print("No terminal to play on: run `uquiz solve` in a terminal, or play from a script with --plain or --json.")
             return
         }
-        let levels = try context.settings.levelRules()
-        let language = try context.settings.language(flag: nil)
         let database = try context.openDatabase()
-        let defaultId = try database.packageID(for: "\(language.rawValue)-silent")
+        let defaultId = try database.packageID(for: "\(try context.settings.language(flag: nil).rawValue)-silent")
         let packageId = try package.map { try database.packageID(for: $0) }
-            ?? (onTerminal && !plain && !json ? try pickPackage(database, defaultId: defaultId) : defaultId)
-        let stored = try database.package(id: packageId)
-        let ids = try database.quizIDs(packageId: packageId)
-        var order = Array(stored.quizzes.indices)
-        if let quiz {
-            guard stored.quizzes.indices.contains(quiz - 1) else {
-                throw UsageError("there is no quiz \(quiz): the package has \(stored.quizzes.count)")
-            }
-            order = [quiz - 1]
-        }
-        if shuffle {
-            var generator = AreaLayout.SeededGenerator(seed: seed ?? .random(in: 0...UInt64.max))
-            order.shuffle(using: &generator)
-        }
-        let catalog = try database.allCatalogMovies()
-        let rounds = order.enumerated().map { number, index in
-            let quiz = stored.quizzes[index]
-            // Accepted: the quiz's titles, and every title and alias the catalog knows for its movie; refused: the
-            // exact title of any other movie of the catalog.
-            let movie = catalog.first { $0.catalogKey == quiz.catalogKey }
-            let judge = AnswerJudge(
-                acceptedTitles: [quiz.title, quiz.originalTitle] + (movie.map { Array($0.titles.values) + $0.aliases } ?? []),
-                otherMovieTitles: catalog.filter { $0.catalogKey != quiz.catalogKey }.flatMap { Array($0.titles.values) + [$0.originalTitle] })
-            return SolveLoop.Round(quiz: quiz, judge: judge, number: number + 1)
+            ?? (fullScreen ? try pickPackage(database, defaultId: defaultId) : defaultId)
+        let play = PlayPackage(environment: context.environment, levels: try context.settings.levelRules())
+        let plan: SolvePlan
+        do {
+            plan = try play.plan(
+                packageId: packageId, quiz: quiz, shuffleSeed: shuffle ? seed ?? context.environment.randomSeed() : nil)
+        } catch PlayPackage.Problem.noSuchQuiz(let number, let count) {
+            throw UsageError("there is no quiz \(number): the package has \(count)")
         }
         let name = try player ?? context.settings.playerName()
-        let playId = try database.startPlay(packageId: packageId, player: name, at: Date())
-        var recordingFailure: (any Error)?
-        let record: (SolveLoop.Round, QuizResult) -> Void = { round, result in
-            do {
-                try database.recordAttempt(
-                    playId: playId, quizId: ids[order[round.number - 1]], player: name, startedAt: Date(), result: result)
-            } catch {
-                recordingFailure = recordingFailure ?? error
-            }
-        }
-        let out = FileHandle.standardOutput
-        func write(_ line: String) { out.write(Data((line + "\n").utf8)) }
+        let summary = try fullScreen
+            ? playOnScreen(plan, play: play, player: name, context: context)
+            : play.run(plan, player: name, timeScale: timeScale, input: LineSolveInput(), observer: linePrinter(plan))
+        printSummary(summary, plan: plan)
+        if let failure = summary.recordingFailure { throw failure }
+    }
 
-        let results: [QuizResult]
-        if onTerminal && !plain && !json {
-            let posters = PosterDetail.rasters(
-                for: order.map { (ids[$0], stored.quizzes[$0]) }, language: stored.language, offline: offline, context: context,
-                database: database)
-            let player = TerminalPlayer(
-                rounds: zip(rounds, posters).map { TerminalPlayer.Round(loopRound: $0, poster: $1) },
-                levels: levels, level: stored.level, timeScale: timeScale, packageTitle: stored.title,
-                environment: ProcessInfo.processInfo.environment)
-            results = player.run(finished: record)
-        } else {
-            let plainPrinter = PlainSolvePrinter(total: rounds.count, timeScale: timeScale)
-            let jsonPrinter = JSONSolvePrinter(timeScale: timeScale)
-            results = SolveLoop(rounds: rounds, levels: levels, level: stored.level, timeScale: timeScale).run(
-                source: LiveSolveSource(),
-                emit: { step in
-                    if json {
-                        write(JSONSolvePrinter.line(jsonPrinter.object(for: step)))
-                    } else if let line = plainPrinter.line(for: step) {
-                        write(line)
-                    }
-                },
-                finished: record)
+    private func linePrinter(_ plan: SolvePlan) -> any SolveObserver {
+        let write = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        return json
+            ? JSONSolvePrinter(timeScale: timeScale, write: write)
+            : PlainSolvePrinter(total: plan.rounds.count, timeScale: timeScale, write: write)
+    }
+
+    /// Downloads the posters the play needs, then plays in the alternate screen.
+    private func playOnScreen(_ plan: SolvePlan, play: PlayPackage, player: String, context: AppContext) throws -> SolveSummary {
+        var loader = PosterLoader(environment: context.environment)
+        loader.willDownload = { count in Console.note("Downloading \(count) poster\(count == 1 ? "" : "s")…") }
+        let posters = loader.rasters(
+            for: plan.rounds.map { (plan.quizIDs[$0.number - 1], $0.quiz) }, language: plan.package.language, offline: offline)
+        let screen = TerminalPlayer(
+            posters: Dictionary(uniqueKeysWithValues: zip(plan.rounds.map(\.number), posters)), quizCount: plan.rounds.count,
+            levels: play.levels, timeScale: timeScale, packageTitle: plan.package.title,
+            environment: ProcessInfo.processInfo.environment, describe: Wording.posterUnavailable)
+        return try screen.run {
+            try play.run(plan, player: player, timeScale: timeScale, input: screen, observer: screen)
         }
-        let score = results.reduce(0) { $0 + $1.score }
-        try database.finishPlay(playId: playId, score: score, at: Date())
-        let share = SolveLoop.shareText(code: stored.shareCode, results: results)
-        let solved = results.filter(\.solved).count
+    }
+
+    private func printSummary(_ summary: SolveSummary, plan: SolvePlan) {
+        let write = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         if json {
             write(JSONSolvePrinter.line([
-                "event": "summary", "solved": solved, "total": results.count, "score": score, "share": share,
+                "event": "summary", "solved": summary.solved, "total": summary.results.count, "score": summary.score,
+                "share": summary.shareLine,
             ]))
-        } else {
-            for (round, result) in zip(rounds, results) where onTerminal && !plain {
-                let mark = result.solved ? (result.hintsUsed > 0 ? "🟨" : "🟩") : "🟥"
-                let detail = String(
-                    format: "%.1f s, area %d%@", result.seconds, result.stageReached, result.hintsUsed > 0 ? ", hint" : "")
-                write("\(mark) \(round.number). \(SafeText.clean(round.quiz.title)): \(detail)\(result.solved ? ", +\(result.score)" : "")")
-            }
-            write("\(solved) of \(results.count) solved, \(score) points")
-            write(share)
+            return
         }
-        if let recordingFailure { throw recordingFailure }
+        for (round, result) in zip(plan.rounds, summary.results) where fullScreen {
+            let detail = String(
+                format: "%.1f s, area %d%@", result.seconds, result.stageReached, result.hintsUsed > 0 ? ", hint" : "")
+            write("\(ShareLine.square(for: result)) \(round.number). \(SafeText.clean(round.quiz.title)): \(detail)\(result.solved ? ", +\(result.score)" : "")")
+        }
+        write("\(summary.solved) of \(summary.results.count) solved, \(summary.score) points")
+        write(summary.shareLine)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MovieSearch
 import QuizStore
+import UQuizApp
 
 /// `uquiz`: make and solve movie-poster quizzes from the shell.
 public struct UQuizCommand: AsyncParsableCommand {
@@ -70,26 +71,46 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// What a command needs, built once at start-up from the flags and the environment.
-struct AppContext {
+/// What a command needs, built once at start-up from the flags and the environment: the settings, how to write to
+/// the terminal, and the application layer's environment (store, clients, clock, randomness) made from them.
+struct AppContext: Sendable {
     let settings: Settings
     let terminal: Terminal
     let logger: Logger
+    let environment: AppEnvironment
+    private let database: OnFirstUse<AppDatabase>
 
     static func make(_ options: StoreOptions) async throws -> AppContext {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = options.verbose ? .debug : .warning
-            return handler
-        }
-        let logger = Logger(label: "uquiz")
+        var logger = Logger(label: "uquiz") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = options.verbose ? .debug : .warning
         let settings = try await Settings.load(flags: options.flags)
         logger.debug("configuration sources, strongest first: \(settings.layers.map(\.name).joined(separator: ", "))")
-        return AppContext(settings: settings, terminal: .current(), logger: logger)
+        return AppContext(settings: settings, logger: logger)
     }
 
-    /// Opens the database, creating it from the seed bundle on first use.
+    init(settings: Settings, logger: Logger, terminal: Terminal = .current()) {
+        self.settings = settings
+        self.terminal = terminal
+        self.logger = logger
+        let database = OnFirstUse { try Self.openDatabase(settings: settings, logger: logger) }
+        let imageClient = OnFirstUse { try Self.imageClient(settings: settings, logger: logger) }
+        self.database = database
+        environment = AppEnvironment(
+            now: { Date() }, randomSeed: { .random(in: 0...UInt64.max) }, store: { try database.get() },
+            movieClient: {
+                let client = try imageClient.get()
+                return client.settings.credentials == nil ? nil : client
+            },
+            imageClient: { try imageClient.get() }, posterCache: { try settings.posterCache() },
+            posterPlayWidth: { try settings.posterPlayWidth() }, log: { message in logger.debug("\(message)") })
+    }
+
+    /// The database, created from the seed bundle on first use; opened once per process.
     func openDatabase() throws -> AppDatabase {
+        try database.get()
+    }
+
+    private static func openDatabase(settings: Settings, logger: Logger) throws -> AppDatabase {
         let path = try settings.databasePath()
         logger.debug("database \(path)")
         let (database, seeded) = try AppDatabase.openOrSeed(at: path, seedBundle: {
@@ -103,28 +124,19 @@ struct AppContext {
         }
         return database
     }
-}
 
-extension AppContext {
-    /// The TMDB client, or `nil` when no credentials are configured. One per process: it keeps its connections open.
-    func tmdbClient() throws -> TMDBClient? {
-        let client = try imageClient()
-        return client.settings.credentials == nil ? nil : client
-    }
-
-    /// A TMDB client that may lack credentials: enough for the public image server.
-    func imageClient() throws -> TMDBClient {
-        let settings = try self.settings.tmdbSettings()
-        let logger = self.logger
+    /// One TMDB client per process (it keeps its connections open); without credentials it still reaches the public
+    /// image server.
+    private static func imageClient(settings: Settings, logger: Logger) throws -> TMDBClient {
         var log: (@Sendable (String) -> Void)?
         if logger.logLevel <= .debug {
             log = { message in logger.debug("\(message)") }
         }
         return TMDBClient(
-            settings: settings,
-            transport: CurlTransport(options: try self.settings.transportOptions()),
-            cache: HTTPCache(directory: try self.settings.cacheDirectory().appendingPathComponent("http")),
-            retry: try self.settings.retryPolicy(),
+            settings: try settings.tmdbSettings(),
+            transport: CurlTransport(options: try settings.transportOptions()),
+            cache: HTTPCache(directory: try settings.cacheDirectory().appendingPathComponent("http")),
+            retry: try settings.retryPolicy(),
             log: log)
     }
 }

@@ -4,56 +4,106 @@ import Foundation
 import PosterArt
 import PosterGrid
 import QuizCore
+import Synchronization
+import UQuizApp
 
-/// The full-screen game on a terminal: the poster (half blocks), its areas fading in stage by stage, a time bar and an
-/// answer line that takes typing while the reveal runs. Esc pauses (the poster is hidden and the clock stops), any key
-/// resumes; Tab skips; `?` on an empty line asks for the hint; Ctrl-C quits. The terminal is restored on every exit:
-/// the end, an error, Ctrl-C, SIGTERM and SIGHUP.
-final class TerminalPlayer {
-    struct Round {
-        var loopRound: SolveLoop.Round
-        /// The poster's cells, or why its pixels could not be had (the player says so; the title can still be typed).
-        var poster: Result<CellRaster, PosterUnavailable>
-        var raster: CellRaster? { try? poster.get() }
+/// What the player's screen shows at one instant, computed from the game's state alone (`frame(of:size:)`), so a
+/// test can check a screen without a terminal.
+struct PlayerFrame: Equatable {
+    var header: String
+    /// The poster as it is revealed now, and the column it starts at; `nil` when its pixels could not be had.
+    var picture: HalfBlockPicture?
+    var pictureColumn: Int
+    var status: String
+    var input: String
+    var footer: String
+
+    static let footerText = "Enter guesses · ? hint · Tab skips · Esc pauses · Ctrl-C quits"
+
+    /// What is on screen while a quiz runs: header with the time bar, the poster through its revealed areas, the
+    /// status line and what the player has typed.
+    static func frame(
+        packageTitle: String, quizNumber: Int, quizCount: Int, secondsLeft: Double, timeLimit: Double,
+        poster: CellRaster?, areas: [Cell], reveal: [Double], status: String, typed: String, size: (rows: Int, columns: Int)
+    ) -> PlayerFrame {
+        let barWidth = max(10, min(40, size.columns - 40))
+        let filled = Int((Double(barWidth) * secondsLeft / timeLimit).rounded())
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        let header = " \(SafeText.clean(packageTitle)) · quiz \(quizNumber)/\(quizCount) · \(String(format: "%4.1f", secondsLeft)) s \(bar)"
+        var picture: HalfBlockPicture?
+        if let poster {
+            picture = HalfBlockPicture(
+                cells: PosterFrame.cells(raster: poster, areas: areas, reveal: reveal), geometry: poster.geometry,
+                maxWidth: size.columns - 2, maxHeight: max(4, size.rows - 6))
+        }
+        return PlayerFrame(
+            header: header, picture: picture, pictureColumn: max(1, (size.columns - (picture?.width ?? 0)) / 2),
+            status: TextWidth.fit(status, to: size.columns - 2), input: typed, footer: footerText)
     }
+}
 
-    let rounds: [Round]
+/// The full-screen game on a terminal: the keyboard as the game loop's input (typing, Enter, `?`, Tab, Esc, resize)
+/// and the screen as its observer, drawn from `PlayerFrame`. Esc pauses (the poster is hidden and the clock stops),
+/// any key resumes; Tab skips; `?` on an empty line asks for the hint; Ctrl-C quits. The terminal is restored on every
+/// exit: the end, an error, Ctrl-C, SIGTERM and SIGHUP.
+final class TerminalPlayer: SolveInput, SolveObserver {
+    /// Each quiz's poster by its number in the play, or why its pixels could not be had (the player says so; the title
+    /// can still be typed).
+    let posters: [Int: Result<CellRaster, PosterUnavailable>]
+    let quizCount: Int
     let levels: LevelRules
-    let level: Level
     let timeScale: Double
     let packageTitle: String
-    let colourMode: TerminalCanvas.ColourMode
+    let describe: (PosterUnavailable) -> String
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private var canvas: TerminalCanvas
     private var typed = ""
     private var status = ""
+    /// Actions read from one burst of keys and not yet given to the loop.
+    private var pending: [SolveAction] = []
     /// The size last laid out; a different one on the next draw means the terminal was resized.
     private var laidOut: (rows: Int, columns: Int)?
     private var signalSources: [any DispatchSourceSignal] = []
 
-    init(rounds: [Round], levels: LevelRules, level: Level, timeScale: Double, packageTitle: String, environment: [String: String]) {
-        self.rounds = rounds
+    init(
+        posters: [Int: Result<CellRaster, PosterUnavailable>], quizCount: Int, levels: LevelRules, timeScale: Double,
+        packageTitle: String, environment: [String: String], describe: @escaping (PosterUnavailable) -> String
+    ) {
+        self.posters = posters
+        self.quizCount = quizCount
         self.levels = levels
-        self.level = level
         self.timeScale = timeScale
         self.packageTitle = packageTitle
+        self.describe = describe
         let colourTerm = environment["COLORTERM"] ?? ""
-        colourMode = colourTerm.contains("truecolor") || colourTerm.contains("24bit") ? .trueColour : .palette256
+        let colourMode: TerminalCanvas.ColourMode =
+            colourTerm.contains("truecolor") || colourTerm.contains("24bit") ? .trueColour : .palette256
         canvas = TerminalCanvas(mode: colourMode, origin: (3, 1))
         origin = clock.now
     }
 
-    private func now() -> Duration { clock.now - origin }
+    /// Every write to the screen holds this lock, and none is made once a signal handler has restored the terminal for
+    /// good (`true`): a frame the game loop is still drawing cannot land after the restored main screen.
+    private static let screen = Mutex(false)
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Self.screen.withLock { restoredForGood in
+            if !restoredForGood { FileHandle.standardOutput.write(Data(text.utf8)) }
+        }
     }
 
     // MARK: - Terminal set-up and restoration
 
     private static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
     private static let leaveScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Runs `play` in the alternate screen with the keyboard in raw mode, and restores the terminal however it ends.
+    func run<T>(_ play: () throws -> T) rethrows -> T {
+        enter()
+        defer { Self.restoreTerminal() }
+        return try play()
+    }
 
     private func enter() {
         uquiz_enter_raw_mode(STDIN_FILENO)
@@ -63,7 +113,10 @@ final class TerminalPlayer {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 // Restore, then die of the same signal so the shell sees why.
-                Self.restoreTerminal()
+                Self.screen.withLock { restoredForGood in
+                    Self.restore()
+                    restoredForGood = true
+                }
                 signal(signalNumber, SIG_DFL)
                 kill(getpid(), signalNumber)
             }
@@ -73,96 +126,84 @@ final class TerminalPlayer {
     }
 
     static func restoreTerminal() {
+        screen.withLock { restoredForGood in
+            if !restoredForGood { restore() }
+        }
+    }
+
+    private static func restore() {
         uquiz_restore_terminal(STDIN_FILENO)
         FileHandle.standardOutput.write(Data(leaveScreen.utf8))
     }
 
-    // MARK: - The game
+    // MARK: - Input
 
-    /// Plays every round; `finished` gets each result as its quiz ends.
-    func run(finished: (SolveLoop.Round, QuizResult) -> Void) -> [QuizResult] {
-        enter()
-        defer { Self.restoreTerminal() }
-        var results: [QuizResult] = []
-        let rule = levels[level]
-        for round in rounds {
-            guard var state = try? QuizRound(
-                index: round.loopRound.number, judge: round.loopRound.judge, hint: Hint.firstHint(for: round.loopRound.quiz.title),
-                stageCount: round.loopRound.quiz.areas.count, stageDuration: rule.stageDuration * timeScale,
-                timeLimit: levels.timeLimit * timeScale, start: now(), timeScale: timeScale)
-            else { continue }
-            typed = ""
-            status = ""
-            if case .failure(let problem) = round.poster {
-                status = "No poster: \(SafeText.clean(problem.reason)). Type the title, or Tab skips."
+    func now() -> Duration { clock.now - origin }
+
+    func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
+        if !pending.isEmpty { return pending.removeFirst() }
+        guard let bytes = readInput(timeout: nextWait(round, deadline: deadline)) else { return .tick }
+        var paused = round.isPaused
+        for key in Self.keys(in: bytes) {
+            if paused {
+                pending.append(.resume)
+                laidOut = nil
+                paused = false
+                continue
             }
-            laidOut = nil
-            handle(state.advance(to: now()), state: state)
-            while !state.isOver {
-                draw(round, state)
-                let wait = nextWait(state)
-                guard let bytes = readInput(timeout: wait) else {
-                    handle(state.advance(to: now()), state: state)
-                    continue
+            switch key {
+            case .escape:
+                pending.append(.pause)
+                paused = true
+            case .tab:
+                pending.append(.skip)
+            case .enter:
+                pending.append(.guess(typed))
+                typed = ""
+            case .backspace:
+                if !typed.isEmpty { typed.removeLast() }
+            case .text(let text):
+                if text == "?" && typed.isEmpty {
+                    pending.append(.hint)
+                } else {
+                    typed += text
                 }
-                for key in Self.keys(in: bytes) where !state.isOver {
-                    let instant = now()
-                    if state.isPaused {
-                        handle(state.resume(at: instant), state: state)
-                        laidOut = nil
-                        continue
-                    }
-                    switch key {
-                    case .escape:
-                        handle(state.pause(at: instant), state: state)
-                    case .tab:
-                        handle(state.skip(at: instant), state: state)
-                    case .enter:
-                        let guess = typed
-                        typed = ""
-                        let events = state.guess(guess, at: instant)
-                        handle(events, state: state)
-                    case .backspace:
-                        if !typed.isEmpty { typed.removeLast() }
-                    case .text(let text):
-                        if text == "?" && typed.isEmpty {
-                            handle(state.hint(at: instant), state: state)
-                        } else {
-                            typed += text
-                        }
-                    case .other:
-                        break
-                    }
-                }
+            case .other:
+                break
             }
-            guard let result = state.result else { continue }
-            results.append(result)
-            finished(round.loopRound, result)
-            showEnd(round, result)
         }
-        return results
+        // Typing alone changes only the screen: a tick redraws it.
+        return pending.isEmpty ? .tick : pending.removeFirst()
     }
 
     /// Short waits while a fade or the time bar moves; nothing moves while paused.
-    private func nextWait(_ state: QuizRound) -> Int32 {
-        if state.isPaused { return -1 }
-        let untilDeadline = state.nextDeadline.map { max(0, Int32(LiveSolveSource.seconds($0 - now()) * 1000) + 1) } ?? 200
-        let fading = state.reveal(at: now()).contains { $0 > 0 && $0 < 1 }
+    private func nextWait(_ round: QuizRound, deadline: Duration?) -> Int32 {
+        if round.isPaused { return -1 }
+        let untilDeadline = deadline.map { max(0, Int32(($0 - now()).seconds * 1000) + 1) } ?? 200
+        let fading = round.reveal(at: now()).contains { $0 > 0 && $0 < 1 }
         return min(untilDeadline, fading ? 33 : 200)
     }
 
-    private func handle(_ events: [PlayEvent], state: QuizRound) {
-        for event in events {
-            switch event {
-            case let .guessed(_, guess, verdict, _) where !verdict.isAccepted:
-                status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason))"
-            case let .hintShown(_, hint, _):
-                status = "Hint: \(hint)"
-            case .paused:
-                write("\u{1B}[2J\u{1B}[3;3HPaused: the poster is hidden and the clock stopped. Press any key to go on.")
-            default:
-                break
+    // MARK: - Screen
+
+    func show(_ step: SolveStep) {
+        switch step.event {
+        case .quizStarted:
+            typed = ""
+            pending = []
+            laidOut = nil
+            status = ""
+            if case .failure(let problem) = posters[step.round.number] {
+                status = "No poster: \(SafeText.clean(describe(problem))). Type the title, or Tab skips."
             }
+        case let .guessed(_, guess, verdict, _) where !verdict.isAccepted:
+            status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason))"
+        case let .hintShown(_, hint, _):
+            status = "Hint: \(hint)"
+        case .paused:
+            write("\u{1B}[2J\u{1B}[3;3HPaused: the poster is hidden and the clock stopped. Press any key to go on.")
+        default:
+            break
         }
     }
 
@@ -173,7 +214,7 @@ final class TerminalPlayer {
         return (Int(rows), Int(columns))
     }
 
-    private func draw(_ round: Round, _ state: QuizRound) {
+    func willWait(_ round: SolveRound, state: QuizRound, at instant: Duration) {
         guard !state.isPaused else { return }
         let size = layout()
         if laidOut.map({ $0 != size }) ?? true {
@@ -181,40 +222,38 @@ final class TerminalPlayer {
             canvas.invalidate()
             write("\u{1B}[2J")
         }
-        let instant = now()
-        let elapsed = LiveSolveSource.seconds(state.schedule.activeElapsed(at: instant)) / timeScale
-        let limit = LiveSolveSource.seconds(levels.timeLimit)
-        let left = max(0, limit - elapsed)
-        let barWidth = max(10, min(40, size.columns - 40))
-        let filled = Int((Double(barWidth) * left / limit).rounded())
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-        var output = "\u{1B}[1;1H\u{1B}[2K"
-        output += " \(SafeText.clean(packageTitle)) · quiz \(round.loopRound.number)/\(rounds.count) · \(String(format: "%4.1f", left)) s \(bar)"
-        if let raster = round.raster {
-            let cells = PosterFrame.cells(raster: raster, areas: round.loopRound.quiz.areas, reveal: state.reveal(at: instant))
-            let picture = HalfBlockPicture(
-                cells: cells, geometry: raster.geometry, maxWidth: size.columns - 2, maxHeight: max(4, size.rows - 6))
-            canvas.origin = (3, max(1, (size.columns - picture.width) / 2))
+        let limit = levels.timeLimit.seconds
+        let elapsed = state.schedule.activeElapsed(at: instant).seconds / timeScale
+        let frame = PlayerFrame.frame(
+            packageTitle: packageTitle, quizNumber: round.number, quizCount: quizCount,
+            secondsLeft: max(0, limit - elapsed), timeLimit: limit, poster: try? posters[round.number]?.get(),
+            areas: round.quiz.areas, reveal: state.reveal(at: instant), status: status, typed: typed, size: size)
+        write(render(frame, rows: size.rows))
+    }
+
+    private func render(_ frame: PlayerFrame, rows: Int) -> String {
+        var output = "\u{1B}[1;1H\u{1B}[2K" + frame.header
+        if let picture = frame.picture {
+            canvas.origin = (3, frame.pictureColumn)
             output += canvas.draw(picture)
         }
-        let bottom = size.rows
-        output += "\u{1B}[\(bottom - 2);1H\u{1B}[2K \(TextWidth.fit(status, to: size.columns - 2))"
-        output += "\u{1B}[\(bottom - 1);1H\u{1B}[2K > \(typed)"
-        output += "\u{1B}[\(bottom);1H\u{1B}[2K Enter guesses · ? hint · Tab skips · Esc pauses · Ctrl-C quits"
-        write(output)
+        output += "\u{1B}[\(rows - 2);1H\u{1B}[2K \(frame.status)"
+        output += "\u{1B}[\(rows - 1);1H\u{1B}[2K > \(frame.input)"
+        output += "\u{1B}[\(rows);1H\u{1B}[2K \(frame.footer)"
+        return output
     }
 
     /// The whole poster and the answer, for a moment or until a key.
-    private func showEnd(_ round: Round, _ result: QuizResult) {
+    func quizEnded(_ round: SolveRound, result: QuizResult) {
         let size = layout()
         var output = ""
-        if let raster = round.raster {
+        if let raster = try? posters[round.number]?.get() {
             let picture = HalfBlockPicture(
                 cells: PosterFrame.uncovered(raster: raster), geometry: raster.geometry, maxWidth: size.columns - 2,
                 maxHeight: max(4, size.rows - 6))
             output += canvas.draw(picture)
         }
-        let title = SafeText.clean(round.loopRound.quiz.title)
+        let title = SafeText.clean(round.quiz.title)
         let line = switch result.outcome {
         case .solved: "✓ \(title)! +\(result.score) points 🎉"
         case .missed: "⏰ Time is up: it was \(title)"

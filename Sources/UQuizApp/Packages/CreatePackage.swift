@@ -1,0 +1,105 @@
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+
+/// The create use case: turns a checked spec (from flags, a file or the interactive creator) into quizzes, with the
+/// movies' facts from TMDB or the catalog, a poster each and areas placed or chosen automatically, and saves the package
+/// under a fresh share code.
+public struct CreatePackage: Sendable {
+    public let environment: AppEnvironment
+    public let levels: LevelRules
+    public let geometry: GridGeometry
+
+    public init(environment: AppEnvironment, levels: LevelRules, geometry: GridGeometry) {
+        self.environment = environment
+        self.levels = levels
+        self.geometry = geometry
+    }
+
+    public enum Problem: Error, Equatable {
+        /// The movie has no TMDB poster in any language and none bundled.
+        case noPoster(quiz: Int, movie: MovieReference)
+        /// The quiz gives no areas and automatic areas were not asked for.
+        case noAreas(quiz: Int, movie: MovieReference)
+    }
+
+    /// The quizzes of a checked spec, in order. Quizzes without areas get them automatically (leaning on the poster's
+    /// detail) when `autoAreas`, from `seed` plus the quiz's place, so a seed gives the same layout every time.
+    public func quizzes(of spec: PackageSpec.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) throws -> [Quiz] {
+        let movies = MovieSearching(environment: environment)
+        var quizzes: [Quiz] = []
+        for (index, entry) in spec.quizzes.enumerated() {
+            let resolved = try movies.resolve(entry.movie)
+            let movie = resolved.movie
+            guard let poster = entry.poster.map({ (path: $0, source: PosterSource.tmdb) }) ?? Self.defaultPoster(of: movie, in: language)
+            else { throw Problem.noPoster(quiz: index + 1, movie: entry.movie) }
+            var areas = entry.areas
+            if areas == nil {
+                guard autoAreas else { throw Problem.noAreas(quiz: index + 1, movie: entry.movie) }
+                areas = automaticAreas(
+                    count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
+                    seed: seed &+ UInt64(index))
+            }
+            quizzes.append(quiz(of: resolved, language: language, poster: poster, areas: areas!))
+        }
+        return quizzes
+    }
+
+    /// The poster a quiz gets when the maker names none: TMDB's in the package's language, else in English, else the
+    /// bundled one.
+    public static func defaultPoster(of movie: CatalogMovie, in language: QuizLanguage) -> (path: String, source: PosterSource)? {
+        if let path = movie.posterPaths[language] ?? movie.posterPaths[.en] { return (path, .tmdb) }
+        return movie.bundledPoster.map { ($0, .bundled) }
+    }
+
+    /// Areas spread over the poster, leaning toward its detailed regions when its pixels can be had; `existing` stay.
+    public func automaticAreas(
+        count: Int, posterPath: String, source: PosterSource, existing: [Cell] = [], seed: UInt64
+    ) -> [Cell] {
+        let detail = PosterLoader(environment: environment).detail(posterPath: posterPath, source: source, geometry: geometry)
+        return AreaLayout.spreadOut(count: count, geometry: geometry, existing: existing, seed: seed, detail: detail)
+    }
+
+    /// A quiz on a movie: its title in the package's language, its facts, the chosen poster and the areas.
+    public func quiz(
+        of resolved: ResolvedMovie, language: QuizLanguage, poster: (path: String, source: PosterSource), areas: [Cell]
+    ) -> Quiz {
+        let movie = resolved.movie
+        return Quiz(
+            tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
+            originalTitle: movie.originalTitle, releaseDate: movie.releaseDate, genreIds: resolved.genreIds,
+            posterPath: poster.path, posterSource: poster.source, geometry: geometry, areas: areas)
+    }
+
+    /// A package as its maker made it, before it has a share code and a time.
+    public struct Draft: Sendable {
+        public var title: String
+        public var maker: String
+        public var level: Level
+        public var language: QuizLanguage
+        public var quizzes: [Quiz]
+
+        public init(title: String, maker: String, level: Level, language: QuizLanguage, quizzes: [Quiz]) {
+            self.title = title
+            self.maker = maker
+            self.level = level
+            self.language = language
+            self.quizzes = quizzes
+        }
+    }
+
+    /// Saves a new package made now by the user, under a share code no stored package has.
+    public func save(_ draft: Draft) throws -> (id: Int64, package: QuizPackage) {
+        let store = try environment.store()
+        var generator = AreaLayout.SeededGenerator(seed: environment.randomSeed())
+        var package = QuizPackage(
+            shareCode: .random(using: &generator), seedId: nil, origin: .user, title: draft.title, maker: draft.maker,
+            level: draft.level, language: draft.language,
+            createdAt: ISO8601DateFormatter().string(from: environment.now()), quizzes: draft.quizzes)
+        // A fresh code clashing with a stored one is rare (30^6 codes); draw again rather than fail.
+        while (try? store.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
+        let id = try store.insert(package)
+        return (id, package)
+    }
+}

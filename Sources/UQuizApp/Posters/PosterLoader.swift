@@ -1,0 +1,124 @@
+import Foundation
+import MovieSearch
+import PosterArt
+import PosterGrid
+import QuizCore
+
+/// Why a poster's pixels could not be had; the front end says it in its own words.
+public enum PosterUnavailable: Error, Equatable, Sendable {
+    /// A bundled poster is not in the database (`seed merge` restores it).
+    case bundledPosterMissing
+    /// A TMDB poster is not cached and downloading was not allowed.
+    case notCachedOffline
+    /// The download failed, for this reason.
+    case downloadFailed(String)
+    /// The bytes are there but are not a readable JPEG.
+    case unreadable
+}
+
+/// Poster pixels seen through a quiz's grid, from the bundle, the poster cache or the image server: for the player,
+/// and for automatic areas that lean toward detailed regions.
+public struct PosterLoader: Sendable {
+    public let environment: AppEnvironment
+    /// Called with the number of posters about to be downloaded, before a play's batch starts.
+    public var willDownload: @Sendable (Int) -> Void = { _ in }
+
+    public init(environment: AppEnvironment) {
+        self.environment = environment
+    }
+
+    /// How detailed the poster is around each cell, or `nil` when its pixels cannot be had (automatic areas then
+    /// spread out on geometry alone).
+    public func detail(posterPath: String, source: PosterSource, geometry: GridGeometry) -> ((Cell) -> Double)? {
+        guard let jpeg = jpegBytes(posterPath: posterPath, source: source),
+            let raster = try? Self.raster(jpeg, geometry: geometry).get()
+        else { return nil }
+        return { raster.detail(ofAreaAround: $0) }
+    }
+
+    /// The posters of the quizzes about to be played: bundled ones from the store, TMDB ones from the poster cache,
+    /// and the missing ones downloaded together (libcurl's multi interface, retried as the rules say) and cached. A
+    /// poster TMDB no longer has is replaced by the movie's current one and the quiz updated, as `fetch-posters` does.
+    /// With `offline`, nothing is downloaded: a TMDB poster that is not cached is unavailable.
+    public func rasters(
+        for quizzes: [(id: Int64, quiz: Quiz)], language: QuizLanguage, offline: Bool
+    ) -> [Result<CellRaster, PosterUnavailable>] {
+        var results = [Result<CellRaster, PosterUnavailable>](
+            repeating: .failure(.notCachedOffline), count: quizzes.count)
+        var online: [Int] = []
+        for (index, entry) in quizzes.enumerated() {
+            switch entry.quiz.posterSource {
+            case .bundled:
+                let bytes = try? environment.store().bundledPoster(fileName: entry.quiz.posterPath)
+                results[index] = Self.raster(bytes, geometry: entry.quiz.geometry, otherwise: .bundledPosterMissing)
+            case .tmdb:
+                online.append(index)
+            }
+        }
+        guard !online.isEmpty else { return results }
+        do {
+            let cache = try environment.posterCache()
+            let size = "w\(try environment.posterPlayWidth())"
+            if offline {
+                for index in online {
+                    let quiz = quizzes[index].quiz
+                    results[index] = Self.raster(
+                        cache.data(for: quiz.posterPath, size: size), geometry: quiz.geometry, otherwise: .notCachedOffline)
+                }
+                return results
+            }
+            let fetcher = PosterFetcher(client: try environment.imageClient(), cache: cache, size: size)
+            let missing = online.filter { !cache.contains(quizzes[$0].quiz.posterPath, size: size) }.count
+            if missing > 0 { willDownload(missing) }
+            let outcomes = fetcher.fetch(online.map {
+                PosterRequest(posterPath: quizzes[$0].quiz.posterPath, tmdbId: quizzes[$0].quiz.tmdbId, language: language)
+            })
+            for (index, outcome) in zip(online, outcomes) {
+                var path = quizzes[index].quiz.posterPath
+                switch outcome {
+                case .failed(let reason):
+                    results[index] = .failure(.downloadFailed(reason))
+                    continue
+                case .replaced(let newPath):
+                    try? environment.store().replacePoster(quizId: quizzes[index].id, with: newPath)
+                    path = newPath
+                case .alreadyCached, .downloaded:
+                    break
+                }
+                results[index] = Self.raster(cache.data(for: path, size: size), geometry: quizzes[index].quiz.geometry)
+            }
+        } catch {
+            for index in online { results[index] = .failure(.downloadFailed(error.localizedDescription)) }
+        }
+        return results
+    }
+
+    /// The poster's cells, or `reason` when there are no bytes or they are not a readable JPEG.
+    private static func raster(
+        _ jpeg: Data?, geometry: GridGeometry, otherwise reason: PosterUnavailable = .unreadable
+    ) -> Result<CellRaster, PosterUnavailable> {
+        guard let jpeg else { return .failure(reason) }
+        return Result { CellRaster(image: try JPEG.decode(jpeg), geometry: geometry) }.mapError { _ in reason }
+    }
+
+    private func jpegBytes(posterPath: String, source: PosterSource) -> Data? {
+        switch source {
+        case .bundled:
+            return try? environment.store().bundledPoster(fileName: posterPath)
+        case .tmdb:
+            guard let cache = try? environment.posterCache(), let width = try? environment.posterPlayWidth() else {
+                return nil
+            }
+            let size = "w\(width)"
+            if let cached = cache.data(for: posterPath, size: size) { return cached }
+            guard let client = try? environment.imageClient(),
+                let data = try? client.downloadPosters([posterPath], size: size)[0].get()
+            else {
+                environment.log("poster \(posterPath) unavailable: automatic areas use the layout alone")
+                return nil
+            }
+            try? cache.store(data, for: posterPath, size: size)
+            return data
+        }
+    }
+}

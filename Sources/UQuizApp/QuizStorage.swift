@@ -1,0 +1,47 @@
+import Foundation
+import QuizCore
+import QuizStore
+
+/// The storage boundary the use cases talk to: packages, the movie catalog, plays and the seed, with no database
+/// types in sight. `AppDatabase` (SQLite) is today's implementation; a PostgreSQL one plugs in behind the same calls.
+public protocol QuizStorage: Sendable {
+    // Packages
+    func packages(matching filter: PackageFilter, limit: Int?) throws -> PackagePage
+    func packageID(for reference: String) throws -> Int64
+    func package(id: Int64) throws -> QuizPackage
+    func insert(_ package: QuizPackage) throws -> Int64
+    func saveEdit(packageId: Int64, edited: QuizPackage) throws
+    @discardableResult func deletePackages(ids: [Int64]) throws -> [String]
+    func importPackages(
+        _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
+    ) throws -> [(id: Int64, shareCode: ShareCode)]
+
+    // The movie catalog
+    func upsertMovies(_ movies: [CatalogMovie]) throws
+    func catalogMovie(key: String) throws -> CatalogMovie?
+    func catalogMovies(keys: [String]) throws -> [String: CatalogMovie]
+    func allCatalogMovies() throws -> [CatalogMovie]
+    func searchCatalog(_ query: String, language: QuizLanguage, limit: Int) throws -> [CatalogMovie]
+
+    // Posters
+    func tmdbPosters(packageIDs: [Int64]) throws -> [TMDBPosterRef]
+    func replacePoster(quizId: Int64, with posterPath: String) throws
+    func bundledPoster(fileName: String) throws -> Data?
+
+    // Plays and statistics
+    func quizIDs(packageId: Int64) throws -> [Int64]
+    func startPlay(packageId: Int64, player: String, at date: Date) throws -> Int64
+    func recordAttempt(playId: Int64, quizId: Int64, player: String, startedAt: Date, result: QuizResult) throws
+    func finishPlay(playId: Int64, score: Int, at date: Date) throws
+    func stats(packageId: Int64?, player: String?) throws -> PlayStats
+
+    // The seed
+    var location: String { get }
+    func seedStatus() throws -> SeedStatus
+    func mergeSeed(from bundle: SeedBundle) throws -> MergeReport
+    func reset(from bundle: SeedBundle, now: Date) throws -> String
+}
+
+extension AppDatabase: QuizStorage {
+    public var location: String { path }
+}

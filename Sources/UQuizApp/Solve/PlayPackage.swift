@@ -1,0 +1,88 @@
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+
+/// A play about to begin: the package, the quizzes in the order they will be played, and what to record them against.
+public struct SolvePlan: Sendable {
+    public var packageId: Int64
+    public var package: QuizPackage
+    public var rounds: [SolveRound]
+    /// The stored id of each round's quiz, in play order.
+    public var quizIDs: [Int64]
+}
+
+/// How a play went, for the summary and the share line.
+public struct SolveSummary: Sendable {
+    public var results: [QuizResult]
+    public var score: Int { results.reduce(0) { $0 + $1.score } }
+    public var solved: Int { results.filter(\.solved).count }
+    public var shareLine: String
+    /// Recording an attempt failed: the play went on, and the front end shows the summary before the error.
+    public var recordingFailure: (any Error)?
+}
+
+/// The solve use case: picks the quizzes of a package, judges guesses against the catalog, runs the one game loop with
+/// a front end's input and observer, and records each quiz's attempt as it ends.
+public struct PlayPackage: Sendable {
+    public let environment: AppEnvironment
+    public let levels: LevelRules
+
+    public init(environment: AppEnvironment, levels: LevelRules) {
+        self.environment = environment
+        self.levels = levels
+    }
+
+    public enum Problem: Error, Equatable {
+        /// `--quiz N` names no quiz of the package.
+        case noSuchQuiz(Int, quizCount: Int)
+    }
+
+    /// The quizzes of `packageId` to play: one (`quiz`, 1-based), or all, shuffled by `shuffleSeed` when given.
+    public func plan(packageId: Int64, quiz: Int? = nil, shuffleSeed: UInt64? = nil) throws -> SolvePlan {
+        let store = try environment.store()
+        let package = try store.package(id: packageId)
+        let ids = try store.quizIDs(packageId: packageId)
+        var order = Array(package.quizzes.indices)
+        if let quiz {
+            guard package.quizzes.indices.contains(quiz - 1) else {
+                throw Problem.noSuchQuiz(quiz, quizCount: package.quizzes.count)
+            }
+            order = [quiz - 1]
+        }
+        if let shuffleSeed {
+            var generator = AreaLayout.SeededGenerator(seed: shuffleSeed)
+            order.shuffle(using: &generator)
+        }
+        let catalog = try store.allCatalogMovies()
+        let rounds = order.enumerated().map { number, index in
+            SolveRound(quiz: package.quizzes[index], judge: AnswerJudge(quiz: package.quizzes[index], catalog: catalog), number: number + 1)
+        }
+        return SolvePlan(packageId: packageId, package: package, rounds: rounds, quizIDs: order.map { ids[$0] })
+    }
+
+    /// Plays the plan to its end (or the player's quit), recording every finished quiz in its own transaction so that a
+    /// stopped play keeps what was played, and the play's score when it is over.
+    public func run(
+        _ plan: SolvePlan, player: String, timeScale: Double, input: any SolveInput, observer: any SolveObserver
+    ) throws -> SolveSummary {
+        let store = try environment.store()
+        let playId = try store.startPlay(packageId: plan.packageId, player: player, at: environment.now())
+        var recordingFailure: (any Error)?
+        let loop = SolveLoop(rounds: plan.rounds, levels: levels, level: plan.package.level, timeScale: timeScale)
+        let results = loop.run(input: input, observer: observer) { round, result in
+            do {
+                try store.recordAttempt(
+                    playId: playId, quizId: plan.quizIDs[round.number - 1], player: player, startedAt: environment.now(),
+                    result: result)
+            } catch {
+                recordingFailure = recordingFailure ?? error
+            }
+        }
+        let summary = SolveSummary(
+            results: results, shareLine: ShareLine.text(code: plan.package.shareCode, results: results),
+            recordingFailure: recordingFailure)
+        try store.finishPlay(playId: playId, score: summary.score, at: environment.now())
+        return summary
+    }
+}

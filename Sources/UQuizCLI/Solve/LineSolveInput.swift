@@ -1,0 +1,98 @@
+import Foundation
+import QuizCore
+import Synchronization
+import UQuizApp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a typed line means in `--plain` and `--json`: a guess, `?` for the hint, `/skip`, or nothing (the clock moves).
+enum TypedLine {
+    static func action(for line: String) -> SolveAction {
+        switch line.trimmingCharacters(in: .whitespaces) {
+        case "": .tick
+        case "?": .hint
+        case "/skip": .skip
+        case let text: .guess(text)
+        }
+    }
+}
+
+/// Lines from a file descriptor (standard input) on the monotonic clock: the loop sleeps in `poll` until a line comes or
+/// the deadline passes, so it wakes on time with no thread of its own.
+final class LineSolveInput: SolveInput {
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var ended = false
+
+    init(descriptor: Int32 = STDIN_FILENO) {
+        self.descriptor = descriptor
+        origin = clock.now
+    }
+
+    func now() -> Duration { clock.now - origin }
+
+    func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
+        while true {
+            if let line = takeLine() { return TypedLine.action(for: line) }
+            if ended {
+                // No more input: the quiz runs out its time.
+                guard let deadline else { return .endOfInput }
+                sleep(until: deadline)
+                return .tick
+            }
+            guard waitForInput(until: deadline) else { return .tick }
+            readAvailable()
+        }
+    }
+
+    /// The next whole line of the buffer, or the unterminated rest once input has ended.
+    private func takeLine() -> String? {
+        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: buffer[..<newline], as: UTF8.self)
+            buffer.removeSubrange(...newline)
+            return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        }
+        if ended && !buffer.isEmpty {
+            defer { buffer.removeAll() }
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Whether input is ready before the deadline (`false` once it has passed).
+    private func waitForInput(until deadline: Duration?) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&entry, 1, milliseconds(until: deadline))
+            if result > 0 { return true }
+            if result == 0 { return false }
+            if errno != EINTR { return true }  // let read report the error as the end of input
+        }
+    }
+
+    private func readAvailable() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &chunk, chunk.count)
+        if count > 0 {
+            buffer += chunk.prefix(count)
+        } else if count == 0 || errno != EINTR {
+            ended = true
+        }
+    }
+
+    private func sleep(until deadline: Duration) {
+        while now() < deadline { _ = poll(nil, 0, milliseconds(until: deadline)) }
+    }
+
+    /// `poll`'s timeout for `deadline`: -1 waits for ever; rounded up so the loop never wakes just before it.
+    private func milliseconds(until deadline: Duration?) -> Int32 {
+        guard let deadline else { return -1 }
+        let left = deadline - now()
+        guard left > .zero else { return 0 }
+        return Int32(min(Double(Int32.max), (left.seconds * 1000).rounded(.up)))
+    }
+}

@@ -1,0 +1,29 @@
+import UQuizApp
+
+/// The CLI's words for what the application layer reports as types.
+enum Wording {
+    static func posterUnavailable(_ problem: PosterUnavailable) -> String {
+        switch problem {
+        case .bundledPosterMissing: "the bundled poster is missing; uquiz seed merge restores it"
+        case .notCachedOffline: "it is not cached and --offline was given (uquiz fetch-posters caches it)"
+        case .downloadFailed(let reason): "it could not be downloaded: \(reason)"
+        case .unreadable: "the cached file is not a readable JPEG"
+        }
+    }
+
+    static func offlineReason(_ reason: OfflineReason) -> String {
+        switch reason {
+        case .asked: "--offline"
+        case .noCredentials: "no TMDB credentials (set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN)"
+        case .unreachable(let why): why
+        }
+    }
+
+    static func movieLookup(_ problem: MovieLookupProblem) -> String {
+        switch problem {
+        case let .notInCatalog(reference, hadCredentials):
+            let why = hadCredentials ? "and TMDB could not be reached" : "and there are no TMDB credentials"
+            return "\(reference) is not in the local catalog \(why); find it with `uquiz search`"
+        }
+    }
+}
