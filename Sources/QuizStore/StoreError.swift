@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case missingBundledPoster(String)
     /// An operation on the database file (a reset and its backup) asked of a database that lives in memory only.
     case inMemory(operation: String)
+    /// Every share code drawn for a new package was taken already.
+    case noFreeShareCode(tries: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -55,6 +57,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "the bundled poster \(file) is not in this database; run `uquiz seed merge` first; nothing imported"
         case let .inMemory(operation):
             "cannot \(operation): the database is in memory only, with no file to back up or replace"
+        case let .noFreeShareCode(tries):
+            "no free share code after \(tries) tries; nothing was saved; try again"
         }
     }
 

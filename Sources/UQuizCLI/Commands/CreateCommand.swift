@@ -103,9 +103,8 @@ struct CreateCommand: AsyncParsableCommand {
             shareCode: .random(using: &generator), seedId: nil, origin: .user, title: checked.title, maker: maker,
             level: checked.level, language: language, createdAt: ISO8601DateFormatter().string(from: Date()),
             quizzes: quizzes)
-        // A fresh code clashing with a stored one is rare (30^6 codes); draw again rather than fail.
-        while (try? database.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
-        let id = try database.insert(package)
+        let id: Int64
+        (id, package.shareCode) = try database.insertChoosingShareCode(package) { .random(using: &generator) }
         if json {
             print(try JSONOutput.string(PackageJSON(try database.package(id: id))))
         } else {
@@ -124,8 +123,8 @@ struct CreateCommand: AsyncParsableCommand {
             return
         }
         var generator = SystemRandomNumberGenerator()
-        while (try? database.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
-        let id = try database.insert(package)
+        let id: Int64
+        (id, package.shareCode) = try database.insertChoosingShareCode(package) { .random(using: &generator) }
         print("Created package \(id) (\(package.shareCode)) \"\(SafeText.clean(package.title))\" with \(package.quizzes.count) quiz\(package.quizzes.count == 1 ? "" : "zes").")
     }
 
