@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import Synchronization
 
 /// A TMDB-compatible server for tests, benchmarks and offline demos: `/3/...` answers like api.themoviedb.org/3 and
 /// `/t/p/{size}/{file}` like image.tmdb.org/t/p, with TMDB's response and error shapes and on-demand faults.
@@ -81,16 +82,16 @@ public final class FakeTMDBServer: Sendable {
 
 /// Appends request lines to a file, for tests that count what reached the server.
 final class RequestLog: Sendable {
-    let path: String
-    let lock = NSLock()
+    /// The file's path, behind a mutex so that lines of concurrent requests are appended one at a time, never mixed.
+    private let path: Mutex<String>
 
     init(path: String) {
-        self.path = path
+        self.path = Mutex(path)
         _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
 
     func append(_ line: String) {
-        lock.withLock {
+        path.withLock { path in
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
             handle.seekToEndOfFile()
             handle.write(Data((line + "\n").utf8))

@@ -7,9 +7,18 @@ import GRDB
 /// One `DatabaseQueue` (a single connection) rather than a `DatabasePool`: a command is one short-lived process that never
 /// reads while it writes, and a pool's second connection would parse the schema again on every start-up. Concurrency
 /// between processes comes from WAL and the busy timeout, which a queue has as well.
+///
+/// The store works on `any DatabaseWriter`, so tests can hand it an in-memory database (`inMemory()`) instead of a file.
 public final class AppDatabase: Sendable {
+    /// The database file, or `inMemoryPath` for a database made by `inMemory()`.
     public let path: String
-    let writer: DatabaseQueue
+    let writer: any DatabaseWriter
+
+    /// The `path` of an in-memory database: SQLite's own name for one.
+    public static let inMemoryPath = ":memory:"
+
+    /// Whether the database lives in memory only, so that nothing can be done with its file (a backup, a reset).
+    public var isInMemory: Bool { path == Self.inMemoryPath }
 
     /// How long a write waits for another process's write before giving up with `StoreError.locked`.
     public static let busyTimeout: TimeInterval = 10
@@ -22,6 +31,7 @@ public final class AppDatabase: Sendable {
         at path: String,
         seedBundle: () throws -> SeedBundle
     ) throws -> (database: AppDatabase, seeded: Bool) {
+        try refuseInMemoryPath(path)
         var seeded = false
         if FileManager.default.fileExists(atPath: path) {
             // A first run killed between publishing the database and dropping its temporary copy leaves that copy behind.
@@ -32,13 +42,36 @@ public final class AppDatabase: Sendable {
         return (try AppDatabase(existingAt: path), seeded)
     }
 
-    /// Opens a database that must already exist and migrates it to the current schema.
-    public init(existingAt path: String) throws {
+    /// A new database in memory, migrated to the current schema and empty: for tests, gone when it is released.
+    public static func inMemory() throws -> AppDatabase {
+        try mappingErrors(path: inMemoryPath) {
+            let queue = try DatabaseQueue(configuration: configuration())
+            try Schema.migrator.migrate(queue)
+            return AppDatabase(path: inMemoryPath, writer: queue)
+        }
+    }
+
+    /// SQLite reads `:memory:` as "a new database in memory", never as a file, so a file opened by that name would be
+    /// an empty database that vanishes, and its seed would go to a file nobody reads.
+    private static func refuseInMemoryPath(_ path: String) throws {
+        guard path != inMemoryPath else {
+            throw StoreError.cannotCreate(path: path, reason: "it is SQLite's name for a database in memory, not a file")
+        }
+    }
+
+    private init(path: String, writer: any DatabaseWriter) {
         self.path = path
+        self.writer = writer
+    }
+
+    /// Opens a database that must already exist and migrates it to the current schema.
+    public convenience init(existingAt path: String) throws {
+        try Self.refuseInMemoryPath(path)
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.io(path: path, detail: "no such file")
         }
-        writer = try mappingErrors(path: path) { try DatabaseQueue(path: path, configuration: Self.configuration()) }
+        let writer = try mappingErrors(path: path) { try DatabaseQueue(path: path, configuration: Self.configuration()) }
+        self.init(path: path, writer: writer)
         try mappingErrors(path: path) {
             let migrator = Schema.migrator
             let (superseded, complete) = try writer.read { db in
@@ -66,7 +99,7 @@ public final class AppDatabase: Sendable {
     /// between GRDB reading what is applied and applying it; our copy then fails (its transaction also records the
     /// migration's name, which a primary key allows once) and rolls back whole. So a failure is retried when someone
     /// else made progress meanwhile, and is real when nobody did.
-    static func migrate(_ writer: DatabaseQueue, with migrator: DatabaseMigrator) throws {
+    static func migrate(_ writer: any DatabaseWriter, with migrator: DatabaseMigrator) throws {
         while true {
             let appliedBefore = try writer.read { try migrator.appliedIdentifiers($0) }
             do {

@@ -131,6 +131,48 @@ extension AppDatabase {
         try write { db in try Self.insert(package, in: db) }
     }
 
+    /// How many share codes `insertChoosingShareCode` tries before it gives up. With 30^6 codes a collision is rare, so
+    /// running out means the generator keeps repeating itself, not bad luck.
+    public static let shareCodeTries = 20
+
+    /// Saves a new package in one transaction under a share code no stored package has: the package's own code, or when
+    /// the UNIQUE constraint refuses it, the next one from `newCode`, for at most `shareCodeTries` codes in all. The
+    /// choice happens inside the write transaction, so no other writer can take the code between the check and the
+    /// insert. Any other error ends the transaction with nothing written.
+    /// - Returns: the new package's id and the share code it got.
+    /// - Throws: `StoreError.noFreeShareCode` when every code tried was taken; nothing is written then.
+    public func insertChoosingShareCode(
+        _ package: QuizPackage, newCode: () -> ShareCode
+    ) throws -> (id: Int64, shareCode: ShareCode) {
+        try write { db in try Self.insertChoosingShareCode(package, newCode: newCode, in: db) }
+    }
+
+    static func insertChoosingShareCode(
+        _ package: QuizPackage, newCode: () -> ShareCode, in db: Database
+    ) throws -> (id: Int64, shareCode: ShareCode) {
+        var package = package
+        for attempt in 1...shareCodeTries {
+            if attempt > 1 { package.shareCode = newCode() }
+            do {
+                var id: Int64 = 0
+                // A savepoint, so that a refused code leaves nothing of this package behind before the next try.
+                try db.inSavepoint {
+                    id = try insert(package, in: db)
+                    return .commit
+                }
+                return (id, package.shareCode)
+            } catch let error as DatabaseError where isShareCodeCollision(error) {
+                continue
+            }
+        }
+        throw StoreError.noFreeShareCode(tries: shareCodeTries)
+    }
+
+    private static func isShareCodeCollision(_ error: DatabaseError) -> Bool {
+        error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            && error.message?.contains("package.shareCode") == true
+    }
+
     // MARK: - Mapping between records and the domain model
 
     static func insert(_ package: QuizPackage, in db: Database) throws -> Int64 {

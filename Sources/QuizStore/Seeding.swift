@@ -236,6 +236,7 @@ extension AppDatabase {
     /// at any moment leaves a complete database.
     /// - Returns: the path of the backup.
     public func reset(from bundle: SeedBundle, now: Date = Date()) throws -> String {
+        guard !isInMemory else { throw StoreError.inMemory(operation: "reset the database") }
         let bundleQueue = try bundle.open()
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

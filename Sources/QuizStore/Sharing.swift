@@ -23,12 +23,11 @@ extension AppDatabase {
                     db, sql: "SELECT id FROM package WHERE shareCode = ?", arguments: [package.shareCode.value])
                 {
                     guard asCopy else { throw StoreError.alreadyImported(code: package.shareCode.value, id: existing) }
-                    repeat { package.shareCode = newCode() } while try Int64.fetchOne(
-                        db, sql: "SELECT id FROM package WHERE shareCode = ?", arguments: [package.shareCode.value]) != nil
+                    package.shareCode = newCode()
                 }
                 package.origin = .user
                 package.seedId = nil
-                saved.append((try Self.insert(package, in: db), package.shareCode))
+                saved.append(try Self.insertChoosingShareCode(package, newCode: newCode, in: db))
             }
             return saved
         }

@@ -18,6 +18,10 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case io(path: String, detail: String)
     case alreadyImported(code: String, id: Int64)
     case missingBundledPoster(String)
+    /// An operation on the database file (a reset and its backup) asked of a database that lives in memory only.
+    case inMemory(operation: String)
+    /// Every share code drawn for a new package was taken already.
+    case noFreeShareCode(tries: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -51,6 +55,10 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "package \(code) is already here (id \(id)); nothing imported; use --as-copy to keep both"
         case let .missingBundledPoster(file):
             "the bundled poster \(file) is not in this database; run `uquiz seed merge` first; nothing imported"
+        case let .inMemory(operation):
+            "cannot \(operation): the database is in memory only, with no file to back up or replace"
+        case let .noFreeShareCode(tries):
+            "no free share code after \(tries) tries; nothing was saved; try again"
         }
     }
 

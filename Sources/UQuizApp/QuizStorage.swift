@@ -10,6 +10,8 @@ public protocol QuizStorage: Sendable {
     func packageID(for reference: String) throws -> Int64
     func package(id: Int64) throws -> QuizPackage
     func insert(_ package: QuizPackage) throws -> Int64
+    /// Inserts a new package under its code or, when that is taken, the next from `newCode`, chosen inside the write.
+    func insertChoosingShareCode(_ package: QuizPackage, newCode: () -> ShareCode) throws -> (id: Int64, shareCode: ShareCode)
     func saveEdit(packageId: Int64, edited: QuizPackage) throws
     @discardableResult func deletePackages(ids: [Int64]) throws -> [String]
     func importPackages(

@@ -199,8 +199,7 @@ struct SeedBuildTests {
 @Suite("Queries, deletion, merge and reset")
 struct StoreOperationTests {
     @Test func packagesAreFoundByIdShareCodeOrSeedId() throws {
-        let folder = try TemporaryFolder()
-        let database = try seededDatabase(in: folder)
+        let database = try seededInMemoryDatabase()
         let silent = try database.packages(matching: PackageFilter(language: .en)).rows.first { $0.title == "Silent Classics" }!
         #expect(try database.packageID(for: String(silent.id)) == silent.id)
         #expect(try database.packageID(for: silent.shareCode.lowercased()) == silent.id)
@@ -210,8 +209,7 @@ struct StoreOperationTests {
     }
 
     @Test func filtersAndLimits() throws {
-        let folder = try TemporaryFolder()
-        let database = try seededDatabase(in: folder)
+        let database = try seededInMemoryDatabase()
         try database.insert(userPackage())
         #expect(try database.packages(matching: PackageFilter(origin: .user)).rows.map(\.title) == ["My movies"])
         let beginners = try database.packages(matching: PackageFilter(level: .beginner, language: .ko))
@@ -222,8 +220,7 @@ struct StoreOperationTests {
     }
 
     @Test func aStoredPackageReadsBackAsSaved() throws {
-        let folder = try TemporaryFolder()
-        let database = try seededDatabase(in: folder)
+        let database = try seededInMemoryDatabase()
         let package = userPackage()
         let id = try database.insert(package)
         var stored = try database.package(id: id)
@@ -233,16 +230,14 @@ struct StoreOperationTests {
     }
 
     @Test func quotesInTitlesAreStoredAsText() throws {
-        let folder = try TemporaryFolder()
-        let database = try seededDatabase(in: folder)
+        let database = try seededInMemoryDatabase()
         let id = try database.insert(userPackage(title: "'); DROP TABLE package; --"))
         #expect(try database.package(id: id).title == "'); DROP TABLE package; --")
         #expect(try database.packages().total == 9)
     }
 
     @Test func deletingRemovesQuizzesAreasAndAttemptsTogether() throws {
-        let folder = try TemporaryFolder()
-        let database = try seededDatabase(in: folder)
+        let database = try seededInMemoryDatabase()
         let id = try database.packageID(for: "en-expert")
         try database.write { db in
             let quizId = try Int64.fetchOne(db, sql: "SELECT id FROM quiz WHERE packageId = ? LIMIT 1", arguments: [id])!
@@ -268,11 +263,10 @@ struct StoreOperationTests {
     }
 
     @Test func deletingAnUnknownIdDeletesNothing() throws {
-        let folder = try TemporaryFolder()
-        let database = try seededDatabase(in: folder)
-        let before = try dump(database.path)
+        let database = try seededInMemoryDatabase()
+        let before = try dump(database)
         #expect(throws: StoreError.packageNotFound("4242")) { try database.deletePackages(ids: [1, 4242]) }
-        #expect(try dump(database.path) == before)
+        #expect(try dump(database) == before)
     }
 
     @Test func mergeRestoresAndUpdatesSeedPackagesButNeverTouchesUserDataOrAttempts() throws {

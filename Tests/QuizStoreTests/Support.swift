@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PosterGrid
 import QuizCore
-import QuizStore
+@testable import QuizStore
 
 /// The repository's own seed bundle, found from this file's place in the checkout.
 let repositorySeed = SeedBundle(
@@ -41,19 +41,31 @@ func userPackage(title: String = "My movies", code: String = "MYPKG2", areas: [C
         ])
 }
 
+/// A database in memory holding what the seed bundle holds, for tests that need no file.
+func seededInMemoryDatabase() throws -> AppDatabase {
+    let database = try AppDatabase.inMemory()
+    _ = try database.mergeSeed(from: repositorySeed)
+    return database
+}
+
 /// Rows of every table, in a stable order, to compare whole databases.
 func dump(_ path: String) throws -> [String] {
-    let queue = try DatabaseQueue(path: path)
-    return try queue.read { db in
-        let tables = try String.fetchAll(
-            db,
-            // FTS5's shadow tables are internal (some without rowid); the virtual table itself holds the content.
-            sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-                AND name NOT LIKE 'movieSearch_%' ORDER BY name
-                """)
-        return try tables.flatMap { table in
-            try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid").map { "\(table): \($0)" }
-        }
+    try DatabaseQueue(path: path).read(dumpRows)
+}
+
+func dump(_ database: AppDatabase) throws -> [String] {
+    try database.read(dumpRows)
+}
+
+private func dumpRows(_ db: Database) throws -> [String] {
+    let tables = try String.fetchAll(
+        db,
+        // FTS5's shadow tables are internal (some without rowid); the virtual table itself holds the content.
+        sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+            AND name NOT LIKE 'movieSearch_%' ORDER BY name
+            """)
+    return try tables.flatMap { table in
+        try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid").map { "\(table): \($0)" }
     }
 }

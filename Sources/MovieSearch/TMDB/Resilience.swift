@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Time as the client sees it: injected so tests run retries and rate limits with no real waiting.
 public struct ClientClock: Sendable {
@@ -78,11 +79,12 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 /// Keeps requests under a rate: at most `limit` in any `window`, waiting (on the injected clock) when needed.
-public final class RateLimiter: @unchecked Sendable {
+public final class RateLimiter: Sendable {
     let limit: Int
     let window: Duration
-    private var recent: [Duration] = []
-    private let lock = NSLock()
+    /// When the requests of the last `window` started. A caller that must wait keeps the mutex while it sleeps, so the
+    /// callers behind it queue up instead of all waking at once.
+    private let recentStarts = Mutex<[Duration]>([])
 
     /// TMDB publishes about 40 requests per second.
     public init(limit: Int = 40, window: Duration = .seconds(1)) {
@@ -91,16 +93,16 @@ public final class RateLimiter: @unchecked Sendable {
     }
 
     func acquire(clock: ClientClock) {
-        lock.lock()
-        defer { lock.unlock() }
-        var now = clock.now()
-        recent.removeAll { now - $0 >= window }
-        if recent.count >= limit, let oldest = recent.first {
-            clock.sleep(window - (now - oldest))
-            now = clock.now()
+        recentStarts.withLock { recent in
+            var now = clock.now()
             recent.removeAll { now - $0 >= window }
+            if recent.count >= limit, let oldest = recent.first {
+                clock.sleep(window - (now - oldest))
+                now = clock.now()
+                recent.removeAll { now - $0 >= window }
+            }
+            recent.append(now)
         }
-        recent.append(now)
     }
 }
 

@@ -27,7 +27,7 @@ public struct TMDBSettings: Sendable {
 /// The TMDB endpoints uquiz uses, with caching, retries and a client-side rate limit.
 public final class TMDBClient: Sendable {
     public let settings: TMDBSettings
-    let transport: CurlTransport
+    let transport: any HTTPTransport
     let cache: HTTPCache?
     let clock: ClientClock
     let retry: RetryPolicy
@@ -36,7 +36,7 @@ public final class TMDBClient: Sendable {
     let logSink: (@Sendable (String) -> Void)?
 
     public init(
-        settings: TMDBSettings, transport: CurlTransport, cache: HTTPCache?, clock: ClientClock = .live,
+        settings: TMDBSettings, transport: any HTTPTransport, cache: HTTPCache?, clock: ClientClock = .live,
         retry: RetryPolicy = .standard, limiter: RateLimiter = RateLimiter(), log: (@Sendable (String) -> Void)? = nil
     ) {
         self.settings = settings

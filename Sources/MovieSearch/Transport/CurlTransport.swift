@@ -1,13 +1,14 @@
 import CCurl
 import CurlLoader
 import Foundation
+import Synchronization
 
 /// libcurl declares its handles as `void`, so Swift sees raw pointers.
 typealias CurlHandle = UnsafeMutableRawPointer
 
 /// HTTP GET over libcurl. One instance per process: its easy handle (for one request at a time) and its multi handle with
 /// a pool of easy handles (for many at once) keep their connections open between requests.
-public final class CurlTransport: @unchecked Sendable {
+public final class CurlTransport: HTTPTransport {
     public struct Options: Sendable {
         public var userAgent: String
         public var connectTimeout: Double
@@ -23,14 +24,20 @@ public final class CurlTransport: @unchecked Sendable {
         }
     }
 
+    /// libcurl's handles, which are not thread-safe: they live inside the mutex and are only used while holding it.
+    /// Unchecked because raw C pointers cannot be proven Sendable; the mutex is what makes sharing them safe.
+    private struct Handles: @unchecked Sendable {
+        /// For `get`.
+        var single: CurlHandle
+        /// For `getAll`, with `pool` easy handles that keep their connections between calls.
+        var multi: CurlHandle
+        var pool: [CurlHandle] = []
+    }
+
     public let options: Options
-    // libcurl handles are not thread-safe: each is used under this lock only.
-    private let lock = NSLock()
     /// `nil` when libcurl could not be loaded; every request then fails with `loadError`.
-    private let single: CurlHandle?
-    private let multi: CurlHandle?
+    private let handles: Mutex<Handles?>
     private let loadError: String?
-    private var pool: [CurlHandle] = []
 
     /// Loads libcurl (once per process) and makes the reusable handles.
     public init(options: Options) {
@@ -38,49 +45,67 @@ public final class CurlTransport: @unchecked Sendable {
         var error = [CChar](repeating: 0, count: 256)
         guard uquiz_curl_load(&error, error.count) == 0 else {
             loadError = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            single = nil
-            multi = nil
+            handles = Mutex(nil)
+            return
+        }
+        // These fail only when out of memory.
+        guard let single = uquiz_curl_easy_init(), let multi = uquiz_curl_multi_init() else {
+            loadError = "libcurl could not make a handle"
+            handles = Mutex(nil)
             return
         }
         loadError = nil
-        single = uquiz_curl_easy_init()  // fails only when out of memory
-        multi = uquiz_curl_multi_init()
         uquiz_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxConnectionsPerHost)
         uquiz_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maxConnectionsPerHost)
+        handles = Mutex(Handles(single: single, multi: multi))
     }
 
     deinit {
-        if let single { uquiz_curl_easy_cleanup(single) }
-        for handle in pool { uquiz_curl_easy_cleanup(handle) }
-        if let multi { uquiz_curl_multi_cleanup(multi) }
+        handles.withLock { handles in
+            guard let handles else { return }
+            uquiz_curl_easy_cleanup(handles.single)
+            for handle in handles.pool { uquiz_curl_easy_cleanup(handle) }
+            uquiz_curl_multi_cleanup(handles.multi)
+        }
+    }
+
+    private func unavailable(_ request: HTTPGet) -> TransportError {
+        .failed(host: Redaction.host(of: request.url), detail: loadError ?? "no libcurl")
     }
 
     /// Sends one GET and waits for the whole reply.
     public func get(_ request: HTTPGet) throws(TransportError) -> HTTPReply {
-        guard let single else { throw .failed(host: Redaction.host(of: request.url), detail: loadError ?? "no libcurl") }
-        lock.lock()
-        defer { lock.unlock() }
-        let exchange = Exchange(request: request)
-        let headers = configure(single, for: exchange)
-        defer { uquiz_curl_slist_free_all(headers) }
-        let code = uquiz_curl_easy_perform(single)
-        return try exchange.finish(code: code, handle: single, options: options)
+        try handles.withLock { (handles) throws(TransportError) -> HTTPReply in
+            guard let single = handles?.single else { throw unavailable(request) }
+            let exchange = Exchange(request: request)
+            let headers = configure(single, for: exchange)
+            defer { uquiz_curl_slist_free_all(headers) }
+            let code = uquiz_curl_easy_perform(single)
+            return try exchange.finish(code: code, handle: single, options: options)
+        }
     }
 
     /// Sends every GET, at most `maxConnectionsPerHost` at once per host, and returns the outcomes in the order given.
     /// `finished` is called with the count done so far after each transfer, for progress bars.
     public func getAll(
-        _ requests: [HTTPGet], finished: (Int) -> Void = { _ in }
+        _ requests: [HTTPGet], finished: (Int) -> Void
     ) -> [Result<HTTPReply, TransportError>] {
-        guard let multi else {
-            return requests.map { .failure(.failed(host: Redaction.host(of: $0.url), detail: loadError ?? "no libcurl")) }
+        handles.withLock { handles in
+            guard handles != nil else { return requests.map { .failure(unavailable($0)) } }
+            return transferAll(requests, with: &handles!, finished: finished)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        while pool.count < min(requests.count, options.maxConnectionsPerHost) { pool.append(uquiz_curl_easy_init()!) }
+    }
+
+    private func transferAll(
+        _ requests: [HTTPGet], with handles: inout Handles, finished: (Int) -> Void
+    ) -> [Result<HTTPReply, TransportError>] {
+        let multi = handles.multi
+        while handles.pool.count < min(requests.count, options.maxConnectionsPerHost) {
+            handles.pool.append(uquiz_curl_easy_init()!)
+        }
         var results = [Result<HTTPReply, TransportError>?](repeating: nil, count: requests.count)
         var waiting = Array(requests.indices.reversed())
-        var idle = pool
+        var idle = handles.pool
         var running: [CurlHandle: (index: Int, exchange: Exchange, headers: UnsafeMutablePointer<curl_slist>?)] = [:]
 
         func startMore() {

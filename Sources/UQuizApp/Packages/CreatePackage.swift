@@ -97,9 +97,9 @@ public struct CreatePackage: Sendable {
             shareCode: .random(using: &generator), seedId: nil, origin: .user, title: draft.title, maker: draft.maker,
             level: draft.level, language: draft.language,
             createdAt: ISO8601DateFormatter().string(from: environment.now()), quizzes: draft.quizzes)
-        // A fresh code clashing with a stored one is rare (30^6 codes); draw again rather than fail.
-        while (try? store.packageID(for: package.shareCode.value)) != nil { package.shareCode = .random(using: &generator) }
-        let id = try store.insert(package)
-        return (id, package)
+        let saved = try store.insertChoosingShareCode(package) { .random(using: &generator) }
+        package.shareCode = saved.shareCode
+        package.id = saved.id
+        return (saved.id, package)
     }
 }
