@@ -2,10 +2,13 @@ import GRDB
 import QuizCore
 
 extension AppDatabase {
-    /// Adds movies a search or a quiz brought, or updates those already known (matched by catalog key).
-    public func upsertMovies(_ movies: [CatalogMovie]) throws {
+    /// Adds movies a search or a movie lookup brought from TMDB, or merges them into those already known: what TMDB
+    /// states wins, what it does not state (the other language's title and poster, a bundled poster) is kept.
+    /// - Returns: the movies as stored.
+    @discardableResult
+    public func upsertMovies(_ movies: [CatalogMovie]) throws -> [CatalogMovie] {
         try write { db in
-            for movie in movies { try Catalog.upsert(movie, in: db) }
+            try movies.map { try Catalog.merge($0, from: .authority, in: db) }
         }
     }
 

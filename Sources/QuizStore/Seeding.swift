@@ -154,7 +154,7 @@ extension AppDatabase {
         return try write { db in
             var report = MergeReport(bundleVersion: version)
             for poster in posters { try poster.upsert(db) }
-            for movie in movies { try Catalog.upsert(movie, in: db) }
+            for movie in movies { try Catalog.merge(movie, from: .authority, in: db) }
             for var seedPackage in seedPackages {
                 seedPackage.id = nil
                 guard let seedId = seedPackage.seedId else { continue }

@@ -11,7 +11,7 @@ extension AppDatabase {
         _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
     ) throws -> [(id: Int64, shareCode: ShareCode)] {
         try write { db in
-            for movie in movies { try Catalog.merge(movie, in: db) }
+            for movie in movies { try Catalog.merge(movie, from: .file, in: db) }
             var saved: [(Int64, ShareCode)] = []
             for var package in packages {
                 for quiz in package.quizzes where quiz.posterSource == .bundled {
@@ -40,22 +40,5 @@ extension AppDatabase {
             let movies = try Catalog.movies(try MovieRecord.filter(keys.contains(Column("catalogKey"))).fetchAll(db), in: db)
             return Dictionary(uniqueKeysWithValues: movies.map { ($0.catalogKey, $0) })
         }
-    }
-}
-
-extension Catalog {
-    /// What an import or a peer knows adds to the catalog without erasing what is here (poster paths, other titles).
-    static func merge(_ movie: CatalogMovie, in db: Database) throws {
-        guard let record = try MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
-            var known = try movies([record], in: db).first
-        else {
-            try upsert(movie, in: db)
-            return
-        }
-        known.tmdbId = known.tmdbId ?? movie.tmdbId
-        known.releaseDate = known.releaseDate ?? movie.releaseDate
-        for (language, title) in movie.titles where known.titles[language] == nil { known.titles[language] = title }
-        for alias in movie.aliases where !known.aliases.contains(alias) { known.aliases.append(alias) }
-        try upsert(known, in: db)
     }
 }
