@@ -15,10 +15,15 @@ enum Catalog {
     /// Adds what `movie` says to the catalog without ever erasing: a field the source leaves empty keeps the stored
     /// value, and aliases are only ever added. Every catalog write from outside (search, movie lookups, imports, seed
     /// merges) goes through here.
-    /// - Returns: the movie as stored.
+    ///
+    /// A movie is the same movie as a stored one with its TMDB id, whatever its catalog key (a file may call Metropolis
+    /// `export-metropolis`, a search calls a seeded film `tmdb-…` that the seed keys `seed-…`): the facts join that
+    /// row, whose key callers must use from then on. Else it is the stored one with the same key, else a new row.
+    /// - Returns: the movie as stored, with the key it is stored under.
     @discardableResult
     static func merge(_ movie: CatalogMovie, from source: Source, in db: Database) throws -> CatalogMovie {
-        guard let record = try MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
+        let sameFilm = try movie.tmdbId.flatMap { try MovieRecord.filter(Column("tmdbId") == $0).fetchOne(db) }
+        guard let record = try sameFilm ?? MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
             var known = try movies([record], in: db).first
         else {
             try upsert(movie, in: db)

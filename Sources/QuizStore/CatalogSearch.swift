@@ -12,10 +12,15 @@ extension AppDatabase {
         }
     }
 
-    /// The catalog movie with this key, if any.
+    /// The catalog movie with this key, if any; `tmdb-<id>` also finds the film with that TMDB id stored under another
+    /// key (an import's or a seed's own key).
     public func catalogMovie(key: String) throws -> CatalogMovie? {
         try read { db in
-            try Catalog.movies(try MovieRecord.filter(Column("catalogKey") == key).fetchAll(db), in: db).first
+            var records = try MovieRecord.filter(Column("catalogKey") == key).fetchAll(db)
+            if records.isEmpty, key.hasPrefix("tmdb-"), let id = Int(key.dropFirst(5)) {
+                records = try MovieRecord.filter(Column("tmdbId") == id).fetchAll(db)
+            }
+            return try Catalog.movies(records, in: db).first
         }
     }
 

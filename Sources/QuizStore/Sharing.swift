@@ -11,9 +11,15 @@ extension AppDatabase {
         _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
     ) throws -> [(id: Int64, shareCode: ShareCode)] {
         try write { db in
-            for movie in movies { try Catalog.merge(movie, from: .file, in: db) }
+            // A movie the catalog holds under another key (matched by TMDB id) joins that row; its quizzes follow it.
+            var storedKeys: [String: String] = [:]
+            for movie in movies { storedKeys[movie.catalogKey] = try Catalog.merge(movie, from: .file, in: db).catalogKey }
             var saved: [(Int64, ShareCode)] = []
             for var package in packages {
+                for index in package.quizzes.indices {
+                    guard let key = package.quizzes[index].catalogKey, let stored = storedKeys[key] else { continue }
+                    package.quizzes[index].catalogKey = stored
+                }
                 for quiz in package.quizzes where quiz.posterSource == .bundled {
                     guard try PosterImageRecord.exists(db, key: quiz.posterPath) else {
                         throw StoreError.missingBundledPoster(quiz.posterPath)
