@@ -119,7 +119,7 @@ public struct PackageSpec: Codable, Sendable, Equatable {
                 throw SpecProblem(path + ".movie", "\(quiz.movie) is already quiz \(earlier + 1) of this package")
             }
             seen[quiz.movie] = index
-            if let poster = quiz.poster { try Self.checkText(poster, path: path + ".poster", name: "poster path") }
+            if let poster = quiz.poster { try PosterPath.check(poster, at: path + ".poster") }
             var cells: [Cell]?
             if let areas = quiz.areas {
                 cells = try Self.checkAreas(areas, geometry: geometry, limit: levels[level].areaCount, path: path + ".areas")

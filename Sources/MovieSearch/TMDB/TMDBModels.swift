@@ -100,7 +100,8 @@ struct MovieWire: Decodable {
         let title = self.title ?? name ?? originalTitle ?? "untitled \(id)"
         return MovieSummary(
             id: id, title: title, originalTitle: originalTitle ?? title, releaseDate: releaseDate?.value,
-            posterPath: posterPath?.value, genreIds: genreIds ?? genres?.map(\.id) ?? [])
+            posterPath: posterPath?.value.flatMap { PosterPath.isTMDBPath($0) ? $0 : nil },
+            genreIds: genreIds ?? genres?.map(\.id) ?? [])
     }
 }
 
