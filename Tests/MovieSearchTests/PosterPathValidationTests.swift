@@ -58,3 +58,21 @@ struct PosterPathValidationTests {
         #expect(try TMDBDecoding.movie(details).summary.posterPath == nil)
     }
 }
+
+@Suite("Titles from TMDB have the weight of stored texts")
+struct WireTitleTests {
+    @Test func aTitleOfMillionsOfCombiningMarksIsSkipped() throws {
+        let heavy = "a" + String(repeating: "\u{0301}", count: 10_000)
+        let encoded = String(decoding: try JSONEncoder().encode(heavy), as: UTF8.self)
+        let search = Data("""
+            {"page": 1, "results": [{"id": 1, "title": \(encoded), "original_title": "A"},
+                                    {"id": 2, "title": "B", "original_title": "B"}]}
+            """.utf8)
+        #expect(try TMDBDecoding.searchPage(search).results.map(\.id) == [2])
+        let titles = Data(#"{"id": 1, "titles": [{"title": \#(encoded)}, {"title": "Origen"}]}"#.utf8)
+        #expect(try TMDBDecoding.alternativeTitles(titles) == ["Origen"])
+        #expect(throws: MovieSearchError.self) {
+            try TMDBDecoding.movie(Data(#"{"id": 1, "title": \#(encoded), "genres": []}"#.utf8))
+        }
+    }
+}

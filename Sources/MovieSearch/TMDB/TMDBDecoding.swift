@@ -39,7 +39,7 @@ public enum TMDBDecoding {
     }
 
     public static func alternativeTitles(_ body: Data, endpoint: String = "/movie/alternative_titles") throws(MovieSearchError) -> [String] {
-        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title) ?? []
+        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title.value) ?? []
     }
 
     public static func imageConfiguration(_ body: Data, endpoint: String = "/configuration") throws(MovieSearchError) -> ImageConfiguration {
