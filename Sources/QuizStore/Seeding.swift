@@ -185,9 +185,17 @@ extension AppDatabase {
         return try write { db in
             var report = MergeReport(bundleVersion: version)
             for poster in posters { try poster.upsert(db) }
-            for movie in movies { try Catalog.merge(movie, from: .authority, in: db) }
+            // A seed movie this catalog holds under another key (matched by TMDB id) joins that row; quizzes follow it.
+            var storedKeys: [String: String] = [:]
+            for movie in movies {
+                storedKeys[movie.catalogKey] = try Catalog.merge(movie, from: .authority, in: db).catalogKey
+            }
             for var seedPackage in seedPackages {
                 seedPackage.id = nil
+                for index in seedPackage.quizzes.indices {
+                    guard let key = seedPackage.quizzes[index].catalogKey, let stored = storedKeys[key] else { continue }
+                    seedPackage.quizzes[index].catalogKey = stored
+                }
                 guard let seedId = seedPackage.seedId else { continue }
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM package WHERE seedId = ?", arguments: [seedId])
                 else {

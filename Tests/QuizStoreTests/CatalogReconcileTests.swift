@@ -47,4 +47,22 @@ struct CatalogReconcileTests {
         #expect(metropolis.titles[.ko] == "메트로폴리스")
         #expect(metropolis.releaseDate == "1927-01-10", "an import fills gaps only")
     }
+
+    @Test func aSeedMergeJoinsAFilmHeldUnderAnotherKeyAndItsQuizzesFollow() throws {
+        let folder = try TemporaryFolder()
+        let database = try seededDatabase(in: folder)
+        // As if Metropolis had come from a file under its own key before the seed had it.
+        try database.write { db in
+            try db.execute(sql: "UPDATE movie SET catalogKey = 'export-metropolis' WHERE catalogKey = 'tmdb-19'")
+            try db.execute(sql: "UPDATE quiz SET catalogKey = 'export-metropolis' WHERE catalogKey = 'tmdb-19'")
+        }
+        let report = try database.mergeSeed(from: repositorySeed)
+        #expect(report.updated.isEmpty && report.added.isEmpty, "\(report)")
+        let orphans = try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM quiz WHERE catalogKey NOT IN (SELECT catalogKey FROM movie)")
+        }
+        #expect(orphans == 0, "every quiz names a movie of the catalog")
+        #expect(try database.catalogMovie(key: "export-metropolis")?.bundledPoster == "metropolis-1927.jpg")
+        #expect(try database.integrityProblems().isEmpty)
+    }
 }
