@@ -30,17 +30,41 @@ public struct GridGeometry: Hashable, Sendable, Codable, CustomStringConvertible
     /// The original app's grid: 50 x 75 cells, 5 x 5 areas, a 2-cell margin.
     public static let standard = try! GridGeometry(columns: 50, rows: 75, areaSize: 5, margin: 2)
 
+    /// The columns and rows a grid may have. Every grid is built by the initialiser below (imports, specs, settings and
+    /// database rows alike, and decoding), so this is the one bound on all of them. 1000 is 20 times the standard grid's
+    /// 50 columns: at most a million cells, a few megabytes for the player, and still more cells a side than a
+    /// terminal has character cells or a playing-size poster (342 px wide) has pixels; while a grid from a hostile file
+    /// could otherwise ask for 10^12 cells (`show` spun, the player tried to allocate terabytes) or overflow `Int`.
+    public static let sides = 1...1000
+
     public init(columns: Int, rows: Int, areaSize: Int, margin: Int) throws(GridGeometryError) {
         guard columns > 0, rows > 0 else { throw .nonPositiveSize(columns: columns, rows: rows) }
+        guard Self.sides.contains(columns), Self.sides.contains(rows) else { throw .sizeTooLarge(columns: columns, rows: rows) }
         guard areaSize > 0, areaSize % 2 == 1 else { throw .areaSizeNotOdd(areaSize) }
         guard margin >= 0 else { throw .negativeMargin(margin) }
-        guard areaSize + 2 * margin <= min(columns, rows) else {
+        // areaSize + 2 * margin <= side, written so that no value of areaSize or margin can overflow.
+        let side = min(columns, rows)
+        guard areaSize <= side, margin <= (side - areaSize) / 2 else {
             throw .noRoomForAnArea(columns: columns, rows: rows, areaSize: areaSize, margin: margin)
         }
         self.columns = columns
         self.rows = rows
         self.areaSize = areaSize
         self.margin = margin
+    }
+
+    private enum CodingKeys: String, CodingKey { case columns, rows, areaSize, margin }
+
+    /// Decoded grids keep the same rules as built ones.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(
+                columns: try container.decode(Int.self, forKey: .columns), rows: try container.decode(Int.self, forKey: .rows),
+                areaSize: try container.decode(Int.self, forKey: .areaSize), margin: try container.decode(Int.self, forKey: .margin))
+        } catch let error as GridGeometryError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
     }
 
     public var cellCount: Int { columns * rows }
@@ -95,6 +119,7 @@ public struct GridGeometry: Hashable, Sendable, Codable, CustomStringConvertible
 
 public enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
     case nonPositiveSize(columns: Int, rows: Int)
+    case sizeTooLarge(columns: Int, rows: Int)
     case areaSizeNotOdd(Int)
     case negativeMargin(Int)
     case noRoomForAnArea(columns: Int, rows: Int, areaSize: Int, margin: Int)
@@ -103,6 +128,8 @@ public enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case let .nonPositiveSize(columns, rows):
             "grid size \(columns)x\(rows) is invalid: columns and rows must be positive"
+        case let .sizeTooLarge(columns, rows):
+            "grid size \(columns)x\(rows) is invalid: columns and rows must be \(GridGeometry.sides.lowerBound) to \(GridGeometry.sides.upperBound)"
         case let .areaSizeNotOdd(size):
             "area size \(size) is invalid: it must be a positive odd number so that an area has a centre cell"
         case let .negativeMargin(margin):

@@ -134,10 +134,10 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 }
                 movies[movie.catalogKey] = movie
                 try PackageSpec.checkText(quiz.title, path: quizPath + ".title", name: "title")
-                try PackageSpec.checkText(quiz.posterPath, path: quizPath + ".posterPath", name: "poster path")
                 guard let source = PosterSource(rawValue: quiz.posterSource) else {
                     throw SpecProblem(quizPath + ".posterSource", "unknown poster source \"\(quiz.posterSource)\"")
                 }
+                try PosterPath.check(quiz.posterPath, source: source, at: quizPath + ".posterPath")
                 let geometry: GridGeometry
                 do {
                     geometry = try GridGeometry(

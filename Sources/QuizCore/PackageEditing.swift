@@ -43,7 +43,7 @@ extension QuizPackage {
                 result.quizzes[position].areas = cells
             case let .poster(quiz, path):
                 let position = try index(quiz, "--quiz")
-                try PackageSpec.checkText(path, path: "--poster", name: "poster path")
+                try PosterPath.check(path, at: "--poster")
                 result.quizzes[position].posterPath = path
                 result.quizzes[position].posterSource = .tmdb
             case .remove(let quiz):

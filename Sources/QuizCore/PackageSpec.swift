@@ -7,6 +7,10 @@ public struct PackageSpec: Codable, Sendable, Equatable {
     public static let currentFormat = 1
     public static let maxQuizzes = 50
     public static let maxTextLength = 200
+    /// Characters are grapheme clusters, and one may hold any number of combining marks ("a" and 3 million accents is
+    /// one character of 6 MB), so a text is also limited in Unicode scalars: 5 per character, more than decomposed
+    /// Hangul (3), accented letters (2 or 3) or emoji sequences of a whole title need, and at most 4 KB of UTF-8.
+    public static let maxTextScalars = 1000
 
     public var format: Int
     public var title: String
@@ -115,7 +119,7 @@ public struct PackageSpec: Codable, Sendable, Equatable {
                 throw SpecProblem(path + ".movie", "\(quiz.movie) is already quiz \(earlier + 1) of this package")
             }
             seen[quiz.movie] = index
-            if let poster = quiz.poster { try Self.checkText(poster, path: path + ".poster", name: "poster path") }
+            if let poster = quiz.poster { try PosterPath.check(poster, at: path + ".poster") }
             var cells: [Cell]?
             if let areas = quiz.areas {
                 cells = try Self.checkAreas(areas, geometry: geometry, limit: levels[level].areaCount, path: path + ".areas")
@@ -144,7 +148,13 @@ public struct PackageSpec: Codable, Sendable, Equatable {
         return selection.centres
     }
 
+    /// The one check of every text a file, a flag or an edit brings in: not blank, at most 200 characters and 1000
+    /// scalars (the scalars first, since counting characters of a huge text is itself slow), no control characters.
     public static func checkText(_ text: String, path: String, name: String) throws(SpecProblem) {
+        let scalars = text.unicodeScalars.count
+        guard scalars <= maxTextScalars else {
+            throw SpecProblem(path, "the \(name) has \(scalars) Unicode scalars: at most \(maxTextScalars)")
+        }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SpecProblem(path, "the \(name) is empty") }
         guard text.count <= maxTextLength else {

@@ -33,7 +33,11 @@ public final class AppDatabase: Sendable {
     ) throws -> (database: AppDatabase, seeded: Bool) {
         try refuseInMemoryPath(path)
         var seeded = false
-        if FileManager.default.fileExists(atPath: path) {
+        if SeedInstaller.isEmptyDatabaseFile(path) {
+            // An empty file (`touch`, a tool that died before writing) is no database: SQLite would adopt it as an empty
+            // one, without the seed. It is seeded like a missing one.
+            seeded = try SeedInstaller.install(bundle: seedBundle(), at: path, replacingEmpty: true)
+        } else if FileManager.default.fileExists(atPath: path) {
             // A first run killed between publishing the database and dropping its temporary copy leaves that copy behind.
             SeedInstaller.removeStaleTemporaries(for: URL(fileURLWithPath: path))
         } else {

@@ -3,9 +3,54 @@ import QuizCore
 
 /// The local movie catalog: every movie the seed or a search ever brought, keyed by `catalogKey`.
 enum Catalog {
-    /// Inserts the movie or updates the stored one with the same key; aliases are only ever added, so aliases learned from
-    /// another source survive.
-    static func upsert(_ movie: CatalogMovie, in db: Database) throws {
+    /// Where catalog facts come from, which decides what they may change in a row the catalog already holds.
+    enum Source {
+        /// TMDB and the seed bundle: what they state wins (a title in a language, the date, a poster path, the bundled
+        /// poster); what they do not state is kept.
+        case authority
+        /// An imported file or a peer: it only fills what the catalog does not know yet.
+        case file
+    }
+
+    /// Adds what `movie` says to the catalog without ever erasing: a field the source leaves empty keeps the stored
+    /// value, and aliases are only ever added. Every catalog write from outside (search, movie lookups, imports, seed
+    /// merges) goes through here.
+    ///
+    /// A movie is the same movie as a stored one with its TMDB id, whatever its catalog key (a file may call Metropolis
+    /// `export-metropolis`, a search calls a seeded film `tmdb-…` that the seed keys `seed-…`): the facts join that
+    /// row, whose key callers must use from then on. Else it is the stored one with the same key, else a new row.
+    /// - Returns: the movie as stored, with the key it is stored under.
+    @discardableResult
+    static func merge(_ movie: CatalogMovie, from source: Source, in db: Database) throws -> CatalogMovie {
+        let sameFilm = try movie.tmdbId.flatMap { try MovieRecord.filter(Column("tmdbId") == $0).fetchOne(db) }
+        guard let record = try sameFilm ?? MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
+            var known = try movies([record], in: db).first
+        else {
+            try upsert(movie, in: db)
+            return movie
+        }
+        switch source {
+        case .authority:
+            if !movie.originalTitle.isEmpty { known.originalTitle = movie.originalTitle }
+            known.tmdbId = movie.tmdbId ?? known.tmdbId
+            known.releaseDate = movie.releaseDate ?? known.releaseDate
+            known.titles.merge(movie.titles) { _, stated in stated }
+            known.posterPaths.merge(movie.posterPaths) { _, stated in stated }
+            known.bundledPoster = movie.bundledPoster ?? known.bundledPoster
+        case .file:
+            known.tmdbId = known.tmdbId ?? movie.tmdbId
+            known.releaseDate = known.releaseDate ?? movie.releaseDate
+            known.titles.merge(movie.titles) { stored, _ in stored }
+        }
+        var aliases = Set(known.aliases)
+        for alias in movie.aliases where aliases.insert(alias).inserted { known.aliases.append(alias) }
+        try upsert(known, in: db)
+        return known
+    }
+
+    /// Inserts the movie or replaces the stored one with the same key whole (aliases are only ever added); only for a
+    /// row whose every field is known, as `merge` makes it.
+    private static func upsert(_ movie: CatalogMovie, in db: Database) throws {
         var record = MovieRecord(
             id: nil, catalogKey: movie.catalogKey, tmdbId: movie.tmdbId, originalTitle: movie.originalTitle,
             titleKo: movie.titles[.ko], titleEn: movie.titles[.en], releaseDate: movie.releaseDate,

@@ -2,17 +2,25 @@ import GRDB
 import QuizCore
 
 extension AppDatabase {
-    /// Adds movies a search or a quiz brought, or updates those already known (matched by catalog key).
-    public func upsertMovies(_ movies: [CatalogMovie]) throws {
+    /// Adds movies a search or a movie lookup brought from TMDB, or merges them into those already known: what TMDB
+    /// states wins, what it does not state (the other language's title and poster, a bundled poster) is kept.
+    /// - Returns: the movies as stored.
+    @discardableResult
+    public func upsertMovies(_ movies: [CatalogMovie]) throws -> [CatalogMovie] {
         try write { db in
-            for movie in movies { try Catalog.upsert(movie, in: db) }
+            try movies.map { try Catalog.merge($0, from: .authority, in: db) }
         }
     }
 
-    /// The catalog movie with this key, if any.
+    /// The catalog movie with this key, if any; `tmdb-<id>` also finds the film with that TMDB id stored under another
+    /// key (an import's or a seed's own key).
     public func catalogMovie(key: String) throws -> CatalogMovie? {
         try read { db in
-            try Catalog.movies(try MovieRecord.filter(Column("catalogKey") == key).fetchAll(db), in: db).first
+            var records = try MovieRecord.filter(Column("catalogKey") == key).fetchAll(db)
+            if records.isEmpty, key.hasPrefix("tmdb-"), let id = Int(key.dropFirst(5)) {
+                records = try MovieRecord.filter(Column("tmdbId") == id).fetchAll(db)
+            }
+            return try Catalog.movies(records, in: db).first
         }
     }
 

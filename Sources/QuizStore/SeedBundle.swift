@@ -115,7 +115,7 @@ public enum SeedBuilder {
         try memory.write { db in
             try MetaRecord(key: "bundleVersion", value: source.bundleVersion).insert(db)
             for poster in posters { try poster.insert(db) }
-            for movie in resolved.movies { try Catalog.upsert(movie, in: db) }
+            for movie in resolved.movies { try Catalog.merge(movie, from: .authority, in: db) }
             for package in resolved.packages { _ = try AppDatabase.insert(package, in: db) }
         }
         let temporary = output.deletingLastPathComponent()

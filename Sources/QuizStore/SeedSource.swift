@@ -88,6 +88,12 @@ public struct SeedSource: Codable, Sendable {
             guard catalog[movie.key] == nil else { throw .init(path, "duplicate key \"\(movie.key)\"") }
             let titles = try Self.languageMap(movie.titles, path: path + ".titles")
             let posters = try Self.languageMap(movie.posters, path: path + ".posters")
+            for (language, poster) in posters where !PosterPath.isTMDBPath(poster) {
+                throw .init("\(path).posters.\(language.rawValue)", PosterPath.rule)
+            }
+            if let bundled = movie.bundledPoster, !PosterPath.isBundledName(bundled) {
+                throw .init(path + ".bundledPoster", PosterPath.bundledRule)
+            }
             let resolved = CatalogMovie(
                 catalogKey: movie.key, tmdbId: movie.tmdbId, originalTitle: movie.originalTitle, titles: titles,
                 releaseDate: movie.releaseDate, posterPaths: posters, bundledPoster: movie.bundledPoster,

@@ -7,7 +7,8 @@ import QuizCore
 /// database or a complete one.
 enum SeedInstaller {
     /// - Returns: `true` if this call installed the copy, `false` if another process did so first.
-    static func install(bundle: SeedBundle, at path: String) throws -> Bool {
+    /// - Parameter replacingEmpty: `path` is an empty file (see `isEmptyDatabaseFile`) to be replaced by the copy.
+    static func install(bundle: SeedBundle, at path: String, replacingEmpty: Bool = false) throws -> Bool {
         let destination = URL(fileURLWithPath: path)
         let directory = destination.deletingLastPathComponent()
         do {
@@ -29,6 +30,11 @@ enum SeedInstaller {
             // A copy cut short (a full disk) must not stay behind, nor be taken for a database.
             try FileSystem.writeNewFileSynced(data, to: temporary)
             try verifyBundleCopy(at: temporary, bundlePath: bundle.databaseURL.path)
+            if replacingEmpty && !setAsideEmptyFile(at: path, aside: temporary + "-empty") {
+                // It is no longer the empty file: another process seeded it meanwhile, and that database is used.
+                unlink(temporary)
+                return false
+            }
             // link() rather than rename(): two first runs racing must not replace a database the other has begun using.
             return try FileSystem.linkIfAbsent(temporary: temporary, destination: path)
         } catch StoreError.diskFull {
@@ -58,6 +64,31 @@ enum SeedInstaller {
         } catch {
             throw StoreError.seedBundleCorrupt(path: bundlePath, detail: SeedBundle.describe(error))
         }
+    }
+
+    /// A 0-byte regular file with no write-ahead log holding pages: what `touch` or a tool that died before writing
+    /// leaves, never a uquiz database (one always has its header on disk).
+    static func isEmptyDatabaseFile(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 else { return false }
+        var wal = stat()
+        return lstat(path + "-wal", &wal) != 0 || wal.st_size == 0
+    }
+
+    /// Moves the empty file at `path` out of the way, atomically, unless another process replaced it meanwhile (then
+    /// its file is put back). - Returns: whether the empty file is gone and `path` is free for the seed.
+    private static func setAsideEmptyFile(at path: String, aside: String) -> Bool {
+        var before = stat()
+        guard lstat(path, &before) == 0, before.st_size == 0 else { return false }
+        guard rename(path, aside) == 0 else { return errno == ENOENT }
+        var after = stat()
+        if lstat(aside, &after) == 0, after.st_ino == before.st_ino, after.st_size == 0 {
+            unlink(aside)
+            return true
+        }
+        _ = link(aside, path)
+        unlink(aside)
+        return false
     }
 
     static func temporaryPrefix(for destination: URL) -> String {
@@ -154,9 +185,17 @@ extension AppDatabase {
         return try write { db in
             var report = MergeReport(bundleVersion: version)
             for poster in posters { try poster.upsert(db) }
-            for movie in movies { try Catalog.upsert(movie, in: db) }
+            // A seed movie this catalog holds under another key (matched by TMDB id) joins that row; quizzes follow it.
+            var storedKeys: [String: String] = [:]
+            for movie in movies {
+                storedKeys[movie.catalogKey] = try Catalog.merge(movie, from: .authority, in: db).catalogKey
+            }
             for var seedPackage in seedPackages {
                 seedPackage.id = nil
+                for index in seedPackage.quizzes.indices {
+                    guard let key = seedPackage.quizzes[index].catalogKey, let stored = storedKeys[key] else { continue }
+                    seedPackage.quizzes[index].catalogKey = stored
+                }
                 guard let seedId = seedPackage.seedId else { continue }
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM package WHERE seedId = ?", arguments: [seedId])
                 else {

@@ -11,9 +11,15 @@ extension AppDatabase {
         _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
     ) throws -> [(id: Int64, shareCode: ShareCode)] {
         try write { db in
-            for movie in movies { try Catalog.merge(movie, in: db) }
+            // A movie the catalog holds under another key (matched by TMDB id) joins that row; its quizzes follow it.
+            var storedKeys: [String: String] = [:]
+            for movie in movies { storedKeys[movie.catalogKey] = try Catalog.merge(movie, from: .file, in: db).catalogKey }
             var saved: [(Int64, ShareCode)] = []
             for var package in packages {
+                for index in package.quizzes.indices {
+                    guard let key = package.quizzes[index].catalogKey, let stored = storedKeys[key] else { continue }
+                    package.quizzes[index].catalogKey = stored
+                }
                 for quiz in package.quizzes where quiz.posterSource == .bundled {
                     guard try PosterImageRecord.exists(db, key: quiz.posterPath) else {
                         throw StoreError.missingBundledPoster(quiz.posterPath)
@@ -39,22 +45,5 @@ extension AppDatabase {
             let movies = try Catalog.movies(try MovieRecord.filter(keys.contains(Column("catalogKey"))).fetchAll(db), in: db)
             return Dictionary(uniqueKeysWithValues: movies.map { ($0.catalogKey, $0) })
         }
-    }
-}
-
-extension Catalog {
-    /// What an import or a peer knows adds to the catalog without erasing what is here (poster paths, other titles).
-    static func merge(_ movie: CatalogMovie, in db: Database) throws {
-        guard let record = try MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
-            var known = try movies([record], in: db).first
-        else {
-            try upsert(movie, in: db)
-            return
-        }
-        known.tmdbId = known.tmdbId ?? movie.tmdbId
-        known.releaseDate = known.releaseDate ?? movie.releaseDate
-        for (language, title) in movie.titles where known.titles[language] == nil { known.titles[language] = title }
-        for alias in movie.aliases where !known.aliases.contains(alias) { known.aliases.append(alias) }
-        try upsert(known, in: db)
     }
 }

@@ -19,7 +19,8 @@ public protocol QuizStorage: Sendable {
     ) throws -> [(id: Int64, shareCode: ShareCode)]
 
     // The movie catalog
-    func upsertMovies(_ movies: [CatalogMovie]) throws
+    /// Merges what a source says into the catalog and returns the movies as stored.
+    @discardableResult func upsertMovies(_ movies: [CatalogMovie]) throws -> [CatalogMovie]
     func catalogMovie(key: String) throws -> CatalogMovie?
     func catalogMovies(keys: [String]) throws -> [String: CatalogMovie]
     func allCatalogMovies() throws -> [CatalogMovie]

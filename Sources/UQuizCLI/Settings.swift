@@ -21,6 +21,8 @@ struct SettingKey: Sendable {
     var help: String
     /// Secrets are read only from their own environment variable and the user's config file, and never printed.
     var secretVariable: String?
+    /// The values a number setting may take; `lookup` refuses anything else (and NaN and infinities) in one line.
+    var range: ClosedRange<Double>?
 
     var isSecret: Bool { secretVariable != nil }
 
@@ -43,26 +45,35 @@ enum SettingKeys {
         help: "database file (default $XDG_DATA_HOME/uquiz/uquiz.sqlite)")
     static let seed = SettingKey(
         key: "seed", kind: .string, defaultValue: nil, help: "seed bundle folder (default: found beside the binary)")
-    static let gridColumns = SettingKey(key: "grid.columns", kind: .int, defaultValue: "50", help: "grid columns")
-    static let gridRows = SettingKey(key: "grid.rows", kind: .int, defaultValue: "75", help: "grid rows")
+    // Ranges: what a playable game and a working client can use, and small enough that every value converts to
+    // milliseconds, bytes or cells without overflow. Grid sides are GridGeometry's own bound; a stage of up to an hour
+    // and a quiz of up to a day are far beyond play; a timeout below 1 ms would be 0 ms, which libcurl takes as none.
+    static let gridSides = Double(GridGeometry.sides.lowerBound)...Double(GridGeometry.sides.upperBound)
+    static let gridColumns = SettingKey(
+        key: "grid.columns", kind: .int, defaultValue: "50", help: "grid columns", range: gridSides)
+    static let gridRows = SettingKey(key: "grid.rows", kind: .int, defaultValue: "75", help: "grid rows", range: gridSides)
     static let gridAreaSize = SettingKey(
-        key: "grid.areaSize", kind: .int, defaultValue: "5", help: "side of an area's square block, in cells")
+        key: "grid.areaSize", kind: .int, defaultValue: "5", help: "side of an area's square block, in cells",
+        range: gridSides)
     static let gridMargin = SettingKey(
-        key: "grid.margin", kind: .int, defaultValue: "2", help: "cells kept free at the poster's edges")
+        key: "grid.margin", kind: .int, defaultValue: "2", help: "cells kept free at the poster's edges",
+        range: 0...gridSides.upperBound)
     static let timeLimit = SettingKey(
-        key: "quiz.timeLimitSeconds", kind: .double, defaultValue: "20", help: "time limit of one quiz")
+        key: "quiz.timeLimitSeconds", kind: .double, defaultValue: "20", help: "time limit of one quiz",
+        range: 0.001...86_400)
 
     static func levelAreas(_ level: Level) -> SettingKey {
         SettingKey(
             key: "levels.\(level.rawValue).areas", kind: .int,
-            defaultValue: "\(LevelRules.standard[level].areaCount)", help: "areas per quiz at \(level.rawValue)")
+            defaultValue: "\(LevelRules.standard[level].areaCount)", help: "areas per quiz at \(level.rawValue)",
+            range: 1...100)
     }
 
     static func levelStageSeconds(_ level: Level) -> SettingKey {
         SettingKey(
             key: "levels.\(level.rawValue).stageSeconds", kind: .double,
             defaultValue: Settings.format(seconds: LevelRules.standard[level].stageDuration),
-            help: "seconds per stage at \(level.rawValue)")
+            help: "seconds per stage at \(level.rawValue)", range: 0.001...3600)
     }
 
     static let maker = SettingKey(
@@ -81,17 +92,23 @@ enum SettingKeys {
     static let tmdbAPIKey = SettingKey(
         key: "tmdb.apiKey", kind: .string, defaultValue: nil, help: "TMDB v3 API key", secretVariable: "TMDB_API_KEY")
     static let retryAttempts = SettingKey(
-        key: "tmdb.retryAttempts", kind: .int, defaultValue: "3", help: "tries of a GET that failed with 429, 5xx or a reset")
+        key: "tmdb.retryAttempts", kind: .int, defaultValue: "3", help: "tries of a GET that failed with 429, 5xx or a reset",
+        range: 1...100)
     static let retryBudget = SettingKey(
-        key: "tmdb.retryBudgetSeconds", kind: .double, defaultValue: "10", help: "most time spent waiting to retry")
+        key: "tmdb.retryBudgetSeconds", kind: .double, defaultValue: "10", help: "most time spent waiting to retry",
+        range: 0...3600)
     static let retryBaseDelay = SettingKey(
-        key: "tmdb.retryBaseDelaySeconds", kind: .double, defaultValue: "0.5", help: "first backoff, doubled each try")
+        key: "tmdb.retryBaseDelaySeconds", kind: .double, defaultValue: "0.5", help: "first backoff, doubled each try",
+        range: 0...600)
     static let timeout = SettingKey(
-        key: "tmdb.timeoutSeconds", kind: .double, defaultValue: "20", help: "most time one request may take")
+        key: "tmdb.timeoutSeconds", kind: .double, defaultValue: "20", help: "most time one request may take",
+        range: 0.001...3600)
     static let posterPlayWidth = SettingKey(
-        key: "posters.playWidth", kind: .int, defaultValue: "342", help: "poster width fetched for playing, in pixels")
+        key: "posters.playWidth", kind: .int, defaultValue: "342", help: "poster width fetched for playing, in pixels",
+        range: 1...2000)
     static let posterCacheMegabytes = SettingKey(
-        key: "posters.cacheMegabytes", kind: .int, defaultValue: "200", help: "poster cache size before eviction")
+        key: "posters.cacheMegabytes", kind: .int, defaultValue: "200", help: "poster cache size before eviction",
+        range: 1...1_048_576)
     static let cacheDirectory = SettingKey(
         key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
 
@@ -223,8 +240,15 @@ struct Settings: Sendable {
             }
             switch setting.kind {
             case .int where Int(text) == nil, .double where Double(text) == nil:
-                throw SettingsError(message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)), not \"\(text)\"")
+                throw SettingsError(
+                    message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)), not \"\(SafeText.clean(text))\"")
             default: break
+            }
+            // The one check of every number setting: finite and in its range, so nothing later traps converting it.
+            if let range = setting.range, !(Double(text).map { $0.isFinite && range.contains($0) } ?? false) {
+                throw SettingsError(
+                    message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)) from "
+                        + "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not \(SafeText.clean(text))")
             }
             return (text, layer.name)
         }
@@ -336,9 +360,6 @@ struct Settings: Sendable {
         let attempts = try int(SettingKeys.retryAttempts)
         let budget = try double(SettingKeys.retryBudget)
         let base = try double(SettingKeys.retryBaseDelay)
-        guard attempts >= 1, budget >= 0, base >= 0 else {
-            throw SettingsError(message: "TMDB retry settings must be 1 or more tries and 0 or more seconds")
-        }
         return RetryPolicy(
             maxAttempts: attempts, totalBudget: .milliseconds(Int(budget * 1000)), baseDelay: .milliseconds(Int(base * 1000)),
             maxDelay: .milliseconds(Int(max(base * 8, 0) * 1000)))
@@ -346,21 +367,17 @@ struct Settings: Sendable {
 
     func transportOptions() throws -> CurlTransport.Options {
         let total = try double(SettingKeys.timeout)
-        guard total > 0 else { throw SettingsError(message: "tmdb.timeoutSeconds must be more than 0") }
         return CurlTransport.Options(
             userAgent: "uquiz/\(UQuizCommand.version)", connectTimeout: min(5, total), totalTimeout: total)
     }
 
     func posterCache() throws -> PosterCache {
         let megabytes = try int(SettingKeys.posterCacheMegabytes)
-        guard megabytes >= 1 else { throw SettingsError(message: "posters.cacheMegabytes must be 1 or more") }
         return PosterCache(directory: try cacheDirectory().appendingPathComponent("posters"), capBytes: megabytes << 20)
     }
 
     func posterPlayWidth() throws -> Int {
-        let width = try int(SettingKeys.posterPlayWidth)
-        guard width >= 1 else { throw SettingsError(message: "posters.playWidth must be 1 or more pixels") }
-        return width
+        try int(SettingKeys.posterPlayWidth)
     }
 
     func cacheDirectory() throws -> URL {

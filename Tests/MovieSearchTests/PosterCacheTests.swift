@@ -16,7 +16,7 @@ struct PosterCacheTests {
         let cache = PosterCache(directory: folder, capBytes: 1 << 20)
         try cache.store(Data([0xFF, 0xD8, 0xFF, 1]), for: "/abc.jpg", size: "w342")
         #expect(cache.data(for: "/abc.jpg", size: "w342") == Data([0xFF, 0xD8, 0xFF, 1]))
-        #expect(cache.file(for: "/abc.jpg", size: "w342").path.hasSuffix("/w342/abc.jpg"))
+        #expect(cache.file(for: "/abc.jpg", size: "w342")!.path.hasSuffix("/w342/abc.jpg"))
         try cache.store(Data([0xFF, 0xD8, 0xFF, 2]), for: "/abc.jpg", size: "w342")
         #expect(cache.data(for: "/abc.jpg", size: "w342") == Data([0xFF, 0xD8, 0xFF, 2]), "replaced whole")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("w342").path) == ["abc.jpg"])
@@ -48,7 +48,7 @@ struct PosterCacheTests {
         let kilobyte = Data(repeating: 7, count: 1000)
         for (index, name) in ["a", "b", "c"].enumerated() {
             try cache.store(kilobyte, for: "/\(name).jpg", size: "w342")
-            try age(cache.file(for: "/\(name).jpg", size: "w342"), secondsAgo: Double(300 - index * 100))
+            try age(cache.file(for: "/\(name).jpg", size: "w342")!, secondsAgo: Double(300 - index * 100))
         }
         // Reading "a" makes it the most recently used, so "b" is now the oldest.
         #expect(cache.data(for: "/a.jpg", size: "w342") != nil)

@@ -1,4 +1,5 @@
 import Foundation
+import QuizCore
 
 #if canImport(Glibc)
     import Glibc
@@ -15,28 +16,34 @@ public struct PosterCache: Sendable {
         self.capBytes = capBytes
     }
 
-    public func file(for posterPath: String, size: String) -> URL {
-        let name = posterPath.split(separator: "/").last.map(String.init) ?? "poster.jpg"
-        return directory.appendingPathComponent(size).appendingPathComponent(name)
+    /// Where a poster is cached; `nil` for a path that is not `/` and a file name (`/..` is no poster, never cached).
+    public func file(for posterPath: String, size: String) -> URL? {
+        // A size is TMDB's `w342` or `original`: letters and digits only, so it cannot leave the cache folder either.
+        guard PosterPath.isTMDBPath(posterPath), !size.isEmpty,
+            size.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+        else { return nil }
+        return directory.appendingPathComponent(size).appendingPathComponent(String(posterPath.dropFirst()))
     }
 
     /// The cached bytes, marking them as just used.
     public func data(for posterPath: String, size: String) -> Data? {
-        let url = file(for: posterPath, size: size)
+        guard let url = file(for: posterPath, size: size) else { return nil }
         guard let data = try? Data(contentsOf: url) else { return nil }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
         return data
     }
 
     public func contains(_ posterPath: String, size: String) -> Bool {
-        FileManager.default.fileExists(atPath: file(for: posterPath, size: size).path)
+        file(for: posterPath, size: size).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
     }
 
     /// Writes `.<file>.<pid>.partial` beside the final file and renames it, so no reader ever sees a partial poster;
     /// then evicts the least recently used posters while the cache is over its cap. The writer's pid in the name lets
     /// a later store remove the partial file of a process that was killed mid-write, and only that.
     public func store(_ data: Data, for posterPath: String, size: String) throws {
-        let url = file(for: posterPath, size: size)
+        guard let url = file(for: posterPath, size: size) else {
+            throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: posterPath])
+        }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
         do {

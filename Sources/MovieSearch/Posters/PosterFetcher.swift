@@ -95,7 +95,11 @@ extension TMDBClient {
         _ paths: [String], size: String, finished: (Int) -> Void = { _ in }
     ) -> [Result<Data, MovieSearchError>] {
         var results = [Result<Data, MovieSearchError>](repeating: .failure(.invalidRequest("not downloaded")), count: paths.count)
-        var pending = Array(paths.indices)
+        // A path that is not "/" and a file name would ask the image server for something else (`/../../etc/passwd`).
+        var pending = paths.indices.filter { PosterPath.isTMDBPath(paths[$0]) }
+        for index in paths.indices where !PosterPath.isTMDBPath(paths[index]) {
+            results[index] = .failure(.invalidRequest("\"\(SafeText.clean(paths[index]))\" is not a poster path: \(PosterPath.rule)"))
+        }
         let started = clock.now()
         var attempt = 0
         while !pending.isEmpty {

@@ -144,11 +144,18 @@ public struct HTTPCache: Sendable {
         }
     }
 
-    /// `max-age` from a Cache-Control header, unless `no-store`/`no-cache` forbid reuse.
+    /// The longest a response is reused: a week, whatever a server says (`max-age=1e300` would pin it for ever).
+    static let longestMaxAge = 7 * 86_400
+
+    /// `max-age` from a Cache-Control header, unless `no-store`/`no-cache` forbid reuse. HTTP's delta-seconds are
+    /// digits only: `nan`, `inf`, `-5` or `1e300` are not a max-age, and a huge one is capped at `longestMaxAge`.
     static func maxAge(_ cacheControl: String?) -> Double? {
         guard let cacheControl else { return nil }
         let directives = cacheControl.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-store") || directives.contains("no-cache") { return nil }
-        return directives.first { $0.hasPrefix("max-age=") }.flatMap { Double($0.dropFirst(8)) }
+        guard let value = directives.first(where: { $0.hasPrefix("max-age=") })?.dropFirst(8),
+            !value.isEmpty, value.allSatisfy({ ("0"..."9").contains($0) })
+        else { return nil }
+        return Double(Int(value.prefix(9)).map { min($0, longestMaxAge) } ?? longestMaxAge)
     }
 }

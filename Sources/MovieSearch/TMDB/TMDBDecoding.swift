@@ -30,7 +30,8 @@ public enum TMDBDecoding {
     /// Best voted first.
     public static func posters(_ body: Data, endpoint: String = "/movie/images") throws(MovieSearchError) -> [PosterImage] {
         let wire = try decode(ImagesWire.self, body, endpoint: endpoint)
-        return (wire.posters?.elements ?? []).map {
+        // A path that is not "/" and a file name is not a poster uquiz may ask for.
+        return (wire.posters?.elements ?? []).filter { PosterPath.isTMDBPath($0.filePath) }.map {
             PosterImage(
                 filePath: $0.filePath, language: $0.iso6391, width: $0.width ?? 0, height: $0.height ?? 0,
                 voteAverage: $0.voteAverage ?? 0, voteCount: $0.voteCount ?? 0)
@@ -38,7 +39,7 @@ public enum TMDBDecoding {
     }
 
     public static func alternativeTitles(_ body: Data, endpoint: String = "/movie/alternative_titles") throws(MovieSearchError) -> [String] {
-        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title) ?? []
+        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title.value) ?? []
     }
 
     public static func imageConfiguration(_ body: Data, endpoint: String = "/configuration") throws(MovieSearchError) -> ImageConfiguration {

@@ -65,6 +65,21 @@ struct PresentString: Decodable {
     }
 }
 
+/// A title from the server, held to the weight every stored text has (`PackageSpec.maxTextScalars` Unicode scalars):
+/// a 13 MB title of one letter and millions of combining marks makes its element undecodable, so a page skips it.
+struct WireTitle: Decodable {
+    var value: String
+
+    init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard text.unicodeScalars.count <= PackageSpec.maxTextScalars else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a title of more than \(PackageSpec.maxTextScalars) scalars"))
+        }
+        value = text
+    }
+}
+
 /// An array whose undecodable elements are skipped rather than failing the whole page.
 struct LossyArray<Element: Decodable>: Decodable {
     var elements: [Element] = []
@@ -85,10 +100,10 @@ struct LossyArray<Element: Decodable>: Decodable {
 
 struct MovieWire: Decodable {
     var id: Int
-    var title: String?
+    var title: WireTitle?
     /// Collections mixed into results have `name` instead of `title`.
-    var name: String?
-    var originalTitle: String?
+    var name: WireTitle?
+    var originalTitle: WireTitle?
     var releaseDate: PresentString?
     var posterPath: PresentString?
     var genreIds: [Int]?
@@ -97,10 +112,11 @@ struct MovieWire: Decodable {
     struct Genre: Decodable { var id: Int }
 
     var summary: MovieSummary {
-        let title = self.title ?? name ?? originalTitle ?? "untitled \(id)"
+        let title = self.title?.value ?? name?.value ?? originalTitle?.value ?? "untitled \(id)"
         return MovieSummary(
-            id: id, title: title, originalTitle: originalTitle ?? title, releaseDate: releaseDate?.value,
-            posterPath: posterPath?.value, genreIds: genreIds ?? genres?.map(\.id) ?? [])
+            id: id, title: title, originalTitle: originalTitle?.value ?? title, releaseDate: releaseDate?.value,
+            posterPath: posterPath?.value.flatMap { PosterPath.isTMDBPath($0) ? $0 : nil },
+            genreIds: genreIds ?? genres?.map(\.id) ?? [])
     }
 }
 
@@ -128,7 +144,7 @@ struct ImagesWire: Decodable {
 struct AlternativeTitlesWire: Decodable {
     var titles: LossyArray<Title>?
 
-    struct Title: Decodable { var title: String }
+    struct Title: Decodable { var title: WireTitle }
 }
 
 struct ConfigurationWire: Decodable {

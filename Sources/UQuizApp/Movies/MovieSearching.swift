@@ -126,18 +126,16 @@ public struct MovieSearching: Sendable {
         for alias in try client.alternativeTitles(movieID: id) where !movie.aliases.contains(alias) {
             movie.aliases.append(alias)
         }
-        try store.upsertMovies([movie])
-        return ResolvedMovie(movie: movie, genreIds: genreIds)
+        // The catalog may hold the film under another key (a seed's `seed-…`): the quiz names the stored one.
+        return ResolvedMovie(movie: try store.upsertMovies([movie]).first ?? movie, genreIds: genreIds)
     }
 }
 
 extension MovieSummary {
-    /// What a search teaches the local catalog: the title in the language searched, the rest as TMDB gave it.
+    /// What a search teaches the local catalog: the title in the language searched, the rest as TMDB gave it. Only what
+    /// TMDB stated: the catalog keeps every other fact it knows (a guessed English title would overwrite a real one).
     func catalogMovie(language: QuizLanguage) -> CatalogMovie {
-        var titles: [QuizLanguage: String] = [language: title]
-        if titles[.en] == nil, language == .ko, originalTitle.unicodeScalars.allSatisfy({ $0.isASCII }) {
-            titles[.en] = originalTitle
-        }
+        let titles: [QuizLanguage: String] = [language: title]
         var posters: [QuizLanguage: String] = [:]
         posters[language] = posterPath
         return CatalogMovie(

@@ -7,11 +7,23 @@ import QuizCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImport(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
-    _ = try? ExportDocument.read(data, levels: .standard)
+    if let read = try? ExportDocument.read(data, levels: .standard) {
+        // A grid that passed must be usable: every cell of it addressable, every area's block computable.
+        for quiz in read.packages.flatMap(\.quizzes) {
+            _ = quiz.geometry.cell(atIndex: quiz.geometry.cellCount - 1)
+            for area in quiz.areas { _ = quiz.geometry.block(around: area) }
+        }
+    }
     _ = try? PackageSpec.decode(data).check(geometry: .standard, levels: .standard)
+    // Grids as settings and stored rows give them (alone, or nested under "grid" as in a config file).
+    struct Nested: Decodable { var grid: GridGeometry }
+    _ = try? JSONDecoder().decode(GridGeometry.self, from: data)
+    _ = try? JSONDecoder().decode(Nested.self, from: data)
     if let text = String(data: data, encoding: .utf8) {
         _ = try? CellParser.parse(text, geometry: .standard)
         _ = try? PackageSpec.parseQuizFlag(text, geometry: .standard)
+        _ = PosterPath.isTMDBPath(text)
+        _ = try? PackageSpec.checkText(text, path: "$", name: "text")
     }
     return 0
 }

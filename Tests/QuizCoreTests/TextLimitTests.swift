@@ -1,0 +1,59 @@
+import Foundation
+import PosterGrid
+import QuizCore
+import Testing
+
+/// A one-package export whose only quiz has these values, as `uquiz export` writes it.
+func exportJSON(
+    title: String = "Metropolis", posterPath: String = "/metropolis-1927.jpg", posterSource: String = "tmdb",
+    grid: String = #"{"columns": 50, "rows": 75, "areaSize": 5, "margin": 2}"#
+) -> Data {
+    let encodedTitle = String(decoding: try! JSONEncoder().encode(title), as: UTF8.self)
+    let encodedPath = String(decoding: try! JSONEncoder().encode(posterPath), as: UTF8.self)
+    return Data("""
+        {"format": 1, "kind": "uquiz-packages", "packages": [{
+          "shareCode": "HSTX22", "title": \(encodedTitle), "maker": "mallory", "level": "expert", "language": "en",
+          "createdAt": "2026-11-23T00:00:00Z",
+          "quizzes": [{
+            "movie": {"catalogKey": "tmdb-19", "tmdbId": 19, "originalTitle": "Metropolis", "titles": {"en": "Metropolis"},
+                      "releaseDate": "1927-01-10", "aliases": []},
+            "title": "Metropolis", "posterPath": \(encodedPath), "posterSource": "\(posterSource)", "genreIds": [],
+            "grid": \(grid), "areas": [[20, 20]]
+          }]
+        }]}
+        """.utf8)
+}
+
+func spec(title: String = "Mine", poster: String? = nil) -> PackageSpec {
+    PackageSpec(
+        title: title, maker: "me", level: "expert", language: "en",
+        quizzes: [.init(movie: .tmdb(19), poster: poster, areas: nil)])
+}
+
+@Suite("Text limits count what a text weighs")
+struct TextLimitTests {
+    static let heavy = "a" + String(repeating: "\u{0301}", count: 10_000)
+
+    @Test func oneLetterWithTenThousandCombiningMarksIsTooLong() {
+        #expect(Self.heavy.count == 1, "one grapheme cluster")
+        #expect(throws: SpecProblem("$.title", "the title has 10001 Unicode scalars: at most \(PackageSpec.maxTextScalars)")) {
+            try PackageSpec.checkText(Self.heavy, path: "$.title", name: "title")
+        }
+    }
+
+    @Test func everyWayInUsesTheSameLimit() throws {
+        #expect(throws: SpecProblem.self) { try spec(title: Self.heavy).check(geometry: .standard, levels: .standard) }
+        #expect(throws: SpecProblem.self) { try ExportDocument.read(exportJSON(title: Self.heavy), levels: .standard) }
+        let package = try ExportDocument.read(exportJSON(), levels: .standard).packages[0]
+        #expect(throws: SpecProblem.self) { try package.applying([.title(Self.heavy)], levels: .standard) }
+        #expect(throws: SpecProblem.self) { try package.applying([.maker(Self.heavy)], levels: .standard) }
+    }
+
+    @Test func realTitlesStillPass() throws {
+        // 200 Hangul syllables decomposed (NFD) are 400 to 600 scalars; accented Latin is 2 per letter.
+        let decomposed = String(repeating: "한", count: 200).decomposedStringWithCanonicalMapping
+        try PackageSpec.checkText(decomposed, path: "$.title", name: "title")
+        try PackageSpec.checkText(String(repeating: "é", count: 200).decomposedStringWithCanonicalMapping, path: "$", name: "title")
+        try PackageSpec.checkText(String(repeating: "👨‍👩‍👧", count: 100), path: "$", name: "title")
+    }
+}
