@@ -19,6 +19,11 @@ public final class PseudoTerminalSession: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
     private var reader: Thread?
+    /// This process's own handle on the terminal's program side; closed once the program has exited, so that the
+    /// reader gets everything the program wrote and then the end.
+    private var programSide: FileHandle?
+    /// Signalled by the reader when it has read the last byte.
+    private let readerFinished = DispatchSemaphore(value: 0)
 
     public init(binary: URL, arguments: [String], environment: [String: String]) throws {
         master = posixOpenpt(O_RDWR | O_NOCTTY)
@@ -30,6 +35,7 @@ public final class PseudoTerminalSession: @unchecked Sendable {
         let slave = open(String(cString: name), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw PseudoTerminalError.unavailable }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+        programSide = terminal
         process.executableURL = binary
         process.arguments = arguments
         process.environment = environment
@@ -38,13 +44,15 @@ public final class PseudoTerminalSession: @unchecked Sendable {
         process.standardError = terminal
         try process.run()
         let master = self.master
+        let finished = readerFinished
         reader = Thread { [weak self] in
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(master, &chunk, chunk.count)
-                if count <= 0 { break }  // EIO once the program has closed its side
+                if count <= 0 { break }  // EIO once every program-side handle is closed
                 self?.append(chunk.prefix(count))
             }
+            finished.signal()
         }
         reader?.start()
     }
@@ -103,8 +111,14 @@ public final class PseudoTerminalSession: @unchecked Sendable {
         kill(process.processIdentifier, SIGINT)
     }
 
+    /// Waits for the program to end and for everything it wrote to be read, so the transcript is whole.
     public func waitForExit() -> (status: Int32, reason: Process.TerminationReason) {
         process.waitUntilExit()
+        if let programSide {
+            try? programSide.close()
+            self.programSide = nil
+            _ = readerFinished.wait(timeout: .now() + 10)
+        }
         return (process.terminationStatus, process.terminationReason)
     }
 }

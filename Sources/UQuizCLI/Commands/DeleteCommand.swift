@@ -1,5 +1,6 @@
 import QuizCore
 import ArgumentParser
+import UQuizApp
 import QuizStore
 
 struct DeleteCommand: AsyncParsableCommand {
@@ -22,14 +23,10 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let database = try context.openDatabase()
-        var packageIDs: [Int64] = []
-        for reference in ids {
-            let id = try database.packageID(for: reference)
-            if !packageIDs.contains(id) { packageIDs.append(id) }
-        }
+        let library = PackageLibrary(environment: context.environment)
+        let packageIDs = try library.ids(of: ids)
         if !yes {
-            let titles = try packageIDs.map { try database.package(id: $0).title }
+            let titles = try library.packages(ids: packageIDs).map(\.title)
             let list = titles.map { "\"\(SafeText.clean($0))\"" }.joined(separator: ", ")
             let count = packageIDs.count == 1 ? "1 package" : "\(packageIDs.count) packages"
             guard try Console.confirm("Delete \(list) and all their attempts?", action: "deleting \(count)") else {
@@ -37,7 +34,7 @@ struct DeleteCommand: AsyncParsableCommand {
                 return
             }
         }
-        let deleted = try database.deletePackages(ids: packageIDs)
+        let deleted = try library.delete(ids: packageIDs)
         print("Deleted \(deleted.count) package\(deleted.count == 1 ? "" : "s").")
     }
 }

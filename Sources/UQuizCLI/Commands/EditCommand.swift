@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import PosterGrid
 import QuizCore
 import QuizStore
@@ -40,36 +41,37 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let levels = try context.settings.levelRules()
-        let database = try context.openDatabase()
-        let packageId = try database.packageID(for: id)
-        let original = try database.package(id: packageId)
+        let library = PackageLibrary(environment: context.environment)
+        let edits = try self.edits(original: try library.package(id))
+        let edited: QuizPackage
+        do {
+            edited = try library.edit(id, edits, levels: try context.settings.levelRules())
+        } catch let problem as SpecProblem {
+            throw UsageError(problem.description)
+        }
+        print("Saved \(edits.count) change\(edits.count == 1 ? "" : "s") to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
+    }
+
+    /// The changes the flags ask for; areas are read on the quiz's own grid.
+    private func edits(original: QuizPackage) throws -> [PackageEdit] {
         var edits: [PackageEdit] = []
         if let title { edits.append(.title(title)) }
         if let maker { edits.append(.maker(maker)) }
         if let level { edits.append(.level(level)) }
-        if let quiz {
-            if let areas {
-                let geometry = original.quizzes.indices.contains(quiz - 1) ? original.quizzes[quiz - 1].geometry : .standard
-                do {
-                    edits.append(.areas(quiz: quiz, try areas.split(separator: ",").map {
-                        try CellParser.parse(String($0), geometry: geometry)
-                    }))
-                } catch let failure as CellParser.Failure {
-                    throw UsageError("--areas: \(failure.description)")
-                }
+        guard let quiz else { return edits }
+        if let areas {
+            let geometry = original.quizzes.indices.contains(quiz - 1) ? original.quizzes[quiz - 1].geometry : .standard
+            do {
+                edits.append(.areas(quiz: quiz, try areas.split(separator: ",").map {
+                    try CellParser.parse(String($0), geometry: geometry)
+                }))
+            } catch let failure as CellParser.Failure {
+                throw UsageError("--areas: \(failure.description)")
             }
-            if let poster { edits.append(.poster(quiz: quiz, path: poster)) }
-            if remove { edits.append(.remove(quiz: quiz)) }
-            if let moveTo { edits.append(.move(quiz: quiz, to: moveTo)) }
         }
-        let edited: QuizPackage
-        do {
-            edited = try original.applying(edits, levels: levels)
-        } catch {
-            throw UsageError(error.description)
-        }
-        try database.saveEdit(packageId: packageId, edited: edited)
-        print("Saved \(edits.count) change\(edits.count == 1 ? "" : "s") to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
+        if let poster { edits.append(.poster(quiz: quiz, path: poster)) }
+        if remove { edits.append(.remove(quiz: quiz)) }
+        if let moveTo { edits.append(.move(quiz: quiz, to: moveTo)) }
+        return edits
     }
 }

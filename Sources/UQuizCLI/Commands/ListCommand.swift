@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import PosterGrid
 import QuizCore
 import QuizStore
@@ -34,9 +35,8 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let database = try context.openDatabase()
         let filter = PackageFilter(level: level, language: language, origin: mine ? .user : nil)
-        let page = try database.packages(matching: filter, limit: all ? nil : limit)
+        let page = try PackageLibrary(environment: context.environment).list(filter, limit: all ? nil : limit)
         if json {
             print(try JSONOutput.string(page.rows))
             return

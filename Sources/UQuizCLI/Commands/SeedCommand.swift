@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import Foundation
 import QuizStore
 
@@ -12,6 +13,10 @@ struct SeedCommand: AsyncParsableCommand {
         defaultSubcommand: Status.self
     )
 
+    static func maintenance(_ context: AppContext) -> SeedMaintenance {
+        SeedMaintenance(environment: context.environment) { marker in try context.settings.seedBundle(marker: marker) }
+    }
+
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
@@ -20,24 +25,8 @@ struct SeedCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
         @Flag(help: "Print JSON instead of text.") var json = false
 
-        struct Report: Encodable {
-            var database: SeedStatus
-            var bundlePath: String?
-            var bundleVersion: String?
-            var bundleProblem: String?
-        }
-
         func run() async throws {
-            let context = try await AppContext.make(store)
-            let database = try context.openDatabase()
-            var report = Report(database: try database.seedStatus())
-            do {
-                let bundle = try context.settings.seedBundle()
-                report.bundlePath = bundle.directory.path
-                report.bundleVersion = try bundle.version()
-            } catch {
-                report.bundleProblem = error.localizedDescription
-            }
+            let report = try SeedCommand.maintenance(try await AppContext.make(store)).status()
             if json {
                 print(try JSONOutput.string(report))
                 return
@@ -71,9 +60,7 @@ struct SeedCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON instead of text.") var json = false
 
         func run() async throws {
-            let context = try await AppContext.make(store)
-            let database = try context.openDatabase()
-            let report = try database.mergeSeed(from: try context.settings.seedBundle())
+            let report = try SeedCommand.maintenance(try await AppContext.make(store)).merge()
             if json {
                 print(try JSONOutput.string(report))
                 return
@@ -98,7 +85,8 @@ struct SeedCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try await AppContext.make(store)
             let database = try context.openDatabase()
-            let bundle = try context.settings.seedBundle()
+            let seed = SeedCommand.maintenance(context)
+            _ = try seed.bundle(SeedBundle.databaseFileName)
             if !yes {
                 guard try Console.confirm(
                     "Replace \(database.path) with the bundled packages?", action: "resetting the database")
@@ -107,7 +95,7 @@ struct SeedCommand: AsyncParsableCommand {
                     return
                 }
             }
-            let backup = try database.reset(from: bundle)
+            let backup = try seed.reset()
             print("Reset \(database.path) from the seed bundle; the previous database is saved as \(backup).")
         }
     }
@@ -127,12 +115,9 @@ struct SeedCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let context = try await AppContext.make(store)
-            let bundle = try source.map { SeedBundle(directory: URL(fileURLWithPath: $0)) } 
-                ?? context.settings.seedBundle(marker: SeedBundle.sourceFileName)
-            let outputURL = output.map { URL(fileURLWithPath: $0) } ?? bundle.databaseURL
-            let result = try SeedBuilder.build(bundle: bundle, output: outputURL)
-            print("Wrote \(outputURL.path): \(result.packages) packages, \(result.movies) movies in quizzes.")
+            let built = try SeedCommand.maintenance(try await AppContext.make(store)).build(
+                source: source.map { URL(fileURLWithPath: $0) }, output: output.map { URL(fileURLWithPath: $0) })
+            print("Wrote \(built.output.path): \(built.packages) packages, \(built.movies) movies in quizzes.")
         }
     }
 }

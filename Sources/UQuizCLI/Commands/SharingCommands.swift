@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import Foundation
 import QuizCore
 import QuizStore
@@ -24,16 +25,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let database = try context.openDatabase()
-        var packages: [QuizPackage] = []
-        for reference in ids {
-            let package = try database.package(id: try database.packageID(for: reference))
-            if !packages.contains(where: { $0.id == package.id }) { packages.append(package) }
-        }
-        let movies = try database.catalogMovies(keys: packages.flatMap { $0.quizzes.compactMap(\.catalogKey) })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(ExportDocument(packages: packages, movies: movies)) + Data("\n".utf8)
+        let library = PackageLibrary(environment: context.environment)
+        let (data, count) = try PackageSharing(environment: context.environment).export(ids: try library.ids(of: ids))
         guard let output else {
             FileHandle.standardOutput.write(data)
             return
@@ -43,7 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "cannot write \(output) (\(error.localizedDescription))")
         }
-        Console.note("exported \(packages.count) package\(packages.count == 1 ? "" : "s") to \(output)")
+        Console.note("exported \(count) package\(count == 1 ? "" : "s") to \(output)")
     }
 }
 
@@ -68,36 +61,34 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let levels = try context.settings.levelRules()
-        var packages: [QuizPackage] = []
-        var movies: [CatalogMovie] = []
-        for file in files {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
-            guard let size = attributes?[.size] as? Int else { throw CommandFailure(message: "cannot read \(file)") }
-            // Refused by its size before reading: a file this large is not an export.
-            guard size <= ExportDocument.maxBytes else {
-                throw CommandFailure(
-                    message: "\(file) is \(size >> 20) MB: an export is at most \(ExportDocument.maxBytes >> 20) MB; nothing imported")
-            }
-            guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure(message: "cannot read \(file)") }
-            do {
-                let read = try ExportDocument.read(data, levels: levels)
-                packages += read.packages
-                movies += read.movies
-            } catch {
-                throw CommandFailure(message: "\(file): \(error.description); nothing imported")
-            }
+        let files = self.files.map { file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
+            return (name: file, size: size ?? 0, read: {
+                guard size != nil, let data = FileManager.default.contents(atPath: file) else {
+                    throw CommandFailure(message: "cannot read \(file)")
+                }
+                return data
+            })
         }
-        let codes = packages.map(\.shareCode.value)
-        if let duplicate = codes.first(where: { code in codes.filter { $0 == code }.count > 1 }) {
-            throw CommandFailure(message: "package \(duplicate) is in more than one file; nothing imported")
+        let imported: [PackageSharing.Imported]
+        do {
+            imported = try PackageSharing(environment: context.environment).importFiles(
+                files, levels: try context.settings.levelRules(), asCopy: asCopy)
+        } catch let problem as PackageSharing.Problem {
+            throw CommandFailure(message: Self.describe(problem))
         }
-        let database = try context.openDatabase()
-        var generator = SystemRandomNumberGenerator()
-        let saved = try database.importPackages(packages, movies: movies, asCopy: asCopy) { .random(using: &generator) }
-        for ((id, code), package) in zip(saved, packages) {
-            let copy = code != package.shareCode ? " (a copy of \(package.shareCode))" : ""
-            print("imported \(id) \(code)\(copy) \"\(SafeText.clean(package.title))\", \(package.quizzes.count) quizzes")
+        for saved in imported {
+            let copy = saved.isCopy ? " (a copy of \(saved.package.shareCode))" : ""
+            print("imported \(saved.id) \(saved.shareCode)\(copy) \"\(SafeText.clean(saved.package.title))\", \(saved.package.quizzes.count) quizzes")
+        }
+    }
+
+    static func describe(_ problem: PackageSharing.Problem) -> String {
+        switch problem {
+        case let .fileTooLarge(name, bytes, maxBytes):
+            "\(name) is \(bytes >> 20) MB: an export is at most \(maxBytes >> 20) MB; nothing imported"
+        case let .invalidFile(name, problem): "\(name): \(problem); nothing imported"
+        case let .duplicateShareCode(code): "package \(code) is in more than one file; nothing imported"
         }
     }
 }

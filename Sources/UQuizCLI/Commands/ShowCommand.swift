@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import Foundation
 import PosterGrid
 import QuizCore
@@ -20,8 +21,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let database = try context.openDatabase()
-        let package = try database.package(id: try database.packageID(for: id))
+        let package = try PackageLibrary(environment: context.environment).package(id)
         if json {
             print(try JSONOutput.string(PackageJSON(package)))
             return

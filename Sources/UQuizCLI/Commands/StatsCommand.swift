@@ -1,4 +1,5 @@
 import ArgumentParser
+import UQuizApp
 import Foundation
 import QuizCore
 import QuizStore
@@ -20,8 +21,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let database = try context.openDatabase()
-        let stats = try database.stats(packageId: try package.map { try database.packageID(for: $0) }, player: player)
+        let stats = try PackageLibrary(environment: context.environment).stats(package: package, player: player)
         if json {
             print(try JSONOutput.string(stats))
             return
