@@ -1,4 +1,4 @@
-import CTurboJPEG
+internal import CTurboJPEG
 import Foundation
 
 /// Pixels as 8-bit RGB triples, row by row from the top left.

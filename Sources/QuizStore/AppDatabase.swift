@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The uquiz database: one SQLite file in WAL mode with a busy timeout, so that several `uquiz` processes can read and
 /// write it at once. Every write is an IMMEDIATE transaction on this type.

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import QuizCore
 
 /// The local movie catalog: every movie the seed or a search ever brought, keyed by `catalogKey`.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import QuizCore
 
 /// A quiz whose poster comes from TMDB, as `fetch-posters` needs it.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Every schema change, in order. Names are never edited once shipped: a database records which it has applied, and one
 /// that holds a name this list does not know was written by a newer uquiz.

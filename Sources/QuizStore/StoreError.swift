@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Everything the store can fail with, each said in one line: what happened and what to do.
 public enum StoreError: Error, Equatable, Sendable, LocalizedError {

@@ -43,30 +43,50 @@ struct InteractiveCreator {
 
     func run() throws -> CreatePackage.Draft? {
         say("New quiz package (Ctrl-C at any time quits without saving).")
-        var title = ""
+        let title = try askTitle()
+        let maker = try askMaker()
+        let level = try askLevel()
+        let quizzes = try askQuizzes(level: level)
+        let draft = CreatePackage.Draft(title: title, maker: maker, level: level, language: language, quizzes: quizzes)
+        preview(quizzes)
+        let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
+        return ["", "y", "yes"].contains(save.lowercased()) ? draft : nil
+    }
+
+    private func askTitle() throws -> String {
         while true {
-            title = try ask("Package title: ")
+            let title = try ask("Package title: ")
             do {
                 try PackageSpec.checkText(title, path: "title", name: "title")
-                break
+                return title
             } catch {
                 say("  ✗ \(error.problem)")
             }
         }
+    }
+
+    /// The maker's name, remembered in the user's config file when it differs from the default.
+    private func askMaker() throws -> String {
         let defaultMaker = try context.settings.makerName()
-        var maker = try ask("Your name as maker [\(defaultMaker)]: ")
-        if maker.isEmpty { maker = defaultMaker }
+        let maker = try ask("Your name as maker [\(defaultMaker)]: ")
+        guard !maker.isEmpty else { return defaultMaker }
         if maker != defaultMaker { try UserConfigFile.remember(key: "maker", value: maker, settings: context.settings) }
-        var level = Level.beginner
+        return maker
+    }
+
+    private func askLevel() throws -> Level {
         while true {
             let answer = try ask("Level: beginner (5 areas), intermediate (4), expert (3) [beginner]: ").lowercased()
-            if answer.isEmpty { break }
+            if answer.isEmpty { return .beginner }
             if let chosen = Level(rawValue: answer) ?? Level.allCases.first(where: { $0.rawValue.hasPrefix(answer) }) {
-                level = chosen
-                break
+                return chosen
             }
             say("  ✗ \"\(answer)\" is not a level")
         }
+    }
+
+    /// Quiz after quiz until `done`, with `preview`, `areas N` and `remove N` on the way.
+    private func askQuizzes(level: Level) throws -> [Quiz] {
         var quizzes: [Quiz] = []
         while true {
             let answer = try ask(
@@ -107,10 +127,7 @@ struct InteractiveCreator {
             }
             break
         }
-        let draft = CreatePackage.Draft(title: title, maker: maker, level: level, language: language, quizzes: quizzes)
-        preview(quizzes)
-        let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
-        return ["", "y", "yes"].contains(save.lowercased()) ? draft : nil
+        return quizzes
     }
 
     /// Search, pick a movie and a poster, place the areas; `nil` when the maker gives up on this quiz.
@@ -144,23 +161,7 @@ struct InteractiveCreator {
             throw CommandFailure(message: Wording.movieLookup(problem))
         }
         let movie = resolved.movie
-        var posterPath = movie.posterPaths[language] ?? movie.posterPaths[.en]
-        var posterSource = PosterSource.tmdb
-        if let client = try context.environment.movieClient(), let tmdbId = movie.tmdbId, let posters = try? client.posters(movieID: tmdbId, language: language),
-            posters.count > 1
-        {
-            // The original app's "use another poster".
-            for (index, poster) in posters.prefix(9).enumerated() {
-                let current = poster.filePath == posterPath ? "  (primary)" : ""
-                say("  \(index + 1)) \(poster.language ?? "no text")  \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes)  \(SafeText.clean(poster.filePath))\(current)")
-            }
-            let choice = try ask("Poster 1-\(min(posters.count, 9)) [primary]: ")
-            if let number = Int(choice), posters.prefix(9).indices.contains(number - 1) { posterPath = posters[number - 1].filePath }
-        }
-        if posterPath == nil, let bundled = movie.bundledPoster {
-            (posterPath, posterSource) = (bundled, .bundled)
-        }
-        guard let posterPath else {
+        guard let (posterPath, posterSource) = try choosePoster(of: movie) else {
             say("  ✗ \(SafeText.clean(movie.title(in: language))) has no poster to quiz on")
             return nil
         }
@@ -169,6 +170,24 @@ struct InteractiveCreator {
         else { return nil }
         say("  added \(SafeText.clean(movie.title(in: language)))")
         return create.quiz(of: resolved, language: language, poster: (posterPath, posterSource), areas: areas)
+    }
+
+    /// The movie's primary poster, another of its TMDB posters when it has several (the original app's "use another
+    /// poster"), or its bundled poster; `nil` when it has none.
+    private func choosePoster(of movie: CatalogMovie) throws -> (String, PosterSource)? {
+        var posterPath = movie.posterPaths[language] ?? movie.posterPaths[.en]
+        if let client = try context.environment.movieClient(), let tmdbId = movie.tmdbId,
+            let posters = try? client.posters(movieID: tmdbId, language: language), posters.count > 1
+        {
+            for (index, poster) in posters.prefix(9).enumerated() {
+                let current = poster.filePath == posterPath ? "  (primary)" : ""
+                say("  \(index + 1)) \(poster.language ?? "no text")  \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes)  \(SafeText.clean(poster.filePath))\(current)")
+            }
+            let choice = try ask("Poster 1-\(min(posters.count, 9)) [primary]: ")
+            if let number = Int(choice), posters.prefix(9).indices.contains(number - 1) { posterPath = posters[number - 1].filePath }
+        }
+        if let posterPath { return (posterPath, .tmdb) }
+        return movie.bundledPoster.map { ($0, .bundled) }
     }
 
     /// The area picker: the labelled grid with each placed area drawn as its stage number.

@@ -1,10 +1,10 @@
-import Configuration
+internal import Configuration
 import Foundation
 import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
-import SystemPackage
+internal import SystemPackage
 
 /// One source of configuration, named the way `uquiz config` reports it.
 struct ConfigLayer: Sendable {

@@ -1,5 +1,5 @@
-import CCurl
-import CurlLoader
+internal import CCurl
+internal import CurlLoader
 import Foundation
 import Synchronization
 
