@@ -68,15 +68,15 @@ let package = Package(
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
-        .testTarget(name: "UQuizAppTests", dependencies: ["UQuizApp", "QuizStore", "QuizCore", "PosterGrid"]),
+        .testTarget(name: "UQuizAppTests", dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid"]),
         .testTarget(name: "PosterArtTests", dependencies: ["PosterArt", "PosterGrid"]),
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),
         // Starts fake-tmdb processes for the test targets; the dependency gets the binary built.
-        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal"], path: "Tests/Support"),
+        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal", "UQuizApp"], path: "Tests/Support"),
         .testTarget(
             name: "QuizStoreTests",
-            dependencies: ["QuizStore", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["QuizStore", "QuizCore", "PosterGrid", "UQuizTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // End-to-end tests run the built `uquiz` binary, so they depend on it to get it built first.
         .testTarget(

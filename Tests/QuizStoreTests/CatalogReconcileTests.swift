@@ -1,4 +1,5 @@
 import Foundation
+import UQuizTestSupport
 import GRDB
 import PosterGrid
 import QuizCore

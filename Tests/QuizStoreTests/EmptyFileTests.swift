@@ -1,4 +1,5 @@
 import Foundation
+import UQuizTestSupport
 import Testing
 
 @testable import QuizStore

@@ -3,25 +3,12 @@ import GRDB
 import PosterGrid
 import QuizCore
 @testable import QuizStore
+import UQuizTestSupport
 
 /// The repository's own seed bundle, found from this file's place in the checkout.
 let repositorySeed = SeedBundle(
     directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Seed"))
-
-/// A fresh folder under the system's temporary directory, removed when the test's scope ends.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
 
 /// A seeded database in its own folder.
 func seededDatabase(in folder: TemporaryFolder) throws -> AppDatabase {

@@ -1,4 +1,5 @@
 import Foundation
+import UQuizTestSupport
 import PosterGrid
 import QuizCore
 import QuizStore

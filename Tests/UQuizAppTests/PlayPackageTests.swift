@@ -1,4 +1,5 @@
 import Foundation
+import UQuizTestSupport
 import QuizCore
 import QuizStore
 import Testing

@@ -4,31 +4,13 @@ import PosterGrid
 import QuizCore
 import Testing
 import UQuizApp
+import UQuizTestSupport
 
 @testable import UQuizCLI
 
-/// Lines typed at given instants, on a virtual clock that jumps to each line or deadline: a 20-second quiz runs at
-/// once, with exact times.
-final class ScriptedSource: SolveInput {
-    private var script: [(at: Duration, line: String)]
-    private var time: Duration = .zero
-
-    init(_ script: [(Double, String)]) {
-        self.script = script.map { (.milliseconds(Int($0.0 * 1000)), $0.1) }
-    }
-
-    func now() -> Duration { time }
-
-    func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
-        if let first = script.first, deadline.map({ first.at <= $0 }) ?? true {
-            script.removeFirst()
-            time = max(time, first.at)
-            return TypedLine.action(for: first.line)
-        }
-        guard let deadline else { return .endOfInput }
-        time = max(time, deadline)
-        return .tick
-    }
+/// Lines typed at given instants, read as `--plain` reads them, on the scripted clock.
+func ScriptedSource(_ script: [(Double, String)]) -> ScriptedInput {
+    ScriptedInput(script.map { ($0.0, TypedLine.action(for: $0.1)) })
 }
 
 @Suite("uquiz solve")
