@@ -10,31 +10,40 @@ extension AppDatabase {
         }
     }
 
-    /// Starts a play; it gets its score when it finishes, so an interrupted one shows no best score.
-    public func startPlay(packageId: Int64, player: String, at date: Date) throws -> Int64 {
+    /// One quiz of a play as it ended.
+    public struct Attempt: Sendable {
+        public var quizId: Int64
+        public var endedAt: Date
+        public var result: QuizResult
+
+        public init(quizId: Int64, endedAt: Date, result: QuizResult) {
+            self.quizId = quizId
+            self.endedAt = endedAt
+            self.result = result
+        }
+    }
+
+    /// Records a play and its attempts in one transaction, or nothing: a play that fails to record, or a process killed
+    /// before it ends, leaves the database as it was. `score` is `nil` for a play stopped before its last quiz, which
+    /// then counts in the statistics but not as the package's best score.
+    @discardableResult
+    public func recordPlay(
+        packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [Attempt]
+    ) throws -> Int64 {
         try write { db in
             var play = PlayRecord(
-                id: nil, packageId: packageId, player: player, startedAt: Self.timestamp(date), finishedAt: nil, score: nil)
+                id: nil, packageId: packageId, player: player, startedAt: Self.timestamp(startedAt),
+                finishedAt: score == nil ? nil : Self.timestamp(finishedAt), score: score)
             try play.insert(db)
+            for attempt in attempts {
+                var record = AttemptRecord(
+                    id: nil, playId: play.id!, quizId: attempt.quizId, player: player,
+                    startedAt: Self.timestamp(attempt.endedAt), correct: attempt.result.solved,
+                    seconds: attempt.result.seconds, stageReached: attempt.result.stageReached,
+                    hintsUsed: attempt.result.hintsUsed)
+                try record.insert(db)
+            }
             return play.id!
-        }
-    }
-
-    /// One quiz's attempt, in its own transaction as soon as the quiz ends, so a stopped solve keeps what was played.
-    public func recordAttempt(playId: Int64, quizId: Int64, player: String, startedAt: Date, result: QuizResult) throws {
-        try write { db in
-            var attempt = AttemptRecord(
-                id: nil, playId: playId, quizId: quizId, player: player, startedAt: Self.timestamp(startedAt),
-                correct: result.solved, seconds: result.seconds, stageReached: result.stageReached,
-                hintsUsed: result.hintsUsed)
-            try attempt.insert(db)
-        }
-    }
-
-    public func finishPlay(playId: Int64, score: Int, at date: Date) throws {
-        try write { db in
-            try db.execute(
-                sql: "UPDATE play SET finishedAt = ?, score = ? WHERE id = ?", arguments: [Self.timestamp(date), score, playId])
         }
     }
 

@@ -33,9 +33,10 @@ public protocol QuizStorage: Sendable {
 
     // Plays and statistics
     func quizIDs(packageId: Int64) throws -> [Int64]
-    func startPlay(packageId: Int64, player: String, at date: Date) throws -> Int64
-    func recordAttempt(playId: Int64, quizId: Int64, player: String, startedAt: Date, result: QuizResult) throws
-    func finishPlay(playId: Int64, score: Int, at date: Date) throws
+    /// A play and its attempts in one transaction; `score` is `nil` for a play stopped before its end.
+    @discardableResult func recordPlay(
+        packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [AppDatabase.Attempt]
+    ) throws -> Int64
     func stats(packageId: Int64?, player: String?) throws -> PlayStats
 
     // The seed

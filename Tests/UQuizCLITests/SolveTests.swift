@@ -91,6 +91,57 @@ struct SolveTests {
         #expect(list.first { $0["shareCode"] as? String == "FE7NWW" }?["bestScore"] as? Int == score)
     }
 
+    @Test func ctrlCStopsAPlainPlayPrintsTheSummaryAndRecordsWhatWasPlayed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.run(["list"])
+        let output = sandbox.path("plain.txt")
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let input = Pipe()
+        let process = Process()
+        process.executableURL = uquizBinary
+        process.arguments = ["solve", "en-silent", "--plain", "--time-scale", "0.05", "--player", "quitter"]
+        process.environment = sandbox.environment
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("/skip\n".utf8))
+        let text = { String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self) }
+        let deadline = Date().addingTimeInterval(30)
+        while !text().contains("quiz 2/25 begins") && Date() < deadline { usleep(20_000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + SIGINT)
+        #expect(text().contains("skipped: it was Metropolis"))
+        #expect(text().hasSuffix("0 of 1 solved, 0 points (stopped after 1 of 25)\nUQuiz FE7NWW 0/1 🟥 0 pts\n"))
+        let queue = try DatabaseQueue(path: sandbox.defaultDatabase)
+        let (attempts, unscored) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt WHERE player = 'quitter'")!,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM play WHERE player = 'quitter' AND score IS NULL")!)
+        }
+        #expect(attempts == 1 && unscored == 1, "recorded as what it was: one quiz, no score")
+    }
+
+    @Test func aPlayThatCannotBeRecordedLeavesNoTrace() throws {
+        let sandbox = try Sandbox()
+        try sandbox.run(["list"])
+        // A real SQLite failure in the middle of recording: the play row goes in, its first attempt is refused.
+        let queue = try DatabaseQueue(path: sandbox.defaultDatabase)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON attempt BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        let input = sandbox.path("guess.txt")
+        try Data("metropolis\n".utf8).write(to: URL(fileURLWithPath: input))
+        let result = try sandbox.runWithInput(["solve", "en-silent", "--quiz", "1", "--plain", "--time-scale", "0.01"], input: input)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("1 of 1 solved"), "the player still sees how it went")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        let rows = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM play")!, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt")!)
+        }
+        #expect(rows == (0, 0), "a failed solve leaves the database as it was")
+    }
+
     @Test func withoutATerminalOrAModeSolveShowsWhatThereIsToPlay() throws {
         let result = try Sandbox().run(["solve"])
         #expect(result.status == 0)

@@ -77,8 +77,8 @@ struct TerminalPlayerTests {
         #expect(server.requests.isEmpty, "not one request")
     }
 
-    @Test func sigtermAndSighupRestoreTheTerminalToo() throws {
-        for signalNumber in [SIGTERM, SIGHUP] {
+    @Test func sigtermSighupAndSigquitRestoreTheTerminalToo() throws {
+        for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
             let sandbox = try Sandbox()
             let session = try start(sandbox, ["solve", "en-silent", "--time-scale", "0.5"])
             #expect(session.waitFor("quiz 1/25"))
@@ -89,18 +89,28 @@ struct TerminalPlayerTests {
         }
     }
 
-    @Test func ctrlCRestoresTheTerminal() throws {
+    @Test func ctrlCStopsThePlayRestoresTheTerminalAndRecordsWhatWasPlayed() throws {
         let sandbox = try Sandbox()
         // No package named: a menu, and Enter takes the silent classics in the player's language.
-        let session = try start(sandbox, ["solve", "--time-scale", "0.5"])
+        let session = try start(sandbox, ["solve", "--time-scale", "0.5", "--player", "quitter"])
         #expect(session.waitFor("* 8. Silent Classics (beginner, 25 quizzes)"))
         #expect(session.waitFor("Package to play [8]: "))
         session.type("\n")
         #expect(session.waitFor("quiz 1/25"))
+        session.type("\t")
+        #expect(session.waitFor("quiz 2/25"))
         session.interrupt()
         let exit = session.waitForExit()
-        #expect(exit.reason == .uncaughtSignal && exit.status == SIGINT)
-        #expect(session.transcript.hasSuffix("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"), "cursor shown, main screen back")
+        #expect(exit.reason == .exit && exit.status == 128 + SIGINT, "stopped, and the shell learns it was Ctrl-C")
+        let transcript = session.transcript
+        let leave = transcript.range(of: "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", options: .backwards)
+        let summary = transcript.range(of: "0 of 1 solved, 0 points (stopped after 1 of 25)")
+        #expect(leave != nil && summary != nil && leave!.lowerBound < summary!.lowerBound, "main screen back, then the summary")
+        #expect(transcript.contains("UQuiz FE7NWW 0/1 🟥"))
+        let stats = try jsonObject(try sandbox.run(["stats", "--json", "--player", "quitter"]).stdout)
+        #expect(stats["attempts"] as? Int == 1, "the skipped quiz is recorded")
+        let list = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["list", "--json"]).stdout.utf8)) as! [[String: Any]]
+        #expect(list.first { $0["shareCode"] as? String == "FE7NWW" }?["bestScore"] is NSNull, "a stopped play is no best score")
     }
 
     @Test(arguments: [

@@ -18,7 +18,9 @@ public struct SolveSummary: Sendable {
     public var score: Int { results.reduce(0) { $0 + $1.score } }
     public var solved: Int { results.filter(\.solved).count }
     public var shareLine: String
-    /// Recording an attempt failed: the play went on, and the front end shows the summary before the error.
+    /// Whether every quiz of the plan was played (`false` when the player stopped early).
+    public var complete: Bool
+    /// Recording the play failed (nothing of it was written): the front end shows the summary, then the error.
     public var recordingFailure: (any Error)?
 }
 
@@ -61,28 +63,30 @@ public struct PlayPackage: Sendable {
         return SolvePlan(packageId: packageId, package: package, rounds: rounds, quizIDs: order.map { ids[$0] })
     }
 
-    /// Plays the plan to its end (or the player's quit), recording every finished quiz in its own transaction so that a
-    /// stopped play keeps what was played, and the play's score when it is over.
+    /// Plays the plan to its end or the player's quit, then records the play and every finished quiz in one
+    /// transaction: a play that cannot be recorded leaves the store as it was (and says so after the summary), and a
+    /// stopped play is recorded for what it was, its quizzes in the statistics but no score for the package's best.
     public func run(
         _ plan: SolvePlan, player: String, timeScale: Double, input: any SolveInput, observer: any SolveObserver
     ) throws -> SolveSummary {
         let store = try environment.store()
-        let playId = try store.startPlay(packageId: plan.packageId, player: player, at: environment.now())
-        var recordingFailure: (any Error)?
+        let startedAt = environment.now()
+        var attempts: [AppDatabase.Attempt] = []
         let loop = SolveLoop(rounds: plan.rounds, levels: levels, level: plan.package.level, timeScale: timeScale)
         let results = loop.run(input: input, observer: observer) { round, result in
-            do {
-                try store.recordAttempt(
-                    playId: playId, quizId: plan.quizIDs[round.number - 1], player: player, startedAt: environment.now(),
-                    result: result)
-            } catch {
-                recordingFailure = recordingFailure ?? error
-            }
+            attempts.append(.init(quizId: plan.quizIDs[round.number - 1], endedAt: environment.now(), result: result))
         }
-        let summary = SolveSummary(
+        var summary = SolveSummary(
             results: results, shareLine: ShareLine.text(code: plan.package.shareCode, results: results),
-            recordingFailure: recordingFailure)
-        try store.finishPlay(playId: playId, score: summary.score, at: environment.now())
+            complete: results.count == plan.rounds.filter { !$0.quiz.areas.isEmpty }.count)
+        guard !attempts.isEmpty else { return summary }
+        do {
+            try store.recordPlay(
+                packageId: plan.packageId, player: player, startedAt: startedAt, finishedAt: environment.now(),
+                score: summary.complete ? summary.score : nil, attempts: attempts)
+        } catch {
+            summary.recordingFailure = error
+        }
         return summary
     }
 }

@@ -85,11 +85,16 @@ struct SolveCommand: AsyncParsableCommand {
             throw UsageError("there is no quiz \(number): the package has \(count)")
         }
         let name = try player ?? context.settings.playerName()
+        let interruption = fullScreen ? Interruption { TerminalPlayer.restoreForGood() } : Interruption()
         let summary = try fullScreen
-            ? playOnScreen(plan, play: play, player: name, context: context)
-            : play.run(plan, player: name, timeScale: timeScale, input: LineSolveInput(), observer: linePrinter(plan))
+            ? playOnScreen(plan, play: play, player: name, context: context, interruption: interruption)
+            : play.run(
+                plan, player: name, timeScale: timeScale, input: LineSolveInput(interruption: interruption),
+                observer: linePrinter(plan))
         printSummary(summary, plan: plan)
         if let failure = summary.recordingFailure { throw failure }
+        // Stopped by Ctrl-C: the summary is out and the quizzes played are recorded; the shell still learns why.
+        if interruption.isRequested { throw ExitCode(128 + SIGINT) }
     }
 
     private func linePrinter(_ plan: SolvePlan) -> any SolveObserver {
@@ -100,7 +105,9 @@ struct SolveCommand: AsyncParsableCommand {
     }
 
     /// Downloads the posters the play needs, then plays in the alternate screen.
-    private func playOnScreen(_ plan: SolvePlan, play: PlayPackage, player: String, context: AppContext) throws -> SolveSummary {
+    private func playOnScreen(
+        _ plan: SolvePlan, play: PlayPackage, player: String, context: AppContext, interruption: Interruption
+    ) throws -> SolveSummary {
         var loader = PosterLoader(environment: context.environment)
         loader.willDownload = { count in Console.note("Downloading \(count) poster\(count == 1 ? "" : "s")…") }
         let posters = loader.rasters(
@@ -108,7 +115,8 @@ struct SolveCommand: AsyncParsableCommand {
         let screen = TerminalPlayer(
             posters: Dictionary(uniqueKeysWithValues: zip(plan.rounds.map(\.number), posters)), quizCount: plan.rounds.count,
             levels: play.levels, timeScale: timeScale, packageTitle: plan.package.title,
-            environment: ProcessInfo.processInfo.environment, describe: Wording.posterUnavailable)
+            environment: ProcessInfo.processInfo.environment, describe: Wording.posterUnavailable,
+            interruption: interruption)
         return try screen.run {
             try play.run(plan, player: player, timeScale: timeScale, input: screen, observer: screen)
         }
@@ -119,7 +127,7 @@ struct SolveCommand: AsyncParsableCommand {
         if json {
             write(JSONSolvePrinter.line([
                 "event": "summary", "solved": summary.solved, "total": summary.results.count, "score": summary.score,
-                "share": summary.shareLine,
+                "share": summary.shareLine, "complete": summary.complete,
             ]))
             return
         }
@@ -128,7 +136,8 @@ struct SolveCommand: AsyncParsableCommand {
                 format: "%.1f s, area %d%@", result.seconds, result.stageReached, result.hintsUsed > 0 ? ", hint" : "")
             write("\(ShareLine.square(for: result)) \(round.number). \(SafeText.clean(round.quiz.title)): \(detail)\(result.solved ? ", +\(result.score)" : "")")
         }
-        write("\(summary.solved) of \(summary.results.count) solved, \(summary.score) points")
+        let stopped = summary.complete ? "" : " (stopped after \(summary.results.count) of \(plan.rounds.count))"
+        write("\(summary.solved) of \(summary.results.count) solved, \(summary.score) points\(stopped)")
         write(summary.shareLine)
     }
 }

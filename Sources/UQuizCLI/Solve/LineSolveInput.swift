@@ -25,11 +25,13 @@ final class LineSolveInput: SolveInput {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private let descriptor: Int32
+    private let interruption: Interruption?
     private var buffer: [UInt8] = []
     private var ended = false
 
-    init(descriptor: Int32 = STDIN_FILENO) {
+    init(descriptor: Int32 = STDIN_FILENO, interruption: Interruption? = nil) {
         self.descriptor = descriptor
+        self.interruption = interruption
         origin = clock.now
     }
 
@@ -37,14 +39,15 @@ final class LineSolveInput: SolveInput {
 
     func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
         while true {
+            if interruption?.isRequested == true { return .quit }
             if let line = takeLine() { return TypedLine.action(for: line) }
             if ended {
                 // No more input: the quiz runs out its time.
                 guard let deadline else { return .endOfInput }
                 sleep(until: deadline)
-                return .tick
+                return interruption?.isRequested == true ? .quit : .tick
             }
-            guard waitForInput(until: deadline) else { return .tick }
+            guard waitForInput(until: deadline) else { return interruption?.isRequested == true ? .quit : .tick }
             readAvailable()
         }
     }
@@ -63,11 +66,13 @@ final class LineSolveInput: SolveInput {
         return nil
     }
 
-    /// Whether input is ready before the deadline (`false` once it has passed).
+    /// Whether input (or a Ctrl-C) is ready before the deadline (`false` once it has passed).
     private func waitForInput(until deadline: Duration?) -> Bool {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        if let interruption { entries.append(pollfd(fd: interruption.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         while true {
-            let result = poll(&entry, 1, milliseconds(until: deadline))
+            let result = poll(&entries, nfds_t(entries.count), milliseconds(until: deadline))
+            if interruption?.isRequested == true { return false }
             if result > 0 { return true }
             if result == 0 { return false }
             if errno != EINTR { return true }  // let read report the error as the end of input
@@ -85,7 +90,8 @@ final class LineSolveInput: SolveInput {
     }
 
     private func sleep(until deadline: Duration) {
-        while now() < deadline { _ = poll(nil, 0, milliseconds(until: deadline)) }
+        var wake = [pollfd(fd: interruption?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+        while now() < deadline, interruption?.isRequested != true { _ = poll(&wake, 1, milliseconds(until: deadline)) }
     }
 
     /// `poll`'s timeout for `deadline`: -1 waits for ever; rounded up so the loop never wakes just before it.

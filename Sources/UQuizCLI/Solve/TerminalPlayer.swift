@@ -55,6 +55,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     let timeScale: Double
     let packageTitle: String
     let describe: (PosterUnavailable) -> String
+    let interruption: Interruption?
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private var canvas: TerminalCanvas
@@ -68,8 +69,10 @@ final class TerminalPlayer: SolveInput, SolveObserver {
 
     init(
         posters: [Int: Result<CellRaster, PosterUnavailable>], quizCount: Int, levels: LevelRules, timeScale: Double,
-        packageTitle: String, environment: [String: String], describe: @escaping (PosterUnavailable) -> String
+        packageTitle: String, environment: [String: String], describe: @escaping (PosterUnavailable) -> String,
+        interruption: Interruption? = nil
     ) {
+        self.interruption = interruption
         self.posters = posters
         self.quizCount = quizCount
         self.levels = levels
@@ -108,20 +111,27 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     private func enter() {
         uquiz_enter_raw_mode(STDIN_FILENO)
         write(Self.enterScreen)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+        // Ctrl-C is the play's `Interruption`; these end the process, and SIGQUIT (Ctrl-\) would otherwise leave the
+        // terminal raw in the alternate screen while Swift's backtracer runs.
+        for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 // Restore, then die of the same signal so the shell sees why.
-                Self.screen.withLock { restoredForGood in
-                    Self.restore()
-                    restoredForGood = true
-                }
+                Self.restoreForGood()
                 signal(signalNumber, SIG_DFL)
                 kill(getpid(), signalNumber)
             }
             source.resume()
             signalSources.append(source)
+        }
+    }
+
+    /// Restores the terminal for good: nothing more is drawn (a signal is about to end the process).
+    static func restoreForGood() {
+        screen.withLock { restoredForGood in
+            if !restoredForGood { restore() }
+            restoredForGood = true
         }
     }
 
@@ -141,8 +151,11 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     func now() -> Duration { clock.now - origin }
 
     func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
+        if interruption?.isRequested == true { return .quit }
         if !pending.isEmpty { return pending.removeFirst() }
-        guard let bytes = readInput(timeout: nextWait(round, deadline: deadline)) else { return .tick }
+        guard let bytes = readInput(timeout: nextWait(round, deadline: deadline)) else {
+            return interruption?.isRequested == true ? .quit : .tick
+        }
         var paused = round.isPaused
         for key in Self.keys(in: bytes) {
             if paused {
@@ -272,10 +285,14 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         case other
     }
 
-    /// Bytes available on standard input within `timeout` ms (-1 waits for ever), or `nil` when none came.
+    /// Bytes available on standard input within `timeout` ms (-1 waits for ever), or `nil` when none came (or Ctrl-C
+    /// was pressed).
     private func readInput(timeout: Int32) -> [UInt8]? {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, timeout) > 0 else { return nil }
+        var descriptors = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interruption?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
+        guard poll(&descriptors, 2, timeout) > 0, descriptors[0].revents & Int16(POLLIN) != 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(STDIN_FILENO, &buffer, buffer.count)
         return count > 0 ? Array(buffer.prefix(count)) : nil
