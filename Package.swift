@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "UQuizCLI", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt",
+                "uquiz", "UQuizCLI", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

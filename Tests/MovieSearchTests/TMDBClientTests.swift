@@ -269,12 +269,4 @@ struct TMDBDecodingTests {
         let validation = try decode(ErrorWire.self, #"{"errors": ["page must be less than or equal to 500"]}"#)
         #expect(validation.errors == ["page must be less than or equal to 500"])
     }
-
-    @Test func controlCharactersFromTheServerNeverReachAMessage() {
-        let error = MovieSearchError.http(
-            status: 500, endpoint: "/x", tmdbCode: 11, message: "boom\u{1B}[2J\u{07}\u{9B}\u{202E}", retryAfter: nil)
-        let text = error.localizedDescription
-        #expect(!text.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E].contains($0.value) })
-        #expect(text.contains("boom\\u{1B}[2J\\u{7}"))
-    }
 }

@@ -1,3 +1,4 @@
+import MovieSearch
 import Testing
 
 @testable import UQuizCLI
@@ -15,5 +16,16 @@ struct TextWidthTests {
     @Test func fitCutsWithAnEllipsisOrPads() {
         #expect(TextWidth.fit("토이 스토리", to: 6) == "토이 …")
         #expect(TextWidth.fit("Up", to: 4) == "Up  ")
+    }
+}
+
+@Suite("Errors meet the terminal in one place")
+struct ErrorTextTests {
+    @Test func controlCharactersFromTheServerNeverReachAMessage() {
+        let error = MovieSearchError.http(
+            status: 500, endpoint: "/x", tmdbCode: 11, message: "boom\u{1B}[2J\u{07}\u{9B}\u{202E}", retryAfter: nil)
+        let text = UQuizCommand.errorMessage(for: error)
+        #expect(!text.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E].contains($0.value) })
+        #expect(text.contains("boom\\u{1B}[2J\\u{7}"))
     }
 }

@@ -98,7 +98,7 @@ extension TMDBClient {
         // A path that is not "/" and a file name would ask the image server for something else (`/../../etc/passwd`).
         var pending = paths.indices.filter { PosterPath.isTMDBPath(paths[$0]) }
         for index in paths.indices where !PosterPath.isTMDBPath(paths[index]) {
-            results[index] = .failure(.invalidRequest("\"\(SafeText.clean(paths[index]))\" is not a poster path: \(PosterPath.rule)"))
+            results[index] = .failure(.invalidRequest("\"\(paths[index])\" is not a poster path: \(PosterPath.rule)"))
         }
         let started = clock.now()
         var attempt = 0

@@ -25,7 +25,7 @@ extension MovieSearchError: LocalizedError {
         case let .transport(error):
             return error.errorDescription
         case let .http(status, endpoint, code, message, retryAfter):
-            let said = [code.map { "code \($0)" }, message.map { SafeText.clean($0) }].compactMap { $0 }
+            let said = [code.map { "code \($0)" }, message].compactMap { $0 }
             let detail = said.isEmpty ? "HTTP \(status)" : "HTTP \(status), \(said.joined(separator: ": "))"
             switch status {
             case 401:
@@ -41,7 +41,7 @@ extension MovieSearchError: LocalizedError {
                 return "TMDB rejected the request to \(endpoint) (\(detail))"
             }
         case let .malformed(endpoint, detail):
-            return "TMDB's answer from \(endpoint) was not understood (\(SafeText.clean(detail))); try again later"
+            return "TMDB's answer from \(endpoint) was not understood (\(detail)); try again later"
         case let .invalidRequest(detail):
             return detail
         }

@@ -33,9 +33,9 @@ struct FetchPostersCommand: AsyncParsableCommand {
         for line in report.lines {
             switch line.outcome {
             case .replaced(let newPath):
-                print("replaced  \(SafeText.clean(line.quizTitle)): \(line.posterPath) → \(SafeText.clean(newPath))")
+                print("replaced  \(SafeText.clean(line.quizTitle)): \(SafeText.clean(line.posterPath)) → \(SafeText.clean(newPath))")
             case .failed(let reason):
-                print("failed    \(SafeText.clean(line.quizTitle)): \(reason)")
+                print("failed    \(SafeText.clean(line.quizTitle)): \(SafeText.clean(reason))")
             case .alreadyCached, .downloaded:
                 break
             }

@@ -35,7 +35,7 @@ struct ShowCommand: AsyncParsableCommand {
         )
         for (index, quiz) in package.quizzes.enumerated() {
             print("")
-            let year = quiz.releaseYear.map { " (\($0))" } ?? ""
+            let year = quiz.releaseYear.map { " (\(clean($0)))" } ?? ""
             let original = quiz.originalTitle != quiz.title ? " — \(clean(quiz.originalTitle))" : ""
             print(terminal.bold("\(index + 1). \(clean(quiz.title))\(year)") + original)
             let tmdb = quiz.tmdbId.map { "TMDB \($0) · " } ?? ""

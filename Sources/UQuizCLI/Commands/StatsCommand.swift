@@ -47,7 +47,7 @@ struct StatsCommand: AsyncParsableCommand {
             print("")
             print(terminal.bold("Hardest quizzes"))
             for quiz in stats.hardest {
-                print("  \(quiz.package) #\(quiz.position) \(SafeText.clean(quiz.title)): \(quiz.correct) of \(quiz.attempts) solved")
+                print("  \(SafeText.clean(quiz.package)) #\(quiz.position) \(SafeText.clean(quiz.title)): \(quiz.correct) of \(quiz.attempts) solved")
             }
         }
     }

@@ -39,11 +39,24 @@ public struct UQuizCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("Error: \(SafeText.clean(error.message))\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch {
-            exit(withError: error)
+            // As argument-parser's `exit(withError:)` does: help and version go to standard output, failures to error.
+            let message = errorMessage(for: error)
+            let code = exitCode(for: error)
+            let stream = code == .success ? FileHandle.standardOutput : FileHandle.standardError
+            if !message.isEmpty { stream.write(Data((message + "\n").utf8)) }
+            Foundation.exit(code.rawValue)
         }
+    }
+
+    /// What is said about a failure, the one place errors meet the terminal: every line escaped, since a message may
+    /// quote a file, the database or the network.
+    static func errorMessage(for error: any Error) -> String {
+        fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map {
+            SafeText.clean(String($0))
+        }.joined(separator: "\n")
     }
 }
 
@@ -81,7 +94,7 @@ struct AppContext: Sendable {
     private let database: OnFirstUse<AppDatabase>
 
     static func make(_ options: StoreOptions) async throws -> AppContext {
-        var logger = Logger(label: "uquiz") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "uquiz") { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = options.verbose ? .debug : .warning
         let settings = try await Settings.load(flags: options.flags)
         logger.debug("configuration sources, strongest first: \(settings.layers.map(\.name).joined(separator: ", "))")

@@ -2,8 +2,8 @@ import Foundation
 
 /// Text from a database or the network is shown with its control characters escaped, so a title cannot move the cursor,
 /// change colours, ring the bell or reverse the line.
-public enum SafeText {
-    public static func clean(_ text: String) -> String {
+enum SafeText {
+    static func clean(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             let value = scalar.value
