@@ -2,6 +2,8 @@
 
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 static struct termios saved;
@@ -36,4 +38,24 @@ int uquiz_enter_raw_mode(int fd) {
 
 void uquiz_restore_terminal(int fd) {
     if (saved_valid) tcsetattr(fd, TCSAFLUSH, &saved);
+}
+
+static const char leave_screen[] = "\x1b[0m\x1b[?25h\x1b[?1049l";
+
+/* Runs in the signal's context, so only async-signal-safe calls: restore the saved modes, leave the alternate screen,
+   then die of the same signal with its default action. */
+static void restore_and_reraise(int signal_number) {
+    if (saved_valid) tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+    ssize_t ignored = write(STDOUT_FILENO, leave_screen, sizeof leave_screen - 1);
+    (void)ignored;
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+int uquiz_restore_terminal_on_signal(int signal_number) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = restore_and_reraise;
+    sigemptyset(&action.sa_mask);
+    return sigaction(signal_number, &action, NULL);
 }

@@ -14,4 +14,8 @@ int uquiz_enter_raw_mode(int fd);
 /// Puts back the mode saved by `uquiz_enter_raw_mode`; safe to call from a signal handler and more than once.
 void uquiz_restore_terminal(int fd);
 
+/// Installs a handler that restores the terminal and leaves the alternate screen, then dies of the same signal: for
+/// SIGQUIT, which Swift's runtime would otherwise handle with its backtracer while the terminal stays raw.
+int uquiz_restore_terminal_on_signal(int signal_number);
+
 #endif

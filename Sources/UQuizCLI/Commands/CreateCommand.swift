@@ -36,7 +36,7 @@ struct CreateCommand: AsyncParsableCommand {
 
     static let maxSpecBytes = 5 << 20
 
-    func validate() throws {
+    func checkFlags() throws {
         if from != nil && (title != nil || level != nil || !quiz.isEmpty) {
             throw ValidationError("give --from FILE or --title/--level/--quiz, not both")
         }

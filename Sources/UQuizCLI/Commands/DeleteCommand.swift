@@ -17,7 +17,7 @@ struct DeleteCommand: AsyncParsableCommand {
     @Argument(help: "Ids, share codes or seed ids of the packages.") var ids: [String]
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
 
-    func validate() throws {
+    func checkFlags() throws {
         if ids.isEmpty { throw ValidationError("name at least one package to delete") }
     }
 

@@ -29,7 +29,7 @@ struct EditCommand: AsyncParsableCommand {
     @Flag(help: "Remove the quiz.") var remove = false
     @Option(help: "Move the quiz to this place.") var moveTo: Int?
 
-    func validate() throws {
+    func checkFlags() throws {
         let quizChanges = [areas != nil, poster != nil, remove, moveTo != nil].filter { $0 }.count
         if quizChanges > 0 && quiz == nil { throw ValidationError("--areas, --poster, --remove and --move-to need --quiz N") }
         if quiz != nil && quizChanges == 0 { throw ValidationError("--quiz N needs --areas, --poster, --remove or --move-to") }

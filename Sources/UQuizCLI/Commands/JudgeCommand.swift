@@ -28,7 +28,7 @@ struct JudgeCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a line.") var json = false
     @Argument(help: "What the player typed.") var guess: String
 
-    func validate() throws {
+    func checkFlags() throws {
         if TitleNormalizer.normalize(title).isEmpty {
             throw ValidationError("--title must contain a letter or a digit")
         }

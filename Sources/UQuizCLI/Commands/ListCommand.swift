@@ -4,8 +4,14 @@ import PosterGrid
 import QuizCore
 import QuizStore
 
-extension Level: ExpressibleByArgument {}
-extension QuizLanguage: ExpressibleByArgument {}
+// Levels and languages are read in any case (`--level Expert`).
+extension Level: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension QuizLanguage: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,11 +31,12 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: "Only packages of this level (beginner, intermediate, expert).") var level: Level?
     @Option(help: "Only packages in this language (ko, en).") var language: QuizLanguage?
     @Flag(help: "Only packages you made (not the bundled ones).") var mine = false
-    @Option(help: "Show at most this many packages.") var limit: Int = 50
+    // Unconditional, so `--limit -1` is read as a number (and refused as one) rather than as an unknown option.
+    @Option(parsing: .unconditional, help: "Show at most this many packages.") var limit: Int = 50
     @Flag(help: "Show every package, however many.") var all = false
     @Flag(help: "Print JSON instead of a table.") var json = false
 
-    func validate() throws {
+    func checkFlags() throws {
         if limit < 1 { throw ValidationError("--limit must be 1 or more") }
     }
 

@@ -30,7 +30,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "Search only the local catalog.") var offline = false
     @Flag(help: "Print JSON instead of a table.") var json = false
 
-    func validate() throws {
+    func checkFlags() throws {
         if query.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("the search words are empty") }
         if !(1...500).contains(page) { throw ValidationError("--page must be 1...500") }
         if let year, !(1870...2100).contains(year) { throw ValidationError("--year must be a year such as 2019") }

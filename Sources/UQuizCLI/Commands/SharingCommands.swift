@@ -19,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
     var output: String?
 
-    func validate() throws {
+    func checkFlags() throws {
         if ids.isEmpty { throw ValidationError("name at least one package to export") }
     }
 
@@ -55,7 +55,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Export files.") var files: [String]
     @Flag(help: "Keep both when a package is already here, giving the import a new share code.") var asCopy = false
 
-    func validate() throws {
+    func checkFlags() throws {
         if files.isEmpty { throw ValidationError("name at least one file to import") }
     }
 

@@ -54,7 +54,7 @@ struct SolveCommand: AsyncParsableCommand {
         }
     }
 
-    func validate() throws {
+    func checkFlags() throws {
         if plain && json { throw ValidationError("--plain and --json exclude each other") }
         if !(timeScale > 0 && timeScale <= 100) { throw ValidationError("--time-scale must be more than 0 and at most 100") }
         if seed != nil && !shuffle { throw ValidationError("--seed goes with --shuffle") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MovieSearch
+import QuizCore
 import QuizStore
 import UQuizApp
 
@@ -33,6 +34,13 @@ public struct UQuizCommand: AsyncParsableCommand {
     public static func runMain() async {
         do {
             var command = try parseAsRoot()
+            if let checked = command as? any FlagChecking {
+                do {
+                    try checked.checkFlags()
+                } catch let error as ValidationError {
+                    throw UsageError(error.message)
+                }
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -42,6 +50,10 @@ public struct UQuizCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(SafeText.clean(error.message))\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch {
+            if let suggestion = subcommandSuggestion(for: error) {
+                FileHandle.standardError.write(Data("Error: \(SafeText.clean(suggestion))\n".utf8))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             // As argument-parser's `exit(withError:)` does: help and version go to standard output, failures to error.
             let message = errorMessage(for: error)
             let code = exitCode(for: error)
@@ -49,6 +61,20 @@ public struct UQuizCommand: AsyncParsableCommand {
             if !message.isEmpty { stream.write(Data((message + "\n").utf8)) }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// `uquiz slove`: argument-parser says only "Unexpected argument"; a word a typo away from a command gets the
+    /// command suggested, as a misspelled option gets "Did you mean".
+    static func subcommandSuggestion(for error: any Error) -> String? {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let word = arguments.first, !word.hasPrefix("-"),
+            fullMessage(for: error).contains("Unexpected argument '\(word)'")
+        else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let closest = names.min(by: { AnswerJudge.distance(word, $0) < AnswerJudge.distance(word, $1) }),
+            AnswerJudge.distance(word, closest) <= 2
+        else { return nil }
+        return "unknown command '\(word)'. Did you mean '\(closest)'? (uquiz --help lists the commands)"
     }
 
     /// What is said about a failure, the one place errors meet the terminal: every line escaped, since a message may
@@ -59,6 +85,22 @@ public struct UQuizCommand: AsyncParsableCommand {
         }.joined(separator: "\n")
     }
 }
+
+/// Commands whose flags are checked together after parsing, so that argument-parser first reports options it does not
+/// know (`--levle`, with its "Did you mean"), which it does only after `validate()` has passed.
+protocol FlagChecking {
+    func checkFlags() throws
+}
+
+extension CreateCommand: FlagChecking {}
+extension DeleteCommand: FlagChecking {}
+extension EditCommand: FlagChecking {}
+extension ExportCommand: FlagChecking {}
+extension ImportCommand: FlagChecking {}
+extension JudgeCommand: FlagChecking {}
+extension ListCommand: FlagChecking {}
+extension SearchCommand: FlagChecking {}
+extension SolveCommand: FlagChecking {}
 
 /// Bad input in flags or arguments that only running the command reveals: exit 64 like a bad flag, in one line.
 struct UsageError: Error {

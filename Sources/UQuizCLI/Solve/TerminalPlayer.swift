@@ -111,9 +111,10 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     private func enter() {
         uquiz_enter_raw_mode(STDIN_FILENO)
         write(Self.enterScreen)
-        // Ctrl-C is the play's `Interruption`; these end the process, and SIGQUIT (Ctrl-\) would otherwise leave the
-        // terminal raw in the alternate screen while Swift's backtracer runs.
-        for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
+        // SIGQUIT (Ctrl-\) gets a plain C handler: Swift's backtracer would otherwise take it while the terminal stays
+        // raw in the alternate screen. Ctrl-C is the play's `Interruption`; these two end the process.
+        uquiz_restore_terminal_on_signal(SIGQUIT)
+        for signalNumber in [SIGTERM, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
