@@ -249,8 +249,7 @@ struct InteractiveCreator {
             return
         }
         for (index, quiz) in quizzes.enumerated() {
-            let stages = quiz.areas.enumerated().map { "\($0.offset + 1):\($0.element.row),\($0.element.column)" }
-            say("  \(index + 1). \(SafeText.clean(quiz.title)) — areas \(stages.joined(separator: " "))")
+            say("  \(index + 1). \(SafeText.clean(quiz.title)) — areas \(Wording.areas(quiz.areas))")
         }
     }
 }

@@ -1,7 +1,18 @@
+import PosterGrid
 import UQuizApp
 
 /// The CLI's words for what the application layer reports as types.
 enum Wording {
+    /// "1 quiz", "3 quizzes".
+    static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
+
+    /// Areas as `uquiz create --quiz areas=` and `uquiz edit --areas` read them: `row:column`, stage 1 first.
+    static func areas(_ cells: [Cell]) -> String {
+        cells.map { "\($0.row):\($0.column)" }.joined(separator: ",")
+    }
+
     static func posterUnavailable(_ problem: PosterUnavailable) -> String {
         switch problem {
         case .bundledPosterMissing: "the bundled poster is missing; uquiz seed merge restores it"

@@ -85,4 +85,19 @@ struct EditCommandTests {
         let result = try sandbox.run(["edit", code, "--quiz", "1", "--remove"])
         #expect(result.stderrLines == ["Error: --remove: quiz 1 is the only one: delete the package instead"])
     }
+
+    @Test func areasShownByShowCanBePastedIntoEditAndOneQuizIsOneQuiz() throws {
+        let sandbox = try Sandbox()
+        let shown = try sandbox.run(["show", "en-silent"]).stdout
+        #expect(shown.contains("maker "), "no 'by Created by'")
+        let line = try #require(shown.split(separator: "\n").first { $0.contains("areas ") })
+        let areas = String(line[line.range(of: "areas ")!.upperBound...])
+        #expect(areas.range(of: #"^\d+:\d+(,\d+:\d+)*$"#, options: .regularExpression) != nil, "row:column, as --areas reads: \(areas)")
+        let edited = try sandbox.run(["edit", "en-silent", "--quiz", "1", "--areas", areas])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let created = try sandbox.run(["create", "--title", "One", "--level", "expert", "--quiz", "movie=19 areas=30:25", "--json"])
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["shareCode"] as? String)
+        let one = try sandbox.run(["show", code]).stdout
+        #expect(one.contains("· 1 quiz") && !one.contains("1 quizzes"))
+    }
 }

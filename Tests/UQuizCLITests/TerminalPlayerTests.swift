@@ -89,13 +89,32 @@ struct TerminalPlayerTests {
         }
     }
 
+    @Test func aDumbTerminalGetsTheLineByLineGame() throws {
+        let sandbox = try Sandbox()
+        try sandbox.run(["list"])
+        var environment = sandbox.environment
+        environment["TERM"] = "dumb"
+        let session = try PseudoTerminalSession(
+            binary: uquizBinary, arguments: ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.5"], environment: environment)
+        #expect(session.waitFor("quiz 1/1 begins: 5 areas to reveal"))
+        session.type("metropolis\n")
+        #expect(session.waitFor("solved: Metropolis"))
+        #expect(session.waitForExit().status == 0)
+        #expect(!session.transcript.contains("\u{1B}["), "no cursor addressing, no colours, no alternate screen")
+    }
+
     @Test func ctrlCStopsThePlayRestoresTheTerminalAndRecordsWhatWasPlayed() throws {
         let sandbox = try Sandbox()
-        // No package named: a menu, and Enter takes the silent classics in the player's language.
+        // No package named: a menu by id, and a share code (any case) or an id picks one; an unknown one is said.
+        try sandbox.run(["delete", "ko-beginner", "--yes"])
+        try sandbox.run(["seed", "merge"])
         let session = try start(sandbox, ["solve", "--time-scale", "0.5", "--player", "quitter"])
-        #expect(session.waitFor("* 8. Silent Classics (beginner, 25 quizzes)"))
-        #expect(session.waitFor("Package to play [8]: "))
-        session.type("\n")
+        #expect(session.waitFor("* 8. Silent Classics (beginner, 25 quizzes, FE7NWW)"))
+        #expect(session.waitFor(" 9. 너무 유명해서 다 아는 영화! (beginner, 12 quizzes,"), "ids, not places: the merged package is 9")
+        #expect(session.waitFor("Package to play (id or code) [8]: "))
+        session.type("99\n")
+        #expect(session.waitFor("✗ no package \"99\": type an id or a share code from the list"))
+        session.type("fe7nww\n")
         #expect(session.waitFor("quiz 1/25"))
         session.type("\t")
         #expect(session.waitFor("quiz 2/25"))

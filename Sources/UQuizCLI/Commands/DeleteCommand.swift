@@ -29,7 +29,8 @@ struct DeleteCommand: AsyncParsableCommand {
             let titles = try library.packages(ids: packageIDs).map(\.title)
             let list = titles.map { "\"\(SafeText.clean($0))\"" }.joined(separator: ", ")
             let count = packageIDs.count == 1 ? "1 package" : "\(packageIDs.count) packages"
-            guard try Console.confirm("Delete \(list) and all their attempts?", action: "deleting \(count)") else {
+            let attempts = packageIDs.count == 1 ? "its attempts" : "all their attempts"
+            guard try Console.confirm("Delete \(list) and \(attempts)?", action: "deleting \(count)") else {
                 print("Nothing deleted.")
                 return
             }

@@ -47,6 +47,14 @@ struct JudgeCommand: ParsableCommand {
 }
 
 extension Verdict {
+    /// Why `guess` was judged so: the other movie's title is not repeated when the player typed exactly that.
+    func reason(for guess: String) -> String {
+        if case .rejected(.titleOfAnotherMovie(let title)) = self, title == guess.trimmingCharacters(in: .whitespaces) {
+            return "that is the title of another movie"
+        }
+        return reason
+    }
+
     /// Why, in words a player reads.
     var reason: String {
         switch self {

@@ -31,7 +31,7 @@ struct ShowCommand: AsyncParsableCommand {
         print(terminal.bold(clean(package.title)))
         print(
             "id \(package.id!) · code \(package.shareCode) · \(package.level.rawValue) · \(package.language.rawValue)"
-                + " · by \(clean(package.maker)) · \(package.origin.rawValue) · \(package.quizzes.count) quizzes"
+                + " · maker \(clean(package.maker)) · \(package.origin.rawValue) · \(Wording.count(package.quizzes.count, "quiz", "quizzes"))"
         )
         for (index, quiz) in package.quizzes.enumerated() {
             print("")
@@ -40,8 +40,7 @@ struct ShowCommand: AsyncParsableCommand {
             print(terminal.bold("\(index + 1). \(clean(quiz.title))\(year)") + original)
             let tmdb = quiz.tmdbId.map { "TMDB \($0) · " } ?? ""
             let poster = quiz.posterSource == .bundled ? "bundled poster \(quiz.posterPath)" : "poster \(quiz.posterPath)"
-            let stages = quiz.areas.enumerated().map { "\($0.offset + 1):\($0.element.row),\($0.element.column)" }
-            print(terminal.dim("   \(tmdb)\(clean(poster)) · areas \(stages.joined(separator: " "))"))
+            print(terminal.dim("   \(tmdb)\(clean(poster)) · areas \(Wording.areas(quiz.areas))"))
             for line in AreaMap.lines(for: quiz) { print("   " + line) }
         }
     }

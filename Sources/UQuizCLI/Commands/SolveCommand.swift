@@ -36,21 +36,20 @@ struct SolveCommand: AsyncParsableCommand {
     @Option(help: "Your name in the statistics (default: the player setting, else your user name).") var player: String?
     @Flag(help: "Download no posters: play with the bundled and cached ones.") var offline = false
 
-    /// Lists the packages and asks which to play; Enter takes the silent classics in the player's language.
+    /// Lists the packages by their ids and asks which to play: an id, a share code or a seed id, as every command takes
+    /// them; Enter takes the silent classics in the player's language.
     private func pickPackage(_ database: AppDatabase, defaultId: Int64) throws -> Int64 {
-        let rows = try database.packages(limit: 99).rows
-        for (index, row) in rows.enumerated() {
+        for row in try database.packages(limit: 99).rows {
             let mark = row.id == defaultId ? "*" : " "
-            print("\(mark)\(String(format: "%2d", index + 1)). \(SafeText.clean(row.title)) (\(row.level.rawValue), \(row.quizCount) quizzes)")
+            print("\(mark)\(String(format: "%2d", row.id)). \(SafeText.clean(row.title)) (\(row.level.rawValue), \(Wording.count(row.quizCount, "quiz", "quizzes")), \(row.shareCode))")
         }
-        let defaultNumber = (rows.firstIndex { $0.id == defaultId } ?? 0) + 1
         while true {
-            print("Package to play [\(defaultNumber)]: ", terminator: "")
+            print("Package to play (id or code) [\(defaultId)]: ", terminator: "")
             fflush(nil)
             guard let answer = readLine()?.trimmingCharacters(in: .whitespaces) else { throw InputEnded() }
             if answer.isEmpty { return defaultId }
-            if let number = Int(answer), rows.indices.contains(number - 1) { return rows[number - 1].id }
-            print("  ✗ choose 1 to \(rows.count)")
+            if let id = try? database.packageID(for: answer) { return id }
+            print("  ✗ no package \"\(SafeText.clean(answer))\": type an id or a share code from the list")
         }
     }
 
@@ -61,12 +60,20 @@ struct SolveCommand: AsyncParsableCommand {
         if let quiz, quiz < 1 { throw ValidationError("--quiz must be 1 or more") }
     }
 
+    private var onTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// A terminal that cannot address the cursor (`TERM=dumb`) gets the line-by-line game instead of the full screen.
+    private var dumbTerminal: Bool { ProcessInfo.processInfo.environment["TERM"] == "dumb" }
+
     /// The full-screen player runs on a terminal unless a line-based mode is asked for.
-    private var fullScreen: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !plain && !json }
+    private var fullScreen: Bool { onTerminal && !dumbTerminal && !plain && !json }
+
+    /// `--plain`, asked for or chosen for a dumb terminal.
+    private var linesPlain: Bool { plain || (onTerminal && dumbTerminal && !json) }
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        if !fullScreen && !plain && !json {
+        if !fullScreen && !linesPlain && !json {
             // Nobody to play with: show what there is to play, and how a script plays.
             print(ListCommand.table(try context.openDatabase().packages(limit: 50).rows, terminal: context.terminal))
             print("No terminal to play on: run `uquiz solve` in a terminal, or play from a script with --plain or --json.")

@@ -31,7 +31,7 @@ final class PlainSolvePrinter: SolveObserver {
         case let .guessed(_, guess, verdict, at):
             switch verdict {
             case .accepted: return "\(time(at)) \"\(clean(guess))\": right"
-            case .rejected: return "\(time(at)) \"\(clean(guess))\": wrong (\(verdict.reason))"
+            case .rejected: return "\(time(at)) \"\(clean(guess))\": wrong (\(verdict.reason(for: guess)))"
             }
         case let .hintShown(_, hint, at):
             return "\(time(at)) hint: \(clean(hint))"
@@ -80,7 +80,7 @@ final class JSONSolvePrinter: SolveObserver {
             case .accepted: object["verdict"] = "accepted"
             case .rejected:
                 object["verdict"] = "rejected"
-                object["reason"] = verdict.reason
+                object["reason"] = verdict.reason(for: guess)
             }
             return object
         case let .hintShown(quiz, hint, at):

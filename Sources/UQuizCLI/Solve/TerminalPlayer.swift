@@ -211,7 +211,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
                 status = "No poster: \(SafeText.clean(describe(problem))). Type the title, or Tab skips."
             }
         case let .guessed(_, guess, verdict, _) where !verdict.isAccepted:
-            status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason))"
+            status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason(for: guess)))"
         case let .hintShown(_, hint, _):
             status = "Hint: \(hint)"
         case .paused:
