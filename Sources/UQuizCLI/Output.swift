@@ -48,6 +48,11 @@ enum TextWidth {
         0x1F900...0x1F9FF, 0x1F7E0...0x1F7EB, 0x20000...0x3FFFD,
     ]
 
+    /// `text` as it is when it fits in `width` columns, else cut to them ending in `…`; never padded.
+    static func cut(_ text: String, to width: Int) -> String {
+        of(text) <= width ? text : fit(text, to: width)
+    }
+
     /// Pads (or cuts, ending in `…`) `text` to exactly `width` columns.
     static func fit(_ text: String, to width: Int) -> String {
         var result = ""

@@ -16,15 +16,19 @@ struct PlayerFrameTests {
 
     func frame(reveal: [Double], size: (rows: Int, columns: Int), status: String = "") -> PlayerFrame {
         PlayerFrame.frame(
-            packageTitle: "Silent Classics", quizNumber: 2, quizCount: 25, secondsLeft: 15, timeLimit: 20, poster: raster,
+            packageTitle: "Silent Classics", quizNumber: 2, quizCount: 25, stage: (1, 2), score: 140, secondsLeft: 15,
+            timeLimit: 20, poster: raster,
             areas: [Cell(row: 35, column: 9), Cell(row: 24, column: 38)], reveal: reveal, status: status, typed: "metro",
             size: size)
     }
 
     @Test func theHeaderCountsQuizzesAndTimeAndTheBarShowsWhatIsLeft() {
         let shown = frame(reveal: [1, 0], size: (45, 100))
-        #expect(shown.header.hasPrefix(" Silent Classics · quiz 2/25 · 15.0 s "))
-        #expect(shown.header.hasSuffix(String(repeating: "█", count: 30) + String(repeating: "░", count: 10)), "40 cells, 3/4 left")
+        #expect(shown.header.hasPrefix(" Silent Classics · quiz 2/25 · stage 1/2 · 140 pts · 15.0 s "))
+        let full = shown.header.filter { $0 == "█" }.count
+        let empty = shown.header.filter { $0 == "░" }.count
+        #expect(full + empty >= 5 && abs(Double(full) / Double(full + empty) - 0.75) <= 1 / Double(full + empty), "3/4 left")
+        #expect(TextWidth.of(shown.header) <= 100, "never wider than the screen")
         #expect(shown.input == "metro")
         #expect(shown.footer == PlayerFrame.footerText)
     }
@@ -48,5 +52,23 @@ struct PlayerFrameTests {
         let shown = frame(reveal: [0, 0], size: (24, 40), status: String(repeating: "x", count: 100))
         #expect(TextWidth.of(shown.status) == 38)
         #expect(shown.status.hasSuffix("…"))
+    }
+
+    @Test func headerAndFooterNeverWrapAndATinyTerminalIsTold() {
+        let narrow = PlayerFrame.frame(
+            packageTitle: "A very long package title that would wrap at eighty columns", quizNumber: 12, quizCount: 25,
+            stage: (3, 5), score: 1234, secondsLeft: 7.5, timeLimit: 20, poster: raster, areas: [], reveal: [],
+            status: "", typed: "", size: (24, 80))
+        #expect(TextWidth.of(narrow.header) <= 80 && TextWidth.of(narrow.footer) <= 78)
+        #expect(narrow.header.contains("quiz 12/25 · stage 3/5 · 1234 pts ·  7.5 s"), "the counters stay whole: \(narrow.header)")
+        let small = PlayerFrame.frame(
+            packageTitle: "x", quizNumber: 1, quizCount: 1, stage: (1, 3), score: 0, secondsLeft: 20, timeLimit: 20,
+            poster: raster, areas: [], reveal: [], status: "", typed: "", size: (8, 40))
+        #expect(small.header.hasPrefix("terminal too small (needs 30x10)") && small.picture == nil)
+        let tight = PlayerFrame.frame(
+            packageTitle: "x", quizNumber: 1, quizCount: 1, stage: (1, 3), score: 0, secondsLeft: 20, timeLimit: 20,
+            poster: raster, areas: [], reveal: [], status: "", typed: "", size: (12, 40))
+        #expect(TextWidth.of(tight.header) <= 40 && (tight.picture?.height ?? 0) >= 4, "40x12 keeps a poster")
+        #expect(tight.header.contains("quiz 1/1 · stage 1/3"), "\(tight.header)")
     }
 }

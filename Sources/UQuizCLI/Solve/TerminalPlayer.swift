@@ -19,17 +19,34 @@ struct PlayerFrame: Equatable {
     var footer: String
 
     static let footerText = "Enter guesses · ? hint · Tab skips · Esc pauses · Ctrl-C quits"
+    /// Below this the header, a poster worth looking at and the answer lines do not fit.
+    static let minimumSize = (rows: 10, columns: 30)
 
     /// What is on screen while a quiz runs: header with the time bar, the poster through its revealed areas, the
     /// status line and what the player has typed.
+    /// Every line fits the width (cut with `…` by display width, never wrapped); below `minimumSize` the frame only says
+    /// so, until the terminal grows.
     static func frame(
-        packageTitle: String, quizNumber: Int, quizCount: Int, secondsLeft: Double, timeLimit: Double,
-        poster: CellRaster?, areas: [Cell], reveal: [Double], status: String, typed: String, size: (rows: Int, columns: Int)
+        packageTitle: String, quizNumber: Int, quizCount: Int, stage: (shown: Int, of: Int), score: Int,
+        secondsLeft: Double, timeLimit: Double, poster: CellRaster?, areas: [Cell], reveal: [Double], status: String,
+        typed: String, size: (rows: Int, columns: Int)
     ) -> PlayerFrame {
-        let barWidth = max(10, min(40, size.columns - 40))
+        guard size.rows >= minimumSize.rows, size.columns >= minimumSize.columns else {
+            let message = "terminal too small (needs \(minimumSize.columns)x\(minimumSize.rows))"
+            return PlayerFrame(
+                header: TextWidth.cut(message, to: size.columns), picture: nil, pictureColumn: 1, status: "", input: "",
+                footer: "")
+        }
+        // The time bar gives way first, then the title: the counters and the seconds are what a player needs.
+        let title = SafeText.clean(packageTitle)
+        let counters = "quiz \(quizNumber)/\(quizCount) · stage \(stage.shown)/\(stage.of) · \(score) pts · \(String(format: "%4.1f", secondsLeft)) s "
+        let room = size.columns - 2 - TextWidth.of(counters)
+        let barWidth = max(5, min(40, room - TextWidth.of(title) - 3))
         let filled = Int((Double(barWidth) * secondsLeft / timeLimit).rounded())
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-        let header = " \(SafeText.clean(packageTitle)) · quiz \(quizNumber)/\(quizCount) · \(String(format: "%4.1f", secondsLeft)) s \(bar)"
+        let titleRoom = room - barWidth - 3
+        let shownTitle = titleRoom >= 4 ? TextWidth.cut(title, to: titleRoom) + " · " : ""
+        let header = TextWidth.cut(" " + shownTitle + counters + bar, to: size.columns)
         var picture: HalfBlockPicture?
         if let poster {
             picture = HalfBlockPicture(
@@ -38,7 +55,8 @@ struct PlayerFrame: Equatable {
         }
         return PlayerFrame(
             header: header, picture: picture, pictureColumn: max(1, (size.columns - (picture?.width ?? 0)) / 2),
-            status: TextWidth.fit(status, to: size.columns - 2), input: typed, footer: footerText)
+            status: TextWidth.fit(status, to: size.columns - 2), input: typed,
+            footer: TextWidth.cut(footerText, to: size.columns - 2))
     }
 }
 
@@ -63,6 +81,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     private var status = ""
     /// Actions read from one burst of keys and not yet given to the loop.
     private var pending: [SolveAction] = []
+    /// Points of the quizzes finished so far, for the header.
+    private var scoreSoFar = 0
     /// The size last laid out; a different one on the next draw means the terminal was resized.
     private var laidOut: (rows: Int, columns: Int)?
     private var signalSources: [any DispatchSourceSignal] = []
@@ -240,13 +260,14 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         let elapsed = state.schedule.activeElapsed(at: instant).seconds / timeScale
         let frame = PlayerFrame.frame(
             packageTitle: packageTitle, quizNumber: round.number, quizCount: quizCount,
-            secondsLeft: max(0, limit - elapsed), timeLimit: limit, poster: try? posters[round.number]?.get(),
+            stage: (state.revealedStages, state.stageCount), score: scoreSoFar, secondsLeft: max(0, limit - elapsed), timeLimit: limit, poster: try? posters[round.number]?.get(),
             areas: round.quiz.areas, reveal: state.reveal(at: instant), status: status, typed: typed, size: size)
         write(render(frame, rows: size.rows))
     }
 
     private func render(_ frame: PlayerFrame, rows: Int) -> String {
         var output = "\u{1B}[1;1H\u{1B}[2K" + frame.header
+        guard rows >= PlayerFrame.minimumSize.rows else { return output }
         if let picture = frame.picture {
             canvas.origin = (3, frame.pictureColumn)
             output += canvas.draw(picture)
@@ -259,6 +280,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
 
     /// The whole poster and the answer, for a moment or until a key.
     func quizEnded(_ round: SolveRound, result: QuizResult) {
+        scoreSoFar += result.score
         let size = layout()
         var output = ""
         if let raster = try? posters[round.number]?.get() {
