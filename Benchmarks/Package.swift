@@ -41,6 +41,16 @@ let package = Package(
             path: "Benchmarks/PlayerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "StagePosterBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PosterArt", package: rootIdentity),
+                .product(name: "PosterGrid", package: rootIdentity),
+            ],
+            path: "Benchmarks/StagePosterBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Drives the real TMDB client against fake-tmdb for the side-by-side runs with the curl CLI.
         .executableTarget(
             name: "uquiz-http-bench",

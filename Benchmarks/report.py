@@ -65,6 +65,8 @@ def inprocess_p50(benchmark):
 
 seed_p50 = inprocess_p50("first-run seeding")
 render_p50 = inprocess_p50("full-frame render, 50x75 poster")
+stage_cut_p50 = inprocess_p50("stage poster cut cold, w342 (decode, mask, encode)")
+stage_cached_p50 = inprocess_p50("stage poster from the cache, w342")
 cpu_share = waiting["cpu_seconds"] / waiting["wall_seconds"] * 100
 peak_mib = waiting["max_rss_kb"] / 1024
 
@@ -173,6 +175,16 @@ this run: it is a courtesy to TMDB, not a cost of the client, and would make 200
 | one full-frame render of a 50x75 poster (fade, half-block layout for 98x39, every character written), p50 | **{render_p50:.3f} ms** | <= 4 ms | {verdict(render_p50 is not None and render_p50 <= 4)} |
 | CPU while a quiz waits for input (`solve --plain`, one 20 s quiz, no input) | **{cpu_share:.2f}%** of one core ({waiting["cpu_seconds"]:.2f} s CPU in {waiting["wall_seconds"]:.1f} s) | < 5% | {verdict(cpu_share < 5)} |
 | peak memory of that `solve --plain` | **{peak_mib:.1f} MiB** (max RSS) | <= 40 MiB | {verdict(peak_mib <= 40)} |
+
+## Targets (issue 14), stage posters in process
+
+| what | measured | target | |
+|---|---|---|---|
+| cut a w342 poster for a stage, cold (TurboJPEG decode, black out all but the revealed areas, encode at quality 85), p50 | {f"**{stage_cut_p50:.3f} ms**" if stage_cut_p50 is not None else "see below"} | <= 5 ms | {verdict(stage_cut_p50 is not None and stage_cut_p50 <= 5)} |
+| the same stage poster from the process's cache (a `StagePosterCache` lookup), p50 | {f"**{stage_cached_p50 * 1000:.2f} µs**" if stage_cached_p50 is not None else "see below"} | - | - |
+
+Both run in process (`Benchmarks/Benchmarks/StagePosterBenchmarks`), on Metropolis at stage 3 of 5. The cached figure is the
+lookup alone: its ratio to serving a static file of the same size is a figure of the server, measured with it.
 
 ## Process runs (hyperfine)
 

@@ -27,19 +27,17 @@ public struct CellRaster: Sendable {
         var variation: [Double] = []
         colours.reserveCapacity(geometry.cellCount)
         variation.reserveCapacity(geometry.cellCount)
+        let map = CellPixels(geometry: geometry, width: image.width, height: image.height)
         for row in 0..<geometry.rows {
-            // Pixel bounds by proportion, so every pixel belongs to exactly one cell whatever the sizes.
-            let top = row * image.height / geometry.rows
-            let bottom = max(top + 1, (row + 1) * image.height / geometry.rows)
+            let ys = map.pixelRows(ofRow: row)
             for column in 0..<geometry.columns {
-                let left = column * image.width / geometry.columns
-                let right = max(left + 1, (column + 1) * image.width / geometry.columns)
+                let xs = map.pixelColumns(ofColumn: column)
                 var sums = (0, 0, 0)
                 var luminance = 0.0
                 var luminanceSquares = 0.0
-                for y in top..<min(bottom, image.height) {
-                    var offset = (y * image.width + left) * 3
-                    for _ in left..<min(right, image.width) {
+                for y in ys {
+                    var offset = (y * image.width + xs.lowerBound) * 3
+                    for _ in xs {
                         let (r, g, b) = (Int(image.pixels[offset]), Int(image.pixels[offset + 1]), Int(image.pixels[offset + 2]))
                         sums.0 += r
                         sums.1 += g
@@ -50,7 +48,7 @@ public struct CellRaster: Sendable {
                         offset += 3
                     }
                 }
-                let count = max(1, (min(bottom, image.height) - top) * (min(right, image.width) - left))
+                let count = max(1, ys.count * xs.count)
                 colours.append(Colour(red: UInt8(sums.0 / count), green: UInt8(sums.1 / count), blue: UInt8(sums.2 / count)))
                 let mean = luminance / Double(count)
                 variation.append(max(0, luminanceSquares / Double(count) - mean * mean).squareRoot())

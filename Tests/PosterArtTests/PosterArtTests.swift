@@ -23,6 +23,25 @@ func halfNoise(width: Int = 100, height: Int = 150, seed: UInt64 = 1) -> RGBImag
     return RGBImage(width: width, height: height, pixels: pixels)
 }
 
+/// `jpeg` with its frame header (SOF) saying `width` x `height`, the rest untouched.
+func withHeaderSize(_ jpeg: Data, width: Int, height: Int) -> Data {
+    var bytes = [UInt8](jpeg)
+    var offset = 2
+    while offset + 9 < bytes.count, bytes[offset] == 0xFF {
+        let marker = bytes[offset + 1]
+        if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+            bytes[offset + 5] = UInt8(height >> 8)
+            bytes[offset + 6] = UInt8(height & 0xFF)
+            bytes[offset + 7] = UInt8(width >> 8)
+            bytes[offset + 8] = UInt8(width & 0xFF)
+            return Data(bytes)
+        }
+        offset += 2 + Int(bytes[offset + 2]) << 8 + Int(bytes[offset + 3])
+    }
+    Issue.record("no frame header found")
+    return jpeg
+}
+
 @Suite("Poster pixels")
 struct PosterArtTests {
     @Test func everyBundledPosterDecodesAtW342Size() throws {
@@ -55,6 +74,32 @@ struct PosterArtTests {
         let decoded = try JPEG.decode(try JPEG.encode(red, quality: 95))
         #expect(decoded.width == 40 && decoded.height == 60)
         #expect(abs(Int(decoded.pixels[0]) - 200) < 6 && abs(Int(decoded.pixels[1]) - 30) < 6)
+    }
+
+    @Test func theHeaderGivesTheSizeAndTooLargeIsRefusedBeforeDecoding() throws {
+        let jpeg = try Data(contentsOf: seedPosters.appendingPathComponent("metropolis-1927.jpg"))
+        let size = try JPEG.size(of: jpeg)
+        #expect(size.width == 342 && size.height == 513)
+        #expect(throws: PosterArtError.tooLarge(width: 342, height: 513, maxWidth: 341, maxHeight: 600)) {
+            try JPEG.decode(jpeg, maxWidth: 341, maxHeight: 600)
+        }
+        #expect(try JPEG.decode(jpeg, maxWidth: 342, maxHeight: 513).height == 513)
+        // A header claiming 65000 x 65000 pixels (a 12 GB buffer) is refused from the header: nothing is allocated.
+        let claimed = withHeaderSize(jpeg, width: 65000, height: 65000)
+        let claimedSize = try JPEG.size(of: claimed)
+        #expect(claimedSize.width == 65000 && claimedSize.height == 65000)
+        #expect(throws: PosterArtError.tooLarge(width: 65000, height: 65000, maxWidth: 8000, maxHeight: 8000)) {
+            try JPEG.decode(claimed)
+        }
+        #expect(throws: PosterArtError.self) { try JPEG.size(of: Data("GIF89a".utf8)) }
+    }
+
+    @Test func encodingRefusesAQualityOutsideTheRangeAndAnEmptyImage() {
+        #expect(throws: PosterArtError.invalidQuality(0)) { try JPEG.encode(halfNoise(), quality: 0) }
+        #expect(throws: PosterArtError.invalidQuality(101)) { try JPEG.encode(halfNoise(), quality: 101) }
+        #expect(throws: PosterArtError.self) { try JPEG.encode(RGBImage(width: 0, height: 0, pixels: [])) }
+        #expect((try? JPEG.encode(halfNoise(), quality: 1)) != nil)
+        #expect((try? JPEG.encode(halfNoise(), quality: 100)) != nil)
     }
 
     @Test func areaAveragingGivesEachCellItsPixelsMean() {
