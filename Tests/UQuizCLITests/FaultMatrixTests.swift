@@ -55,13 +55,19 @@ struct FaultMatrixTests {
     ]
 
     /// Plays `arguments` on a pseudo-terminal: waits for the player to say the poster is missing, skips the quiz with
-    /// Tab, and returns the status line as standard error and the whole screen as standard output.
+    /// Tab (and a key past the answer), and returns the status line as standard error and the whole screen as standard output.
     func playWithoutPoster(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
         var environment = sandbox.environment
         environment["TERM"] = "xterm-256color"
         let session = try PseudoTerminalSession(binary: uquizBinary, arguments: arguments, environment: environment)
         session.resize(rows: 40, columns: 200)
-        if session.waitFor("No poster: ") { session.type("\t") } else { session.interrupt() }
+        if session.waitFor("No poster: ") {
+            session.type("\t")
+            // The skipped quiz's answer stays on screen until a key.
+            if session.waitFor("any key: ") { session.type(" ") }
+        } else {
+            session.interrupt()
+        }
         let exit = session.waitForExit()
         let screen = session.transcript
         let status = screen.range(of: "No poster: ").map { String(screen[$0.lowerBound...].prefix { $0 != "\u{1B}" }) } ?? ""

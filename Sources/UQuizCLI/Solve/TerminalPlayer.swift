@@ -289,15 +289,18 @@ final class TerminalPlayer: SolveInput, SolveObserver {
                 maxHeight: max(4, size.rows - 6))
             output += canvas.draw(picture)
         }
-        let title = SafeText.clean(round.quiz.title)
+        let title = SafeText.clean(round.quiz.title) + (round.quiz.releaseYear.map { " (\(SafeText.clean($0)))" } ?? "")
         let line = switch result.outcome {
-        case .solved: "✓ \(title)! +\(result.score) points 🎉"
+        case .solved: "✓ \(title)! +\(result.score) points at stage \(result.stageReached)/\(round.quiz.areas.count) 🎉"
         case .missed: "⏰ Time is up: it was \(title)"
         case .skipped: "Skipped: it was \(title)"
         }
-        output += "\u{1B}[\(size.rows - 2);1H\u{1B}[2K \(line)\u{1B}[\(size.rows - 1);1H\u{1B}[2K"
+        let next = round.number < quizCount ? "any key: the next quiz" : "any key: the summary"
+        output += "\u{1B}[\(size.rows - 2);1H\u{1B}[2K \(TextWidth.cut(line, to: size.columns - 2))"
+        output += "\u{1B}[\(size.rows - 1);1H\u{1B}[2K\u{1B}[\(size.rows);1H\u{1B}[2K \(next)"
         write(output)
-        _ = readInput(timeout: Int32(1500 * min(1, timeScale)))
+        // The whole poster is the reward: it stays until a key, and the next quiz's clock starts only then.
+        _ = readInput(timeout: -1)
     }
 
     // MARK: - Keys
