@@ -48,6 +48,31 @@ enum TextWidth {
         0x1F900...0x1F9FF, 0x1F7E0...0x1F7EB, 0x20000...0x3FFFD,
     ]
 
+    /// `text` in lines of at most `width` columns, broken at spaces where it can be and inside a word where it must.
+    static func wrap(_ text: String, to width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let candidate = line.isEmpty ? word : line + " " + word
+            if of(candidate) <= width {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            line = ""
+            for character in word {
+                if of(line) + Self.width(of: character) > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line.append(character)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// `text` as it is when it fits in `width` columns, else cut to them ending in `…`; never padded.
     static func cut(_ text: String, to width: Int) -> String {
         of(text) <= width ? text : fit(text, to: width)

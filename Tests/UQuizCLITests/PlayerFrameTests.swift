@@ -71,4 +71,14 @@ struct PlayerFrameTests {
         #expect(TextWidth.of(tight.header) <= 40 && (tight.picture?.height ?? 0) >= 4, "40x12 keeps a poster")
         #expect(tight.header.contains("quiz 1/1 · stage 1/3"), "\(tight.header)")
     }
+
+    @Test func aMissingPosterSaysWhyInFullWhereThePosterWouldBe() {
+        let reason = "it could not be downloaded: TMDB failed at /w342/x23Fqkt00uqV2TzfSiB60hrc3HY.jpg (HTTP 503); try again later"
+        let shown = PlayerFrame.frame(
+            packageTitle: "x", quizNumber: 1, quizCount: 1, stage: (1, 3), score: 0, secondsLeft: 20, timeLimit: 20,
+            poster: nil, areas: [], reveal: [], status: "No poster: " + reason, typed: "", size: (24, 40),
+            posterProblem: reason)
+        #expect(shown.notice.count > 1 && shown.notice.allSatisfy { TextWidth.of($0) <= 36 })
+        #expect(shown.notice.joined().filter { $0 != " " } == reason.filter { $0 != " " }, "wrapped, nothing lost")
+    }
 }

@@ -36,7 +36,7 @@ extension MovieSearchError: LocalizedError {
                 let wait = retryAfter.map { "in \($0) s" } ?? "in a moment"
                 return "TMDB's rate limit was hit (\(detail)); try again \(wait)"
             case 500...:
-                return "TMDB failed at \(endpoint) (\(detail)); try again later or use --offline"
+                return "TMDB failed at \(endpoint) (\(detail)); try again later"
             default:
                 return "TMDB rejected the request to \(endpoint) (\(detail))"
             }

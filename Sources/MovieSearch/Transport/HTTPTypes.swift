@@ -64,7 +64,7 @@ public enum TransportError: Error, Equatable, Sendable {
 extension TransportError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .offline(host, detail): "cannot reach \(host) (\(detail)); check the network or use --offline"
+        case let .offline(host, detail): "cannot reach \(host) (\(detail)); check the network"
         case let .timeout(host, seconds): "\(host) did not answer within \(Self.format(seconds)) s; try again later"
         case let .tls(host, detail): "secure connection to \(host) failed (\(detail)); check the system's certificates"
         case let .bodyTooLarge(host, limit): "\(host) sent more than \(limit) bytes; refusing the response"

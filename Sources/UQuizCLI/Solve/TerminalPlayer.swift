@@ -14,6 +14,8 @@ struct PlayerFrame: Equatable {
     /// The poster as it is revealed now, and the column it starts at; `nil` when its pixels could not be had.
     var picture: HalfBlockPicture?
     var pictureColumn: Int
+    /// Where the poster would be when it cannot be had: why, wrapped to the width, whole.
+    var notice: [String] = []
     var status: String
     var input: String
     var footer: String
@@ -29,7 +31,7 @@ struct PlayerFrame: Equatable {
     static func frame(
         packageTitle: String, quizNumber: Int, quizCount: Int, stage: (shown: Int, of: Int), score: Int,
         secondsLeft: Double, timeLimit: Double, poster: CellRaster?, areas: [Cell], reveal: [Double], status: String,
-        typed: String, size: (rows: Int, columns: Int)
+        typed: String, size: (rows: Int, columns: Int), posterProblem: String? = nil
     ) -> PlayerFrame {
         guard size.rows >= minimumSize.rows, size.columns >= minimumSize.columns else {
             let message = "terminal too small (needs \(minimumSize.columns)x\(minimumSize.rows))"
@@ -53,8 +55,10 @@ struct PlayerFrame: Equatable {
                 cells: PosterFrame.cells(raster: poster, areas: areas, reveal: reveal), geometry: poster.geometry,
                 maxWidth: size.columns - 2, maxHeight: max(4, size.rows - 6))
         }
+        let notice = picture == nil ? posterProblem.map { TextWidth.wrap($0, to: size.columns - 4) } ?? [] : []
         return PlayerFrame(
             header: header, picture: picture, pictureColumn: max(1, (size.columns - (picture?.width ?? 0)) / 2),
+            notice: Array(notice.prefix(max(0, size.rows - 6))),
             status: TextWidth.fit(status, to: size.columns - 2), input: typed,
             footer: TextWidth.cut(footerText, to: size.columns - 2))
     }
@@ -227,8 +231,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             pending = []
             laidOut = nil
             status = ""
-            if case .failure(let problem) = posters[step.round.number] {
-                status = "No poster: \(SafeText.clean(describe(problem))). Type the title, or Tab skips."
+            if let problem = posterProblem(step.round) {
+                status = "No poster: \(problem). Type the title, or Tab skips."
             }
         case let .guessed(_, guess, verdict, _) where !verdict.isAccepted:
             status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason(for: guess)))"
@@ -239,6 +243,12 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         default:
             break
         }
+    }
+
+    /// Why this quiz's poster cannot be shown, escaped; `nil` when it can.
+    private func posterProblem(_ round: SolveRound) -> String? {
+        guard case .failure(let problem) = posters[round.number] else { return nil }
+        return SafeText.clean(describe(problem))
     }
 
     private func layout() -> (rows: Int, columns: Int) {
@@ -261,7 +271,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         let frame = PlayerFrame.frame(
             packageTitle: packageTitle, quizNumber: round.number, quizCount: quizCount,
             stage: (state.revealedStages, state.stageCount), score: scoreSoFar, secondsLeft: max(0, limit - elapsed), timeLimit: limit, poster: try? posters[round.number]?.get(),
-            areas: round.quiz.areas, reveal: state.reveal(at: instant), status: status, typed: typed, size: size)
+            areas: round.quiz.areas, reveal: state.reveal(at: instant), status: status, typed: typed, size: size,
+            posterProblem: posterProblem(round))
         write(render(frame, rows: size.rows))
     }
 
@@ -272,6 +283,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             canvas.origin = (3, frame.pictureColumn)
             output += canvas.draw(picture)
         }
+        for (index, line) in frame.notice.enumerated() { output += "\u{1B}[\(4 + index);3H\u{1B}[2K\(line)" }
         output += "\u{1B}[\(rows - 2);1H\u{1B}[2K \(frame.status)"
         output += "\u{1B}[\(rows - 1);1H\u{1B}[2K > \(frame.input)"
         output += "\u{1B}[\(rows);1H\u{1B}[2K \(frame.footer)"
