@@ -147,8 +147,16 @@ struct InteractiveCreator {
             let original = movie.originalTitle != movie.title ? " — \(movie.originalTitle)" : ""
             say("  \(index + 1)) \(SafeText.clean(movie.title))\(year)\(SafeText.clean(original))")
         }
-        let pick = try ask("Pick 1-\(results.count) (Enter to search again): ")
-        guard let number = Int(pick), results.indices.contains(number - 1) else { return nil }
+        var number = 0
+        while true {
+            let pick = try ask("Pick 1-\(results.count) (Enter to search again): ")
+            if pick.isEmpty { return nil }
+            if let chosen = Int(pick), results.indices.contains(chosen - 1) {
+                number = chosen
+                break
+            }
+            say("  ✗ \"\(SafeText.clean(pick))\" is not one of 1-\(results.count)")
+        }
         let reference = results[number - 1].reference
         if existing.contains(where: { $0.catalogKey == reference.catalogKey }) {
             say("  ✗ that movie is already in this package")

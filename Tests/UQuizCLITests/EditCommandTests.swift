@@ -100,4 +100,22 @@ struct EditCommandTests {
         let one = try sandbox.run(["show", code]).stdout
         #expect(one.contains("· 1 quiz") && !one.contains("1 quizzes"))
     }
+
+    @Test func aNewPosterMustBeOneASolverCanSee() throws {
+        let offline = try Sandbox()
+        try offline.run(["list"])
+        let refused = try offline.run(["edit", "en-expert", "--quiz", "1", "--poster", "/nope.jpg"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("Error: --poster: the poster cannot be shown: "), "\(refused.stderr)")
+        #expect(!(try offline.run(["show", "en-expert", "--json"]).stdout.contains("/nope.jpg")), "nothing changed")
+
+        let server = try seedServer()
+        let online = try onlineSandbox(server)
+        let missing = try online.run(["edit", "en-expert", "--quiz", "1", "--poster", "/nope.jpg"])
+        #expect(missing.status == 1, "the image server has no such poster")
+        let show = try JSONSerialization.jsonObject(with: Data(try online.run(["show", "en-expert", "--json"]).stdout.utf8)) as! [String: Any]
+        let second = ((show["quizzes"] as! [[String: Any]])[1]["posterPath"] as! String)
+        let saved = try online.run(["edit", "en-expert", "--quiz", "1", "--poster", second])
+        #expect(saved.status == 0, "a poster the server has is saved: \(saved.stderr)")
+    }
 }

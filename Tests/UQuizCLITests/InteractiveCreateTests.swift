@@ -24,6 +24,8 @@ struct InteractiveCreateTests {
         #expect(session.waitFor("Quiz 1:"))
         session.send("metropolis")
         #expect(session.waitFor("1) Metropolis (1927)"))
+        session.send("5")
+        #expect(session.waitFor("✗ \"5\" is not one of 1-1"), "a bad pick is said, not dropped")
         session.send("1")
         #expect(session.waitFor("Area 1 of up to 3"))
         session.send("2:30")

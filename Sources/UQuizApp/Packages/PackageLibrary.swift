@@ -50,6 +50,10 @@ public struct PackageLibrary: Sendable {
         let store = try environment.store()
         let id = try store.packageID(for: reference)
         let edited = try store.package(id: id).applying(edits, levels: levels)
+        // A new poster must be one a solver can see: once the rules pass, it is fetched (or found cached) and decoded.
+        for case .poster(_, let path) in edits {
+            try PosterLoader(environment: environment).verify(posterPath: path, source: .tmdb)
+        }
         try store.saveEdit(packageId: id, edited: edited)
         return edited
     }

@@ -36,6 +36,15 @@ public struct PosterLoader: Sendable {
         return { raster.detail(ofAreaAround: $0) }
     }
 
+    /// Whether a poster a maker names can be shown: its bytes from the bundle, the cache or the image server, decoded.
+    /// - Throws: `PosterUnavailable` saying why not.
+    public func verify(posterPath: String, source: PosterSource) throws(PosterUnavailable) {
+        guard let jpeg = jpegBytes(posterPath: posterPath, source: source) else {
+            throw source == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(posterPath)")
+        }
+        guard (try? JPEG.decode(jpeg)) != nil else { throw .unreadable }
+    }
+
     /// The posters of the quizzes about to be played: bundled ones from the store, TMDB ones from the poster cache,
     /// and the missing ones downloaded together (libcurl's multi interface, retried as the rules say) and cached. A
     /// poster TMDB no longer has is replaced by the movie's current one and the quiz updated, as `fetch-posters` does.

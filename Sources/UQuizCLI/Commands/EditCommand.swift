@@ -48,6 +48,8 @@ struct EditCommand: AsyncParsableCommand {
             edited = try library.edit(id, edits, levels: try context.settings.levelRules())
         } catch let problem as SpecProblem {
             throw UsageError(problem.description)
+        } catch let problem as PosterUnavailable {
+            throw CommandFailure(message: "--poster: the poster cannot be shown: \(Wording.posterUnavailable(problem)); nothing changed")
         }
         print("Saved \(edits.count) change\(edits.count == 1 ? "" : "s") to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
     }
