@@ -101,6 +101,11 @@ struct PackageUseCaseTests {
         #expect(found.results.map(\.title) == ["메트로폴리스"])
         #expect(try movies.find("metro", language: .en, offline: true).offlineReason == .asked)
         #expect(try movies.find("metro", language: .en, year: 1999, offline: true).results.isEmpty)
+        let first = try movies.find("e", language: .en, offline: true)
+        let second = try movies.find("e", language: .en, page: 2, offline: true)
+        #expect(first.totalPages > 1 && second.page == 2 && first.results.count == 20)
+        #expect(Set(first.results.map(\.catalogKey)).isDisjoint(with: second.results.map(\.catalogKey)), "page 2 is not page 1")
+        #expect(try movies.find("e", language: .en, page: 99, offline: true).page == first.totalPages)
     }
 
     @Test func seedStatusAndMergeReportTheBundle() throws {

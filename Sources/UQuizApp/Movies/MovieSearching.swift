@@ -52,6 +52,8 @@ public enum MovieLookupProblem: Error, Equatable {
 /// catalog), the local catalog otherwise, saying why.
 public struct MovieSearching: Sendable {
     public let environment: AppEnvironment
+    static let pageSize = 20
+    static let catalogLimit = 500
 
     public init(environment: AppEnvironment) {
         self.environment = environment
@@ -80,10 +82,13 @@ public struct MovieSearching: Sendable {
         } else {
             reason = .noCredentials
         }
-        let movies = try store.searchCatalog(query, language: language, limit: 20)
+        // The catalog pages like TMDB: 20 a page, of at most `catalogLimit` matches.
+        let matches = try store.searchCatalog(query, language: language, limit: Self.catalogLimit)
             .filter { movie in year.map { movie.releaseDate?.hasPrefix(String($0)) == true } ?? true }
+        let totalPages = max(1, (matches.count + Self.pageSize - 1) / Self.pageSize)
+        let movies = matches.dropFirst((min(page, totalPages) - 1) * Self.pageSize).prefix(Self.pageSize)
         return FoundMovies(
-            offlineReason: reason, page: 1, totalPages: 1, totalResults: movies.count,
+            offlineReason: reason, page: min(page, totalPages), totalPages: totalPages, totalResults: matches.count,
             results: movies.map {
                 .init(tmdbId: $0.tmdbId, catalogKey: $0.catalogKey, title: $0.title(in: language),
                       originalTitle: $0.originalTitle, releaseDate: $0.releaseDate,
