@@ -25,6 +25,8 @@ struct SettingKey: Sendable {
     var range: ClosedRange<Double>?
 
     var isSecret: Bool { secretVariable != nil }
+    /// A server's address, which may carry credentials (`user:password@`, a key parameter): shown redacted.
+    var isURL: Bool { key.hasSuffix("Url") }
 
     /// The environment variable that sets it (swift-configuration's encoding under the `uquiz` prefix).
     var environmentVariable: String {

@@ -129,10 +129,12 @@ public final class TMDBClient: Sendable {
     }
 
     private func cachedGet(_ url: String, endpoint: String, minimumFreshness: Double) throws(MovieSearchError) -> Data {
-        let cached = cache?.entry(for: url)
+        // Entries are filed under the URL as it may be shown: a `user:password@` of the configured API URL stays off disk.
+        let cacheKey = Redaction.redact(url: url)
+        let cached = cache?.entry(for: cacheKey)
         let now = clock.wallTime()
         if let cached, now.timeIntervalSince(cached.storedAt) < max(cached.maxAge, minimumFreshness) {
-            log("cache hit \(Redaction.redact(url: url))")
+            log("cache hit \(cacheKey)")
             return cached.body
         }
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
@@ -150,7 +152,7 @@ public final class TMDBClient: Sendable {
         guard let cache else { return reply.body }
         let maxAge = HTTPCache.maxAge(reply.headers["cache-control"])
         if maxAge != nil || reply.headers["etag"] != nil {
-            cache.store(.init(url: url, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
+            cache.store(.init(url: cacheKey, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
         }
         return reply.body
     }
