@@ -80,18 +80,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         guard data.count <= maxBytes else {
             throw SpecProblem("$", "\(data.count >> 20) MB: an export is at most \(maxBytes >> 20) MB")
         }
-        let document: ExportDocument
-        do {
-            document = try JSONDecoder().decode(ExportDocument.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "missing \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "expected \(PackageSpec.describe(type))")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "expected \(PackageSpec.describe(type)), found null")
-        } catch {
-            throw SpecProblem("$", "not JSON (or cut short)")
-        }
+        let document = try PackageSpec.decodeDocument(ExportDocument.self, from: data)
         return try document.check(levels: levels)
     }
 

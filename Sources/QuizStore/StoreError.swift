@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case newerSchema(path: String, unknownMigrations: [String])
     case cannotCreate(path: String, reason: String)
     case readOnly(path: String)
+    /// The path names a directory, a device, a pipe or a socket (`kind` says which), never a database file.
+    case notAFile(path: String, kind: String)
     case diskFull(path: String)
     case locked(path: String)
     case seedBundleNotFound(searched: [String])
@@ -35,6 +37,10 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "cannot create \(path): \(reason); choose a writable place with --db or UQUIZ_DB"
         case let .readOnly(path):
             "database \(path) or its folder is read-only; make it writable or pass another --db"
+        case let .notAFile(path, kind) where kind == "a directory":
+            "\(path) is a directory, not a database file; name a file (e.g. \(path)/uquiz.sqlite)"
+        case let .notAFile(path, kind):
+            "\(path) is not a regular file (\(kind.hasPrefix("not") ? "of no known kind" : "it is \(kind)")); name a database file, or one to create"
         case let .diskFull(path):
             "cannot write \(path): the disk is full or a file size limit was reached; free some space and try again (nothing was changed)"
         case let .locked(path):

@@ -46,6 +46,9 @@ public enum TMDBDecoding {
         ImageConfiguration(posterSizes: try decode(ConfigurationWire.self, body, endpoint: endpoint).images.posterSizes ?? ["original"])
     }
 
+    /// The longest `Retry-After` taken as said: a day, far past any retry budget, and a number every clock can hold.
+    static let longestRetryAfter = 86_400
+
     /// An HTTP error status with TMDB's own code and message when the body has them (either error shape).
     public static func error(status: Int, body: Data, retryAfter: String?, endpoint: String) -> MovieSearchError {
         let decoder = JSONDecoder()
@@ -54,7 +57,8 @@ public enum TMDBDecoding {
         return .http(
             status: status, endpoint: endpoint, tmdbCode: wire?.statusCode,
             message: wire?.statusMessage ?? wire?.errors?.joined(separator: "; "),
-            retryAfter: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+            // An HTTP date, or anything that is not delta-seconds, is no wait the client can honour: it backs off.
+            retryAfter: retryAfter.flatMap { DeltaSeconds.parse($0, cap: longestRetryAfter) })
     }
 
     static func describe(_ error: any Error) -> String {

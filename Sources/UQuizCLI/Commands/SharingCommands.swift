@@ -38,6 +38,7 @@ struct ExportCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(data)
             return
         }
+        if let problem = InputFile.problem(with: output, writing: true) { throw CommandFailure(message: problem) }
         do {
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
@@ -72,14 +73,13 @@ struct ImportCommand: AsyncParsableCommand {
         var packages: [QuizPackage] = []
         var movies: [CatalogMovie] = []
         for file in files {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
-            guard let size = attributes?[.size] as? Int else { throw CommandFailure(message: "cannot read \(file)") }
             // Refused by its size before reading: a file this large is not an export.
-            guard size <= ExportDocument.maxBytes else {
-                throw CommandFailure(
-                    message: "\(file) is \(size >> 20) MB: an export is at most \(ExportDocument.maxBytes >> 20) MB; nothing imported")
+            let data: Data
+            do {
+                data = try InputFile.read(file, limit: ExportDocument.maxBytes, what: "an export")
+            } catch let failure as CommandFailure {
+                throw CommandFailure(message: failure.message + "; nothing imported")
             }
-            guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure(message: "cannot read \(file)") }
             do {
                 let read = try ExportDocument.read(data, levels: levels)
                 packages += read.packages
