@@ -64,7 +64,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                         movie: Movie(
                             catalogKey: quiz.catalogKey ?? quiz.tmdbId.map { "tmdb-\($0)" } ?? "export-\(quiz.title)",
                             tmdbId: quiz.tmdbId, originalTitle: quiz.originalTitle, titles: titles,
-                            releaseDate: quiz.releaseDate, aliases: known?.aliases ?? []),
+                            releaseDate: quiz.releaseDate, aliases: Self.exportable(known?.aliases ?? [])),
                         title: quiz.title, posterPath: quiz.posterPath, posterSource: quiz.posterSource.rawValue,
                         genreIds: quiz.genreIds,
                         grid: Grid(
@@ -73,6 +73,13 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                         areas: quiz.areas.map { [$0.row, $0.column] })
                 })
         }
+    }
+
+    /// The aliases an export may carry, so that the file imports again: those that keep the text rule (TMDB's may be
+    /// longer), the first `Aliases.maxPerMovie` of them.
+    static func exportable(_ aliases: [String]) -> [String] {
+        Array(Aliases.merged([], aliases).lazy.filter { (try? PackageSpec.checkText($0, path: "", name: "")) != nil }
+            .prefix(Aliases.maxPerMovie))
     }
 
     /// Reads and checks a whole document before anything is written: every failure names its JSON path.
@@ -158,6 +165,10 @@ extension ExportDocument.Movie {
             guard let language = QuizLanguage(rawValue: code) else { throw SpecProblem(path + ".titles", "unknown language \"\(code)\"") }
             try PackageSpec.checkText(title, path: "\(path).titles.\(code)", name: "title")
             languageTitles[language] = title
+        }
+        // Counted before any is read: a file with 100,000 aliases is refused at once, not checked and merged.
+        guard aliases.count <= Aliases.maxPerMovie else {
+            throw SpecProblem(path + ".aliases", "\(aliases.count) aliases: a movie carries at most \(Aliases.maxPerMovie)")
         }
         for (index, alias) in aliases.enumerated() {
             try PackageSpec.checkText(alias, path: "\(path).aliases[\(index)]", name: "alias")

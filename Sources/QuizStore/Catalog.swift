@@ -42,8 +42,7 @@ enum Catalog {
             known.releaseDate = known.releaseDate ?? movie.releaseDate
             known.titles.merge(movie.titles) { stored, _ in stored }
         }
-        var aliases = Set(known.aliases)
-        for alias in movie.aliases where aliases.insert(alias).inserted { known.aliases.append(alias) }
+        known.aliases = Aliases.merged(known.aliases, movie.aliases)
         try upsert(known, in: db)
         return known
     }

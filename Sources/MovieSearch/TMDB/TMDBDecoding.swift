@@ -38,8 +38,14 @@ public enum TMDBDecoding {
         }.sorted { ($0.voteAverage, $0.voteCount) > ($1.voteAverage, $1.voteCount) }
     }
 
+    /// The most alternative titles taken for one movie: TMDB lists a few dozen for the most translated films; a body
+    /// of 100,000 would make every guess at that movie slow to judge.
+    public static let maxAlternativeTitles = 200
+
+    /// Distinct titles, in TMDB's order, at most `maxAlternativeTitles` of them.
     public static func alternativeTitles(_ body: Data, endpoint: String = "/movie/alternative_titles") throws(MovieSearchError) -> [String] {
-        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title.value) ?? []
+        let titles = try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title.value) ?? []
+        return Array(Aliases.merged([], titles).prefix(maxAlternativeTitles))
     }
 
     public static func imageConfiguration(_ body: Data, endpoint: String = "/configuration") throws(MovieSearchError) -> ImageConfiguration {
