@@ -64,7 +64,8 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                         movie: Movie(
                             catalogKey: quiz.catalogKey ?? quiz.tmdbId.map { "tmdb-\($0)" } ?? "export-\(quiz.title)",
                             tmdbId: quiz.tmdbId, originalTitle: quiz.originalTitle, titles: titles,
-                            releaseDate: quiz.releaseDate, aliases: Self.exportable(known?.aliases ?? [])),
+                            releaseDate: quiz.releaseDate,
+                            aliases: Self.exportable(Aliases.merged(quiz.aliases, known?.aliases ?? []))),
                         title: quiz.title, posterPath: quiz.posterPath, posterSource: quiz.posterSource.rawValue,
                         genreIds: quiz.genreIds,
                         grid: Grid(
@@ -128,7 +129,9 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 guard seenMovies.insert(movie.catalogKey).inserted else {
                     throw SpecProblem(quizPath + ".movie", "\(movie.catalogKey) is already in this package")
                 }
-                movies[movie.catalogKey] = movie
+                var catalogFacts = movie
+                catalogFacts.aliases = []
+                movies[movie.catalogKey] = catalogFacts
                 try PackageSpec.checkText(quiz.title, path: quizPath + ".title", name: "title")
                 guard let source = PosterSource(rawValue: quiz.posterSource) else {
                     throw SpecProblem(quizPath + ".posterSource", "unknown poster source \"\(quiz.posterSource)\"")
@@ -143,10 +146,11 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 }
                 let areas = try PackageSpec.checkAreas(
                     quiz.areas, geometry: geometry, limit: levels[level].areaCount, path: quizPath + ".areas")
+                // The file's aliases judge this quiz only; the catalog learns the movie without them.
                 quizzes.append(Quiz(
                     tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: quiz.title, originalTitle: movie.originalTitle,
                     releaseDate: movie.releaseDate, genreIds: quiz.genreIds, posterPath: quiz.posterPath, posterSource: source,
-                    geometry: geometry, areas: areas))
+                    geometry: geometry, areas: areas, aliases: Aliases.merged([], movie.aliases)))
             }
             result.append(QuizPackage(
                 shareCode: code, seedId: nil, origin: .user, title: entry.title, maker: entry.maker, level: level,

@@ -256,6 +256,7 @@ extension AppDatabase {
             try record.update(db)
             try AreaRecord.filter(Column("quizId") == record.id!).deleteAll(db)
             try insertAreas(quiz.areas, quizId: record.id!, in: db)
+            try replaceAliases(of: record.id!, with: quiz.aliases, in: db)
         }
         var nextPosition = package.quizzes.count
         for record in existing where !kept.contains(record.id!) {
