@@ -92,7 +92,23 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         return try document.check(levels: levels)
     }
 
-    func check(levels: LevelRules) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
+    /// Refuses a package that an export of it would carry and its import refuse (a maker with control characters, a
+    /// title of 10,000 characters): the store saves nothing of the kind, whichever way it came in (a setting, a flag, a
+    /// file, a front end to come). Problems are named from `package` (`package.maker`, `package.quizzes[0].title`). The
+    /// area count is not held to a level here: that is the configured rules', which may differ between machines.
+    public static func checkStorable(_ package: QuizPackage) throws(SpecProblem) {
+        let anyCount = LevelRule(areaCount: .max, stageDuration: .seconds(1))
+        var document = ExportDocument(packages: [package], movies: [:])
+        // The quiz's own aliases as they are, not as an export would trim them: each must keep the rule.
+        for (index, quiz) in package.quizzes.enumerated() { document.packages[0].quizzes[index].movie.aliases = quiz.aliases }
+        _ = try document.check(
+            levels: LevelRules(beginner: anyCount, intermediate: anyCount, expert: anyCount, timeLimit: .seconds(1)),
+            packagePath: { _ in "package" })
+    }
+
+    func check(
+        levels: LevelRules, packagePath: (Int) -> String = { "$.packages[\($0)]" }
+    ) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
         guard kind == Self.kind else { throw SpecProblem("$.kind", "\"\(kind)\" is not a uquiz export") }
         guard format <= Self.currentFormat else {
             throw SpecProblem("$.format", "format \(format) is newer than this uquiz understands (\(Self.currentFormat)); upgrade uquiz")
@@ -103,7 +119,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         var movies: [String: CatalogMovie] = [:]
         var result: [QuizPackage] = []
         for (packageIndex, entry) in packages.enumerated() {
-            let path = "$.packages[\(packageIndex)]"
+            let path = packagePath(packageIndex)
             guard let code = ShareCode(entry.shareCode) else {
                 throw SpecProblem(path + ".shareCode", "\"\(entry.shareCode)\" is not a share code")
             }

@@ -175,7 +175,18 @@ extension AppDatabase {
 
     // MARK: - Mapping between records and the domain model
 
+    /// The one check on the way in of every package written (insert and update): nothing is stored that its own export
+    /// would carry and an import refuse, so every package can be restored from its export.
+    static func checkStorable(_ package: QuizPackage) throws {
+        do {
+            try ExportDocument.checkStorable(package)
+        } catch {
+            throw StoreError.refused(detail: error.description)
+        }
+    }
+
     static func insert(_ package: QuizPackage, in db: Database) throws -> Int64 {
+        try checkStorable(package)
         var record = PackageRecord(
             id: nil, shareCode: package.shareCode.value, seedId: package.seedId, origin: package.origin.rawValue,
             title: package.title, maker: package.maker, level: package.level.rawValue,

@@ -12,7 +12,13 @@ extension AppDatabase {
 
     /// Starts a play; it gets its score when it finishes, so an interrupted one shows no best score.
     public func startPlay(packageId: Int64, player: String, at date: Date) throws -> Int64 {
-        try write { db in
+        // A player's name is stored and shown like any text, and held to the same rule.
+        do {
+            try PackageSpec.checkText(player, path: "player", name: "player name")
+        } catch {
+            throw StoreError.refused(detail: error.description)
+        }
+        return try write { db in
             var play = PlayRecord(
                 id: nil, packageId: packageId, player: player, startedAt: Self.timestamp(date), finishedAt: nil, score: nil)
             try play.insert(db)

@@ -24,6 +24,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case inMemory(operation: String)
     /// Every share code drawn for a new package was taken already.
     case noFreeShareCode(tries: Int)
+    /// What was to be saved breaks a rule every stored value keeps (`detail` names the field and the rule).
+    case refused(detail: String)
 
     public var errorDescription: String? {
         switch self {
@@ -63,6 +65,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "the bundled poster \(file) is not in this database; run `uquiz seed merge` first; nothing imported"
         case let .inMemory(operation):
             "cannot \(operation): the database is in memory only, with no file to back up or replace"
+        case let .refused(detail):
+            "cannot save \(detail); nothing was saved"
         case let .noFreeShareCode(tries):
             "no free share code after \(tries) tries; nothing was saved; try again"
         }
