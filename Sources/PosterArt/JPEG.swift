@@ -65,6 +65,11 @@ public enum JPEG {
         return RGBImage(width: Int(width), height: Int(height), pixels: pixels)
     }
 
+    /// Whether `data` decodes as `decode` reads posters for play: the judge of a poster worth caching.
+    public static func isReadable(_ data: Data) -> Bool {
+        (try? decode(data)) != nil
+    }
+
     public static func encode(_ image: RGBImage, quality: Int = 85) throws(PosterArtError) -> Data {
         guard let handle = tjInitCompress() else { throw .encodingFailed("TurboJPEG could not start") }
         defer { tjDestroy(handle) }
