@@ -134,6 +134,11 @@ public struct HTTPCache: Sendable {
         return entry
     }
 
+    /// Forgets the entry of `url`, one that no longer decodes.
+    func remove(_ url: String) {
+        try? FileManager.default.removeItem(at: file(for: url))
+    }
+
     /// Written to a temporary file and renamed, so a reader never sees half an entry.
     func store(_ entry: Entry) {
         do {
