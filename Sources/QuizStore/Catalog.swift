@@ -8,8 +8,10 @@ enum Catalog {
         /// TMDB and the seed bundle: what they state wins (a title in a language, the date, a poster path, the bundled
         /// poster); what they do not state is kept.
         case authority
-        /// An imported file or a peer: it only fills what the catalog does not know yet, and never adds aliases (a
-        /// file's aliases stay with its own quizzes, `Quiz.aliases`).
+        /// An imported file or a peer: it adds a movie the catalog does not know, and never changes one it knows, whose
+        /// titles, aliases and TMDB id judge and link every package on it (a title the catalog lacked, or a TMDB id
+        /// given to a seed film, would change how the seed's quizzes are judged). A file's aliases stay with its own
+        /// quizzes (`Quiz.aliases`), its titles with its quiz (`Quiz.title`, `Quiz.originalTitle`).
         case file
     }
 
@@ -41,9 +43,7 @@ enum Catalog {
             known.posterPaths.merge(movie.posterPaths) { _, stated in stated }
             known.bundledPoster = movie.bundledPoster ?? known.bundledPoster
         case .file:
-            known.tmdbId = known.tmdbId ?? movie.tmdbId
-            known.releaseDate = known.releaseDate ?? movie.releaseDate
-            known.titles.merge(movie.titles) { stored, _ in stored }
+            return known
         }
         known.aliases = Aliases.merged(known.aliases, movie.aliases)
         try upsert(known, in: db)

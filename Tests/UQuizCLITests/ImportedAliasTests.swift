@@ -30,4 +30,28 @@ struct ImportedAliasTests {
         #expect(try sandbox.run(["export", "HSTX22", "-o", sandbox.path("again.json")]).status == 0)
         #expect(try String(contentsOfFile: sandbox.path("again.json"), encoding: .utf8).contains("xylophone"))
     }
+
+    /// The same flaw through titles: a file's title for a language the catalog lacks would be accepted for the movie
+    /// in every package. Häxan (quiz 12 of the silent classics) has no Korean title in the seed.
+    @Test func aTitleFromAFileDoesNotTeachTheCatalogEither() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.path("haxan.json")
+        try Data("""
+            {"format": 1, "kind": "uquiz-packages", "packages": [{
+              "shareCode": "HSTX23", "title": "Titles", "maker": "mallory", "level": "expert", "language": "en",
+              "createdAt": "2026-11-23T00:00:00Z",
+              "quizzes": [{
+                "movie": {"catalogKey": "seed-haxan", "tmdbId": null, "originalTitle": "Häxan",
+                          "titles": {"en": "Häxan", "ko": "xylophone"}, "releaseDate": "1922", "aliases": []},
+                "title": "Häxan", "posterPath": "/haxan.jpg", "posterSource": "tmdb", "genreIds": [],
+                "grid": {"columns": 50, "rows": 75, "areaSize": 5, "margin": 2}, "areas": [[20, 20]]
+              }]
+            }]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try sandbox.run(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try verdicts(sandbox, "en-silent", quiz: 12, guesses: ["xylophone", "Häxan"]) == ["rejected", "accepted"])
+        let search = try sandbox.run(["search", "xylophone", "--offline"])
+        #expect(!search.stdout.contains("Häxan"), "\(search.stdout)")
+    }
 }
