@@ -58,7 +58,10 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 quizzes: package.quizzes.map { quiz in
                     let known = quiz.catalogKey.flatMap { movies[$0] }
                     var titles: [String: String] = [:]
-                    for (language, title) in known?.titles ?? [:] { titles[language.rawValue] = title }
+                    // Only titles its import accepts: TMDB's may be longer than a file may carry.
+                    for (language, title) in known?.titles ?? [:] where Self.isExportable(title) {
+                        titles[language.rawValue] = title
+                    }
                     titles[package.language.rawValue] = titles[package.language.rawValue] ?? quiz.title
                     return QuizEntry(
                         movie: Movie(
@@ -79,9 +82,15 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     /// The aliases an export may carry, so that the file imports again: those that keep the text rule (TMDB's may be
     /// longer), the first `Aliases.maxPerMovie` of them.
     static func exportable(_ aliases: [String]) -> [String] {
-        Array(Aliases.merged([], aliases).lazy.filter { (try? PackageSpec.checkText($0, path: "", name: "")) != nil }
-            .prefix(Aliases.maxPerMovie))
+        Array(Aliases.merged([], aliases).lazy.filter(isExportable).prefix(Aliases.maxPerMovie))
     }
+
+    static func isExportable(_ text: String) -> Bool {
+        (try? PackageSpec.checkText(text, path: "", name: "")) != nil
+    }
+
+    /// The most genre ids a quiz carries: TMDB has 19 genres.
+    public static let maxGenres = 30
 
     /// Reads and checks a whole document before anything is written: every failure names its JSON path.
     public static func read(_ data: Data, levels: LevelRules) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
@@ -149,6 +158,9 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 catalogFacts.aliases = []
                 movies[movie.catalogKey] = catalogFacts
                 try PackageSpec.checkText(quiz.title, path: quizPath + ".title", name: "title")
+                guard quiz.genreIds.count <= Self.maxGenres else {
+                    throw SpecProblem(quizPath + ".genreIds", "\(quiz.genreIds.count) genres: a quiz carries at most \(Self.maxGenres)")
+                }
                 guard let source = PosterSource(rawValue: quiz.posterSource) else {
                     throw SpecProblem(quizPath + ".posterSource", "unknown poster source \"\(quiz.posterSource)\"")
                 }

@@ -67,9 +67,20 @@ struct AliasTests {
         let movie = CatalogMovie(
             catalogKey: "tmdb-19", tmdbId: 19, originalTitle: "Metropolis", titles: [.en: "Metropolis"], releaseDate: nil,
             posterPaths: [:], bundledPoster: nil, aliases: catalogAliases)
-        let document = ExportDocument(packages: [package], movies: ["tmdb-19": movie])
+        var heavyTitled = movie
+        heavyTitled.titles[.ko] = String(repeating: "긴 제목 ", count: 60)
+        let document = ExportDocument(packages: [package], movies: ["tmdb-19": heavyTitled])
         let written = document.packages[0].quizzes[0].movie.aliases
         #expect(written == (0..<50).map { "title \($0)" })
+        #expect(document.packages[0].quizzes[0].movie.titles == ["en": "Metropolis"], "a title too long to import is left out")
         #expect(throws: Never.self) { try ExportDocument.read(JSONEncoder().encode(document), levels: .standard) }
+    }
+
+    @Test func aQuizCarriesABoundedNumberOfGenres() throws {
+        var document = try JSONDecoder().decode(ExportDocument.self, from: exportJSON())
+        document.packages[0].quizzes[0].genreIds = Array(0..<100_000)
+        #expect(throws: SpecProblem("$.packages[0].quizzes[0].genreIds", "100000 genres: a quiz carries at most 30")) {
+            try ExportDocument.read(JSONEncoder().encode(document), levels: .standard)
+        }
     }
 }
