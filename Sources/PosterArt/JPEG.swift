@@ -92,6 +92,11 @@ public enum JPEG {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
+    /// Whether `data` decodes as `decode` reads posters for play: the judge of a poster worth caching.
+    public static func isReadable(_ data: Data) -> Bool {
+        (try? decode(data)) != nil
+    }
+
     /// Encodes baseline 4:2:0 at `quality` (1...100). The result holds pixels only: no metadata of any source.
     public static func encode(_ image: RGBImage, quality: Int = 85) throws(PosterArtError) -> Data {
         guard qualities.contains(quality) else { throw .invalidQuality(quality) }

@@ -68,12 +68,16 @@ public enum AreaLayout {
 public enum CellParser {
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case notACell(String)
+        /// A number with a fraction or an exponent (`30.5`): cells are counted in whole rows and columns.
+        case notWhole(String)
         case offGrid(String, GridGeometry)
 
         public var description: String {
             switch self {
             case let .notACell(text):
                 "\"\(text)\" is not a cell: write row:column (12:30), r12 c30, or a cell index"
+            case let .notWhole(text):
+                "\"\(text)\" is not a cell: rows, columns and cell indexes are whole numbers"
             case let .offGrid(text, grid):
                 "\"\(text)\" is off the grid: rows are 0...\(grid.rows - 1), columns 0...\(grid.columns - 1), "
                     + "indexes 0...\(grid.cellCount - 1)"
@@ -88,14 +92,14 @@ public enum CellParser {
         if lower.hasPrefix("r"), let cIndex = lower.firstIndex(of: "c") {
             let row = lower[lower.index(after: lower.startIndex)..<cIndex].trimmingCharactersInSet(" ,")
             let column = lower[lower.index(after: cIndex)...].trimmingCharactersInSet(" ")
-            guard let r = Int(row), let c = Int(column) else { throw .notACell(text) }
+            guard let r = Int(row), let c = Int(column) else { throw notANumber(row, column, in: text) }
             numbers = [r, c]
         } else {
             let parts = lower.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "," })
                 .map { $0.trimmingCharactersInSet(" ") }
             guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { throw .notACell(text) }
             for part in parts {
-                guard let value = Int(part) else { throw .notACell(text) }
+                guard let value = Int(part) else { throw notANumber(part, in: text) }
                 numbers.append(value)
             }
         }
@@ -106,6 +110,11 @@ public enum CellParser {
         let cell = Cell(row: numbers[0], column: numbers[1])
         guard geometry.contains(cell) else { throw .offGrid(text, geometry) }
         return cell
+    }
+
+    /// Why parts of a cell that `Int` refused are not a cell: a number that is not whole, or no number at all.
+    private static func notANumber(_ parts: String..., in text: String) -> Failure {
+        parts.contains { Int($0) == nil && $0.contains(".") && Double($0)?.isFinite == true } ? .notWhole(text) : .notACell(text)
     }
 }
 

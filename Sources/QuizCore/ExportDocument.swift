@@ -58,13 +58,17 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 quizzes: package.quizzes.map { quiz in
                     let known = quiz.catalogKey.flatMap { movies[$0] }
                     var titles: [String: String] = [:]
-                    for (language, title) in known?.titles ?? [:] { titles[language.rawValue] = title }
+                    // Only titles its import accepts: TMDB's may be longer than a file may carry.
+                    for (language, title) in known?.titles ?? [:] where Self.isExportable(title) {
+                        titles[language.rawValue] = title
+                    }
                     titles[package.language.rawValue] = titles[package.language.rawValue] ?? quiz.title
                     return QuizEntry(
                         movie: Movie(
                             catalogKey: quiz.catalogKey ?? quiz.tmdbId.map { "tmdb-\($0)" } ?? "export-\(quiz.title)",
                             tmdbId: quiz.tmdbId, originalTitle: quiz.originalTitle, titles: titles,
-                            releaseDate: quiz.releaseDate, aliases: known?.aliases ?? []),
+                            releaseDate: quiz.releaseDate,
+                            aliases: Self.exportable(Aliases.merged(quiz.aliases, known?.aliases ?? []))),
                         title: quiz.title, posterPath: quiz.posterPath, posterSource: quiz.posterSource.rawValue,
                         genreIds: quiz.genreIds,
                         grid: Grid(
@@ -75,27 +79,45 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         }
     }
 
+    /// The aliases an export may carry, so that the file imports again: those that keep the text rule (TMDB's may be
+    /// longer), the first `Aliases.maxPerMovie` of them.
+    static func exportable(_ aliases: [String]) -> [String] {
+        Array(Aliases.merged([], aliases).lazy.filter(isExportable).prefix(Aliases.maxPerMovie))
+    }
+
+    static func isExportable(_ text: String) -> Bool {
+        (try? PackageSpec.checkText(text, path: "", name: "")) != nil
+    }
+
+    /// The most genre ids a quiz carries: TMDB has 19 genres.
+    public static let maxGenres = 30
+
     /// Reads and checks a whole document before anything is written: every failure names its JSON path.
     public static func read(_ data: Data, levels: LevelRules) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
         guard data.count <= maxBytes else {
             throw SpecProblem("$", "\(data.count >> 20) MB: an export is at most \(maxBytes >> 20) MB")
         }
-        let document: ExportDocument
-        do {
-            document = try JSONDecoder().decode(ExportDocument.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "missing \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "expected \(PackageSpec.describe(type))")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw SpecProblem(PackageSpec.jsonPath(context.codingPath), "expected \(PackageSpec.describe(type)), found null")
-        } catch {
-            throw SpecProblem("$", "not JSON (or cut short)")
-        }
+        let document = try PackageSpec.decodeDocument(ExportDocument.self, from: data)
         return try document.check(levels: levels)
     }
 
-    func check(levels: LevelRules) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
+    /// Refuses a package that an export of it would carry and its import refuse (a maker with control characters, a
+    /// title of 10,000 characters): the store saves nothing of the kind, whichever way it came in (a setting, a flag, a
+    /// file, a front end to come). Problems are named from `package` (`package.maker`, `package.quizzes[0].title`). The
+    /// area count is not held to a level here: that is the configured rules', which may differ between machines.
+    public static func checkStorable(_ package: QuizPackage) throws(SpecProblem) {
+        let anyCount = LevelRule(areaCount: .max, stageDuration: .seconds(1))
+        var document = ExportDocument(packages: [package], movies: [:])
+        // The quiz's own aliases as they are, not as an export would trim them: each must keep the rule.
+        for (index, quiz) in package.quizzes.enumerated() { document.packages[0].quizzes[index].movie.aliases = quiz.aliases }
+        _ = try document.check(
+            levels: LevelRules(beginner: anyCount, intermediate: anyCount, expert: anyCount, timeLimit: .seconds(1)),
+            packagePath: { _ in "package" })
+    }
+
+    func check(
+        levels: LevelRules, packagePath: (Int) -> String = { "$.packages[\($0)]" }
+    ) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
         guard kind == Self.kind else { throw SpecProblem("$.kind", "\"\(kind)\" is not a uquiz export") }
         guard format <= Self.currentFormat else {
             throw SpecProblem("$.format", "format \(format) is newer than this uquiz understands (\(Self.currentFormat)); upgrade uquiz")
@@ -106,7 +128,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         var movies: [String: CatalogMovie] = [:]
         var result: [QuizPackage] = []
         for (packageIndex, entry) in packages.enumerated() {
-            let path = "$.packages[\(packageIndex)]"
+            let path = packagePath(packageIndex)
             guard let code = ShareCode(entry.shareCode) else {
                 throw SpecProblem(path + ".shareCode", "\"\(entry.shareCode)\" is not a share code")
             }
@@ -132,8 +154,13 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 guard seenMovies.insert(movie.catalogKey).inserted else {
                     throw SpecProblem(quizPath + ".movie", "\(movie.catalogKey) is already in this package")
                 }
-                movies[movie.catalogKey] = movie
+                var catalogFacts = movie
+                catalogFacts.aliases = []
+                movies[movie.catalogKey] = catalogFacts
                 try PackageSpec.checkText(quiz.title, path: quizPath + ".title", name: "title")
+                guard quiz.genreIds.count <= Self.maxGenres else {
+                    throw SpecProblem(quizPath + ".genreIds", "\(quiz.genreIds.count) genres: a quiz carries at most \(Self.maxGenres)")
+                }
                 guard let source = PosterSource(rawValue: quiz.posterSource) else {
                     throw SpecProblem(quizPath + ".posterSource", "unknown poster source \"\(quiz.posterSource)\"")
                 }
@@ -147,10 +174,11 @@ public struct ExportDocument: Codable, Sendable, Equatable {
                 }
                 let areas = try PackageSpec.checkAreas(
                     quiz.areas, geometry: geometry, limit: levels[level].areaCount, path: quizPath + ".areas")
+                // The file's aliases judge this quiz only; the catalog learns the movie without them.
                 quizzes.append(Quiz(
                     tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: quiz.title, originalTitle: movie.originalTitle,
                     releaseDate: movie.releaseDate, genreIds: quiz.genreIds, posterPath: quiz.posterPath, posterSource: source,
-                    geometry: geometry, areas: areas))
+                    geometry: geometry, areas: areas, aliases: Aliases.merged([], movie.aliases)))
             }
             result.append(QuizPackage(
                 shareCode: code, seedId: nil, origin: .user, title: entry.title, maker: entry.maker, level: level,
@@ -169,6 +197,10 @@ extension ExportDocument.Movie {
             guard let language = QuizLanguage(rawValue: code) else { throw SpecProblem(path + ".titles", "unknown language \"\(code)\"") }
             try PackageSpec.checkText(title, path: "\(path).titles.\(code)", name: "title")
             languageTitles[language] = title
+        }
+        // Counted before any is read: a file with 100,000 aliases is refused at once, not checked and merged.
+        guard aliases.count <= Aliases.maxPerMovie else {
+            throw SpecProblem(path + ".aliases", "\(aliases.count) aliases: a movie carries at most \(Aliases.maxPerMovie)")
         }
         for (index, alias) in aliases.enumerated() {
             try PackageSpec.checkText(alias, path: "\(path).aliases[\(index)]", name: "alias")

@@ -67,10 +67,14 @@ public struct Quiz: Hashable, Sendable {
     /// The grid the areas were placed on; kept with the quiz so changing the configured grid never breaks it.
     public var geometry: GridGeometry
     public var areas: [Cell]
+    /// Other names this quiz's package accepts for its movie: the aliases an imported file brought. They judge this
+    /// quiz only and never enter the shared catalog, whose aliases come from TMDB and the seed alone, so a file cannot
+    /// change how any other package is judged.
+    public var aliases: [String]
 
     public init(
         tmdbId: Int?, catalogKey: String?, title: String, originalTitle: String, releaseDate: String?, genreIds: [Int],
-        posterPath: String, posterSource: PosterSource, geometry: GridGeometry, areas: [Cell]
+        posterPath: String, posterSource: PosterSource, geometry: GridGeometry, areas: [Cell], aliases: [String] = []
     ) {
         self.tmdbId = tmdbId
         self.catalogKey = catalogKey
@@ -82,6 +86,7 @@ public struct Quiz: Hashable, Sendable {
         self.posterSource = posterSource
         self.geometry = geometry
         self.areas = areas
+        self.aliases = aliases
     }
 
     /// The year part of the release date, for display.

@@ -167,19 +167,56 @@ public struct PackageSpec: Codable, Sendable, Equatable {
 
     /// Reads a spec file's bytes, refusing anything that is not a complete spec, with the JSON path of the problem.
     public static func decode(_ data: Data) throws(SpecProblem) -> PackageSpec {
+        try decodeDocument(PackageSpec.self, from: data)
+    }
+
+    /// Decodes a document uquiz reads from a file (a spec, an export), every failure said as a `SpecProblem` at the
+    /// JSON path where it is: the one place these decoding errors are classified.
+    static func decodeDocument<T: Decodable>(_ type: T.Type, from data: Data) throws(SpecProblem) -> T {
         do {
-            return try JSONDecoder().decode(PackageSpec.self, from: data)
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
             throw SpecProblem(jsonPath(context.codingPath), "missing \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(type, context) {
             throw SpecProblem(jsonPath(context.codingPath), "expected \(describe(type))")
         } catch let DecodingError.valueNotFound(type, context) {
             throw SpecProblem(jsonPath(context.codingPath), "expected \(describe(type)), found null")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw SpecProblem(jsonPath(context.codingPath), context.codingPath.isEmpty ? "not JSON (or cut short)" : "invalid value")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw SpecProblem(jsonPath(context.codingPath), "invalid value")
         } catch {
-            throw SpecProblem("$", "\(error)")
+            // Foundation says "not valid JSON", with no path, for valid JSON holding a number that is no Int (`30.5`,
+            // `1e30`): every number of these documents is a whole one, so that number is the problem, found here.
+            throw notAWholeNumber(in: data) ?? SpecProblem("$", "not JSON (or cut short)")
         }
+    }
+
+    /// The first number of a JSON document (keys in order) that is not a whole number an `Int` holds, as a problem at
+    /// its path; `nil` when the bytes are not JSON or every number is whole.
+    static func notAWholeNumber(in data: Data) -> SpecProblem? {
+        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        func find(_ value: Any, _ path: String) -> SpecProblem? {
+            switch value {
+            case let object as [String: Any]:
+                for key in object.keys.sorted() {
+                    if let problem = find(object[key]!, "\(path).\(key)") { return problem }
+                }
+            case let array as [Any]:
+                for (index, element) in array.enumerated() {
+                    if let problem = find(element, "\(path)[\(index)]") { return problem }
+                }
+            case let number as NSNumber:
+                // true and false are 1 and 0 here: whole, and typed wrongly, which the decoder itself says.
+                let double = number.doubleValue
+                guard double.isFinite, double == double.rounded() else {
+                    return SpecProblem(path, "\(number) is not a whole number")
+                }
+                guard Int(exactly: double) != nil else { return SpecProblem(path, "\(number) is out of range") }
+            default:
+                break
+            }
+            return nil
+        }
+        return find(root, "$")
     }
 
     static func describe(_ type: Any.Type) -> String {

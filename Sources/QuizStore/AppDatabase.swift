@@ -32,6 +32,7 @@ public final class AppDatabase: Sendable {
         seedBundle: () throws -> SeedBundle
     ) throws -> (database: AppDatabase, seeded: Bool) {
         try refuseInMemoryPath(path)
+        try FileSystem.checkDatabasePath(path)
         var seeded = false
         if SeedInstaller.isEmptyDatabaseFile(path) {
             // An empty file (`touch`, a tool that died before writing) is no database: SQLite would adopt it as an empty
@@ -71,6 +72,7 @@ public final class AppDatabase: Sendable {
     /// Opens a database that must already exist and migrates it to the current schema.
     public convenience init(existingAt path: String) throws {
         try Self.refuseInMemoryPath(path)
+        try FileSystem.checkDatabasePath(path)
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.io(path: path, detail: "no such file")
         }

@@ -8,12 +8,15 @@ enum Catalog {
         /// TMDB and the seed bundle: what they state wins (a title in a language, the date, a poster path, the bundled
         /// poster); what they do not state is kept.
         case authority
-        /// An imported file or a peer: it only fills what the catalog does not know yet.
+        /// An imported file or a peer: it adds a movie the catalog does not know, and never changes one it knows, whose
+        /// titles, aliases and TMDB id judge and link every package on it (a title the catalog lacked, or a TMDB id
+        /// given to a seed film, would change how the seed's quizzes are judged). A file's aliases stay with its own
+        /// quizzes (`Quiz.aliases`), its titles with its quiz (`Quiz.title`, `Quiz.originalTitle`).
         case file
     }
 
     /// Adds what `movie` says to the catalog without ever erasing: a field the source leaves empty keeps the stored
-    /// value, and aliases are only ever added. Every catalog write from outside (search, movie lookups, imports, seed
+    /// value, and aliases are only ever added, by an authority only. Every catalog write from outside (search, movie lookups, imports, seed
     /// merges) goes through here.
     ///
     /// A movie is the same movie as a stored one with its TMDB id, whatever its catalog key (a file may call Metropolis
@@ -23,6 +26,8 @@ enum Catalog {
     @discardableResult
     static func merge(_ movie: CatalogMovie, from source: Source, in db: Database) throws -> CatalogMovie {
         let sameFilm = try movie.tmdbId.flatMap { try MovieRecord.filter(Column("tmdbId") == $0).fetchOne(db) }
+        var movie = movie
+        if source == .file { movie.aliases = [] }
         guard let record = try sameFilm ?? MovieRecord.filter(Column("catalogKey") == movie.catalogKey).fetchOne(db),
             var known = try movies([record], in: db).first
         else {
@@ -38,12 +43,9 @@ enum Catalog {
             known.posterPaths.merge(movie.posterPaths) { _, stated in stated }
             known.bundledPoster = movie.bundledPoster ?? known.bundledPoster
         case .file:
-            known.tmdbId = known.tmdbId ?? movie.tmdbId
-            known.releaseDate = known.releaseDate ?? movie.releaseDate
-            known.titles.merge(movie.titles) { stored, _ in stored }
+            return known
         }
-        var aliases = Set(known.aliases)
-        for alias in movie.aliases where aliases.insert(alias).inserted { known.aliases.append(alias) }
+        known.aliases = Aliases.merged(known.aliases, movie.aliases)
         try upsert(known, in: db)
         return known
     }

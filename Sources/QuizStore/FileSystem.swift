@@ -65,10 +65,27 @@ enum FileSystem {
         kill(pid, 0) == 0 || errno == EPERM
     }
 
+    /// Refuses a database path that names something other than a file before SQLite opens it: SQLite reads a
+    /// directory as a read-only database and a device such as /dev/null as a full disk, which sends the user after the
+    /// wrong problem. A missing path is fine (the seed is installed there); a symbolic link is judged by its target.
+    static func checkDatabasePath(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw StoreError.notAFile(path: path, kind: "a directory")
+        case S_IFCHR, S_IFBLK: throw StoreError.notAFile(path: path, kind: "a device")
+        case S_IFIFO: throw StoreError.notAFile(path: path, kind: "a pipe")
+        case S_IFSOCK: throw StoreError.notAFile(path: path, kind: "a socket")
+        default: throw StoreError.notAFile(path: path, kind: "not a regular file")
+        }
+    }
+
     static func posixError(_ operation: String, _ path: String) -> StoreError {
         let code = errno
         let reason = String(cString: strerror(code))
         switch code {
+        case EISDIR: return .notAFile(path: path, kind: "a directory")
         case ENOSPC, EDQUOT, EFBIG: return .diskFull(path: path)
         case EACCES, EPERM, EROFS: return .cannotCreate(path: path, reason: reason.lowercased())
         default: return .io(path: path, detail: "\(operation): \(reason.lowercased())")

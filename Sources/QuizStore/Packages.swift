@@ -175,7 +175,18 @@ extension AppDatabase {
 
     // MARK: - Mapping between records and the domain model
 
+    /// The one check on the way in of every package written (insert and update): nothing is stored that its own export
+    /// would carry and an import refuse, so every package can be restored from its export.
+    static func checkStorable(_ package: QuizPackage) throws {
+        do {
+            try ExportDocument.checkStorable(package)
+        } catch {
+            throw StoreError.refused(detail: error.description)
+        }
+    }
+
     static func insert(_ package: QuizPackage, in db: Database) throws -> Int64 {
+        try checkStorable(package)
         var record = PackageRecord(
             id: nil, shareCode: package.shareCode.value, seedId: package.seedId, origin: package.origin.rawValue,
             title: package.title, maker: package.maker, level: package.level.rawValue,
@@ -199,6 +210,16 @@ extension AppDatabase {
         )
         try record.insert(db)
         try insertAreas(quiz.areas, quizId: record.id!, in: db)
+        try replaceAliases(of: record.id!, with: quiz.aliases, in: db)
+    }
+
+    /// The quiz's own aliases become exactly `aliases`.
+    static func replaceAliases(of quizId: Int64, with aliases: [String], in db: Database) throws {
+        try QuizAliasRecord.filter(Column("quizId") == quizId).deleteAll(db)
+        for title in Aliases.merged([], aliases) {
+            var alias = QuizAliasRecord(id: nil, quizId: quizId, title: title)
+            try alias.insert(db)
+        }
     }
 
     static func insertAreas(_ areas: [Cell], quizId: Int64, in db: Database) throws {
@@ -224,6 +245,7 @@ extension AppDatabase {
 
     static func quiz(from record: QuizRecord, in db: Database) throws -> Quiz {
         let areas = try AreaRecord.filter(Column("quizId") == record.id!).order(Column("stage")).fetchAll(db)
+        let aliases = try QuizAliasRecord.filter(Column("quizId") == record.id!).order(Column("id")).fetchAll(db)
         let geometry: GridGeometry
         do {
             geometry = try GridGeometry(
@@ -238,7 +260,7 @@ extension AppDatabase {
             originalTitle: record.originalTitle, releaseDate: record.releaseDate,
             genreIds: decodeGenreIds(record.genreIds), posterPath: record.posterPath,
             posterSource: try decodeEnum(record.posterSource), geometry: geometry,
-            areas: areas.map { Cell(row: $0.centreRow, column: $0.centreColumn) }
+            areas: areas.map { Cell(row: $0.centreRow, column: $0.centreColumn) }, aliases: aliases.map(\.title)
         )
     }
 

@@ -30,7 +30,13 @@ extension AppDatabase {
     public func recordPlay(
         packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [Attempt]
     ) throws -> Int64 {
-        try write { db in
+        // A player's name is stored and shown like any text, and held to the same rule.
+        do {
+            try PackageSpec.checkText(player, path: "player", name: "player name")
+        } catch {
+            throw StoreError.refused(detail: error.description)
+        }
+        return try write { db in
             var play = PlayRecord(
                 id: nil, packageId: packageId, player: player, startedAt: Self.timestamp(startedAt),
                 finishedAt: score == nil ? nil : Self.timestamp(finishedAt), score: score)

@@ -103,6 +103,15 @@ enum Schema {
                 try Catalog.reindex(movieId: movieId, in: db)
             }
         }
+        migrator.registerMigration("v3-quiz-aliases") { db in
+            // Aliases an imported file brought for a quiz's movie: they judge that quiz alone, and go with it.
+            try db.create(table: "quizAlias") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("quiz", onDelete: .cascade).notNull()
+                t.column("title", .text).notNull()
+                t.uniqueKey(["quizId", "title"])
+            }
+        }
         return migrator
     }
 }
@@ -142,6 +151,15 @@ struct MovieAliasRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
     static let databaseTableName = "movieAlias"
     var id: Int64?
     var movieId: Int64
+    var title: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct QuizAliasRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "quizAlias"
+    var id: Int64?
+    var quizId: Int64
     var title: String
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

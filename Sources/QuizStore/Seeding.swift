@@ -221,6 +221,7 @@ extension AppDatabase {
     /// matched by movie. A quiz `package` no longer has is deleted with its attempts, unless `keepAttemptedQuizzes`
     /// (a seed merge must not lose anyone's attempts) keeps it at the end.
     static func update(packageId: Int64, to package: QuizPackage, keepAttemptedQuizzes: Bool, in db: Database) throws {
+        try checkStorable(package)
         try db.execute(
             sql: """
                 UPDATE package SET shareCode = ?, title = ?, maker = ?, level = ?, language = ?, createdAt = ?
@@ -256,6 +257,7 @@ extension AppDatabase {
             try record.update(db)
             try AreaRecord.filter(Column("quizId") == record.id!).deleteAll(db)
             try insertAreas(quiz.areas, quizId: record.id!, in: db)
+            try replaceAliases(of: record.id!, with: quiz.aliases, in: db)
         }
         var nextPosition = package.quizzes.count
         for record in existing where !kept.contains(record.id!) {

@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case newerSchema(path: String, unknownMigrations: [String])
     case cannotCreate(path: String, reason: String)
     case readOnly(path: String)
+    /// The path names a directory, a device, a pipe or a socket (`kind` says which), never a database file.
+    case notAFile(path: String, kind: String)
     case diskFull(path: String)
     case locked(path: String)
     case seedBundleNotFound(searched: [String])
@@ -22,6 +24,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case inMemory(operation: String)
     /// Every share code drawn for a new package was taken already.
     case noFreeShareCode(tries: Int)
+    /// What was to be saved breaks a rule every stored value keeps (`detail` names the field and the rule).
+    case refused(detail: String)
 
     public var errorDescription: String? {
         switch self {
@@ -35,6 +39,10 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "cannot create \(path): \(reason); choose a writable place with --db or UQUIZ_DB"
         case let .readOnly(path):
             "database \(path) or its folder is read-only; make it writable or pass another --db"
+        case let .notAFile(path, kind) where kind == "a directory":
+            "\(path) is a directory, not a database file; name a file (e.g. \(path)/uquiz.sqlite)"
+        case let .notAFile(path, kind):
+            "\(path) is not a regular file (\(kind.hasPrefix("not") ? "of no known kind" : "it is \(kind)")); name a database file, or one to create"
         case let .diskFull(path):
             "cannot write \(path): the disk is full or a file size limit was reached; free some space and try again (nothing was changed)"
         case let .locked(path):
@@ -57,6 +65,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
             "the bundled poster \(file) is not in this database; run `uquiz seed merge` first; nothing imported"
         case let .inMemory(operation):
             "cannot \(operation): the database is in memory only, with no file to back up or replace"
+        case let .refused(detail):
+            "cannot save \(detail); nothing was saved"
         case let .noFreeShareCode(tries):
             "no free share code after \(tries) tries; nothing was saved; try again"
         }

@@ -25,6 +25,8 @@ struct SettingKey: Sendable {
     var range: ClosedRange<Double>?
 
     var isSecret: Bool { secretVariable != nil }
+    /// A server's address, which may carry credentials (`user:password@`, a key parameter): shown redacted.
+    var isURL: Bool { key.hasSuffix("Url") }
 
     /// The environment variable that sets it (swift-configuration's encoding under the `uquiz` prefix).
     var environmentVariable: String {
@@ -334,13 +336,36 @@ struct Settings: Sendable {
     }
 
     func makerName() throws -> String {
-        if let (name, _) = try lookup(SettingKeys.maker), !name.isEmpty { return name }
-        return environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous"
+        try name(SettingKeys.maker, what: "maker name")
     }
 
-    func playerName() throws -> String {
-        if let (name, _) = try lookup(SettingKeys.player), !name.isEmpty { return name }
-        return environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous"
+    /// `--player` when given, else the player setting, else the user name.
+    func playerName(flag: String? = nil) throws -> String {
+        if let flag { return try Self.checkedName(flag, from: "--player", what: "player name") }
+        return try name(SettingKeys.player, what: "player name")
+    }
+
+    /// A name that will be stored and shown, held to the rule of every text (`PackageSpec.checkText`) here, where
+    /// settings are read, so that the error names where it came from. `USER` is only a default: one that breaks the
+    /// rule gives way to "anonymous".
+    private func name(_ setting: SettingKey, what: String) throws -> String {
+        if let (name, source) = try lookup(setting), !name.isEmpty {
+            let place = source == "environment" ? setting.environmentVariable : "\(setting.key) in \(source)"
+            return try Self.checkedName(name, from: place, what: what)
+        }
+        guard let user = environment["USER"], !user.isEmpty,
+            (try? PackageSpec.checkText(user, path: "USER", name: what)) != nil
+        else { return "anonymous" }
+        return user
+    }
+
+    private static func checkedName(_ name: String, from place: String, what: String) throws -> String {
+        do {
+            try PackageSpec.checkText(name, path: place, name: what)
+        } catch {
+            throw SettingsError(message: error.description)
+        }
+        return name
     }
 
     func tmdbSettings() throws -> TMDBSettings {

@@ -45,7 +45,7 @@ struct PosterCacheTests {
     @Test func evictsTheLeastRecentlyUsedUntilUnderTheCap() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 3000)
-        let kilobyte = Data(repeating: 7, count: 1000)
+        let kilobyte = Data([0xFF, 0xD8, 0xFF] + Array(repeating: 7, count: 997))
         for (index, name) in ["a", "b", "c"].enumerated() {
             try cache.store(kilobyte, for: "/\(name).jpg", size: "w342")
             try age(cache.file(for: "/\(name).jpg", size: "w342")!, secondsAgo: Double(300 - index * 100))
@@ -62,10 +62,66 @@ struct PosterCacheTests {
     @Test func aPosterLargerThanTheCapStillSurvivesItsOwnStore() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 100)
-        try cache.store(Data(repeating: 1, count: 50), for: "/old.jpg", size: "w342")
-        try cache.store(Data(repeating: 1, count: 500), for: "/big.jpg", size: "w342")
+        try cache.store(Data([0xFF, 0xD8, 0xFF] + Array(repeating: 1, count: 47)), for: "/old.jpg", size: "w342")
+        try cache.store(Data([0xFF, 0xD8, 0xFF] + Array(repeating: 1, count: 497)), for: "/big.jpg", size: "w342")
         #expect(!cache.contains("/old.jpg", size: "w342"))
         #expect(!cache.contains("/big.jpg", size: "w342"), "over the cap on its own: evicted last, but evicted")
+    }
+}
+
+@Suite("Only posters are cached")
+struct PosterValidationTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-posters-\(UUID().uuidString)")
+    /// What a decoder would say, cheaply: a whole JPEG ends with its end-of-image marker.
+    static let complete: @Sendable (Data) -> Bool = { $0.starts(with: [0xFF, 0xD8, 0xFF]) && $0.suffix(2) == Data([0xFF, 0xD9]) }
+    static let whole = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9])
+    static let cutShort = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])
+
+    func fetcher(_ transport: InMemoryTransport) -> PosterFetcher {
+        let client = TMDBClient(
+            settings: TMDBSettings(imageURL: "https://images.example.test/t/p", credentials: nil), transport: transport,
+            cache: nil, clock: TestClock().clock)
+        return PosterFetcher(client: client, cache: PosterCache(directory: folder), size: "w342", isPoster: Self.complete)
+    }
+
+    static func image(_ body: Data) -> InMemoryTransport.Outcome {
+        .success(HTTPReply(status: 200, headers: ["content-type": "image/jpeg"], body: body))
+    }
+
+    @Test func aBodyThatStartsLikeAJPEGButDoesNotDecodeIsAFailureAndIsNotCached() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let transport = InMemoryTransport(["/t/p/w342/a.jpg": [Self.image(Self.cutShort)]])
+        let outcomes = fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
+        guard case .failed(let reason) = outcomes[0] else {
+            Issue.record("expected a failure, got \(outcomes)")
+            return
+        }
+        #expect(reason.contains("not a readable poster"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("w342/a.jpg").path))
+        // The next fetch asks again rather than calling it cached.
+        let again = fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
+        #expect(again != [.alreadyCached])
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func anUndecodableCachedFileIsDroppedAndFetchedAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("w342/a.jpg")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.cutShort.write(to: file)
+        let transport = InMemoryTransport(["/t/p/w342/a.jpg": [Self.image(Self.whole)]])
+        let outcomes = fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
+        #expect(outcomes == [.downloaded])
+        #expect(try Data(contentsOf: file) == Self.whole)
+        #expect(fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)]) == [.alreadyCached])
+        #expect(transport.requests.count == 1)
+
+        // Read directly, a file that stopped decoding is no poster and is gone.
+        try Self.cutShort.write(to: file)
+        let cache = PosterCache(directory: folder, isPoster: Self.complete)
+        #expect(cache.data(for: "/a.jpg", size: "w342") == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(throws: PosterCache.NotAPoster.self) { try cache.store(Self.cutShort, for: "/a.jpg", size: "w342") }
     }
 }
 

@@ -104,4 +104,18 @@ struct TransportTests {
                 == "https://api.themoviedb.org/3/search/movie?api_key=REDACTED&query=toy")
         #expect(Redaction.host(of: "http://127.0.0.1:8080/3/x?api_key=abc") == "127.0.0.1:8080")
     }
+
+    @Test(arguments: [
+        // A configured URL ending in `#`: what the client appends is a fragment, where a URL parser finds no query.
+        ("http://h/3#/search/movie?query=toy&api_key=s3cr3t", "http://h/3#/search/movie?query=toy&api_key=REDACTED"),
+        ("https://user:s3cr3t@h:8080/3/movie?x=1", "https://REDACTED@h:8080/3/movie?x=1"),
+        ("https://s3cr3t@h/3", "https://REDACTED@h/3"),
+        ("https://u:p@ss:s3cr3t@h/3#a@b", "https://REDACTED@h/3#a@b"),
+        ("http://h/3?API_KEY=s3cr3t;token=s3cr3t#access_token=s3cr3t", "http://h/3?API_KEY=REDACTED;token=REDACTED#access_token=REDACTED"),
+        ("http://h/3?api%5Fkey=s3cr3t&q=a@b", "http://h/3?api%5Fkey=REDACTED&q=a@b"),
+        ("http://h/3/search?query=toy", "http://h/3/search?query=toy"),
+    ])
+    func credentialsAnywhereInAURLAreRedacted(url: String, shown: String) {
+        #expect(Redaction.redact(url: url) == shown)
+    }
 }

@@ -61,9 +61,15 @@ struct AreaLayoutTests {
         #expect(try CellParser.parse(text, geometry: grid) == cell)
     }
 
-    @Test(arguments: ["", "abc", "12:", ":30", "1:2:3", "r12", "c30", "12.5:3", "r c", "1e3"])
+    @Test(arguments: ["", "abc", "12:", ":30", "1:2:3", "r12", "c30", "r c", "1e3"])
     func notCells(text: String) {
         #expect(throws: CellParser.Failure.notACell(text)) { try CellParser.parse(text, geometry: grid) }
+    }
+
+    @Test(arguments: ["12.5:3", "30.5", "r12.0 c3", "4, .5"])
+    func numbersThatAreNotWholeAreSaidSo(text: String) {
+        #expect(throws: CellParser.Failure.notWhole(text)) { try CellParser.parse(text, geometry: grid) }
+        #expect(CellParser.Failure.notWhole(text).description.contains("whole numbers"))
     }
 
     @Test(arguments: ["-1:4", "75:0", "0:50", "3750", "-1", "r80 c1"])

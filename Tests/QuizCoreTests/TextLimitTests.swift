@@ -6,8 +6,9 @@ import Testing
 /// A one-package export whose only quiz has these values, as `uquiz export` writes it.
 func exportJSON(
     title: String = "Metropolis", posterPath: String = "/metropolis-1927.jpg", posterSource: String = "tmdb",
-    grid: String = #"{"columns": 50, "rows": 75, "areaSize": 5, "margin": 2}"#
+    grid: String = #"{"columns": 50, "rows": 75, "areaSize": 5, "margin": 2}"#, aliases: [String] = []
 ) -> Data {
+    let encodedAliases = String(decoding: try! JSONEncoder().encode(aliases), as: UTF8.self)
     let encodedTitle = String(decoding: try! JSONEncoder().encode(title), as: UTF8.self)
     let encodedPath = String(decoding: try! JSONEncoder().encode(posterPath), as: UTF8.self)
     return Data("""
@@ -16,7 +17,7 @@ func exportJSON(
           "createdAt": "2026-11-23T00:00:00Z",
           "quizzes": [{
             "movie": {"catalogKey": "tmdb-19", "tmdbId": 19, "originalTitle": "Metropolis", "titles": {"en": "Metropolis"},
-                      "releaseDate": "1927-01-10", "aliases": []},
+                      "releaseDate": "1927-01-10", "aliases": \(encodedAliases)},
             "title": "Metropolis", "posterPath": \(encodedPath), "posterSource": "\(posterSource)", "genreIds": [],
             "grid": \(grid), "areas": [[20, 20]]
           }]

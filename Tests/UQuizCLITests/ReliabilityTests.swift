@@ -79,7 +79,7 @@ struct ReliabilityTests {
             let applied = try DatabaseQueue(path: sandbox.defaultDatabase).read {
                 try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
             }
-            #expect(applied == ["v1-packages-quizzes-catalog-attempts", "v2-catalog-search"])
+            #expect(applied == ["v1-packages-quizzes-catalog-attempts", "v2-catalog-search", "v3-quiz-aliases"])
         }
     }
 

@@ -44,6 +44,8 @@ struct SecuritySweepTests {
         try run(["delete", code, "--yes"])
         #expect(transcript.contains("REDACTED") || variable == "TMDB_READ_ACCESS_TOKEN", "verbose URLs are shown redacted")
         #expect(!transcript.contains(secret), "the secret never reaches output or logs")
+        let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        #expect(!transcript.contains(encoded), "nor its percent-encoded form, as a URL carries it")
 
         // Nor any file uquiz wrote: the database (with its WAL), the caches, the export.
         var files = [sandbox.defaultDatabase, sandbox.defaultDatabase + "-wal", sandbox.defaultDatabase + "-shm", sandbox.path("out.json")]
@@ -57,6 +59,46 @@ struct SecuritySweepTests {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file)")
         }
         #expect(checked >= 4)
+    }
+
+    /// A credential inside the configured URL itself: an `api_key` the client appends after a `#` the URL ends in (a
+    /// fragment, where a parser finds no query), and a `user:password@` in the authority.
+    @Test(arguments: ["fragment", "userinfo"])
+    func aSecretInTheConfiguredURLIsRedactedWhereverTheURLIsShown(kind: String) throws {
+        let secret = "PLANTEDURL\(kind)51f0"  // alphanumeric: sent as typed, so a leak shows as typed
+        let server = try FakeServerProcess(["--seed", repositoryRoot.appendingPathComponent("Seed/seed.json").path])
+        let sandbox = try Sandbox()
+        sandbox.environment["XDG_CACHE_HOME"] = sandbox.path("cache")
+        sandbox.environment["UQUIZ_TMDB_RETRY_BASE_DELAY_SECONDS"] = "0.01"
+        let authority = "127.0.0.1:\(server.port)"
+        switch kind {
+        case "fragment":
+            sandbox.environment["UQUIZ_TMDB_API_URL"] = "http://\(authority)/3#"
+            sandbox.environment["UQUIZ_TMDB_IMAGE_URL"] = server.imageURL
+            sandbox.environment["TMDB_API_KEY"] = secret
+        default:
+            sandbox.environment["UQUIZ_TMDB_API_URL"] = "http://uquiz:\(secret)@\(authority)/3"
+            sandbox.environment["UQUIZ_TMDB_IMAGE_URL"] = "http://uquiz:\(secret)@\(authority)/t/p"
+            sandbox.environment["TMDB_API_KEY"] = "any"
+        }
+        var transcript = ""
+        for arguments in [
+            ["search", "toy", "--verbose"], ["search", "inter", "--json", "--verbose"], ["posters", "27205", "--verbose"],
+            ["fetch-posters", "en-expert", "--verbose"], ["config"], ["config", "--json"], ["config", "--verbose"],
+        ] {
+            let result = try sandbox.run(arguments)
+            transcript += result.stdout + result.stderr
+        }
+        #expect(transcript.contains("REDACTED"), "the URLs are shown, redacted")
+        #expect(!transcript.contains(secret), "the secret never reaches output or logs")
+        var files: [String] = []
+        if let cached = FileManager.default.enumerator(atPath: sandbox.path("cache")) {
+            files += cached.compactMap { $0 as? String }.map { sandbox.path("cache/\($0)") }
+        }
+        for file in files {
+            guard let bytes = FileManager.default.contents(atPath: file) else { continue }
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file)")
+        }
     }
 
     @Test func hostileTitlesAreStoredAsTextAndShownEscaped() throws {

@@ -7,13 +7,36 @@ import QuizCore
 
 /// Poster JPEGs on disk under `<cache>/posters/<size>/<file>`, written atomically and kept under a size cap by evicting
 /// the least recently used (a hit refreshes the file's modification time).
+///
+/// Only posters are kept: `isPoster` judges every body before it is stored and every cached file before it is used or
+/// counted as cached, and a cached file it refuses (a body cut short, a disk that lost blocks) is deleted, so it is
+/// fetched again instead of being "already cached" for ever. This module knows HTTP, not JPEG: the application layer
+/// supplies a decoder (`checking(_:)`, or `PosterFetcher`'s `isPoster`); the default only looks at the JPEG magic bytes.
 public struct PosterCache: Sendable {
     public let directory: URL
     public let capBytes: Int
+    public private(set) var isPoster: @Sendable (Data) -> Bool
 
-    public init(directory: URL, capBytes: Int = 200 << 20) {
+    /// A JPEG's first bytes: all that can be judged without decoding.
+    public static let startsLikeJPEG: @Sendable (Data) -> Bool = { $0.starts(with: [0xFF, 0xD8, 0xFF]) }
+
+    public init(directory: URL, capBytes: Int = 200 << 20, isPoster: @escaping @Sendable (Data) -> Bool = startsLikeJPEG) {
         self.directory = directory
         self.capBytes = capBytes
+        self.isPoster = isPoster
+    }
+
+    /// The same cache, judging posters with `isPoster`.
+    public func checking(_ isPoster: @escaping @Sendable (Data) -> Bool) -> PosterCache {
+        var cache = self
+        cache.isPoster = isPoster
+        return cache
+    }
+
+    /// A body `isPoster` refused.
+    public struct NotAPoster: Error, LocalizedError {
+        public var posterPath: String
+        public var errorDescription: String? { "\(posterPath) is not a readable image" }
     }
 
     /// Where a poster is cached; `nil` for a path that is not `/` and a file name (`/..` is no poster, never cached).
@@ -25,16 +48,28 @@ public struct PosterCache: Sendable {
         return directory.appendingPathComponent(size).appendingPathComponent(String(posterPath.dropFirst()))
     }
 
-    /// The cached bytes, marking them as just used.
+    /// The cached bytes, marking them as just used; `nil` (and the file deleted) when they are no poster.
     public func data(for posterPath: String, size: String) -> Data? {
         guard let url = file(for: posterPath, size: size) else { return nil }
         guard let data = try? Data(contentsOf: url) else { return nil }
+        guard isPoster(data) else {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
         return data
     }
 
+    /// Whether a poster is cached: a file is there and it is a poster (one that is not is deleted).
     public func contains(_ posterPath: String, size: String) -> Bool {
-        file(for: posterPath, size: size).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        guard let url = file(for: posterPath, size: size), FileManager.default.fileExists(atPath: url.path) else {
+            return false
+        }
+        guard let data = try? Data(contentsOf: url), isPoster(data) else {
+            try? FileManager.default.removeItem(at: url)
+            return false
+        }
+        return true
     }
 
     /// Writes `.<file>.<pid>.partial` beside the final file and renames it, so no reader ever sees a partial poster;
@@ -44,6 +79,7 @@ public struct PosterCache: Sendable {
         guard let url = file(for: posterPath, size: size) else {
             throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: posterPath])
         }
+        guard isPoster(data) else { throw NotAPoster(posterPath: posterPath) }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
         do {

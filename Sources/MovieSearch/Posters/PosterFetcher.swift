@@ -28,9 +28,12 @@ public struct PosterFetcher: Sendable {
     let cache: PosterCache
     let size: String
 
-    public init(client: TMDBClient, cache: PosterCache, size: String) {
+    /// `isPoster`, when given, replaces the cache's judge of what a poster is (the application layer passes a decoder,
+    /// which this module has not): a body it refuses is a failure and is not cached, a cached file it refuses is fetched
+    /// again.
+    public init(client: TMDBClient, cache: PosterCache, size: String, isPoster: (@Sendable (Data) -> Bool)? = nil) {
         self.client = client
-        self.cache = cache
+        self.cache = isPoster.map(cache.checking) ?? cache
         self.size = size
     }
 
@@ -65,6 +68,8 @@ public struct PosterFetcher: Sendable {
         do {
             try cache.store(data, for: path, size: size)
             return outcome
+        } catch let error as PosterCache.NotAPoster {
+            return .failed("the image server sent something that is not a readable poster (\(error.localizedDescription))")
         } catch {
             return .failed("cannot write the poster cache (\(error.localizedDescription))")
         }

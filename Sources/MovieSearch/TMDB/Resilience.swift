@@ -134,6 +134,11 @@ public struct HTTPCache: Sendable {
         return entry
     }
 
+    /// Forgets the entry of `url`, one that no longer decodes.
+    func remove(_ url: String) {
+        try? FileManager.default.removeItem(at: file(for: url))
+    }
+
     /// Written to a temporary file and renamed, so a reader never sees half an entry.
     func store(_ entry: Entry) {
         do {
@@ -147,15 +152,25 @@ public struct HTTPCache: Sendable {
     /// The longest a response is reused: a week, whatever a server says (`max-age=1e300` would pin it for ever).
     static let longestMaxAge = 7 * 86_400
 
-    /// `max-age` from a Cache-Control header, unless `no-store`/`no-cache` forbid reuse. HTTP's delta-seconds are
-    /// digits only: `nan`, `inf`, `-5` or `1e300` are not a max-age, and a huge one is capped at `longestMaxAge`.
+    /// `max-age` from a Cache-Control header, unless `no-store`/`no-cache` forbid reuse; capped at `longestMaxAge`.
     static func maxAge(_ cacheControl: String?) -> Double? {
         guard let cacheControl else { return nil }
         let directives = cacheControl.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-store") || directives.contains("no-cache") { return nil }
         guard let value = directives.first(where: { $0.hasPrefix("max-age=") })?.dropFirst(8),
-            !value.isEmpty, value.allSatisfy({ ("0"..."9").contains($0) })
+            let seconds = DeltaSeconds.parse(value, cap: longestMaxAge)
         else { return nil }
-        return Double(Int(value.prefix(9)).map { min($0, longestMaxAge) } ?? longestMaxAge)
+        return Double(seconds)
+    }
+}
+
+/// HTTP's delta-seconds (RFC 9110 §1.2), the one reading of every header that counts seconds (`Cache-Control: max-age`,
+/// `Retry-After`): digits only, so `nan`, `inf`, `-5`, `1.5` or `1e300` are no number of seconds at all (a wait of
+/// "-5 s" is not a wait), and a huge one is `cap`.
+enum DeltaSeconds {
+    static func parse<Text: StringProtocol>(_ text: Text, cap: Int) -> Int? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(digits.prefix(9)).map { min($0, cap) } ?? cap
     }
 }

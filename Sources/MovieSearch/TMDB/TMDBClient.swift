@@ -68,30 +68,39 @@ public final class TMDBClient: Sendable {
             ("include_adult", "false"),
         ]
         if let year { items.append(("year", String(year))) }
-        return try TMDBDecoding.searchPage(try body("/search/movie", items), endpoint: "/search/movie")
+        return try decoded("/search/movie", items) { body throws(MovieSearchError) in
+            try TMDBDecoding.searchPage(body, endpoint: "/search/movie")
+        }
     }
 
     public func movie(id: Int, language: QuizLanguage) throws(MovieSearchError) -> MovieDetails {
         let endpoint = "/movie/\(id)"
-        return try TMDBDecoding.movie(try body(endpoint, [("language", Self.tmdbLanguage(language))]), endpoint: endpoint)
+        return try decoded(endpoint, [("language", Self.tmdbLanguage(language))]) { body throws(MovieSearchError) in
+            try TMDBDecoding.movie(body, endpoint: endpoint)
+        }
     }
 
     /// Posters in the quiz language, English and textless ones, best voted first.
     public func posters(movieID: Int, language: QuizLanguage) throws(MovieSearchError) -> [PosterImage] {
         let languages = Array(Set([language.rawValue, "en"])).sorted() + ["null"]
         let endpoint = "/movie/\(movieID)/images"
-        return try TMDBDecoding.posters(
-            try body(endpoint, [("include_image_language", languages.joined(separator: ","))]), endpoint: endpoint)
+        return try decoded(endpoint, [("include_image_language", languages.joined(separator: ","))]) {
+            body throws(MovieSearchError) in try TMDBDecoding.posters(body, endpoint: endpoint)
+        }
     }
 
     public func alternativeTitles(movieID: Int) throws(MovieSearchError) -> [String] {
         let endpoint = "/movie/\(movieID)/alternative_titles"
-        return try TMDBDecoding.alternativeTitles(try body(endpoint, []), endpoint: endpoint)
+        return try decoded(endpoint, []) { body throws(MovieSearchError) in
+            try TMDBDecoding.alternativeTitles(body, endpoint: endpoint)
+        }
     }
 
     /// Image sizes, cached for at least a day: they change about never.
     public func imageConfiguration() throws(MovieSearchError) -> ImageConfiguration {
-        try TMDBDecoding.imageConfiguration(try body("/configuration", [], minimumFreshness: 86_400), endpoint: "/configuration")
+        try decoded("/configuration", [], minimumFreshness: 86_400) { body throws(MovieSearchError) in
+            try TMDBDecoding.imageConfiguration(body, endpoint: "/configuration")
+        }
     }
 
     public func posterURL(path: String, size: String) -> String {
@@ -123,36 +132,49 @@ public final class TMDBClient: Sendable {
         return result
     }
 
-    /// The body of a successful GET of `path`, from the cache when it is fresh.
-    func body(_ path: String, _ items: [(String, String)], minimumFreshness: Double = 0) throws(MovieSearchError) -> Data {
-        try cachedGet(url(path, items), endpoint: path, minimumFreshness: minimumFreshness)
-    }
-
-    private func cachedGet(_ url: String, endpoint: String, minimumFreshness: Double) throws(MovieSearchError) -> Data {
-        let cached = cache?.entry(for: url)
+    /// The decoded answer to a GET of `path`, from the cache when it is fresh. Only an answer that decodes is cached,
+    /// and a cached one that no longer decodes (a body cut short, a file damaged on disk) is dropped and asked for
+    /// again: a bad body is never served from the cache until its max-age runs out.
+    func decoded<Value>(
+        _ path: String, _ items: [(String, String)], minimumFreshness: Double = 0,
+        _ decode: (Data) throws(MovieSearchError) -> Value
+    ) throws(MovieSearchError) -> Value {
+        let url = url(path, items)
+        // Entries are filed under the URL as it may be shown: a `user:password@` of the configured API URL stays off disk.
+        let cacheKey = Redaction.redact(url: url)
+        var cached = cache?.entry(for: cacheKey)
+        var cachedValue: Value?
+        if let entry = cached {
+            cachedValue = try? decode(entry.body)
+            if cachedValue == nil {
+                cache?.remove(cacheKey)
+                cached = nil
+            }
+        }
         let now = clock.wallTime()
-        if let cached, now.timeIntervalSince(cached.storedAt) < max(cached.maxAge, minimumFreshness) {
-            log("cache hit \(Redaction.redact(url: url))")
-            return cached.body
+        if let cached, let cachedValue, now.timeIntervalSince(cached.storedAt) < max(cached.maxAge, minimumFreshness) {
+            log("cache hit \(cacheKey)")
+            return cachedValue
         }
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if let etag = cached?.etag { headers.append(HTTPHeader("If-None-Match", etag)) }
-        let reply = try send(url, headers: headers, endpoint: endpoint)
-        if reply.status == 304, var cached {
+        let reply = try send(url, headers: headers, endpoint: path)
+        if reply.status == 304, var cached, let cachedValue {
             cached.storedAt = now
             cached.maxAge = HTTPCache.maxAge(reply.headers["cache-control"]) ?? cached.maxAge
             cache?.store(cached)
-            return cached.body
+            return cachedValue
         }
         guard (200..<300).contains(reply.status) else {
-            throw Self.httpError(reply, endpoint: endpoint)
+            throw Self.httpError(reply, endpoint: path)
         }
-        guard let cache else { return reply.body }
+        let value = try decode(reply.body)
+        guard let cache else { return value }
         let maxAge = HTTPCache.maxAge(reply.headers["cache-control"])
         if maxAge != nil || reply.headers["etag"] != nil {
-            cache.store(.init(url: url, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
+            cache.store(.init(url: cacheKey, storedAt: now, maxAge: maxAge ?? 0, etag: reply.headers["etag"], body: reply.body))
         }
-        return reply.body
+        return value
     }
 
     /// One GET with retries; credentials are added here and only here.

@@ -38,13 +38,22 @@ public enum TMDBDecoding {
         }.sorted { ($0.voteAverage, $0.voteCount) > ($1.voteAverage, $1.voteCount) }
     }
 
+    /// The most alternative titles taken for one movie: TMDB lists a few dozen for the most translated films; a body
+    /// of 100,000 would make every guess at that movie slow to judge.
+    public static let maxAlternativeTitles = 200
+
+    /// Distinct titles, in TMDB's order, at most `maxAlternativeTitles` of them.
     public static func alternativeTitles(_ body: Data, endpoint: String = "/movie/alternative_titles") throws(MovieSearchError) -> [String] {
-        try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title.value) ?? []
+        let titles = try decode(AlternativeTitlesWire.self, body, endpoint: endpoint).titles?.elements.map(\.title.value) ?? []
+        return Array(Aliases.merged([], titles).prefix(maxAlternativeTitles))
     }
 
     public static func imageConfiguration(_ body: Data, endpoint: String = "/configuration") throws(MovieSearchError) -> ImageConfiguration {
         ImageConfiguration(posterSizes: try decode(ConfigurationWire.self, body, endpoint: endpoint).images.posterSizes ?? ["original"])
     }
+
+    /// The longest `Retry-After` taken as said: a day, far past any retry budget, and a number every clock can hold.
+    static let longestRetryAfter = 86_400
 
     /// An HTTP error status with TMDB's own code and message when the body has them (either error shape).
     public static func error(status: Int, body: Data, retryAfter: String?, endpoint: String) -> MovieSearchError {
@@ -54,7 +63,8 @@ public enum TMDBDecoding {
         return .http(
             status: status, endpoint: endpoint, tmdbCode: wire?.statusCode,
             message: wire?.statusMessage ?? wire?.errors?.joined(separator: "; "),
-            retryAfter: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+            // An HTTP date, or anything that is not delta-seconds, is no wait the client can honour: it backs off.
+            retryAfter: retryAfter.flatMap { DeltaSeconds.parse($0, cap: longestRetryAfter) })
     }
 
     static func describe(_ error: any Error) -> String {

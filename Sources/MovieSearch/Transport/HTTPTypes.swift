@@ -78,18 +78,53 @@ extension TransportError: LocalizedError {
     }
 }
 
-/// Hides credentials in URLs before they reach a message or a log.
+/// Hides credentials in URLs before they reach a message, a log, a cache entry or a displayed setting: the one function
+/// every URL that is shown goes through.
 public enum Redaction {
-    static let secretParameters: Set<String> = ["api_key", "apikey", "access_token", "token"]
+    static let secretParameters: Set<String> = ["api_key", "apikey", "access_token", "token", "password", "secret"]
+    static let redacted = "REDACTED"
 
+    /// The URL with the user and password of its authority (`https://user:password@host`) and the value of every secret
+    /// parameter replaced by `REDACTED`. Read as text rather than parsed: a URL that `URLComponents` refuses, or whose
+    /// parameters sit after a `#` (a fragment, where a configured `…/3#` puts every query the client appends), is
+    /// redacted all the same. Parameters are found after the first `?` or `#`, separated by `?`, `&`, `#` or `;`.
     public static func redact(url: String) -> String {
-        guard var components = URLComponents(string: url), let items = components.queryItems, !items.isEmpty else {
-            return url
+        var result = ""
+        var rest = Substring(url)
+        // The authority: what follows `scheme://` up to the path, query or fragment; its credentials end at the last `@`.
+        if let schemeEnd = rest.range(of: "://") {
+            result += rest[..<schemeEnd.upperBound]
+            rest = rest[schemeEnd.upperBound...]
+            let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+                result += redacted
+                rest = rest[at...]
+            }
         }
-        components.queryItems = items.map {
-            secretParameters.contains($0.name.lowercased()) ? URLQueryItem(name: $0.name, value: "REDACTED") : $0
+        guard let parametersStart = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return result + rest }
+        result += rest[..<parametersStart]
+        var parameter = ""
+        func flush() {
+            if let equals = parameter.firstIndex(of: "="),
+                secretParameters.contains(
+                    (parameter[..<equals].removingPercentEncoding ?? String(parameter[..<equals])).lowercased())
+            {
+                result += parameter[...equals] + redacted
+            } else {
+                result += parameter
+            }
+            parameter = ""
         }
-        return components.string ?? url
+        for character in rest[parametersStart...] {
+            if "?&#;".contains(character) {
+                flush()
+                result.append(character)
+            } else {
+                parameter.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     public static func host(of url: String) -> String {

@@ -51,12 +51,14 @@ public struct AnswerJudge: Sendable {
             otherMovieTitles: Self.titles(ofMoviesOtherThan: movie.catalogKey, in: catalog))
     }
 
-    /// The judge of a quiz as played: the quiz's own titles (as its maker saved them), and every title and alias the
-    /// catalog knows for its movie; refused: the exact titles of every other movie of the catalog.
+    /// The judge of a quiz as played: the quiz's own titles and aliases (as its maker saved them or its file brought
+    /// them), and every title and alias the catalog knows for its movie; refused: the exact titles of every other movie
+    /// of the catalog.
     public init(quiz: Quiz, catalog: [CatalogMovie]) {
         let movie = catalog.first { $0.catalogKey == quiz.catalogKey }
         self.init(
-            acceptedTitles: [quiz.title, quiz.originalTitle] + (movie.map { Self.titles(of: $0) + $0.aliases } ?? []),
+            acceptedTitles: [quiz.title, quiz.originalTitle] + quiz.aliases
+                + (movie.map { Self.titles(of: $0) + $0.aliases } ?? []),
             otherMovieTitles: Self.titles(ofMoviesOtherThan: quiz.catalogKey, in: catalog))
     }
 

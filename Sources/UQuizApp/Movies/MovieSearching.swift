@@ -128,9 +128,7 @@ public struct MovieSearching: Sendable {
             if let poster = details.summary.posterPath { movie.posterPaths[language] = poster }
             genreIds = details.genreIds
         }
-        for alias in try client.alternativeTitles(movieID: id) where !movie.aliases.contains(alias) {
-            movie.aliases.append(alias)
-        }
+        movie.aliases = Aliases.merged(movie.aliases, try client.alternativeTitles(movieID: id))
         // The catalog may hold the film under another key (a seed's `seed-…`): the quiz names the stored one.
         return ResolvedMovie(movie: try store.upsertMovies([movie]).first ?? movie, genreIds: genreIds)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MovieSearch
+import PosterArt
 import QuizCore
 import QuizStore
 
@@ -39,7 +40,7 @@ public struct FetchPosters: Sendable {
         // /configuration needs credentials; without them the TMDB size named after the width is the best guess.
         let size = client.settings.credentials == nil
             ? "w\(width)" : (try? client.imageConfiguration().posterSize(atLeast: width)) ?? "w\(width)"
-        let fetcher = PosterFetcher(client: client, cache: try environment.posterCache(), size: size)
+        let fetcher = PosterFetcher(client: client, cache: try environment.posterCache(), size: size, isPoster: JPEG.isReadable)
         let outcomes = fetcher.fetch(
             refs.map { PosterRequest(posterPath: $0.posterPath, tmdbId: $0.tmdbId, language: $0.language) },
             progress: progress)

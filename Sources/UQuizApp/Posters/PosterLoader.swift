@@ -66,7 +66,7 @@ public struct PosterLoader: Sendable {
         }
         guard !online.isEmpty else { return results }
         do {
-            let cache = try environment.posterCache()
+            let cache = try environment.posterCache().checking(JPEG.isReadable)
             let size = "w\(try environment.posterPlayWidth())"
             if offline {
                 for index in online {
@@ -115,7 +115,7 @@ public struct PosterLoader: Sendable {
         case .bundled:
             return try? environment.store().bundledPoster(fileName: posterPath)
         case .tmdb:
-            guard let cache = try? environment.posterCache(), let width = try? environment.posterPlayWidth() else {
+            guard let cache = try? environment.posterCache().checking(JPEG.isReadable), let width = try? environment.posterPlayWidth() else {
                 return nil
             }
             let size = "w\(width)"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MovieSearch
 
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,6 +33,7 @@ struct ConfigCommand: AsyncParsableCommand {
             let found = try settings.lookup(setting)
             var value = found?.value
             if setting.isSecret, value != nil { value = "(set, hidden)" }
+            if setting.isURL { value = value.map(Redaction.redact(url:)) }
             entries.append(
                 Entry(key: setting.key, value: value, source: found?.source ?? "-", environmentVariable: setting.environmentVariable))
         }

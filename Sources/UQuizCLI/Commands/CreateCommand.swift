@@ -118,12 +118,7 @@ struct CreateCommand: AsyncParsableCommand {
                 throw UsageError(problem.description)
             }
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: from)
-        guard let size = attributes?[.size] as? Int else { throw CommandFailure(message: "cannot read \(from)") }
-        guard size <= Self.maxSpecBytes else {
-            throw CommandFailure(message: "\(from) is \(size >> 20) MB: a package spec is at most \(Self.maxSpecBytes >> 20) MB")
-        }
-        guard let data = FileManager.default.contents(atPath: from) else { throw CommandFailure(message: "cannot read \(from)") }
+        let data = try InputFile.read(from, limit: Self.maxSpecBytes, what: "a package spec")
         do {
             var spec = try PackageSpec.decode(data)
             if let maker { spec.maker = maker }

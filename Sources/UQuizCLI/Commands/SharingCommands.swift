@@ -31,6 +31,7 @@ struct ExportCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(data)
             return
         }
+        if let problem = InputFile.problem(with: output, writing: true) { throw CommandFailure(message: problem) }
         do {
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
@@ -64,10 +65,11 @@ struct ImportCommand: AsyncParsableCommand {
         let files = self.files.map { file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
             return (name: file, size: size ?? 0, read: {
-                guard size != nil, let data = FileManager.default.contents(atPath: file) else {
-                    throw CommandFailure(message: "cannot read \(file)")
+                do {
+                    return try InputFile.read(file, limit: ExportDocument.maxBytes, what: "an export")
+                } catch let failure as CommandFailure {
+                    throw CommandFailure(message: failure.message + "; nothing imported")
                 }
-                return data
             })
         }
         let imported: [PackageSharing.Imported]

@@ -91,7 +91,7 @@ struct SolveCommand: AsyncParsableCommand {
         } catch PlayPackage.Problem.noSuchQuiz(let number, let count) {
             throw UsageError("there is no quiz \(number): the package has \(count)")
         }
-        let name = try player ?? context.settings.playerName()
+        let name = try context.settings.playerName(flag: player)
         let interruption = fullScreen ? Interruption { TerminalPlayer.restoreForGood() } : Interruption()
         let summary = try fullScreen
             ? playOnScreen(plan, play: play, player: name, context: context, interruption: interruption)
