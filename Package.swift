@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // SHA-256 for player token hashes (issue 14).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -53,7 +55,15 @@ let package = Package(
         .target(name: "CTerminal"),
         // The application layer: the use cases every front end calls (create, play, search, posters, seed, ...), over
         // the capabilities' boundaries and an environment (clock, randomness, store, clients) built once at start-up.
-        .target(name: "UQuizApp", dependencies: ["PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt"]),
+        // Crypto: player tokens are issued and checked here (SHA-256 of the token is all that is stored), so every front
+        // end that authenticates players (the server today, a WebSocket or CLI client later) shares one rule.
+        .target(
+            name: "UQuizApp",
+            dependencies: [
+                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The command-line front end: argument parsing, wording, output formatting, terminal drawing, configuration.
         .target(
             name: "UQuizCLI",
