@@ -19,6 +19,11 @@ public final class PseudoTerminalSession: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
     private var reader: Thread?
+    /// Our copy of the terminal's program side: the reader sees EIO, and so knows it has read everything, only once
+    /// this and the program's copies are closed.
+    private let terminal: FileHandle
+    /// Signalled when the reader has read the last byte.
+    private let drained = DispatchSemaphore(value: 0)
 
     public init(binary: URL, arguments: [String], environment: [String: String]) throws {
         master = posixOpenpt(O_RDWR | O_NOCTTY)
@@ -30,6 +35,7 @@ public final class PseudoTerminalSession: @unchecked Sendable {
         let slave = open(String(cString: name), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw PseudoTerminalError.unavailable }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+        self.terminal = terminal
         process.executableURL = binary
         process.arguments = arguments
         process.environment = environment
@@ -38,13 +44,15 @@ public final class PseudoTerminalSession: @unchecked Sendable {
         process.standardError = terminal
         try process.run()
         let master = self.master
+        let drained = self.drained
         reader = Thread { [weak self] in
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(master, &chunk, chunk.count)
-                if count <= 0 { break }  // EIO once the program has closed its side
+                if count <= 0 { break }  // EIO once the program and we have closed the other side
                 self?.append(chunk.prefix(count))
             }
+            drained.signal()
         }
         reader?.start()
     }
@@ -103,8 +111,12 @@ public final class PseudoTerminalSession: @unchecked Sendable {
         kill(process.processIdentifier, SIGINT)
     }
 
+    /// Waits for the program to end and for the reader to have read all it wrote: what a program writes just before it
+    /// dies (restoring the screen on a signal) is still in the terminal's buffer when it has exited.
     public func waitForExit() -> (status: Int32, reason: Process.TerminationReason) {
         process.waitUntilExit()
+        try? terminal.close()
+        _ = drained.wait(timeout: .now() + 30)
         return (process.terminationStatus, process.terminationReason)
     }
 }
