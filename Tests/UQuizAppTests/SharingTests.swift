@@ -11,7 +11,7 @@ struct SharingUseCaseTests {
         throws -> SharingEnvironment
     {
         let app = try testEnvironment(folder)
-        return SharingEnvironment(app: app, sharing: { try app.store() as! AppDatabase }, tokenBytes: tokenBytes)
+        return SharingEnvironment(app: app, store: { try app.store() as! AppDatabase }, tokenBytes: tokenBytes)
     }
 
     @Test func aTokenIsKnownByItsHashAndNothingElseLetsIn() throws {

@@ -49,7 +49,7 @@ public struct BrowsePackages: Sendable {
     public func page(level: Level?, language: QuizLanguage?, after cursor: BrowseCursor?, limit: Int) throws -> Page {
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
         // One more than the page, to know whether another page follows without a second query.
-        var packages = try environment.sharing().publicPackages(
+        var packages = try environment.store().publicPackages(
             level: level, language: language, after: cursor?.position, limit: size + 1)
         var next: BrowseCursor?
         if packages.count > size {
@@ -61,7 +61,7 @@ public struct BrowsePackages: Sendable {
 
     /// A public, unlisted or seed package by its share code (any case).
     public func package(shareCode text: String) throws -> PublishedPackage {
-        guard let code = ShareCode(text), let package = try environment.sharing().publishedPackage(shareCode: code) else {
+        guard let code = ShareCode(text), let package = try environment.store().publishedPackage(shareCode: code) else {
             throw PublishPackage.Problem.notFound(text)
         }
         return package

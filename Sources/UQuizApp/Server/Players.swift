@@ -37,7 +37,7 @@ public struct Players: Sendable {
     public func register(name: String) throws -> (player: Player, token: PlayerToken) {
         try PackageSpec.checkText(name, path: "$.name", name: "name")
         let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
-        let player = try environment.sharing().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
+        let player = try environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
         return (player, token)
     }
 
@@ -47,7 +47,7 @@ public struct Players: Sendable {
         guard token.text.utf8.count == 43, token.text.utf8.allSatisfy(Base64URL.isAlphabet) else {
             throw Problem.unknownToken
         }
-        guard let player = try environment.sharing().player(tokenHash: token.hash) else { throw Problem.unknownToken }
+        guard let player = try environment.store().player(tokenHash: token.hash) else { throw Problem.unknownToken }
         return player
     }
 }

@@ -44,7 +44,7 @@ public struct PublishPackage: Sendable {
             shareCode: .random(using: &generator), seedId: nil, origin: .user, title: checked.title,
             maker: checked.maker ?? player.name, level: checked.level, language: language,
             createdAt: ISO8601DateFormatter().string(from: environment.app.now()), quizzes: quizzes)
-        let store = try environment.sharing()
+        let store = try environment.store()
         let saved = try store.insertPublished(package, owner: player.id, visibility: visibility) {
             .random(using: &generator)
         }
@@ -76,7 +76,7 @@ public struct PublishPackage: Sendable {
 
     /// Deletes a published package, which only its owner may do.
     public func delete(shareCode text: String, by player: Player) throws {
-        let store = try environment.sharing()
+        let store = try environment.store()
         guard let code = ShareCode(text), let package = try store.publishedPackage(shareCode: code) else {
             throw Problem.notFound(text)
         }

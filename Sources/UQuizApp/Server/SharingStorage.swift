@@ -25,20 +25,20 @@ public protocol SharingStorage: Sendable {
 
 extension AppDatabase: SharingStorage {}
 
-/// What the sharing use cases run on: the application's environment, the sharing store (opened on first use like the
-/// rest of the store), and the source of token bytes, which must be unpredictable (the system's generator; tests may
-/// pin it).
+/// What the sharing use cases run on: the application's environment, the sharing store (`store`, opened on first use
+/// like the rest of the store), and the source of token bytes, which must be unpredictable (the system's generator;
+/// tests may pin it).
 public struct SharingEnvironment: Sendable {
     public var app: AppEnvironment
-    public var sharing: @Sendable () throws -> any SharingStorage
+    public var store: @Sendable () throws -> any SharingStorage
     public var tokenBytes: @Sendable (Int) -> [UInt8]
 
     public init(
-        app: AppEnvironment, sharing: @escaping @Sendable () throws -> any SharingStorage,
+        app: AppEnvironment, store: @escaping @Sendable () throws -> any SharingStorage,
         tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes
     ) {
         self.app = app
-        self.sharing = sharing
+        self.store = store
         self.tokenBytes = tokenBytes
     }
 
