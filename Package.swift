@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PosterArt", targets: ["PosterArt"]),
         .library(name: "UQuizApp", targets: ["UQuizApp"]),
         .library(name: "UQuizCLI", targets: ["UQuizCLI"]),
+        .library(name: "UQuizServer", targets: ["UQuizServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,6 +22,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // SHA-256 for player token hashes (issue 14).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // `uquiz serve` (issue 14): the HTTP server, its start-up and graceful shutdown; NIO and HTTP types are
+        // Hummingbird's own dependencies, named because the server module uses a few of their types directly.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -53,12 +62,36 @@ let package = Package(
         .target(name: "CTerminal"),
         // The application layer: the use cases every front end calls (create, play, search, posters, seed, ...), over
         // the capabilities' boundaries and an environment (clock, randomness, store, clients) built once at start-up.
-        .target(name: "UQuizApp", dependencies: ["PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt"]),
+        // Crypto: player tokens are issued and checked here (SHA-256 of the token is all that is stored), so every front
+        // end that authenticates players (the server today, a WebSocket or CLI client later) shares one rule.
+        .target(
+            name: "UQuizApp",
+            dependencies: [
+                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The HTTP front end (`uquiz serve`): Hummingbird routes that map requests to UQuizApp's use cases and their
+        // errors to statuses; the REST contract is `openapi.yaml`, embedded in the binary and served as it is.
+        .target(
+            name: "UQuizServer",
+            dependencies: [
+                "UQuizApp", "QuizCore", "QuizStore", "PosterGrid",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                // The bound channel's address, to say the real port when asked for port 0.
+                .product(name: "NIOCore", package: "swift-nio"),
+                // Header names Hummingbird does not re-export (`X-Request-Id`).
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.embedInCode("openapi.yaml")]
+        ),
         // The command-line front end: argument parsing, wording, output formatting, terminal drawing, configuration.
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "UQuizApp", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                "UQuizApp", "UQuizServer", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,6 +102,17 @@ let package = Package(
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
         .testTarget(name: "UQuizAppTests", dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid"]),
+        // The server's router in process (HummingbirdTesting), over a real SQLite file seeded from the bundle.
+        .testTarget(
+            name: "UQuizServerTests",
+            dependencies: [
+                "UQuizServer", "UQuizApp", "QuizStore", "QuizCore", "PosterGrid",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "PosterArtTests", dependencies: ["PosterArt", "PosterGrid"]),
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),

@@ -112,6 +112,26 @@ enum Schema {
                 t.uniqueKey(["quizId", "title"])
             }
         }
+        migrator.registerMigration("v4-server-players-publications") { db in
+            // Guest players of `uquiz serve`. The bearer token is never stored: only its SHA-256, which is what a
+            // request's token is looked up by.
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("tokenHash", .blob).notNull().unique()
+                t.column("createdAt", .text).notNull()
+            }
+            // A package published on the server: who owns it and who can find it. Seed packages have no row; they are
+            // public and owned by nobody. A package made by the CLI on the same file has none either, and is not
+            // served. Deleting the package deletes its publication; deleting a player leaves its packages ownerless.
+            try db.create(table: "publication") { t in
+                t.primaryKey("packageId", .integer).references("package", onDelete: .cascade)
+                t.belongsTo("owner", inTable: "player", onDelete: .setNull)
+                t.column("visibility", .text).notNull().check { ["public", "unlisted"].contains($0) }
+            }
+            // Browsing newest first pages through (createdAt, id).
+            try db.create(index: "package_on_createdAt_id", on: "package", columns: ["createdAt", "id"])
+        }
         return migrator
     }
 }
@@ -238,4 +258,21 @@ struct AttemptRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendab
     var hintsUsed: Int
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct PlayerRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "player"
+    var id: Int64?
+    var name: String
+    var tokenHash: Data
+    var createdAt: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct PublicationRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "publication"
+    var packageId: Int64
+    var ownerId: Int64?
+    var visibility: String
 }

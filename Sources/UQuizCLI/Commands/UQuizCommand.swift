@@ -23,7 +23,7 @@ public struct UQuizCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             ListCommand.self, ShowCommand.self, SolveCommand.self, StatsCommand.self, CreateCommand.self, EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, SearchCommand.self, PostersCommand.self,
-            JudgeCommand.self, FetchPostersCommand.self, SeedCommand.self, ConfigCommand.self,
+            JudgeCommand.self, FetchPostersCommand.self, SeedCommand.self, ConfigCommand.self, ServeCommand.self,
         ]
     )
 

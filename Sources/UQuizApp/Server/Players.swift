@@ -1,0 +1,53 @@
+internal import Crypto
+import Foundation
+import QuizCore
+import QuizStore
+
+/// A bearer token as handed to a player once: 32 random bytes, base64url without padding (43 characters).
+public struct PlayerToken: Sendable, Equatable, CustomStringConvertible {
+    public static let byteCount = 32
+    public let text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+
+    /// The SHA-256 of the token's text: the only form the store keeps, so a copy of the database lets nobody in.
+    public var hash: Data { Data(SHA256.hash(data: Data(text.utf8))) }
+
+    /// Never the token itself, so that interpolating one into a log line or an error cannot leak it.
+    public var description: String { "<token>" }
+}
+
+/// Guest players: made with a name, known afterwards by their bearer token.
+public struct Players: Sendable {
+    public let environment: SharingEnvironment
+
+    public init(environment: SharingEnvironment) {
+        self.environment = environment
+    }
+
+    public enum Problem: Error, Equatable {
+        /// No player has this token (or it is not a token at all).
+        case unknownToken
+    }
+
+    /// Makes a guest player named `name` (checked like every text a package holds) and its token, which is returned
+    /// once and stored only as its hash.
+    public func register(name: String) throws -> (player: Player, token: PlayerToken) {
+        try PackageSpec.checkText(name, path: "$.name", name: "name")
+        let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
+        let player = try environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
+        return (player, token)
+    }
+
+    /// The player a bearer token belongs to.
+    public func authenticate(_ token: PlayerToken) throws -> Player {
+        // A token is 43 base64url characters; anything else cannot be one, and is not worth hashing or a query.
+        guard token.text.utf8.count == 43, token.text.utf8.allSatisfy(Base64URL.isAlphabet) else {
+            throw Problem.unknownToken
+        }
+        guard let player = try environment.store().player(tokenHash: token.hash) else { throw Problem.unknownToken }
+        return player
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+
+/// The storage the sharing use cases (players, publishing, browsing) need beyond `QuizStorage`: players known by their
+/// token's hash, who owns a published package and who may find it, and newest-first browsing from a position.
+/// `AppDatabase` (SQLite) implements it today; a PostgreSQL store would implement both protocols.
+public protocol SharingStorage: Sendable {
+    func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player
+    func player(tokenHash: Data) throws -> Player?
+    /// Saves the package and its publication in one transaction, under a share code chosen inside it.
+    func insertPublished(
+        _ package: QuizPackage, owner: Int64, visibility: Visibility, newCode: () -> ShareCode
+    ) throws -> (id: Int64, shareCode: ShareCode)
+    /// A published (public or unlisted) or seed package; `nil` for a code nobody may read.
+    func publishedPackage(shareCode: ShareCode) throws -> PublishedPackage?
+    /// Public and seed packages, newest first, after `position`.
+    func publicPackages(level: Level?, language: QuizLanguage?, after position: BrowsePosition?, limit: Int) throws
+        -> [PublishedPackage]
+    @discardableResult func deletePackages(ids: [Int64]) throws -> [String]
+    /// Whether the store answers a trivial query now.
+    func answers() -> Bool
+}
+
+extension AppDatabase: SharingStorage {}
+
+/// What the sharing use cases run on: the application's environment, the sharing store (`store`, opened on first use
+/// like the rest of the store), and the source of token bytes, which must be unpredictable (the system's generator;
+/// tests may pin it).
+public struct SharingEnvironment: Sendable {
+    public var app: AppEnvironment
+    public var store: @Sendable () throws -> any SharingStorage
+    public var tokenBytes: @Sendable (Int) -> [UInt8]
+
+    public init(
+        app: AppEnvironment, store: @escaping @Sendable () throws -> any SharingStorage,
+        tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes
+    ) {
+        self.app = app
+        self.store = store
+        self.tokenBytes = tokenBytes
+    }
+
+    /// Bytes from `SystemRandomNumberGenerator` (the kernel's `getrandom`), fit for secrets.
+    @Sendable public static func systemRandomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Logging
+import UQuizApp
+import UQuizServer
+
+/// `uquiz serve`: the quiz backend over HTTP, on the same database and use cases as every other command.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the UQuiz HTTP server (REST API described at /openapi.yaml).",
+        discussion: """
+            Opens (and on first use seeds) the database like every command, then listens until SIGINT or SIGTERM, \
+            letting requests in progress finish. Prints `listening on http://HOST:PORT` once bound (with --port 0, \
+            the port the system chose). Request logs go to standard error.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0: any free port).") var port = 8080
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+    }
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        // Opened now rather than on the first request: a first run seeds here, and a bad database stops the server
+        // before it says it is listening.
+        let database = try context.openDatabase()
+        var logger = Logger(label: "uquiz.server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = store.verbose ? .debug : .info
+        let environment = ServerEnvironment(
+            sharing: SharingEnvironment(app: context.environment, store: { database }),
+            levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
+        let app = buildApplication(
+            configuration: ServerConfiguration(host: host, port: port), environment: environment, logger: logger,
+            onListening: { host, port in
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                // Written straight to the file descriptor: a pipe would otherwise hold the line in a buffer, and
+                // whoever waits for it would wait forever.
+                FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
+            })
+        try await app.runService()
+    }
+}

@@ -1,0 +1,113 @@
+// The HTTP front end of UQuiz (`uquiz serve`, issue 14).
+//
+// The REST contract is one OpenAPI 3.1 document, `openapi.yaml` beside this file, embedded in the binary at build time
+// and served as it is at `GET /openapi.yaml`. The routes are plain Hummingbird routes that the document describes, not
+// code generated from it by swift-openapi-generator: CI builds from scratch within 30 minutes and Hummingbird alone adds
+// minutes to that; the generator's plugin would add OpenAPIKit, Yams and the generator itself to every CI build, and
+// committed generated code would still add swift-openapi-runtime and swift-openapi-hummingbird, plus a second set of
+// request and response types to map onto the use cases' own. The document and the router are kept in step by a test
+// (`OpenAPIDocumentTests`): every route the router has is in the document and every operation of the document is a route.
+//
+// This module only maps HTTP to UQuizApp's use cases (players, publishing, browsing) and their errors to statuses; the
+// rules live in the use cases, so a WebSocket or CLI client calls the same code.
+
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PosterGrid
+import UQuizApp
+
+/// Where the server listens.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0 asks the system for a free port; `onListening` is told which.
+    public var port: Int
+    /// The most a request body may hold (413 beyond).
+    public var maxBodyBytes: Int
+    /// A connection with no request for this long is closed.
+    public var idleTimeout: Duration
+    /// Per client address.
+    public var playerCreation: RateLimit
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
+        playerCreation: RateLimit = .playerCreation
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.idleTimeout = idleTimeout
+        self.playerCreation = playerCreation
+    }
+}
+
+/// What the routes run on: the sharing use cases' environment and the package rules (levels, grid) the server checks
+/// publications against, the same ones the CLI reads from its settings.
+public struct ServerEnvironment: Sendable {
+    public var sharing: SharingEnvironment
+    public var levels: LevelRules
+    public var geometry: GridGeometry
+
+    public init(sharing: SharingEnvironment, levels: LevelRules, geometry: GridGeometry) {
+        self.sharing = sharing
+        self.levels = levels
+        self.geometry = geometry
+    }
+}
+
+/// The application: the router, bound where the configuration says, logging through `logger`; `onListening` hears the
+/// address actually bound (with the real port when 0 was asked). Run it with `runService()` for graceful shutdown on
+/// SIGINT and SIGTERM: in-flight requests finish, then it returns.
+public func buildApplication(
+    configuration: ServerConfiguration, environment: ServerEnvironment, logger: Logger,
+    onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+) -> some ApplicationProtocol {
+    let host = configuration.host
+    let seconds = configuration.idleTimeout.components.seconds
+    return Application(
+        router: buildRouter(environment: environment, configuration: configuration),
+        server: .http1(configuration: .init(idleTimeout: .seconds(seconds))),
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
+        onServerRunning: { channel in
+            await onListening(host, channel.localAddress?.port ?? configuration.port)
+        },
+        logger: logger)
+}
+
+/// Every route of the server, with the middleware every request goes through: request logs with an id, then errors
+/// turned into JSON, then the body limit. `monotonicNow` is the rate limits' clock (tests drive it).
+public func buildRouter(
+    environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
+    monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart
+) -> Router<ServerRequestContext> {
+    let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
+    HealthRoutes(environment: environment).add(to: router)
+    PlayerRoutes(environment: environment).add(
+        to: router.group("v1/players").add(
+            middleware: RateLimitMiddleware(limiter: RateLimiter(limit: configuration.playerCreation, now: monotonicNow))))
+    PackageRoutes(environment: environment).add(to: router.group("v1/packages"))
+    return router
+}
+
+/// The request context of every route: Hummingbird's core storage and who is asking.
+public struct ServerRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The client's IP address, what rate limits count per; "unknown" when the channel has none (in-process tests).
+    public let clientAddress: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// Monotonic time for the server's limits: never jumps with the wall clock.
+public enum ServerClock {
+    private static let start = ContinuousClock.now
+
+    @Sendable public static func sinceStart() -> Duration { ContinuousClock.now - start }
+}

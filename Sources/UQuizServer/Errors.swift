@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import QuizCore
+import QuizStore
+import UQuizApp
+
+/// An error as the client sees it: a status, a stable code, a message that names what was wrong and never holds a
+/// secret, and any headers the status calls for (`WWW-Authenticate`, `Retry-After`).
+struct APIError: Error {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var headers: HTTPFields = [:]
+
+    static func badRequest(_ message: String) -> APIError { .init(status: .badRequest, code: "bad_request", message: message) }
+
+    static func brokenRule(_ problem: SpecProblem) -> APIError {
+        .init(status: .unprocessableContent, code: "broken_rule", message: problem.description)
+    }
+
+    static func unauthorized(_ message: String) -> APIError {
+        .init(status: .unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer"])
+    }
+
+    static func notFound(_ message: String) -> APIError { .init(status: .notFound, code: "not_found", message: message) }
+
+    static let tooLarge = APIError(status: .contentTooLarge, code: "too_large", message: "the body is larger than this server accepts")
+
+    static func notReady(retryAfterSeconds: Int) -> APIError {
+        .init(
+            status: .serviceUnavailable, code: "not_ready", message: "the store does not answer; try again later",
+            headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+
+    static let internalError = APIError(status: .internalServerError, code: "internal", message: "internal error")
+
+    /// What a use case's error means to a client; anything unforeseen is a 500 whose cause only the log knows.
+    static func from(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError:
+            return error
+        case PublishPackage.Problem.brokenRule(let problem):
+            return .brokenRule(problem)
+        case PublishPackage.Problem.notFound(let code):
+            return .notFound("no package \"\(code)\" here")
+        case PublishPackage.Problem.notOwner(let code):
+            return .init(status: .forbidden, code: "forbidden", message: "package \(code) is not yours")
+        case Players.Problem.unknownToken:
+            return .unauthorized("the bearer token is not one this server gave out")
+        case let problem as SpecProblem:
+            return .brokenRule(problem)
+        case StoreError.locked:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "the store is busy; try again",
+                headers: [.retryAfter: "1"])
+        case StoreError.noFreeShareCode:
+            return .init(status: .conflict, code: "conflict", message: "no free share code was found; try again")
+        case is NIOTooManyBytesError:
+            return .tooLarge
+        case let error as HTTPError:
+            return .init(status: error.status, code: code(for: error.status), message: error.status.reasonPhrase.lowercased())
+        default:
+            return nil
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .badRequest: "bad_request"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .conflict: "conflict"
+        case .contentTooLarge: "too_large"
+        case .unprocessableContent: "broken_rule"
+        case .tooManyRequests: "too_many_requests"
+        case .serviceUnavailable: "not_ready"
+        default: status.code < 500 ? "bad_request" : "internal"
+        }
+    }
+
+    var response: Response {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                var code: String
+                var message: String
+            }
+            var error: Detail
+        }
+        var response = JSONBody.response(Body(error: .init(code: code, message: message)), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+}
+
+/// Turns every error a route throws into the JSON error shape; an unforeseen one is logged (with the request id the
+/// logger carries) and answered as a bare 500, so no detail of it reaches the client.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            if let known = APIError.from(error) { return known.response }
+            context.logger.error("unexpected error", metadata: ["error.type": "\(type(of: error))", "error": "\(error)"])
+            return APIError.internalError.response
+        }
+    }
+}
+
+/// Reads every request's body up to the limit before any route sees it, so a route never holds more than the limit
+/// and an oversized body is a 413 wherever it is sent.
+struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    var maxBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var request = request
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes { throw APIError.tooLarge }
+        _ = try await request.collectBody(upTo: maxBytes)
+        return try await next(request, context)
+    }
+}
+
+/// JSON in and out, in one style: keys sorted so responses are byte-for-byte stable.
+enum JSONBody {
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding our own response types cannot fail; if it ever did, the client gets an empty object, not a trap.
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The request's body (already collected by `BodyLimitMiddleware`).
+    static func bytes(of request: Request) async throws -> Data {
+        Data(try await request.body.collect(upTo: .max).readableBytesView)
+    }
+
+    /// Decodes a body, saying in a 400 which field (as a JSON path) is missing or of the wrong type.
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw APIError.badRequest("\(PackageSpec.jsonPath(context.codingPath + [key])): missing")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw APIError.badRequest("\(PackageSpec.jsonPath(context.codingPath)): wrong type")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw APIError.badRequest("\(PackageSpec.jsonPath(context.codingPath)): null where a value is needed")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw APIError.badRequest(
+                "\(PackageSpec.jsonPath(context.codingPath)): \(context.codingPath.isEmpty ? "not JSON" : "invalid value")")
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Hummingbird
+import PosterGrid
+import QuizCore
+import QuizStore
+import UQuizApp
+
+/// Publishing, finding and deleting packages. What goes out about a package is `PackageMetadata` only: it is built from
+/// `PublishedPackage`, which holds no quiz, so no answer, TMDB id, poster path or area can be in a response.
+struct PackageRoutes {
+    let environment: ServerEnvironment
+
+    struct PackageMetadata: Encodable {
+        var shareCode: String
+        var title: String
+        var maker: String
+        var level: Level
+        var language: QuizLanguage
+        var quizCount: Int
+        var plays: Int
+        var createdAt: String
+
+        init(_ package: PublishedPackage) {
+            shareCode = package.shareCode
+            title = package.title
+            maker = package.maker
+            level = package.level
+            language = package.language
+            quizCount = package.quizCount
+            plays = package.plays
+            createdAt = package.createdAt
+        }
+    }
+
+    struct PackagePage: Encodable {
+        var packages: [PackageMetadata]
+        /// `null` on the last page, never absent.
+        var nextCursor: String?
+
+        enum CodingKeys: CodingKey { case packages, nextCursor }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(packages, forKey: .packages)
+            try container.encode(nextCursor, forKey: .nextCursor)
+        }
+    }
+
+    struct Published: Encodable {
+        var shareCode: String
+    }
+
+    /// What a publish body holds besides the spec.
+    struct PublishOptions: Decodable {
+        var visibility: String?
+    }
+
+    func add(to group: RouterGroup<ServerRequestContext>) {
+        group.get { request, _ in try list(request) }
+        group.post { request, _ in try await publish(request) }
+        group.get("{code}") { _, context in
+            let code = try context.parameters.require("code")
+            return JSONBody.response(PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
+        }
+        group.delete("{code}") { request, context in
+            let player = try request.authenticatedPlayer(environment)
+            try PublishPackage(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
+                .delete(shareCode: try context.parameters.require("code"), by: player)
+            return Response(status: .noContent)
+        }
+    }
+
+    private func list(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        if let sort = query.get("sort"), sort != "new" {
+            throw APIError.badRequest("sort: \"\(sort)\" is not an order here: use new")
+        }
+        var level: Level?
+        if let text = query.get("level"), !text.isEmpty {
+            guard let parsed = Level(rawValue: text) else {
+                throw APIError.badRequest("level: \"\(text)\" is not a level: use beginner, intermediate or expert")
+            }
+            level = parsed
+        }
+        var language: QuizLanguage?
+        if let text = query.get("language"), !text.isEmpty {
+            guard let parsed = QuizLanguage(rawValue: text) else {
+                throw APIError.badRequest("language: \"\(text)\" is not a language: use ko or en")
+            }
+            language = parsed
+        }
+        var limit = BrowsePackages.defaultPageSize
+        if let text = query.get("limit") {
+            guard let parsed = Int(text), BrowsePackages.pageSizes.contains(parsed) else {
+                throw APIError.badRequest(
+                    "limit: \"\(text)\" is not a whole number from \(BrowsePackages.pageSizes.lowerBound) to \(BrowsePackages.pageSizes.upperBound)")
+            }
+            limit = parsed
+        }
+        var cursor: BrowseCursor?
+        if let text = query.get("cursor") {
+            guard let parsed = BrowseCursor(text: text) else {
+                throw APIError.badRequest("cursor: not a cursor this server gave out")
+            }
+            cursor = parsed
+        }
+        let page = try BrowsePackages(environment: environment.sharing).page(
+            level: level, language: language, after: cursor, limit: limit)
+        return JSONBody.response(PackagePage(packages: page.packages.map(PackageMetadata.init), nextCursor: page.next?.text))
+    }
+
+    private func publish(_ request: Request) async throws -> Response {
+        let player = try request.authenticatedPlayer(environment)
+        let body = try await JSONBody.bytes(of: request)
+        // A spec that is not well formed (not JSON, a field missing or of the wrong type) is bad input; one that is
+        // well formed but breaks a rule is a 422 from the use case.
+        let spec: PackageSpec
+        do {
+            spec = try PackageSpec.decode(body)
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+        let options = try JSONBody.decode(PublishOptions.self, from: body)
+        var visibility = Visibility.public
+        if let text = options.visibility {
+            guard let parsed = Visibility(rawValue: text) else {
+                throw APIError.badRequest("$.visibility: \"\(text)\" is not a visibility: use public or unlisted")
+            }
+            visibility = parsed
+        }
+        let published = try PublishPackage(
+            environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
+        ).publish(spec, visibility: visibility, by: player)
+        var response = JSONBody.response(Published(shareCode: published.shareCode), status: .created)
+        response.headers[.location] = "/v1/packages/\(published.shareCode)"
+        return response
+    }
+}

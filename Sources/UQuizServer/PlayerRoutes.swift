@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import QuizStore
+import UQuizApp
+
+/// `POST /v1/players`: a guest player and its token.
+struct PlayerRoutes {
+    let environment: ServerEnvironment
+
+    struct NewPlayerRequest: Decodable {
+        var name: String
+    }
+
+    struct NewPlayerResponse: Encodable {
+        var id: Int64
+        var name: String
+        var token: String
+    }
+
+    func add(to group: RouterGroup<ServerRequestContext>) {
+        group.post { request, _ in
+            let body = try JSONBody.decode(NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))
+            let made = try Players(environment: environment.sharing).register(name: body.name)
+            return JSONBody.response(
+                NewPlayerResponse(id: made.player.id, name: made.player.name, token: made.token.text), status: .created)
+        }
+    }
+}
+
+extension Request {
+    /// The player whose bearer token the request carries: 401 without one, or with one nobody has.
+    func authenticatedPlayer(_ environment: ServerEnvironment) throws -> Player {
+        guard let header = headers[.authorization] else {
+            throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError.unauthorized("the Authorization header must be \"Bearer TOKEN\"")
+        }
+        return try Players(environment: environment.sharing).authenticate(
+            PlayerToken(text: parts[1].trimmingCharacters(in: .whitespaces)))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Synchronization
+import UQuizApp
+
+/// How often a client may do something: `burst` at once, then one more every `interval`.
+public struct RateLimit: Sendable, Equatable {
+    public var burst: Int
+    public var interval: Duration
+
+    public init(burst: Int, interval: Duration) {
+        self.burst = burst
+        self.interval = interval
+    }
+
+    /// Guest players are free to make, so making them is what a script would hammer: 10 at once, then 1 every 6 s
+    /// (10 a minute) per client address.
+    public static let playerCreation = RateLimit(burst: 10, interval: .seconds(6))
+}
+
+/// Token buckets per client address, on a monotonic clock that tests can drive. Memory stays bounded: past
+/// `maxClients` addresses, the ones whose buckets have refilled (they would allow a full burst anyway) are forgotten.
+final class RateLimiter: Sendable {
+    let limit: RateLimit
+    private let now: @Sendable () -> Duration
+    private let buckets = Mutex<[String: (tokens: Double, at: Duration)]>([:])
+    static let maxClients = 10_000
+
+    init(limit: RateLimit, now: @escaping @Sendable () -> Duration) {
+        self.limit = limit
+        self.now = now
+    }
+
+    /// Takes one token for `client`; `nil` when allowed, else how long until the next token.
+    func take(for client: String) -> Duration? {
+        let now = now()
+        let interval = limit.interval
+        let burst = Double(limit.burst)
+        return buckets.withLock { buckets in
+            var bucket = buckets[client] ?? (burst, now)
+            bucket.tokens = min(burst, bucket.tokens + (now - bucket.at) / interval)
+            bucket.at = now
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                buckets[client] = bucket
+                if buckets.count > Self.maxClients {
+                    buckets = buckets.filter { $0.value.tokens + (now - $0.value.at) / interval < burst }
+                }
+                return nil
+            }
+            buckets[client] = bucket
+            return interval * (1 - bucket.tokens)
+        }
+    }
+}
+
+/// Refuses a request with 429 and `Retry-After` (whole seconds, rounded up) when its client is over the limit.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let limiter: RateLimiter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let wait = limiter.take(for: context.clientAddress) {
+            let seconds = max(1, Int(wait.seconds.rounded(.up)))
+            throw APIError(
+                status: .tooManyRequests, code: "too_many_requests", message: "too many requests; try again later",
+                headers: [.retryAfter: String(seconds)])
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import QuizCore
+import QuizStore
+import Testing
+import UQuizApp
+import UQuizTestSupport
+
+@Suite("Players, publishing and browsing in process")
+struct SharingUseCaseTests {
+    /// The environment over a database in `folder`, which the caller keeps alive while it is used.
+    func sharing(_ folder: TemporaryFolder, tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes)
+        throws -> SharingEnvironment
+    {
+        let app = try testEnvironment(folder)
+        return SharingEnvironment(app: app, store: { try app.store() as! AppDatabase }, tokenBytes: tokenBytes)
+    }
+
+    @Test func aTokenIsKnownByItsHashAndNothingElseLetsIn() throws {
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let players = Players(environment: try sharing(folder, tokenBytes: { Array(repeating: 0xFF, count: $0) }))
+        let made = try players.register(name: "Ada")
+        #expect(made.token.text == String(repeating: "_", count: 42) + "8", "32 bytes of 0xFF in base64url, unpadded")
+        #expect("\(made.token)" == "<token>", "a token never prints itself")
+        #expect(try players.authenticate(made.token) == made.player)
+        for forged in ["", "short", String(repeating: "-", count: 43), made.token.text + "x", String(made.token.text.dropLast()) + "+"] {
+            #expect(throws: Players.Problem.unknownToken) { try players.authenticate(PlayerToken(text: forged)) }
+        }
+    }
+
+    @Test func systemTokensDiffer() throws {
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let players = Players(environment: try sharing(folder))
+        let tokens = try (0..<20).map { try players.register(name: "P\($0)").token.text }
+        #expect(Set(tokens).count == 20)
+    }
+
+    @Test func aCursorIsOpaqueAndAForgedOneIsRefused() {
+        let cursor = BrowseCursor(position: BrowsePosition(createdAt: "2024-05-01T00:00:00Z", id: 42))
+        #expect(!cursor.text.contains("2024") && !cursor.text.contains("="))
+        #expect(BrowseCursor(text: cursor.text) == cursor)
+        for forged in ["", "!!", "bm90LWEtY3Vyc29y", Data("2024-05-01T00:00:00Z|x".utf8).base64EncodedString(),
+                       Data("yesterday|4".utf8).base64EncodedString(), String(repeating: "A", count: 300)] {
+            #expect(BrowseCursor(text: forged) == nil, "\(forged)")
+        }
+    }
+}

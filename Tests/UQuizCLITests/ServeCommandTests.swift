@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `uquiz serve` on 127.0.0.1: it seeds its own database, says where it listens, answers HTTP, and stops
+/// cleanly on SIGTERM.
+@Suite("uquiz serve, end to end")
+struct ServeCommandTests {
+    /// A running `uquiz serve --port 0` and the address it printed.
+    final class RunningServer {
+        let process = Process()
+        let baseURL: String
+
+        init(sandbox: Sandbox, database: String) throws {
+            process.executableURL = uquizBinary
+            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", database]
+            process.environment = sandbox.environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // The first line says the server is bound; reading it is the wait (it ends early if the process dies).
+            var line = Data()
+            while true {
+                guard let byte = output.fileHandleForReading.readData(ofLength: 1).first else {
+                    throw ServeTestError.exitedBeforeListening
+                }
+                if byte == UInt8(ascii: "\n") { break }
+                line.append(byte)
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.hasPrefix("listening on http://127.0.0.1:"), let port = Int(text.split(separator: ":").last ?? ""),
+                port > 0
+            else { throw ServeTestError.unexpectedFirstLine(text) }
+            baseURL = "http://127.0.0.1:\(port)"
+        }
+
+        /// Stops the server the way a supervisor does and returns its exit status.
+        func terminate() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        deinit {
+            if process.isRunning {
+                process.interrupt()
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    enum ServeTestError: Error {
+        case exitedBeforeListening
+        case unexpectedFirstLine(String)
+    }
+
+    /// One request with curl: the status and the body.
+    func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "30", "--write-out", "\n%{http_code}"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    @Test func servesAFreshlySeededDatabaseAndStopsCleanlyOnSIGTERM() throws {
+        let sandbox = try Sandbox()
+        let database = sandbox.path("server/uquiz.sqlite")
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path("server"), withIntermediateDirectories: true)
+        let server = try RunningServer(sandbox: sandbox, database: database)
+        #expect(FileManager.default.fileExists(atPath: database), "seeded from the bundle before listening")
+
+        let health = try curl([server.baseURL + "/healthz"])
+        #expect(health.status == 200)
+        let player = try curl([
+            "--header", "Content-Type: application/json", "--data", "{\"name\": \"Ada\"}", server.baseURL + "/v1/players",
+        ])
+        #expect(player.status == 201)
+        let made = try JSONSerialization.jsonObject(with: Data(player.body.utf8)) as? [String: Any]
+        #expect(made?["name"] as? String == "Ada")
+        #expect((made?["token"] as? String)?.count == 43)
+        let seed = try curl([server.baseURL + "/v1/packages/FE7NWW"])
+        #expect(seed.status == 200 && seed.body.contains("\"shareCode\":\"FE7NWW\""))
+
+        #expect(server.terminate() == 0, "a graceful shutdown exits 0")
+    }
+}

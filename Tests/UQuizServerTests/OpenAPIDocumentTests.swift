@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import UQuizServer
+
+/// The document is the contract: it must describe exactly the routes the server has, and be the file in the repository.
+@Suite("The OpenAPI document")
+struct OpenAPIDocumentTests {
+    static let file = repositoryRoot.appendingPathComponent("Sources/UQuizServer/openapi.yaml")
+
+    /// `METHOD /path` for every operation under `paths:`: path keys sit two spaces in, methods four.
+    static func operations(in yaml: String) -> Set<String> {
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+        var operations: Set<String> = []
+        var inPaths = false
+        var path: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.isEmpty {
+                inPaths = line == "paths:"
+                continue
+            }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /") && !line.hasPrefix("   ") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    ") && !line.hasPrefix("     "), let path {
+                let key = line.dropFirst(4).split(separator: ":").first.map(String.init) ?? ""
+                if methods.contains(key) { operations.insert("\(key.uppercased()) \(path)") }
+            }
+        }
+        return operations
+    }
+
+    @Test func everyRouteIsInTheDocumentAndEveryOperationIsARoute() throws {
+        let router = try TestServer().router
+        let routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
+        let documented = Self.operations(in: OpenAPIDocument.text)
+        #expect(documented.count >= 8, "the parser found the operations: \(documented.sorted())")
+        #expect(routes.subtracting(documented).isEmpty, "routes missing from the document: \(routes.subtracting(documented).sorted())")
+        #expect(documented.subtracting(routes).isEmpty, "documented but not routed: \(documented.subtracting(routes).sorted())")
+    }
+
+    @Test func theServedDocumentIsTheRepositoryFile() async throws {
+        let onDisk = try Data(contentsOf: Self.file)
+        #expect(Data(OpenAPIDocument.bytes) == onDisk)
+        #expect(OpenAPIDocument.text.hasPrefix("openapi: 3.1"))
+        try await TestServer().test { client in
+            let response = try await client.send(.get, "/openapi.yaml")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("application/yaml") == true)
+            #expect(Data(response.body.readableBytesView) == onDisk)
+        }
+    }
+}
