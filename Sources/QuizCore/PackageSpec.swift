@@ -279,3 +279,24 @@ public struct SpecProblem: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(path): \(problem)" }
 }
+
+extension PackageSpec {
+    /// The spec that makes `package` again elsewhere (a server publishes specs): each quiz's movie by TMDB id, else by
+    /// catalog key, its TMDB poster (a bundled poster is the default wherever the movie has no other) and its areas.
+    /// `nil` when a quiz has a movie known by neither, which nothing outside this catalog could resolve.
+    public init?(remaking package: QuizPackage) {
+        var quizzes: [QuizSpec] = []
+        for quiz in package.quizzes {
+            guard let movie = quiz.tmdbId.map(MovieReference.tmdb) ?? quiz.catalogKey.map(MovieReference.catalog) else {
+                return nil
+            }
+            quizzes.append(
+                QuizSpec(
+                    movie: movie, poster: quiz.posterSource == .tmdb ? quiz.posterPath : nil,
+                    areas: quiz.areas.map { [$0.row, $0.column] }))
+        }
+        self.init(
+            title: package.title, maker: package.maker, level: package.level.rawValue, language: package.language.rawValue,
+            quizzes: quizzes)
+    }
+}

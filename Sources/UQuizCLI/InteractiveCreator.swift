@@ -70,7 +70,7 @@ struct InteractiveCreator {
         let defaultMaker = try context.settings.makerName()
         let maker = try ask("Your name as maker [\(defaultMaker)]: ")
         guard !maker.isEmpty else { return defaultMaker }
-        if maker != defaultMaker { try UserConfigFile.remember(key: "maker", value: maker, settings: context.settings) }
+        if maker != defaultMaker { try UserConfigFile(path: context.settings.userFileLayer).set(["maker": maker]) }
         return maker
     }
 
@@ -259,27 +259,5 @@ struct InteractiveCreator {
         for (index, quiz) in quizzes.enumerated() {
             say("  \(index + 1). \(SafeText.clean(quiz.title)) — areas \(Wording.areas(quiz.areas))")
         }
-    }
-}
-
-/// The user's own config file, written when the interactive `create` learns something worth remembering.
-enum UserConfigFile {
-    /// Sets one top-level key, keeping every other key; written atomically and readable by the user only, since the
-    /// same file may hold a TMDB key.
-    static func remember(key: String, value: String, settings: Settings) throws {
-        let path = settings.userFileLayer
-        var object: [String: Any] = [:]
-        if let data = FileManager.default.contents(atPath: path) {
-            guard let existing = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw CommandFailure(message: "\(path) is not a JSON object; fix or remove it")
-            }
-            object = existing
-        }
-        object[key] = value
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }
 }

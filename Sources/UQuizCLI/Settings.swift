@@ -26,7 +26,7 @@ struct SettingKey: Sendable {
 
     var isSecret: Bool { secretVariable != nil }
     /// A server's address, which may carry credentials (`user:password@`, a key parameter): shown redacted.
-    var isURL: Bool { key.hasSuffix("Url") }
+    var isURL: Bool { key.hasSuffix("Url") || key.hasSuffix(".url") }
 
     /// The environment variable that sets it (swift-configuration's encoding under the `uquiz` prefix).
     var environmentVariable: String {
@@ -111,6 +111,12 @@ enum SettingKeys {
     static let posterCacheMegabytes = SettingKey(
         key: "posters.cacheMegabytes", kind: .int, defaultValue: "200", help: "poster cache size before eviction",
         range: 1...1_048_576)
+    static let serverURL = SettingKey(
+        key: "server.url", kind: .string, defaultValue: nil,
+        help: "the UQuiz server of login, publish, browse and solve --server (set by uquiz login)")
+    static let serverToken = SettingKey(
+        key: "server.token", kind: .string, defaultValue: nil, help: "your player's token on that server (set by uquiz login)",
+        secretVariable: "UQUIZ_SERVER_TOKEN")
     static let cacheDirectory = SettingKey(
         key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
 
@@ -118,7 +124,7 @@ enum SettingKeys {
         [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory]
+                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken]
     }
 }
 

@@ -1,3 +1,4 @@
+import MovieSearch
 import PosterGrid
 import UQuizApp
 
@@ -35,6 +36,25 @@ enum Wording {
         case let .notInCatalog(reference, hadCredentials):
             let why = hadCredentials ? "and TMDB could not be reached" : "and there are no TMDB credentials"
             return "\(reference) is not in the local catalog \(why); find it with `uquiz search`"
+        }
+    }
+
+    /// A server's refusal in its own words (which name the field and what to do), with the status for scripts and
+    /// people who report it; a failure to reach it says which server.
+    static func server(_ problem: ServerClient.Problem, at url: String) -> String {
+        let server = Redaction.redact(url: url)
+        switch problem {
+        case .badAddress(let address):
+            return "\"\(Redaction.redact(url: address))\" is not a server address: use http://HOST:PORT or https://HOST"
+        case .unreachable(let error):
+            return "the server \(server) did not answer: \(error.localizedDescription)"
+        case let .refused(status, _, message, retryAfter):
+            let wait = retryAfter.map { "; try again in \($0) s" } ?? ""
+            return "the server refused (HTTP \(status)): \(message)\(wait)"
+        case .notAServer(let status):
+            return "\(server) answered HTTP \(status) but is not a UQuiz server (check the address)"
+        case .notLoggedIn:
+            return "not logged in to \(server): run uquiz login --server \(server) first"
         }
     }
 }

@@ -83,14 +83,7 @@ struct APIError: Error {
     }
 
     var response: Response {
-        struct Body: Encodable {
-            struct Detail: Encodable {
-                var code: String
-                var message: String
-            }
-            var error: Detail
-        }
-        var response = JSONBody.response(Body(error: .init(code: code, message: message)), status: status)
+        var response = JSONBody.response(ServerAPI.ErrorBody(code: code, message: message), status: status)
         response.headers.append(contentsOf: headers)
         return response
     }

@@ -10,46 +10,6 @@ import UQuizApp
 struct PackageRoutes {
     let environment: ServerEnvironment
 
-    struct PackageMetadata: Encodable {
-        var shareCode: String
-        var title: String
-        var maker: String
-        var level: Level
-        var language: QuizLanguage
-        var quizCount: Int
-        var plays: Int
-        var createdAt: String
-
-        init(_ package: PublishedPackage) {
-            shareCode = package.shareCode
-            title = package.title
-            maker = package.maker
-            level = package.level
-            language = package.language
-            quizCount = package.quizCount
-            plays = package.plays
-            createdAt = package.createdAt
-        }
-    }
-
-    struct PackagePage: Encodable {
-        var packages: [PackageMetadata]
-        /// `null` on the last page, never absent.
-        var nextCursor: String?
-
-        enum CodingKeys: CodingKey { case packages, nextCursor }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(packages, forKey: .packages)
-            try container.encode(nextCursor, forKey: .nextCursor)
-        }
-    }
-
-    struct Published: Encodable {
-        var shareCode: String
-    }
-
     /// What a publish body holds besides the spec.
     struct PublishOptions: Decodable {
         var visibility: String?
@@ -60,7 +20,7 @@ struct PackageRoutes {
         group.post { request, _ in try await publish(request) }
         group.get("{code}") { _, context in
             let code = try context.parameters.require("code")
-            return JSONBody.response(PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
+            return JSONBody.response(ServerAPI.PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
         }
         group.delete("{code}") { request, context in
             let player = try request.authenticatedPlayer(environment)
@@ -106,7 +66,7 @@ struct PackageRoutes {
         }
         let page = try BrowsePackages(environment: environment.sharing).page(
             level: level, language: language, after: cursor, limit: limit)
-        return JSONBody.response(PackagePage(packages: page.packages.map(PackageMetadata.init), nextCursor: page.next?.text))
+        return JSONBody.response(ServerAPI.PackagePage(packages: page.packages.map(ServerAPI.PackageMetadata.init), nextCursor: page.next?.text))
     }
 
     private func publish(_ request: Request) async throws -> Response {
@@ -131,7 +91,7 @@ struct PackageRoutes {
         let published = try PublishPackage(
             environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
         ).publish(spec, visibility: visibility, by: player)
-        var response = JSONBody.response(Published(shareCode: published.shareCode), status: .created)
+        var response = JSONBody.response(ServerAPI.Published(shareCode: published.shareCode), status: .created)
         response.headers[.location] = "/v1/packages/\(published.shareCode)"
         return response
     }

@@ -7,22 +7,12 @@ import UQuizApp
 struct PlayerRoutes {
     let environment: ServerEnvironment
 
-    struct NewPlayerRequest: Decodable {
-        var name: String
-    }
-
-    struct NewPlayerResponse: Encodable {
-        var id: Int64
-        var name: String
-        var token: String
-    }
-
     func add(to group: RouterGroup<ServerRequestContext>) {
         group.post { request, _ in
-            let body = try JSONBody.decode(NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))
+            let body = try JSONBody.decode(ServerAPI.NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))
             let made = try Players(environment: environment.sharing).register(name: body.name)
             return JSONBody.response(
-                NewPlayerResponse(id: made.player.id, name: made.player.name, token: made.token.text), status: .created)
+                ServerAPI.NewPlayer(id: made.player.id, name: made.player.name, token: made.token.text), status: .created)
         }
     }
 }

@@ -10,7 +10,7 @@ final class InMemoryTransport: HTTPTransport {
     private struct State {
         /// Per path, the outcomes still to give, in order; the last one is given again to every later request.
         var outcomes: [String: [Outcome]]
-        var requests: [HTTPGet] = []
+        var requests: [HTTPRequest] = []
     }
 
     private let state: Mutex<State>
@@ -20,20 +20,20 @@ final class InMemoryTransport: HTTPTransport {
     }
 
     /// Every request received, in order, exactly as the client sent it (credentials included).
-    var requests: [HTTPGet] { state.withLock { $0.requests } }
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
 
-    func get(_ request: HTTPGet) throws(TransportError) -> HTTPReply {
+    func send(_ request: HTTPRequest) throws(TransportError) -> HTTPReply {
         try answer(request).get()
     }
 
-    func getAll(_ requests: [HTTPGet], finished: (Int) -> Void) -> [Outcome] {
+    func sendAll(_ requests: [HTTPRequest], finished: (Int) -> Void) -> [Outcome] {
         requests.enumerated().map { done, request in
             defer { finished(done + 1) }
             return answer(request)
         }
     }
 
-    private func answer(_ request: HTTPGet) -> Outcome {
+    private func answer(_ request: HTTPRequest) -> Outcome {
         state.withLock { state in
             state.requests.append(request)
             let path = URLComponents(string: request.url)?.path ?? request.url

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UQuizTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -94,5 +95,76 @@ struct ServeCommandTests {
         #expect(seed.status == 200 && seed.body.contains("\"shareCode\":\"FE7NWW\""))
 
         #expect(server.terminate() == 0, "a graceful shutdown exits 0")
+    }
+
+    /// A maker logs in, publishes a package of theirs and finds it by browsing, all through the real CLI against the
+    /// real server; the token reaches only the user's config file (mode 0600), never the output.
+    @Test func loginPublishAndBrowseThroughTheCLI() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let maker = try Sandbox()
+
+        let notLoggedIn = try maker.run(["publish", "1", "--server", server.baseURL])
+        #expect(notLoggedIn.status == 1)
+        #expect(notLoggedIn.stderr.contains("not logged in to \(server.baseURL): run uquiz login --server"))
+
+        let login = try maker.run(["login", "--server", server.baseURL + "/", "--name", "Ada"])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Logged in to \(server.baseURL) as Ada"))
+        let configPath = maker.path("config/uquiz/config.json")
+        let config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any]
+        let saved = config?["server"] as? [String: String]
+        #expect(saved?["url"] == server.baseURL)
+        let token = try #require(saved?["token"])
+        #expect(token.count == 43)
+        let mode = try FileManager.default.attributesOfItem(atPath: configPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let published = try maker.run(["publish", "X9QFGV", "--json"])
+        #expect(published.status == 0, "\(published.stderr)")
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: String])?["shareCode"])
+        #expect(code != "X9QFGV", "the server gives the package a code of its own")
+        let unlisted = try maker.run(["publish", "1", "--unlisted"])
+        #expect(unlisted.status == 0 && unlisted.stdout.contains("(unlisted)"))
+
+        let browse = try Sandbox().run(["browse", "--server", server.baseURL, "--limit", "3"])
+        #expect(browse.status == 0, "\(browse.stderr)")
+        let rows = browse.stdout.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("CODE") == true)
+        #expect(rows.dropFirst().first?.hasPrefix(code) == true, "the newest first: \(browse.stdout)")
+        #expect(rows.last?.hasPrefix("More: uquiz browse --cursor ") == true)
+        #expect(!browse.stdout.contains("너무 유명해서"), "the unlisted package is not listed")
+
+        for output in [login, published, unlisted, browse] {
+            #expect(!output.stdout.contains(token) && !output.stderr.contains(token), "the token is never printed")
+        }
+        let shown = try maker.run(["config"])
+        #expect(!shown.stdout.contains(token) && shown.stdout.contains("(set, hidden)"))
+        #expect(server.terminate() == 0)
+    }
+
+    /// What the server says is wrong reaches the user in one line with its status; an address that is no server, and
+    /// one where nothing listens, each say so.
+    @Test func serverRefusalsAndUnreachableServersAreOneLine() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let user = try Sandbox()
+        let forged = try user.run(
+            ["publish", "1", "--server", server.baseURL], extraEnvironment: ["UQUIZ_SERVER_URL": server.baseURL, "UQUIZ_SERVER_TOKEN": "forged"])
+        #expect(forged.status == 1)
+        // The first command of this user seeds their own database (publish reads the package from it) and says so.
+        #expect(forged.stderrLines.last == "Error: the server refused (HTTP 401): the bearer token is not one this server gave out")
+
+        let badCursor = try user.run(["browse", "--server", server.baseURL, "--cursor", "nonsense"])
+        #expect(badCursor.stderrLines == ["Error: the server refused (HTTP 400): cursor: not a cursor this server gave out"])
+
+        let nobody = try user.run(["browse", "--server", "http://127.0.0.1:\(closedLocalPort())"])
+        #expect(nobody.status == 1)
+        #expect(nobody.stderrLines.count == 1 && nobody.stderr.contains("did not answer: cannot reach 127.0.0.1"))
+
+        let notServer = try user.run(["browse", "--server", "gopher://example"])
+        #expect(notServer.stderrLines == ["Error: \"gopher://example\" is not a server address: use http://HOST:PORT or https://HOST"])
+        #expect(server.terminate() == 0)
     }
 }

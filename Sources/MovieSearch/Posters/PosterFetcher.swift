@@ -109,9 +109,9 @@ extension TMDBClient {
         var attempt = 0
         while !pending.isEmpty {
             attempt += 1
-            let requests = pending.map { HTTPGet(url: posterURL(path: paths[$0], size: size), maxBodyBytes: 10 << 20) }
+            let requests = pending.map { HTTPRequest(url: posterURL(path: paths[$0], size: size), maxBodyBytes: 10 << 20) }
             for request in requests { log("GET \(Redaction.redact(url: request.url))") }
-            let replies = transport.getAll(requests, finished: finished)
+            let replies = transport.sendAll(requests, finished: finished)
             var again: [Int] = []
             var wait: Duration = .zero
             for (index, reply) in zip(pending, replies) {

@@ -60,14 +60,23 @@ public struct RetryPolicy: Sendable, Equatable {
         return capped * (0.5 + 0.5 * random)
     }
 
-    /// The wait before the next attempt, or `nil` to give up. Only idempotent GETs come here, and never 401/404.
-    func delay(afterAttempt attempt: Int, failure: MovieSearchError, elapsed: Duration, random: Double) -> Duration? {
+    /// What went wrong with one attempt, as far as trying again is concerned.
+    public enum Failure: Sendable {
+        /// A reply with this status (and its `Retry-After` in seconds).
+        case reply(status: Int, retryAfterSeconds: Int?)
+        /// No reply.
+        case transport(TransportError)
+    }
+
+    /// The wait before the next attempt, or `nil` to give up: 429 (after its `Retry-After`), 5xx and a broken
+    /// connection are tried again; nothing else is. Only requests that are safe to repeat come here.
+    public func delay(afterAttempt attempt: Int, failure: Failure, elapsed: Duration, random: Double) -> Duration? {
         guard attempt < maxAttempts else { return nil }
         let wait: Duration
         switch failure {
-        case let .http(status, _, _, _, retryAfter) where status == 429:
+        case let .reply(status, retryAfter) where status == 429:
             wait = retryAfter.map { .seconds($0) } ?? backoff(afterAttempt: attempt, random: random)
-        case let .http(status, _, _, _, _) where status >= 500:
+        case let .reply(status, _) where status >= 500:
             wait = backoff(afterAttempt: attempt, random: random)
         case let .transport(error) where error.isRetryable:
             wait = backoff(afterAttempt: attempt, random: random)
@@ -75,6 +84,18 @@ public struct RetryPolicy: Sendable, Equatable {
             return nil
         }
         return elapsed + wait <= totalBudget ? wait : nil
+    }
+
+    /// The same for the TMDB client's errors. Only idempotent GETs come here, and never 401/404.
+    func delay(afterAttempt attempt: Int, failure: MovieSearchError, elapsed: Duration, random: Double) -> Duration? {
+        switch failure {
+        case let .http(status, _, _, _, retryAfter):
+            delay(afterAttempt: attempt, failure: RetryPolicy.Failure.reply(status: status, retryAfterSeconds: retryAfter), elapsed: elapsed, random: random)
+        case let .transport(error):
+            delay(afterAttempt: attempt, failure: RetryPolicy.Failure.transport(error), elapsed: elapsed, random: random)
+        default:
+            nil
+        }
     }
 }
 

@@ -196,7 +196,7 @@ public final class TMDBClient: Sendable {
             log("GET \(Redaction.redact(url: wireURL))")
             let failure: MovieSearchError
             do {
-                let reply = try transport.get(HTTPGet(url: wireURL, headers: wireHeaders, maxBodyBytes: 4 << 20))
+                let reply = try transport.send(HTTPRequest(url: wireURL, headers: wireHeaders, maxBodyBytes: 4 << 20))
                 if reply.status == 429 || reply.status >= 500 {
                     failure = Self.httpError(reply, endpoint: endpoint)
                 } else {

@@ -6,14 +6,14 @@ import Synchronization
 /// libcurl declares its handles as `void`, so Swift sees raw pointers.
 typealias CurlHandle = UnsafeMutableRawPointer
 
-/// HTTP GET over libcurl. One instance per process: its easy handle (for one request at a time) and its multi handle with
+/// HTTP over libcurl. One instance per process: its easy handle (for one request at a time) and its multi handle with
 /// a pool of easy handles (for many at once) keep their connections open between requests.
 public final class CurlTransport: HTTPTransport {
     public struct Options: Sendable {
         public var userAgent: String
         public var connectTimeout: Double
         public var totalTimeout: Double
-        /// Simultaneous connections per host, for `getAll`.
+        /// Simultaneous connections per host, for `sendAll`.
         public var maxConnectionsPerHost: Int
 
         public init(userAgent: String, connectTimeout: Double = 5, totalTimeout: Double = 20, maxConnectionsPerHost: Int = 20) {
@@ -27,9 +27,9 @@ public final class CurlTransport: HTTPTransport {
     /// libcurl's handles, which are not thread-safe: they live inside the mutex and are only used while holding it.
     /// Unchecked because raw C pointers cannot be proven Sendable; the mutex is what makes sharing them safe.
     private struct Handles: @unchecked Sendable {
-        /// For `get`.
+        /// For `send`.
         var single: CurlHandle
-        /// For `getAll`, with `pool` easy handles that keep their connections between calls.
+        /// For `sendAll`, with `pool` easy handles that keep their connections between calls.
         var multi: CurlHandle
         var pool: [CurlHandle] = []
     }
@@ -69,12 +69,12 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    private func unavailable(_ request: HTTPGet) -> TransportError {
+    private func unavailable(_ request: HTTPRequest) -> TransportError {
         .failed(host: Redaction.host(of: request.url), detail: loadError ?? "no libcurl")
     }
 
-    /// Sends one GET and waits for the whole reply.
-    public func get(_ request: HTTPGet) throws(TransportError) -> HTTPReply {
+    /// Sends one request and waits for the whole reply.
+    public func send(_ request: HTTPRequest) throws(TransportError) -> HTTPReply {
         try handles.withLock { (handles) throws(TransportError) -> HTTPReply in
             guard let single = handles?.single else { throw unavailable(request) }
             let exchange = Exchange(request: request)
@@ -85,10 +85,10 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    /// Sends every GET, at most `maxConnectionsPerHost` at once per host, and returns the outcomes in the order given.
+    /// Sends every request, at most `maxConnectionsPerHost` at once per host, and returns the outcomes in the order given.
     /// `finished` is called with the count done so far after each transfer, for progress bars.
-    public func getAll(
-        _ requests: [HTTPGet], finished: (Int) -> Void
+    public func sendAll(
+        _ requests: [HTTPRequest], finished: (Int) -> Void
     ) -> [Result<HTTPReply, TransportError>] {
         handles.withLock { handles in
             guard handles != nil else { return requests.map { .failure(unavailable($0)) } }
@@ -97,7 +97,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     private func transferAll(
-        _ requests: [HTTPGet], with handles: inout Handles, finished: (Int) -> Void
+        _ requests: [HTTPRequest], with handles: inout Handles, finished: (Int) -> Void
     ) -> [Result<HTTPReply, TransportError>] {
         let multi = handles.multi
         while handles.pool.count < min(requests.count, options.maxConnectionsPerHost) {
@@ -149,9 +149,26 @@ public final class CurlTransport: HTTPTransport {
     private func configure(_ handle: CurlHandle, for exchange: Exchange) -> UnsafeMutablePointer<curl_slist>? {
         uquiz_curl_easy_reset(handle)  // keeps the handle's connections, forgets the previous request's options
         uquiz_easy_setopt_string(handle, CURLOPT_URL, exchange.request.url)
-        uquiz_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        let request = exchange.request
+        if request.method == "GET" {
+            uquiz_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+            uquiz_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        } else {
+            // Not followed: a redirected POST would be re-sent as a GET, or re-sent at all.
+            uquiz_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if let body = request.body {
+            // The size first, so that the copy takes the bytes as they are (a body may hold NUL).
+            uquiz_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { bytes in
+                let empty: UInt8 = 0
+                withUnsafePointer(to: empty) { nothing in
+                    uquiz_easy_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(nothing)))
+                }
+            }
+        }
         uquiz_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        uquiz_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         uquiz_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
         uquiz_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         uquiz_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
@@ -175,12 +192,12 @@ public final class CurlTransport: HTTPTransport {
 
 /// The state of one transfer, reached from libcurl's callbacks through an unretained pointer.
 private final class Exchange {
-    let request: HTTPGet
+    let request: HTTPRequest
     var body = Data()
     var headers: [String: String] = [:]
     var exceededLimit = false
 
-    init(request: HTTPGet) {
+    init(request: HTTPRequest) {
         self.request = request
     }
 

@@ -1,18 +1,27 @@
 import Foundation
 
-/// One GET as the transport sends it.
-public struct HTTPGet: Sendable, Hashable {
+/// One request as the transport sends it: a GET for TMDB and posters; a POST or DELETE with a JSON body for a UQuiz
+/// server.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: String
     public var url: String
     /// Header lines in the order given; names are sent as written.
     public var headers: [HTTPHeader]
+    /// Sent as is (with the headers saying its type); `nil` sends none.
+    public var body: Data?
     /// The most body bytes accepted; a larger body fails with `TransportError.bodyTooLarge`.
     public var maxBodyBytes: Int
 
-    public init(url: String, headers: [HTTPHeader] = [], maxBodyBytes: Int = 8 << 20) {
+    public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: Data? = nil, maxBodyBytes: Int = 8 << 20) {
+        self.method = method
         self.url = url
         self.headers = headers
+        self.body = body
         self.maxBodyBytes = maxBodyBytes
     }
+
+    /// Whether sending it again cannot change anything on the server, so a lost reply may be retried.
+    public var isIdempotent: Bool { ["GET", "HEAD", "PUT", "DELETE"].contains(method) }
 }
 
 public struct HTTPHeader: Sendable, Hashable {
@@ -52,7 +61,7 @@ public enum TransportError: Error, Equatable, Sendable {
     case connectionLost(host: String, detail: String)
     case failed(host: String, detail: String)
 
-    /// Whether sending the same GET again may succeed.
+    /// Whether sending the same request again may succeed.
     public var isRetryable: Bool {
         switch self {
         case .connectionLost, .timeout: true

@@ -1,0 +1,144 @@
+import Foundation
+import MovieSearch
+import QuizCore
+import QuizStore
+
+/// A UQuiz server as a front end reaches it: the REST API (`openapi.yaml`) over the same HTTP transport as TMDB
+/// (libcurl live), with the same retries, and every failure as a `Problem` a front end can say in one line.
+public struct ServerClient: Sendable {
+    /// Scheme, host and port, without a trailing slash: `http://127.0.0.1:8080`.
+    public let baseURL: String
+    /// The bearer token of this player on this server, if logged in.
+    public let token: String?
+    let transport: any HTTPTransport
+    let retry: RetryPolicy
+    let clock: ClientClock
+
+    public enum Problem: Error, Equatable {
+        /// The address is not an `http://` or `https://` URL with a host.
+        case badAddress(String)
+        /// No reply: the server is down, the network is out, or it took too long.
+        case unreachable(TransportError)
+        /// The server answered with its JSON error: its status, stable code and message.
+        case refused(status: Int, code: String, message: String, retryAfterSeconds: Int?)
+        /// Something answered that does not speak this API (a web page, an empty body, another server).
+        case notAServer(status: Int)
+        /// The call needs a player's token and none is configured.
+        case notLoggedIn
+    }
+
+    public init(
+        baseURL: String, token: String?, transport: any HTTPTransport, retry: RetryPolicy = .standard,
+        clock: ClientClock = .live
+    ) throws(Problem) {
+        var trimmed = baseURL
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let components = URLComponents(string: trimmed), ["http", "https"].contains(components.scheme ?? ""),
+            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
+        else { throw .badAddress(baseURL) }
+        self.baseURL = trimmed
+        self.token = token
+        self.transport = transport
+        self.retry = retry
+        self.clock = clock
+    }
+
+    // MARK: - Players
+
+    /// Makes a guest player; the token in the answer is the only copy there will be.
+    public func register(name: String) throws(Problem) -> ServerAPI.NewPlayer {
+        try call("POST", "/v1/players", body: ServerAPI.NewPlayerRequest(name: name), authenticated: false)
+    }
+
+    // MARK: - Packages
+
+    /// Publishes a package spec as this player's; returns its share code.
+    public func publish(_ spec: PackageSpec, visibility: Visibility) throws(Problem) -> ServerAPI.Published {
+        try call("POST", "/v1/packages", body: ServerAPI.PublishRequest(spec: spec, visibility: visibility), authenticated: true)
+    }
+
+    /// One page of public packages, newest first.
+    public func browse(level: String? = nil, language: String? = nil, limit: Int? = nil, cursor: String? = nil)
+        throws(Problem) -> ServerAPI.PackagePage
+    {
+        var query = URLComponents()
+        query.queryItems = [
+            level.map { URLQueryItem(name: "level", value: $0) }, language.map { URLQueryItem(name: "language", value: $0) },
+            limit.map { URLQueryItem(name: "limit", value: String($0)) }, cursor.map { URLQueryItem(name: "cursor", value: $0) },
+        ].compactMap { $0 }
+        let suffix = query.queryItems!.isEmpty ? "" : "?" + (query.percentEncodedQuery ?? "")
+        return try call("GET", "/v1/packages" + suffix, body: Optional<ServerAPI.NewPlayerRequest>.none, authenticated: false)
+    }
+
+    /// What anyone may read of one package.
+    public func package(shareCode: String) throws(Problem) -> ServerAPI.PackageMetadata {
+        try call("GET", "/v1/packages/" + Self.pathSegment(shareCode), body: Optional<ServerAPI.NewPlayerRequest>.none, authenticated: false)
+    }
+
+    // MARK: - The exchange
+
+    /// One API call: the body as JSON, the bearer token when `authenticated`, retries for what is safe to repeat, the
+    /// answer decoded or the error said.
+    func call<Answer: Decodable, Body: Encodable>(
+        _ method: String, _ path: String, body: Body?, authenticated: Bool
+    ) throws(Problem) -> Answer {
+        var headers = [HTTPHeader("Accept", "application/json")]
+        if authenticated {
+            guard let token else { throw .notLoggedIn }
+            headers.append(HTTPHeader("Authorization", "Bearer \(token)"))
+        }
+        var data: Data?
+        if let body {
+            headers.append(HTTPHeader("Content-Type", "application/json"))
+            data = try? JSONEncoder().encode(body)
+        }
+        let request = HTTPRequest(method: method, url: baseURL + path, headers: headers, body: data, maxBodyBytes: 4 << 20)
+        let reply = try send(request)
+        guard (200..<300).contains(reply.status) else { throw Self.problem(reply) }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: reply.body)
+        } catch {
+            throw .notAServer(status: reply.status)
+        }
+    }
+
+    /// Sends with retries: a GET after 429, 5xx or a broken connection; anything else only after 429 or 503, which say
+    /// the server did nothing with it.
+    private func send(_ request: HTTPRequest) throws(Problem) -> HTTPReply {
+        let started = clock.now()
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let reply = try transport.send(request)
+                let safeToRepeat = request.isIdempotent || reply.status == 429 || reply.status == 503
+                guard safeToRepeat, reply.status == 429 || reply.status >= 500 else { return reply }
+                let failure = RetryPolicy.Failure.reply(
+                    status: reply.status, retryAfterSeconds: reply.headers["retry-after"].flatMap { Int($0) })
+                guard let wait = retry.delay(
+                    afterAttempt: attempt, failure: failure, elapsed: clock.now() - started, random: clock.random())
+                else { return reply }
+                clock.sleep(wait)
+            } catch {
+                guard request.isIdempotent, let wait = retry.delay(
+                    afterAttempt: attempt, failure: .transport(error), elapsed: clock.now() - started, random: clock.random())
+                else { throw .unreachable(error) }
+                clock.sleep(wait)
+            }
+        }
+    }
+
+    static func problem(_ reply: HTTPReply) -> Problem {
+        guard let body = try? JSONDecoder().decode(ServerAPI.ErrorBody.self, from: reply.body) else {
+            return .notAServer(status: reply.status)
+        }
+        return .refused(
+            status: reply.status, code: body.error.code, message: body.error.message,
+            retryAfterSeconds: reply.headers["retry-after"].flatMap { Int($0) })
+    }
+
+    /// A share code or id as one path segment: anything but letters and digits escaped, so it cannot change the path.
+    static func pathSegment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}

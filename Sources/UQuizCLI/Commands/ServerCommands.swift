@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import MovieSearch
+import PosterGrid
+import QuizCore
+import QuizStore
+import UQuizApp
+
+/// `--server URL`, for the commands that talk to a UQuiz server; without it, `server.url` from `uquiz login`.
+struct ServerOptions: ParsableArguments {
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp("The UQuiz server (default: server.url, which uquiz login sets).", valueName: "url"))
+    var url: String?
+}
+
+extension AppContext {
+    /// The client of the server named by `--server`, else `server.url`, with the token `uquiz login` saved for it. A
+    /// token saved for another server is not sent to this one.
+    func serverClient(_ options: ServerOptions) throws -> ServerClient {
+        let configured = try settings.lookup(SettingKeys.serverURL)?.value.nonEmpty
+        guard let url = options.url ?? configured else {
+            throw CommandFailure(message: "no server given: pass --server URL, or run uquiz login --server URL once")
+        }
+        let token = options.url == nil || options.url == configured ? try settings.lookup(SettingKeys.serverToken)?.value : nil
+        let transport = CurlTransport(options: try settings.transportOptions())
+        let retry = try settings.retryPolicy()
+        do {
+            return try ServerClient(baseURL: url, token: token, transport: transport, retry: retry)
+        } catch {
+            throw CommandFailure(message: Wording.server(error, at: url))
+        }
+    }
+
+    /// Runs one exchange with the server, saying its failure in one line.
+    func askServer<Answer>(_ client: ServerClient, _ exchange: (ServerClient) throws(ServerClient.Problem) -> Answer) throws -> Answer {
+        do {
+            return try exchange(client)
+        } catch {
+            throw CommandFailure(message: Wording.server(error, at: client.baseURL))
+        }
+    }
+}
+
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Become a guest player on a UQuiz server; its address and your token are saved for the other commands.",
+        discussion: """
+            Makes a guest player named --name (default: your player name) and saves server.url and server.token in \
+            your config file ($XDG_CONFIG_HOME/uquiz/config.json, mode 0600). The token is printed nowhere; keep the \
+            file private. Logging in again makes a new player.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+    @Option(help: "Your name on the server (default: the player setting, else your user name).") var name: String?
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let client = try context.serverClient(server)
+        let name = try context.settings.playerName(flag: name)
+        let player = try context.askServer(client) { client throws(ServerClient.Problem) in try client.register(name: name) }
+        let file = UserConfigFile(path: context.settings.userFileLayer)
+        try file.set([SettingKeys.serverURL.key: client.baseURL, SettingKeys.serverToken.key: player.token])
+        print("Logged in to \(Redaction.redact(url: client.baseURL)) as \(SafeText.clean(player.name)); token saved in \(file.path)")
+    }
+}
+
+struct PublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish one of your packages on the server you logged in to.",
+        discussion: """
+            Sends the package's movies, posters and areas; the server checks them by the same rules and gives it a share \
+            code of its own. Public packages are listed by browse; unlisted ones are found by their code only.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+    @Argument(help: "Id or share code of the package (see uquiz list).") var package: String
+    @Flag(help: "Only people given the share code find it.") var unlisted = false
+    @Flag(help: "Print JSON instead of a sentence.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let local = try PackageLibrary(environment: context.environment).package(package)
+        guard let spec = PackageSpec(remaking: local) else {
+            throw CommandFailure(message: "package \(local.shareCode) has a movie with neither a TMDB id nor a catalog key; it cannot be published")
+        }
+        let client = try context.serverClient(server)
+        let published = try context.askServer(client) { client throws(ServerClient.Problem) in
+            try client.publish(spec, visibility: unlisted ? .unlisted : .public)
+        }
+        if json {
+            print(try JSONOutput.string(published))
+            return
+        }
+        print(
+            "Published \"\(SafeText.clean(local.title))\" as \(SafeText.clean(published.shareCode))"
+                + (unlisted ? " (unlisted)" : "") + " on \(Redaction.redact(url: client.baseURL))")
+    }
+}
+
+struct BrowseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "List the public packages of a UQuiz server, newest first.",
+        discussion: "Each page ends with the --cursor of the next one. Nothing here shows an answer."
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+    @Option(help: "Only this level: beginner, intermediate or expert.") var level: Level?
+    @Option(help: "Only this language: ko or en.") var language: QuizLanguage?
+    @Option(help: "Packages per page (1 to 100).") var limit: Int?
+    @Option(help: "Where the page starts, as the previous page said.") var cursor: String?
+    @Flag(help: "Print the server's JSON page instead of a table.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let client = try context.serverClient(server)
+        let page = try context.askServer(client) { client throws(ServerClient.Problem) in
+            try client.browse(level: level?.rawValue, language: language?.rawValue, limit: limit, cursor: cursor)
+        }
+        if json {
+            print(try JSONOutput.string(page))
+            return
+        }
+        guard !page.packages.isEmpty else {
+            print("No packages here yet.")
+            return
+        }
+        let table = TextTable(
+            headers: ["CODE", "TITLE", "MAKER", "LEVEL", "LANG", "QUIZZES", "PLAYS"],
+            rows: page.packages.map {
+                [$0.shareCode, $0.title, $0.maker, $0.level.rawValue, $0.language.rawValue, "\($0.quizCount)", "\($0.plays)"]
+            })
+        print(table.render(terminal: context.terminal))
+        if let next = page.nextCursor { print("More: uquiz browse --cursor \(SafeText.clean(next))") }
+    }
+}

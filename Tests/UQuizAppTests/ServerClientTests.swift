@@ -1,0 +1,116 @@
+import Foundation
+import MovieSearch
+import QuizCore
+import Synchronization
+import Testing
+import UQuizApp
+
+/// A transport that answers from a script, one outcome per request, and remembers what was sent.
+final class ScriptedTransport: HTTPTransport {
+    private let state: Mutex<(script: [Result<HTTPReply, TransportError>], sent: [HTTPRequest])>
+
+    init(_ script: [Result<HTTPReply, TransportError>]) {
+        state = Mutex((script, []))
+    }
+
+    var sent: [HTTPRequest] { state.withLock { $0.sent } }
+
+    func send(_ request: HTTPRequest) throws(TransportError) -> HTTPReply {
+        let outcome = state.withLock { state in
+            state.sent.append(request)
+            return state.script.isEmpty ? .failure(.failed(host: "script", detail: "no more replies")) : state.script.removeFirst()
+        }
+        return try outcome.get()
+    }
+
+    func sendAll(_ requests: [HTTPRequest], finished: (Int) -> Void) -> [Result<HTTPReply, TransportError>] {
+        requests.map { request in Result { () throws(TransportError) in try send(request) } }
+    }
+}
+
+/// A clock whose sleeps only add up.
+final class SleepCounter: Sendable {
+    private let sleeps = Mutex<[Duration]>([])
+
+    var slept: [Duration] { sleeps.withLock { $0 } }
+
+    var clock: ClientClock {
+        ClientClock(
+            now: { self.slept.reduce(.zero, +) }, sleep: { duration in self.sleeps.withLock { $0.append(duration) } },
+            wallTime: { Date(timeIntervalSince1970: 0) }, random: { 0.5 })
+    }
+}
+
+@Suite("The server client: errors and what it retries")
+struct ServerClientTests {
+    static let page = HTTPReply(status: 200, headers: [:], body: Data(#"{"packages":[],"nextCursor":null}"#.utf8))
+    static let lost = TransportError.connectionLost(host: "127.0.0.1", detail: "reset")
+
+    func client(_ transport: ScriptedTransport, token: String? = "tok", clock: ClientClock) throws -> ServerClient {
+        try ServerClient(baseURL: "http://127.0.0.1:9/", token: token, transport: transport, retry: .standard, clock: clock)
+    }
+
+    @Test func aGetIsTriedAgainAfterABrokenConnection() throws {
+        let transport = ScriptedTransport([.failure(Self.lost), .success(Self.page)])
+        let page = try client(transport, clock: SleepCounter().clock).browse(level: "expert", cursor: "a b&c")
+        #expect(page.packages.isEmpty && page.nextCursor == nil)
+        #expect(transport.sent.count == 2)
+        #expect(transport.sent[0].url == "http://127.0.0.1:9/v1/packages?level=expert&cursor=a%20b%26c")
+        #expect(transport.sent[0].headers.allSatisfy { $0.name != "Authorization" }, "reads carry no token")
+    }
+
+    @Test func aPostIsNotRepeatedWhenItsReplyWasLost() throws {
+        let transport = ScriptedTransport([.failure(Self.lost), .success(HTTPReply(status: 201, headers: [:], body: Data()))])
+        #expect(throws: ServerClient.Problem.unreachable(Self.lost)) {
+            try client(transport, clock: SleepCounter().clock).register(name: "Ada")
+        }
+        #expect(transport.sent.count == 1, "the server may have made the player already")
+    }
+
+    @Test func aPostRefusedWith429IsSentAgainAfterRetryAfter() throws {
+        let counter = SleepCounter()
+        let busy = HTTPReply(
+            status: 429, headers: ["retry-after": "2"],
+            body: Data(#"{"error":{"code":"too_many_requests","message":"slow down"}}"#.utf8))
+        let made = HTTPReply(status: 201, headers: [:], body: Data(#"{"id":1,"name":"Ada","token":"t"}"#.utf8))
+        let transport = ScriptedTransport([.success(busy), .success(made)])
+        #expect(try client(transport, clock: counter.clock).register(name: "Ada").name == "Ada")
+        #expect(counter.slept == [.seconds(2)])
+        let body = try JSONSerialization.jsonObject(with: transport.sent[1].body ?? Data()) as? [String: String]
+        #expect(body == ["name": "Ada"] && transport.sent[1].method == "POST")
+    }
+
+    @Test func refusalsCarryTheServersWordsAndOthersSayTheyAreNoServer() throws {
+        let refused = HTTPReply(
+            status: 403, headers: [:], body: Data(#"{"error":{"code":"forbidden","message":"package X is not yours"}}"#.utf8))
+        #expect(throws: ServerClient.Problem.refused(status: 403, code: "forbidden", message: "package X is not yours", retryAfterSeconds: nil)) {
+            try client(ScriptedTransport([.success(refused)]), clock: SleepCounter().clock).package(shareCode: "X")
+        }
+        let html = HTTPReply(status: 200, headers: [:], body: Data("<html>".utf8))
+        #expect(throws: ServerClient.Problem.notAServer(status: 200)) {
+            try client(ScriptedTransport([.success(html)]), clock: SleepCounter().clock).package(shareCode: "X")
+        }
+    }
+
+    @Test func publishingNeedsATokenAndSendsTheSpecBesideItsVisibility() throws {
+        let spec = PackageSpec(
+            title: "T", maker: nil, level: "beginner", language: "en",
+            quizzes: [.init(movie: .tmdb(19), poster: "/p.jpg", areas: [[10, 10]])])
+        #expect(throws: ServerClient.Problem.notLoggedIn) {
+            try client(ScriptedTransport([]), token: nil, clock: SleepCounter().clock).publish(spec, visibility: .unlisted)
+        }
+        let transport = ScriptedTransport([.success(HTTPReply(status: 201, headers: [:], body: Data(#"{"shareCode":"ABCDEF"}"#.utf8)))])
+        #expect(try client(transport, clock: SleepCounter().clock).publish(spec, visibility: .unlisted).shareCode == "ABCDEF")
+        let sent = try #require(transport.sent.first)
+        #expect(sent.headers.contains(HTTPHeader("Authorization", "Bearer tok")))
+        let body = try JSONSerialization.jsonObject(with: sent.body ?? Data()) as? [String: Any]
+        #expect(body?["visibility"] as? String == "unlisted" && body?["title"] as? String == "T")
+        #expect(try PackageSpec.decode(sent.body ?? Data()) == spec, "the server reads the spec back as it was")
+    }
+
+    @Test func aShareCodeCannotChangeThePath() throws {
+        let transport = ScriptedTransport([])
+        _ = try? client(transport, clock: SleepCounter().clock).package(shareCode: "../players")
+        #expect(transport.sent.first?.url == "http://127.0.0.1:9/v1/packages/%2E%2E%2Fplayers")
+    }
+}
