@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
-// libFuzzer targets (import and spec validation with the cell parser, TMDB response decoding, answer normalizing and
-// judging), built only by .ci/fuzz/run with -sanitize=fuzzer.
+// libFuzzer targets (import and spec validation with the cell parser and grids, TMDB response decoding, config files
+// through every setting's check, answer normalizing and judging), built only by .ci/fuzz/run with -sanitize=fuzzer.
 import PackageDescription
 
 import struct Foundation.URL
@@ -22,6 +22,10 @@ let package = Package(
         .executableTarget(
             name: "TMDBFuzzer",
             dependencies: ["FuzzSupport", .product(name: "MovieSearch", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "SettingsFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "UQuizCLI", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
             name: "NormalizerFuzzer",

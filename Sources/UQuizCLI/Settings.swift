@@ -166,10 +166,15 @@ struct Settings: Sendable {
         {
             layers.append(ConfigLayer(name: defaultsFile, provider: provider))
         }
+        layers.append(builtInLayer())
+        return Settings(layers: layers, environment: environment, executable: executable)
+    }
+
+    /// The built-in defaults, typed like a JSON file's values: a provider refuses a string where an int is asked for.
+    private static func builtInLayer() -> ConfigLayer {
         var builtIn: [AbsoluteConfigKey: ConfigValue] = [:]
         for setting in SettingKeys.all {
             guard let value = setting.defaultValue else { continue }
-            // Typed like a JSON file's values: a provider refuses a string where an int is asked for.
             let content: ConfigContent =
                 switch setting.kind {
                 case .string: .string(value)
@@ -178,8 +183,36 @@ struct Settings: Sendable {
                 }
             builtIn[AbsoluteConfigKey(ConfigKey(setting.key))] = ConfigValue(content, isSecret: false)
         }
-        layers.append(ConfigLayer(name: "built-in", provider: InMemoryProvider(name: "built-in", values: builtIn)))
-        return Settings(layers: layers, environment: environment, executable: executable)
+        return ConfigLayer(name: "built-in", provider: InMemoryProvider(name: "built-in", values: builtIn))
+    }
+
+    /// Every problem the config file at `path` would cause, read alone over the built-in defaults, each in the line
+    /// any command would fail with: what `uquiz config --check` prints.
+    static func problems(inFile path: String) async -> [String] {
+        let settings: Settings
+        do {
+            guard let provider = try await fileProvider(at: path) else { return ["\(path) does not exist"] }
+            settings = Settings(
+                layers: [ConfigLayer(name: path, provider: provider), builtInLayer()], environment: ["HOME": "/nonexistent"],
+                executable: URL(fileURLWithPath: "/nonexistent"))
+        } catch {
+            return [error.localizedDescription]
+        }
+        var problems: [String] = []
+        func check(_ read: () throws -> Void) {
+            do { try read() } catch { problems.append(error.localizedDescription) }
+        }
+        for setting in SettingKeys.all { check { _ = try settings.lookup(setting) } }
+        guard problems.isEmpty else { return problems }
+        // Each setting is good alone; these read them together (a grid whose areas do not fit, levels out of order).
+        check { _ = try settings.gridGeometry() }
+        check { _ = try settings.levelRules() }
+        check { _ = try settings.makerName() }
+        check { _ = try settings.playerName() }
+        check { _ = try settings.language(flag: nil) }
+        check { _ = try settings.retryPolicy() }
+        check { _ = try settings.transportOptions() }
+        return problems
     }
 
     private static func fileProvider(at path: String) async throws -> (any ConfigProvider)? {
@@ -187,7 +220,11 @@ struct Settings: Sendable {
         do {
             return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
         } catch {
-            throw SettingsError(message: "config file \(path) is not valid JSON (\(error)); fix or remove it")
+            // Foundation's parser says where in its debug description; its localized text says only "not valid".
+            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map {
+                " (" + $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")).lowercased() + ")"
+            } ?? ""
+            throw SettingsError(message: "config file \(path) is not valid JSON\(detail); fix or remove it")
         }
     }
 

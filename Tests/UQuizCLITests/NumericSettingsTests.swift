@@ -34,4 +34,24 @@ struct NumericSettingsTests {
             "Error: quiz.timeLimitSeconds in \(folder)/config.json must be a number from 0.001 to 86400, not 1e+308"
         ])
     }
+
+    /// `config --check FILE` reads that file alone and lists every problem, not just the first; a good file is "ok".
+    @Test func checkingAConfigFileListsEveryProblem() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.path("candidate.json")
+        try Data(#"{"quiz": {"timeLimitSeconds": 1e308}, "tmdb": {"timeoutSeconds": 0.0004}, "grid": {"columns": "wide"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let bad = try sandbox.run(["config", "--check", file])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.split(separator: "\n") == [
+            "grid.columns in \(file) must be a whole number",
+            "quiz.timeLimitSeconds in \(file) must be a number from 0.001 to 86400, not 1e+308",
+            "tmdb.timeoutSeconds in \(file) must be a number from 0.001 to 3600, not 0.0004",
+        ])
+        try Data(#"{"grid": {"columns": 10, "rows": 10, "areaSize": 9, "margin": 3}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let misfit = try sandbox.run(["config", "--check", file])
+        #expect(misfit.stdout == "configured grid is invalid: a 9x9 area with a 3-cell margin does not fit in a 10x10 grid\n")
+        let good = try sandbox.run(["config", "--check", repositoryRoot.appendingPathComponent("Config/uquiz.json").path])
+        #expect(good.status == 0 && good.stdout.hasSuffix("Config/uquiz.json: ok\n"))
+    }
 }

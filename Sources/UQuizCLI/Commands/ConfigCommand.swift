@@ -8,12 +8,15 @@ struct ConfigCommand: AsyncParsableCommand {
         discussion: """
             Sources, strongest first: flags, environment variables (UQUIZ_...), the user file \
             $XDG_CONFIG_HOME/uquiz/config.json, the defaults file Config/uquiz.json, built-in defaults. Secrets are \
-            never printed.
+            never printed. --check FILE reads only that file (over the built-in defaults) and says every problem it \
+            would cause, without using it: exit 0 when it has none.
             """
     )
 
     @OptionGroup var store: StoreOptions
     @Flag(help: "Print JSON instead of a table.") var json = false
+    @Option(name: .customLong("check"), help: ArgumentHelp("Check this config file instead.", valueName: "file"))
+    var checkFile: String?
 
     struct Entry: Encodable {
         var key: String
@@ -23,6 +26,13 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let checkFile {
+            let problems = await ConfigFileCheck.problems(inFile: checkFile)
+            if problems.isEmpty { print("\(SafeText.clean(checkFile)): ok") }
+            for problem in problems { print(SafeText.clean(problem)) }
+            if !problems.isEmpty { throw ExitCode.failure }
+            return
+        }
         let context = try await AppContext.make(store)
         let settings = context.settings
         // Report a configured grid or level table that could not be played before listing the values.
@@ -49,5 +59,12 @@ struct ConfigCommand: AsyncParsableCommand {
             headers: ["KEY", "VALUE", "SOURCE", "ENVIRONMENT"],
             rows: entries.map { [$0.key, $0.value ?? "(not set)", $0.source, $0.environmentVariable] })
         print(table.render(terminal: context.terminal))
+    }
+}
+
+/// A config file's problems, as `uquiz config --check` finds them; public for the settings fuzzer in `.ci/fuzz`.
+public enum ConfigFileCheck {
+    public static func problems(inFile path: String) async -> [String] {
+        await Settings.problems(inFile: path)
     }
 }
