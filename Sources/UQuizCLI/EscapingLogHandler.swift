@@ -1,7 +1,8 @@
 import Logging
 
-/// Where log lines meet the terminal (`--verbose`): a message may quote a URL, a title or a server's answer, so it is
-/// escaped like every other such text before the standard-error handler writes it.
+/// Where log lines meet the terminal (`--verbose`, the server's request log): a message may quote a URL, a title, a
+/// server's answer or a client's path, so it is escaped like every other such text before the standard-error handler
+/// writes it.
 struct EscapingLogHandler: LogHandler {
     var inner: StreamLogHandler
 
@@ -24,8 +25,10 @@ struct EscapingLogHandler: LogHandler {
         level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
         function: String, line: UInt
     ) {
+        // Metadata too: a server's request line (a path) is a client's text.
         inner.log(
-            level: level, message: "\(SafeText.clean(message.description))", metadata: metadata, source: source,
-            file: file, function: function, line: line)
+            level: level, message: "\(SafeText.clean(message.description))",
+            metadata: metadata?.mapValues { .string(SafeText.clean($0.description)) }, source: source, file: file,
+            function: function, line: line)
     }
 }

@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Opened now rather than on the first request: a first run seeds here, and a bad database stops the server
         // before it says it is listening.
         let database = try context.openDatabase()
-        var logger = Logger(label: "uquiz.server") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "uquiz.server") { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = store.verbose ? .debug : .info
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: context.environment, store: { database }),
