@@ -191,7 +191,8 @@ struct SeedBuildTests {
         #expect {
             try SeedBuilder.build(bundle: SeedBundle(directory: bundleFolder), output: output)
         } throws: { error in
-            "\(error.localizedDescription)".contains("$.packages[0].quizzes[0].areas: r2 c30 is outside the margin")
+            guard case let StoreError.seedSourceInvalid(_, detail) = error else { return false }
+            return detail.contains("$.packages[0].quizzes[0].areas: r2 c30 is outside the margin")
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
