@@ -122,6 +122,7 @@ extension AppDatabase {
         try write { db in
             guard try PackageRecord.exists(db, key: packageId) else { throw StoreError.packageNotFound("\(packageId)") }
             try Self.update(packageId: packageId, to: edited, keepAttemptedQuizzes: false, in: db)
+            try db.execute(sql: "UPDATE package SET userEdited = 1 WHERE id = ?", arguments: [packageId])
         }
     }
 

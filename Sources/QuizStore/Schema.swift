@@ -132,6 +132,12 @@ enum Schema {
             // Browsing newest first pages through (createdAt, id).
             try db.create(index: "package_on_createdAt_id", on: "package", columns: ["createdAt", "id"])
         }
+        migrator.registerMigration("v5-package-user-edited") { db in
+            // A bundled package the user edited: seed merge leaves it as they made it instead of undoing their edit.
+            try db.alter(table: "package") { t in
+                t.add(column: "userEdited", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

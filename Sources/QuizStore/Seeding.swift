@@ -143,6 +143,8 @@ public struct MergeReport: Sendable, Codable, Equatable {
     public var added: [String] = []
     public var updated: [String] = []
     public var unchanged: [String] = []
+    /// Bundled packages the user edited, which the bundle would have changed back: left as the user made them.
+    public var keptEdited: [String] = []
     public var bundleVersion: String = ""
 }
 
@@ -166,8 +168,8 @@ extension AppDatabase {
     }
 
     /// Adds the bundle's seed packages that are missing and brings changed ones up to date, matched by seed id, in one
-    /// transaction. User-made packages are never touched, and neither are attempts: a quiz the bundle dropped is kept
-    /// while attempts refer to it.
+    /// transaction. User-made packages are never touched, nor bundled ones the user edited, and neither are attempts: a
+    /// quiz the bundle dropped is kept while attempts refer to it.
     public func mergeSeed(from bundle: SeedBundle) throws -> MergeReport {
         let bundleQueue = try bundle.open()
         let (version, posters, movies, seedPackages) = try mappingErrors(path: bundle.databaseURL.path) {
@@ -205,8 +207,11 @@ extension AppDatabase {
                 }
                 var current = try Self.fetchPackage(id: id, in: db)!
                 current.id = nil
+                let userEdited = try Bool.fetchOne(db, sql: "SELECT userEdited FROM package WHERE id = ?", arguments: [id])
                 if current == seedPackage {
                     report.unchanged.append(seedId)
+                } else if userEdited == true {
+                    report.keptEdited.append(seedId)
                 } else {
                     try Self.update(packageId: id, to: seedPackage, keepAttemptedQuizzes: true, in: db)
                     report.updated.append(seedId)

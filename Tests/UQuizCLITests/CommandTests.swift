@@ -126,6 +126,22 @@ struct CommandTests {
         #expect(try sandbox.run(["list"]).stdout.split(separator: "\n").count == 9)
     }
 
+    /// A bundled package the user edited stays as they made it through a seed merge, and merge says so; the others are
+    /// still brought up to date.
+    @Test func seedMergeKeepsTheUsersEditsToABundledPackage() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.run(["edit", "en-silent", "--title", "My silent night"]).status == 0)
+        let merge = try sandbox.run(["seed", "merge"])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(merge.stdout.contains(", 1 kept as you edited them."))
+        #expect(merge.stdout.contains("  kept     en-silent (edited by you; uquiz seed reset restores the bundle's)"))
+        let shown = try sandbox.run(["show", "en-silent", "--json"])
+        let package = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect(package?["title"] as? String == "My silent night")
+        let again = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["seed", "merge", "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(again?["keptEdited"] as? [String] == ["en-silent"] && (again?["unchanged"] as? [String])?.count == 7)
+    }
+
     @Test func seedStatusAndResetWithBackup() throws {
         let sandbox = try Sandbox()
         let status = try sandbox.run(["seed", "status", "--json"])

@@ -52,8 +52,8 @@ struct SeedCommand: AsyncParsableCommand {
             commandName: "merge",
             abstract: "Add missing bundled packages and update changed ones.",
             discussion: """
-                Bundled packages are matched by their seed id. Packages you made and all attempts are never touched; \
-                a bundled package you deleted comes back.
+                Bundled packages are matched by their seed id. Packages you made, bundled packages you edited and all \
+                attempts are never touched; a bundled package you deleted comes back.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -67,9 +67,11 @@ struct SeedCommand: AsyncParsableCommand {
             }
             print(
                 "Merged bundle \(report.bundleVersion): \(report.added.count) added, \(report.updated.count) updated, "
-                    + "\(report.unchanged.count) unchanged.")
+                    + "\(report.unchanged.count) unchanged"
+                    + (report.keptEdited.isEmpty ? "." : ", \(report.keptEdited.count) kept as you edited them."))
             for id in report.added { print("  added    \(id)") }
             for id in report.updated { print("  updated  \(id)") }
+            for id in report.keptEdited { print("  kept     \(id) (edited by you; uquiz seed reset restores the bundle's)") }
         }
     }
 
