@@ -390,16 +390,23 @@ struct Settings: Sendable {
 
     /// A name that will be stored and shown, held to the rule of every text (`PackageSpec.checkText`) here, where
     /// settings are read, so that the error names where it came from. `USER` is only a default: one that breaks the
-    /// rule gives way to "anonymous".
+    /// rule, or no user name at all, gives way to "anonymous".
     private func name(_ setting: SettingKey, what: String) throws -> String {
         if let (name, source) = try lookup(setting), !name.isEmpty {
             let place = source == "environment" ? setting.environmentVariable : "\(setting.key) in \(source)"
             return try Self.checkedName(name, from: place, what: what)
         }
-        guard let user = environment["USER"], !user.isEmpty,
+        guard let user = environment["USER"].flatMap(\.nonEmpty) ?? Self.accountName(),
             (try? PackageSpec.checkText(user, path: "USER", name: what)) != nil
         else { return "anonymous" }
         return user
+    }
+
+    /// The login name of this process's user from the password database, for when `USER` is unset or empty (cron,
+    /// containers).
+    private static func accountName() -> String? {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name).nonEmpty
     }
 
     private static func checkedName(_ name: String, from place: String, what: String) throws -> String {

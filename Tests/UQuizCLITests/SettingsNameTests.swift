@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import UQuizTestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Issue 13, item 14, through the binary.
 @Suite("Names from settings keep the rules every text keeps")
 struct SettingsNameTests {
@@ -36,5 +40,16 @@ struct SettingsNameTests {
         #expect(fromFlag.stderr.contains("--player"), "\(fromFlag.stderr.prefix(300))")
         let stats = try jsonObject(try sandbox.run(["stats", "--json"]).stdout)
         #expect(stats["attempts"] as? Int == 0, "nothing recorded: \(stats)")
+    }
+
+    /// With USER unset or empty (cron, containers) the maker is still "your user name", from the password database.
+    @Test func anEmptyUSERFallsBackToTheAccountName() throws {
+        let sandbox = try Sandbox()
+        let account = try #require(getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } })
+        let made = try sandbox.run(
+            ["create", "--title", "Named", "--level", "expert", "--quiz", "movie=19 areas=30:25"], extraEnvironment: ["USER": ""])
+        #expect(made.status == 0, "\(made.stderr)")
+        let shown = try jsonObject(try sandbox.run(["show", "9", "--json"]).stdout)
+        #expect(shown["maker"] as? String == account)
     }
 }
