@@ -227,6 +227,11 @@ extension AppDatabase {
         }
     }
 
+    /// The daily quiz of `day` if it has been chosen; never chooses.
+    public func dailyChoice(day: String) throws -> DailyChoice? {
+        try read { db in try Self.daily(day: day, in: db) }
+    }
+
     private static func daily(day: String, in db: Database) throws -> DailyChoice? {
         try Row.fetchOne(
             db,

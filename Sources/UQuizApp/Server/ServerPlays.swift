@@ -293,6 +293,8 @@ public final class ServerPlays: Sendable {
     public func today() throws -> DailyChoice {
         let date = environment.app.now()
         let day = Self.dayText(date)
+        // Read first: only the day's first ask needs a write.
+        if let known = try environment.store().dailyChoice(day: day) { return known }
         let choice = try environment.store().daily(
             day: day, chosenAt: date,
             number: { first in first.flatMap { Self.daysBetween($0, day) }.map { $0 + 1 } ?? 1 },
@@ -424,6 +426,7 @@ public final class ServerPlays: Sendable {
         _ playId: String, _ player: Player, at instant: Duration, _ body: (inout OpenPlay) throws -> Value
     ) throws -> Value? {
         guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
+        try sweep(at: instant)
         let (value, toRecord) = try state.withLock { state -> (Value?, OpenPlay?) in
             guard var play = state.plays[playId] else { return (nil, nil) }
             guard play.player.id == player.id else { throw Problem.notYours }
@@ -471,8 +474,9 @@ public final class ServerPlays: Sendable {
         }
     }
 
-    /// At most every few seconds: brings every play to now, stores those that finished with nobody asking (their
-    /// quizzes ran out of time), and lets go of those finished longer than `finishedRetention` ago.
+    /// At most every few seconds, on any request about plays: brings every play to now, stores those that finished
+    /// with nobody asking (their quizzes ran out of time), and lets go of those finished longer than
+    /// `finishedRetention` ago. Plays still open when the process stops are lost; finished ones are all stored.
     private func sweep(at instant: Duration) throws {
         let finished = state.withLock { state -> [OpenPlay] in
             if let last = state.lastSweep, instant - last < .seconds(5) { return [] }
@@ -513,7 +517,7 @@ public final class ServerPlays: Sendable {
         let package = try environment.app.store().package(id: stored.packageId)
         var dailyNumber: Int?
         if let day = stored.dailyDay {
-            dailyNumber = try environment.store().daily(day: day, chosenAt: environment.app.now(), number: { _ in 0 }, pick: { _ in 0 })?.number
+            dailyNumber = try environment.store().dailyChoice(day: day)?.number
         }
         let results = stored.attempts.map(\.result)
         let views = zip(quizzes, results).enumerated().map { index, pair in

@@ -33,6 +33,7 @@ public protocol SharingStorage: Sendable {
     func quizSolveStats(packageId: Int64) throws -> [QuizSolveStats]
     /// The daily quiz of a UTC day, chosen (by `pick`, numbered by `number`) on the first ask and fixed from then on.
     func daily(day: String, chosenAt: Date, number: (String?) -> Int, pick: ([Int64]) -> Int) throws -> DailyChoice?
+    func dailyChoice(day: String) throws -> DailyChoice?
     func dailyResults(playerId: Int64) throws -> [(day: String, solved: Bool)]
     func dailyPlayId(playerId: Int64, day: String) throws -> String?
 }
