@@ -294,6 +294,20 @@ struct PlayTests {
         }
     }
 
+    @Test func aServerHoldingAllThePlaysItMayRefusesMoreFor503() async throws {
+        let clock = ManualClock()
+        let configuration = ServerConfiguration(plays: PlayRules(maxOpenPlays: 2))
+        try await TestServer().test(configuration: configuration, monotonicNow: clock.now) { client in
+            let token = try await client.newPlayer()
+            for _ in 0..<2 {
+                #expect(try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).status == .created)
+            }
+            let full = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token)
+            #expect(full.status == .serviceUnavailable && full.headers[.retryAfter] == "30")
+            #expect(full.errorMessage.contains("try again later"))
+        }
+    }
+
     @Test func aFinishedPlayIsStoredAndReadBackOnceMemoryLetsItGo() async throws {
         let server = try TestServer()
         let clock = ManualClock()

@@ -133,7 +133,7 @@ public struct PosterLoader: Sendable {
             guard let client = try? environment.imageClient(),
                 let data = try? client.downloadPosters([posterPath], size: size)[0].get()
             else {
-                environment.log("poster \(posterPath) unavailable: automatic areas use the layout alone")
+                environment.log("poster \(posterPath) unavailable: it is neither cached nor downloadable now")
                 return nil
             }
             try? cache.store(data, for: posterPath, size: size)
