@@ -448,6 +448,9 @@ public final class ServerPlays: Sendable {
         return value
     }
 
+    /// How many times a finished play is offered to the store before it is given up.
+    static let recordTries = 3
+
     /// Stores a finished play; on failure it is tried again on the next ask or sweep.
     private func record(_ play: OpenPlay) {
         let results = play.ended.map(\.result)
@@ -463,11 +466,19 @@ public final class ServerPlays: Sendable {
                 })
             outcome = .stored(ranked: ranked)
         } catch {
-            environment.app.log("play \(play.id) could not be stored (tried again later): \(error)")
-            outcome = .notStored
+            // A store that is busy now may take it later; a play it refuses every time (its package deleted since,
+            // say) is given up after a few tries, so it does not fill the log and the memory for ever.
+            let tries = play.recordFailures + 1
+            environment.app.log(
+                "play \(play.id) could not be stored (try \(tries) of \(Self.recordTries)): \(error)")
+            outcome = tries >= Self.recordTries ? .abandoned : .notStored
         }
         state.withLock { state in
             state.plays[play.id]?.storage = outcome
+            if outcome == .notStored { state.plays[play.id]?.recordFailures += 1 }
+            if outcome == .abandoned, let day = play.dailyDay {
+                state.openDaily[OpenPlay.dailyKey(play.player.id, day)] = nil
+            }
             if case .stored = outcome, let day = play.dailyDay {
                 state.openDaily[OpenPlay.dailyKey(play.player.id, day)] = nil
             }
@@ -485,8 +496,7 @@ public final class ServerPlays: Sendable {
             for id in Array(state.plays.keys) {
                 guard var play = state.plays[id] else { continue }
                 play.advance(to: instant, interlude: rules.interlude)
-                if let over = play.finishedAt, play.storage != .notStored, play.storage != .recording,
-                    instant - over > rules.finishedRetention
+                if let over = play.finishedAt, play.storage.isSettled, instant - over > rules.finishedRetention
                 {
                     state.plays[id] = nil
                     continue
@@ -583,6 +593,16 @@ enum PlayStorage: Equatable {
     case notStored
     case recording
     case stored(ranked: Bool)
+    /// The store refused it every time it was offered.
+    case abandoned
+
+    /// Nothing more will be done about storing it.
+    var isSettled: Bool {
+        switch self {
+        case .stored, .abandoned: true
+        case .notStored, .recording: false
+        }
+    }
 }
 
 /// One play in the server's memory: which quiz is on, its `QuizRound`, and how the ones before it ended.
@@ -612,6 +632,7 @@ struct OpenPlay {
     var ended: [Ended] = []
     var finishedAt: Duration?
     var storage = PlayStorage.notStored
+    var recordFailures = 0
 
     init(
         id: String, player: Player, plan: ServerPlays.PlayPlan, startedAt: Date, dailyDay: String?, dailyNumber: Int?,
