@@ -158,6 +158,23 @@ struct LeaderboardDailyTests {
         }
     }
 
+    @Test func aDeletedDailyQuizLeavesItsDayEmptyRatherThanReshuffled() async throws {
+        let date = ManualDate()
+        let server = try TestServer(now: date.now)
+        try await server.test { client in
+            let first = try await client.send(.get, "/v1/daily")
+            let code = try #require(first.json["shareCode"] as? String)
+            try server.database.deletePackages(ids: [try server.database.packageID(for: code)])
+            let gone = try await client.send(.get, "/v1/daily")
+            #expect(gone.status == .notFound && gone.errorMessage.contains("#1 was deleted"))
+            let token = try await client.newPlayer()
+            #expect(try await client.send(.post, "/v1/daily/plays", token: token).status == .notFound)
+            date.advance(days: 1)
+            let next = try await client.send(.get, "/v1/daily")
+            #expect(next.status == .ok && next.json["number"] as? Int == 2)
+        }
+    }
+
     @Test func movieSearchNeedsATokenAnswersFromTheCatalogAndIsLimited() async throws {
         let clock = ManualClock()
         let limits = ServerConfiguration(movieSearches: RateLimit(burst: 2, interval: .seconds(1)))
