@@ -132,7 +132,41 @@ enum Schema {
             // Browsing newest first pages through (createdAt, id).
             try db.create(index: "package_on_createdAt_id", on: "package", columns: ["createdAt", "id"])
         }
-        migrator.registerMigration("v5-package-user-edited") { db in
+        migrator.registerMigration("v5-server-plays-leaderboards-daily") { db in
+            // A play judged by `uquiz serve` is a `play` row like the CLI's, with the player who made it, the opaque
+            // id its client knows it by, the quiz time it took (the leaderboard's tie-break), whether it is the ranked
+            // one, and the UTC day of the daily quiz it played, if it was one.
+            try db.alter(table: "play") { t in
+                t.add(column: "publicId", .text)
+                t.add(column: "playerId", .integer).references("player", onDelete: .cascade)
+                t.add(column: "ranked", .boolean).notNull().defaults(to: false)
+                t.add(column: "elapsedSeconds", .double)
+                t.add(column: "dailyDay", .text)
+            }
+            try db.create(index: "play_on_publicId", on: "play", columns: ["publicId"], unique: true)
+            // A player's first finished play of a package is the ranked one; the index makes a second impossible.
+            try db.execute(sql: "CREATE UNIQUE INDEX play_ranked_once ON play(packageId, playerId) WHERE ranked")
+            // One daily play per player and day, whatever the server's memory says.
+            try db.execute(
+                sql: "CREATE UNIQUE INDEX play_daily_once ON play(playerId, dailyDay) WHERE dailyDay IS NOT NULL")
+            try db.execute(
+                sql: "CREATE INDEX play_leaderboard ON play(packageId, score DESC, elapsedSeconds) WHERE ranked")
+            // How a server play's quiz ended and what it scored, so a finished play can be shown again from the store.
+            // The CLI's attempts leave both NULL.
+            try db.alter(table: "attempt") { t in
+                t.add(column: "outcome", .text)
+                t.add(column: "score", .integer)
+            }
+            // The daily quiz: chosen once per UTC day, numbered from the first day (#1) on, and never chosen again.
+            // A quiz its maker deletes leaves the day without a quiz rather than reshuffling it.
+            try db.create(table: "daily") { t in
+                t.primaryKey("day", .text)
+                t.column("number", .integer).notNull().unique()
+                t.column("quizId", .integer).references("quiz", onDelete: .setNull)
+                t.column("chosenAt", .text).notNull()
+            }
+        }
+        migrator.registerMigration("v6-package-user-edited") { db in
             // A bundled package the user edited: seed merge leaves it as they made it instead of undoing their edit.
             try db.alter(table: "package") { t in
                 t.add(column: "userEdited", .boolean).notNull().defaults(to: false)

@@ -29,16 +29,27 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration
     /// Per client address.
     public var playerCreation: RateLimit
+    /// Per player.
+    public var playStarts: RateLimit
+    public var guesses: RateLimit
+    public var movieSearches: RateLimit
+    /// How plays run: the pause before each quiz, how long finished plays stay in memory.
+    public var plays: PlayRules
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
-        playerCreation: RateLimit = .playerCreation
+        playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
+        movieSearches: RateLimit = .movieSearches, plays: PlayRules = .init()
     ) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeout = idleTimeout
         self.playerCreation = playerCreation
+        self.playStarts = playStarts
+        self.guesses = guesses
+        self.movieSearches = movieSearches
+        self.plays = plays
     }
 }
 
@@ -76,7 +87,8 @@ public func buildApplication(
 }
 
 /// Every route of the server, with the middleware every request goes through: request logs with an id, then errors
-/// turned into JSON, then the body limit. `monotonicNow` is the rate limits' clock (tests drive it).
+/// turned into JSON, then the body limit. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
+/// play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
     monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart
@@ -90,6 +102,15 @@ public func buildRouter(
         to: router.group("v1/players").add(
             middleware: RateLimitMiddleware(limiter: RateLimiter(limit: configuration.playerCreation, now: monotonicNow))))
     PackageRoutes(environment: environment).add(to: router.group("v1/packages"))
+    PlayRoutes(
+        environment: environment,
+        plays: ServerPlays(
+            environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow),
+        movies: ServerMovieSearch(environment: environment.sharing, now: monotonicNow),
+        playStarts: RateLimiter(limit: configuration.playStarts, now: monotonicNow),
+        guesses: RateLimiter(limit: configuration.guesses, now: monotonicNow),
+        movieSearches: RateLimiter(limit: configuration.movieSearches, now: monotonicNow)
+    ).add(to: router)
     return router
 }
 

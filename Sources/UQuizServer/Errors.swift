@@ -34,6 +34,16 @@ struct APIError: Error {
             headers: [.retryAfter: String(retryAfterSeconds)])
     }
 
+    /// 429 with `Retry-After` in whole seconds, rounded up.
+    static func tooManyRequests(_ wait: Duration) -> APIError {
+        let seconds = max(1, Int(wait.seconds.rounded(.up)))
+        return APIError(
+            status: .tooManyRequests, code: "too_many_requests", message: "too many requests; try again in \(seconds) s",
+            headers: [.retryAfter: String(seconds)])
+    }
+
+    static func conflict(_ message: String) -> APIError { .init(status: .conflict, code: "conflict", message: message) }
+
     static let internalError = APIError(status: .internalServerError, code: "internal", message: "internal error")
 
     /// What a use case's error means to a client; anything unforeseen is a 500 whose cause only the log knows.
@@ -47,6 +57,8 @@ struct APIError: Error {
             return .notFound("no package \"\(code)\" here")
         case PublishPackage.Problem.notOwner(let code):
             return .init(status: .forbidden, code: "forbidden", message: "package \(code) is not yours")
+        case let problem as ServerPlays.Problem:
+            return from(problem)
         case Players.Problem.unknownToken:
             return .unauthorized("the bearer token is not one this server gave out")
         case let problem as SpecProblem:
@@ -63,6 +75,43 @@ struct APIError: Error {
             return .init(status: error.status, code: code(for: error.status), message: error.status.reasonPhrase.lowercased())
         default:
             return nil
+        }
+    }
+
+    /// What a play's problem means to a client. A message may say when a quiz starts, never what its answer is.
+    static func from(_ problem: ServerPlays.Problem) -> APIError {
+        switch problem {
+        case .unknownPlay:
+            return .notFound("no play with this id here (POST /v1/packages/{code}/plays starts one)")
+        case .notYours:
+            return .init(status: .forbidden, code: "forbidden", message: "this play is another player's")
+        case let .noSuchQuiz(quiz, count):
+            return .badRequest("quiz: \(quiz) is not a quiz of this play: use 1 to \(count)")
+        case let .noSuchStage(stage, count):
+            return .badRequest("stage: \(stage) is not a stage of this quiz: use 1 to \(count)")
+        case let .quizNotStarted(quiz, startsIn):
+            let when = startsIn.map { " (it starts in \(Int(($0 / .milliseconds(1)).rounded(.up))) ms)" } ?? ""
+            return .conflict("quiz \(quiz) has not started\(when); ask again once it has")
+        case .quizOver(let quiz):
+            return .conflict("quiz \(quiz) is over; GET the play for its answer")
+        case .nothingToPlay:
+            return .init(
+                status: .unprocessableContent, code: "broken_rule", message: "this package has no quiz with areas to play")
+        case .full:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "the server holds all the plays it can; try again later",
+                headers: [.retryAfter: "30"])
+        case .posterUnavailable:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again later",
+                headers: [.retryAfter: "5"])
+        case .noDaily:
+            return .notFound("no public quiz to choose a daily quiz from")
+        case .dailyDeleted(let number):
+            return .notFound("daily quiz #\(number) was deleted by its maker; come back tomorrow")
+        case .dailyAlreadyPlayed(let playId):
+            return .conflict(
+                "you have played today's daily quiz already" + (playId.map { "; see GET /v1/plays/\($0)" } ?? ""))
         }
     }
 

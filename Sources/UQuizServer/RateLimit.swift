@@ -17,6 +17,16 @@ public struct RateLimit: Sendable, Equatable {
     /// Guest players are free to make, so making them is what a script would hammer: 10 at once, then 1 every 6 s
     /// (10 a minute) per client address.
     public static let playerCreation = RateLimit(burst: 10, interval: .seconds(6))
+
+    /// Starting plays (the daily's too), per player: 10 at once, then 1 every 6 s. A play holds memory until it ends.
+    public static let playStarts = RateLimit(burst: 10, interval: .seconds(6))
+
+    /// Guesses, per player across all their plays: 10 at once, then 2 a second. Faster than anyone types, far slower
+    /// than a script trying a title list.
+    public static let guesses = RateLimit(burst: 10, interval: .milliseconds(500))
+
+    /// Movie searches, per player: 10 at once, then 1 a second; TMDB's own limit is shared by every maker.
+    public static let movieSearches = RateLimit(burst: 10, interval: .seconds(1))
 }
 
 /// Token buckets per client address, on a monotonic clock that tests can drive. Memory stays bounded: past
@@ -61,12 +71,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let wait = limiter.take(for: context.clientAddress) {
-            let seconds = max(1, Int(wait.seconds.rounded(.up)))
-            throw APIError(
-                status: .tooManyRequests, code: "too_many_requests", message: "too many requests; try again later",
-                headers: [.retryAfter: String(seconds)])
-        }
+        if let wait = limiter.take(for: context.clientAddress) { throw APIError.tooManyRequests(wait) }
         return try await next(request, context)
     }
 }

@@ -167,4 +167,35 @@ struct ServeCommandTests {
         #expect(notServer.stderrLines == ["Error: \"gopher://example\" is not a server address: use http://HOST:PORT or https://HOST"])
         #expect(server.terminate() == 0)
     }
+
+    /// A play on the real server, without waiting on its clock: the play starts with its first quiz waiting (so its
+    /// poster is refused and no answer is out), another player may not read it, and the leaderboard answers.
+    @Test func aPlayOnTheRealServerGivesNothingBeforeItsTime() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.path("server"), withIntermediateDirectories: true)
+        let server = try RunningServer(sandbox: sandbox, database: sandbox.path("server/uquiz.sqlite"))
+        func token(_ name: String) throws -> String {
+            let made = try curl([
+                "--header", "Content-Type: application/json", "--data", "{\"name\": \"\(name)\"}",
+                server.baseURL + "/v1/players",
+            ])
+            return (try JSONSerialization.jsonObject(with: Data(made.body.utf8)) as? [String: Any])?["token"] as? String ?? ""
+        }
+        let ada = try token("Ada")
+        let bo = try token("Bo")
+        let started = try curl(["--request", "POST", "--header", "Authorization: Bearer \(ada)", server.baseURL + "/v1/packages/FE7NWW/plays"])
+        #expect(started.status == 201)
+        let play = try JSONSerialization.jsonObject(with: Data(started.body.utf8)) as? [String: Any]
+        let id = try #require(play?["id"] as? String)
+        let quizzes = play?["quizzes"] as? [[String: Any]] ?? []
+        #expect(quizzes.first?["status"] as? String == "waiting" && quizzes.count == 25)
+        #expect(!started.body.contains("Metropolis"), "the first quiz's answer is not out")
+        let poster = try curl(["--header", "Authorization: Bearer \(ada)", server.baseURL + "/v1/plays/\(id)/quizzes/2/poster"])
+        #expect(poster.status == 409, "quiz 2 has not started")
+        #expect(try curl(["--header", "Authorization: Bearer \(bo)", server.baseURL + "/v1/plays/\(id)"]).status == 403)
+        #expect(try curl([server.baseURL + "/v1/plays/\(id)"]).status == 401)
+        let board = try curl([server.baseURL + "/v1/packages/FE7NWW/leaderboard"])
+        #expect(board.status == 200 && board.body.contains("\"rankedPlays\":0"))
+        #expect(server.terminate() == 0)
+    }
 }

@@ -10,4 +10,9 @@ public enum ShareLine {
         let solved = results.filter(\.solved).count
         return "UQuiz \(code) \(solved)/\(results.count) \(squares) \(results.reduce(0) { $0 + $1.score }) pts"
     }
+
+    /// The daily quiz's line: its number instead of a share code, so everyone who played that day pastes the same.
+    public static func daily(number: Int, result: QuizResult) -> String {
+        "UQuiz daily #\(number) \(result.solved ? 1 : 0)/1 \(square(for: result)) \(result.score) pts"
+    }
 }

@@ -45,6 +45,16 @@ public struct PosterLoader: Sendable {
         guard (try? JPEG.decode(jpeg)) != nil else { throw .unreadable }
     }
 
+    /// A quiz's poster as JPEG bytes (what the server cuts its stage posters from): bundled ones from the store, TMDB
+    /// ones from the poster cache, downloaded and cached when missing.
+    /// - Throws: `PosterUnavailable` saying why not.
+    public func jpeg(for quiz: Quiz) throws(PosterUnavailable) -> Data {
+        guard let jpeg = jpegBytes(posterPath: quiz.posterPath, source: quiz.posterSource) else {
+            throw quiz.posterSource == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(quiz.posterPath)")
+        }
+        return jpeg
+    }
+
     /// The posters of the quizzes about to be played: bundled ones from the store, TMDB ones from the poster cache,
     /// and the missing ones downloaded together (libcurl's multi interface, retried as the rules say) and cached. A
     /// poster TMDB no longer has is replaced by the movie's current one and the quiz updated, as `fetch-posters` does.
@@ -123,7 +133,7 @@ public struct PosterLoader: Sendable {
             guard let client = try? environment.imageClient(),
                 let data = try? client.downloadPosters([posterPath], size: size)[0].get()
             else {
-                environment.log("poster \(posterPath) unavailable: automatic areas use the layout alone")
+                environment.log("poster \(posterPath) unavailable: it is neither cached nor downloadable now")
                 return nil
             }
             try? cache.store(data, for: posterPath, size: size)

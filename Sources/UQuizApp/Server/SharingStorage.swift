@@ -21,6 +21,21 @@ public protocol SharingStorage: Sendable {
     @discardableResult func deletePackages(ids: [Int64]) throws -> [String]
     /// Whether the store answers a trivial query now.
     func answers() -> Bool
+
+    // Plays judged by the server, leaderboards, the daily quiz
+    /// Records a finished server play; returns whether it is the player's ranked play of the package.
+    func recordServerPlay(
+        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
+        elapsedSeconds: Double, dailyDay: String?, attempts: [AppDatabase.Attempt]
+    ) throws -> Bool
+    func serverPlay(publicId: String) throws -> StoredServerPlay?
+    func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) throws -> Leaderboard
+    func quizSolveStats(packageId: Int64) throws -> [QuizSolveStats]
+    /// The daily quiz of a UTC day, chosen (by `pick`, numbered by `number`) on the first ask and fixed from then on.
+    func daily(day: String, chosenAt: Date, number: (String?) -> Int, pick: ([Int64]) -> Int) throws -> DailyChoice?
+    func dailyChoice(day: String) throws -> DailyChoice?
+    func dailyResults(playerId: Int64) throws -> [(day: String, solved: Bool)]
+    func dailyPlayId(playerId: Int64, day: String) throws -> String?
 }
 
 extension AppDatabase: SharingStorage {}

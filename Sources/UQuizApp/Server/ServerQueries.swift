@@ -1,0 +1,114 @@
+import Foundation
+import QuizCore
+import QuizStore
+import Synchronization
+
+/// A package's leaderboard as a viewer sees it: everyone sees the ranked plays; the maker (the package's owner) also
+/// sees how each quiz fares.
+public struct LeaderboardView: Sendable {
+    public var package: PublishedPackage
+    public var board: Leaderboard
+    /// Only for the package's owner.
+    public var quizzes: [QuizSolveStats]?
+}
+
+/// Leaderboards: the best ranked plays of a package (each player's first finished play of it) and the viewer's own.
+public struct Leaderboards: Sendable {
+    public let environment: SharingEnvironment
+    /// How many lines the top of a board holds.
+    public static let topCount = 100
+
+    public init(environment: SharingEnvironment) {
+        self.environment = environment
+    }
+
+    public func board(shareCode: String, viewer: Player?) throws -> LeaderboardView {
+        let package = try BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let store = try environment.store()
+        let board = try store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
+        let isMaker = viewer != nil && package.ownerId == viewer?.id
+        return LeaderboardView(
+            package: package, board: board, quizzes: isMaker ? try store.quizSolveStats(packageId: package.id) : nil)
+    }
+}
+
+/// Today's daily quiz as a viewer sees it: which quiz of which package (never its answer), and for a signed-in player
+/// their streak and today's play.
+public struct DailyView: Sendable {
+    public var choice: DailyChoice
+    public var package: QuizPackage
+    public var stageCount: Int
+    public var streak: (current: Int, best: Int)?
+    /// The viewer's daily play of today, finished or not.
+    public var play: PlayView?
+}
+
+extension ServerPlays {
+    /// Today's daily quiz, with `viewer`'s streak and play when there is a viewer.
+    public func daily(viewer: Player?) throws -> DailyView {
+        let choice = try today()
+        guard let packageId = choice.packageId, let position = choice.position else {
+            throw Problem.dailyDeleted(number: choice.number)
+        }
+        let package = try environment.app.store().package(id: packageId)
+        guard package.quizzes.indices.contains(position) else { throw Problem.dailyDeleted(number: choice.number) }
+        var view = DailyView(choice: choice, package: package, stageCount: package.quizzes[position].areas.count)
+        if let viewer {
+            view.streak = try streak(of: viewer)
+            view.play = try dailyPlay(of: viewer, day: choice.day)
+        }
+        return view
+    }
+}
+
+/// Movie search for makers through the server, so TMDB's credentials never leave it: `MovieSearching` (TMDB, the
+/// catalog when TMDB cannot be reached or no credentials are set), with answers kept for `lifetime` on the server's
+/// monotonic clock so that many makers typing the same title cost TMDB one request.
+public final class ServerMovieSearch: Sendable {
+    public let environment: SharingEnvironment
+    public let lifetime: Duration
+    public let capacity: Int
+    private let now: @Sendable () -> Duration
+    private let cache = Mutex<[Key: (found: FoundMovies, at: Duration)]>([:])
+
+    struct Key: Hashable {
+        var query: String
+        var language: QuizLanguage
+        var page: Int
+        var year: Int?
+    }
+
+    /// The longest query accepted, in characters.
+    public static let maxQueryLength = 200
+    public static let pages = 1...500
+
+    public init(
+        environment: SharingEnvironment, lifetime: Duration = .seconds(600), capacity: Int = 1_000,
+        now: @escaping @Sendable () -> Duration
+    ) {
+        self.environment = environment
+        self.lifetime = lifetime
+        self.capacity = capacity
+        self.now = now
+    }
+
+    public func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) throws -> FoundMovies {
+        let key = Key(
+            query: query.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), language: language, page: page,
+            year: year)
+        let instant = now()
+        if let hit = cache.withLock({ cache in cache[key].flatMap { instant - $0.at < lifetime ? $0.found : nil } }) {
+            return hit
+        }
+        let found = try MovieSearching(environment: environment.app).find(
+            query, language: language, page: page, year: year, offline: false)
+        // A catalog answer given because TMDB was unreachable is not kept: TMDB may answer the next ask.
+        if case .unreachable = found.offlineReason { return found }
+        cache.withLock { cache in
+            if cache.count >= capacity { cache = cache.filter { instant - $0.value.at < lifetime } }
+            if cache.count >= capacity { cache.removeAll() }
+            cache[key] = (found, instant)
+        }
+        return found
+    }
+}

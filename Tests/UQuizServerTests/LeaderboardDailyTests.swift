@@ -1,0 +1,198 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import QuizCore
+import QuizStore
+import Synchronization
+import Testing
+import UQuizApp
+import UQuizServer
+
+/// The wall clock, moved by hand: the daily quiz's day follows it.
+final class ManualDate: Sendable {
+    private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: @Sendable () -> Date { { self.date.withLock { $0 } } }
+    func advance(days: Int) { date.withLock { $0 += Double(days) * 86_400 } }
+}
+
+extension TestClientProtocol {
+    /// Starts a play of `code` and, once its only quiz is on, guesses `text` after `after`; returns the play's id.
+    func playOneQuiz(
+        _ code: String, token: String, clock: ManualClock, guess text: String, after: Duration
+    ) async throws -> String {
+        let start = try await send(.post, "/v1/packages/\(code)/plays", token: token)
+        guard let id = start.json["id"] as? String else { throw UnexpectedResponse(status: start.status.code, body: start.text) }
+        clock.advance(.seconds(3) + after)
+        let guess = try await send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": text], token: token)
+        guard guess.status == .ok else { throw UnexpectedResponse(status: guess.status.code, body: guess.text) }
+        return id
+    }
+}
+
+@Suite("Leaderboards, the daily quiz and movie search")
+struct LeaderboardDailyTests {
+    @Test func theFirstFinishedPlayIsRankedAndTiesGoToTheQuicker() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let maker = try await client.newPlayer("Maker")
+            let code = try await client.publish(validSpec(), token: maker)
+            let ada = try await client.newPlayer("Ada")
+            let bo = try await client.newPlayer("Bo")
+            let cy = try await client.newPlayer("Cy")
+            let dee = try await client.newPlayer("Dee")
+            // Ada: 1.5 s; Bo: 1.6 s, the same stage, a point less; Dee skips after 1 s; Cy lets the time run out.
+            _ = try await client.playOneQuiz(code, token: ada, clock: clock, guess: "Toy Story", after: .milliseconds(1500))
+            _ = try await client.playOneQuiz(code, token: bo, clock: clock, guess: "Toy Story", after: .milliseconds(1600))
+            let deeFirst = try await client.playOneQuiz(code, token: dee, clock: clock, guess: "Cars", after: .seconds(1))
+            #expect(try await client.send(.post, "/v1/plays/\(deeFirst)/skips", json: ["quiz": 1], token: dee).status == .ok)
+            let cyPlay = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: cy).json["id"] as? String)
+            clock.advance(.seconds(24))
+            #expect(try await client.send(.get, "/v1/plays/\(cyPlay)", token: cy).quizzes[0]["status"] as? String == "missed")
+            // Dee's replay is better, but the skipped first play is the ranked one.
+            let replay = try await client.playOneQuiz(code, token: dee, clock: clock, guess: "Toy Story", after: .milliseconds(500))
+            let replayState = try await client.send(.get, "/v1/plays/\(replay)", token: dee)
+            #expect(replayState.json["finished"] as? Bool == true && replayState.json["ranked"] as? Bool == false)
+
+            let board = try await client.send(.get, "/v1/packages/\(code)/leaderboard?around=me", token: bo)
+            #expect(board.status == .ok)
+            let top = try #require(board.json["top"] as? [[String: Any]])
+            #expect(top.map { $0["player"] as? String } == ["Ada", "Bo", "Dee", "Cy"], "0 and 0: Dee took less time")
+            #expect(top.map { $0["rank"] as? Int } == [1, 2, 3, 4])
+            #expect(top.map { $0["score"] as? Int } == [273, 272, 0, 0])
+            #expect(board.json["rankedPlays"] as? Int == 4)
+            #expect((board.json["me"] as? [String: Any])?["player"] as? String == "Bo")
+            #expect((board.json["me"] as? [String: Any])?["rank"] as? Int == 2)
+            #expect(board.json["quizzes"] == nil, "only the maker sees how each quiz fares")
+
+            let makers = try await client.send(.get, "/v1/packages/\(code)/leaderboard", token: maker)
+            let quizzes = try #require(makers.json["quizzes"] as? [[String: Any]])
+            #expect(quizzes.count == 1)
+            #expect(quizzes[0]["attempts"] as? Int == 5 && quizzes[0]["solved"] as? Int == 3)
+            #expect(quizzes[0]["solveRate"] as? Double == 0.6)
+            #expect(quizzes[0]["averageStage"] as? Double == 1)
+
+            let anonymous = try await client.send(.get, "/v1/packages/\(code)/leaderboard")
+            #expect(anonymous.status == .ok && anonymous.json["me"] == nil)
+            #expect(try await client.send(.get, "/v1/packages/\(code)/leaderboard?around=me").status == .unauthorized)
+            let bad = try await client.send(.get, "/v1/packages/\(code)/leaderboard?around=you", token: bo)
+            #expect(bad.status == .badRequest && bad.errorMessage.hasPrefix("around:"))
+            #expect(try await client.send(.get, "/v1/packages/ZZZZZZ/leaderboard").status == .notFound)
+        }
+    }
+
+    @Test func theLeaderboardHoldsTheTop100AndTheCallersRank() throws {
+        let server = try TestServer()
+        let database = server.database
+        let packageId = try database.packageID(for: silentClassics)
+        var players: [Player] = []
+        for index in 0..<105 {
+            let player = try database.insertPlayer(name: "P\(index)", tokenHash: Data([UInt8(index)]), at: Date())
+            players.append(player)
+            _ = try database.recordServerPlay(
+                publicId: "play-\(index)", packageId: packageId, player: player, startedAt: Date(), finishedAt: Date(),
+                score: index * 10, elapsedSeconds: 5, dailyDay: nil, attempts: [])
+        }
+        let board = try database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id)
+        #expect(board.top.count == 100 && board.rankedPlays == 105)
+        #expect(board.top.first?.player == "P104" && board.top.last?.player == "P5")
+        #expect(board.mine?.rank == 105 && board.mine?.player == "P0")
+        let second = try database.recordServerPlay(
+            publicId: "again", packageId: packageId, player: players[0], startedAt: Date(), finishedAt: Date(),
+            score: 9_999, elapsedSeconds: 1, dailyDay: nil, attempts: [])
+        #expect(!second, "a replay is not ranked")
+        #expect(try database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id).mine?.rank == 105)
+    }
+
+    @Test func theDailyQuizIsChosenOnceADayNumberedAndKeepsAStreak() async throws {
+        let date = ManualDate()
+        let server = try TestServer(now: date.now)
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let first = try await client.send(.get, "/v1/daily")
+            #expect(first.status == .ok)
+            #expect(first.json["number"] as? Int == 1 && first.json["day"] as? String == "2027-01-15")
+            #expect(first.json["you"] == nil)
+            let code = try #require(first.json["shareCode"] as? String)
+            let position = try #require(first.json["quiz"] as? Int)
+            let quiz = try server.quiz(code, position)
+            #expect(!first.text.contains(quiz.title), "never the answer")
+
+            // Publishing more does not reshuffle the day.
+            let maker = try await client.newPlayer("Maker")
+            for index in 0..<3 { _ = try await client.publish(validSpec(title: "More \(index)"), token: maker) }
+            let again = try await client.send(.get, "/v1/daily")
+            #expect(again.json["shareCode"] as? String == code && again.json["quiz"] as? Int == position)
+
+            let token = try await client.newPlayer("Ada")
+            let started = try await client.send(.post, "/v1/daily/plays", token: token)
+            #expect(started.status == .created)
+            #expect(started.json["daily"] as? Int == 1 && started.quizzes.count == 1)
+            let id = try #require(started.json["id"] as? String)
+            #expect(try await client.send(.post, "/v1/daily/plays", token: token).status == .conflict, "once a day")
+            clock.advance(.seconds(4))
+            let solved = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": quiz.title], token: token)
+            #expect(solved.json["judgement"] as? String == "accepted")
+            let score = try #require(solved.play["score"] as? Int)
+            #expect(solved.play["shareLine"] as? String == "UQuiz daily #1 1/1 🟩 \(score) pts")
+            #expect(solved.play["ranked"] as? Bool == false, "a daily play ranks no package")
+            let mine = try await client.send(.get, "/v1/daily", token: token)
+            let you = try #require(mine.json["you"] as? [String: Any])
+            #expect(you["streak"] as? Int == 1 && you["bestStreak"] as? Int == 1)
+            #expect((you["play"] as? [String: Any])?["id"] as? String == id)
+            #expect(try await client.send(.post, "/v1/daily/plays", token: token).status == .conflict)
+
+            date.advance(days: 1)
+            let next = try await client.send(.get, "/v1/daily", token: token)
+            #expect(next.json["number"] as? Int == 2 && next.json["day"] as? String == "2027-01-16")
+            #expect(next.json["shareCode"] as? String != code || next.json["quiz"] as? Int != position, "another quiz")
+            #expect((next.json["you"] as? [String: Any])?["streak"] as? Int == 1, "yesterday's solve still counts")
+            #expect((next.json["you"] as? [String: Any])?["play"] == nil)
+            date.advance(days: 2)
+            let gap = try await client.send(.get, "/v1/daily", token: token)
+            #expect(gap.json["number"] as? Int == 4, "numbered by the day, so an unasked day keeps its number")
+            #expect((gap.json["you"] as? [String: Any])?["streak"] as? Int == 0)
+            #expect((gap.json["you"] as? [String: Any])?["bestStreak"] as? Int == 1)
+            #expect(try await client.send(.get, "/v1/daily", token: "not a token").status == .unauthorized)
+        }
+    }
+
+    @Test func aDeletedDailyQuizLeavesItsDayEmptyRatherThanReshuffled() async throws {
+        let date = ManualDate()
+        let server = try TestServer(now: date.now)
+        try await server.test { client in
+            let first = try await client.send(.get, "/v1/daily")
+            let code = try #require(first.json["shareCode"] as? String)
+            try server.database.deletePackages(ids: [try server.database.packageID(for: code)])
+            let gone = try await client.send(.get, "/v1/daily")
+            #expect(gone.status == .notFound && gone.errorMessage.contains("#1 was deleted"))
+            let token = try await client.newPlayer()
+            #expect(try await client.send(.post, "/v1/daily/plays", token: token).status == .notFound)
+            date.advance(days: 1)
+            let next = try await client.send(.get, "/v1/daily")
+            #expect(next.status == .ok && next.json["number"] as? Int == 2)
+        }
+    }
+
+    @Test func movieSearchNeedsATokenAnswersFromTheCatalogAndIsLimited() async throws {
+        let clock = ManualClock()
+        let limits = ServerConfiguration(movieSearches: RateLimit(burst: 2, interval: .seconds(1)))
+        try await TestServer().test(configuration: limits, monotonicNow: clock.now) { client in
+            #expect(try await client.send(.get, "/v1/movies?q=toy").status == .unauthorized)
+            let token = try await client.newPlayer("Maker")
+            let found = try await client.send(.get, "/v1/movies?q=toy%20story", token: token)
+            #expect(found.status == .ok)
+            #expect(found.json["source"] as? String == "catalog", "no TMDB credentials here")
+            let results = try #require(found.json["results"] as? [[String: Any]])
+            #expect(results.contains { $0["tmdbId"] as? Int == 862 && $0["title"] as? String == "Toy Story" })
+            for (query, field) in [("", "q:"), ("q=%20", "q:"), ("q=x&language=fr", "language:"), ("q=x&page=0", "page:"), ("q=x&year=99", "year:")] {
+                let response = try await client.send(.get, "/v1/movies?\(query)", token: token)
+                #expect(response.status == .badRequest && response.errorMessage.hasPrefix(field), "\(query)")
+            }
+            #expect(try await client.send(.get, "/v1/movies?q=metropolis", token: token).status == .ok)
+            let limited = try await client.send(.get, "/v1/movies?q=nosferatu", token: token)
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] == "1")
+        }
+    }
+}
