@@ -21,152 +21,6 @@ struct PlayRoutes {
     /// The longest guess judged, in characters: far past any title, short enough that judging stays cheap.
     static let maxGuessLength = 200
 
-    // MARK: Bodies
-
-    struct QuizBody: Encodable {
-        struct Answer: Encodable {
-            var title: String
-            var year: String?
-        }
-
-        var number: Int
-        var status: String
-        var stageCount: Int
-        var stage: Int
-        var startsInMs: Int?
-        var stagesInMs: [Int]?
-        var endsInMs: Int?
-        var hint: String?
-        var result: QuizResult?
-        var answer: Answer?
-
-        init(_ view: QuizView) {
-            number = view.number
-            status = view.status.rawValue
-            stageCount = view.stageCount
-            stage = view.stage
-            startsInMs = view.startsInMs
-            stagesInMs = view.stagesInMs
-            endsInMs = view.endsInMs
-            hint = view.hint
-            result = view.result
-            answer = view.answer.map { Answer(title: $0.title, year: $0.year) }
-        }
-    }
-
-    struct PlayBody: Encodable {
-        var id: String
-        var shareCode: String
-        var packageTitle: String
-        var daily: Int?
-        var finished: Bool
-        var ranked: Bool?
-        var score: Int
-        var currentQuiz: Int?
-        var quizzes: [QuizBody]
-        var shareLine: String?
-
-        init(_ view: PlayView) {
-            id = view.id
-            shareCode = view.shareCode
-            packageTitle = view.packageTitle
-            daily = view.dailyNumber
-            finished = view.finished
-            ranked = view.ranked
-            score = view.score
-            currentQuiz = view.currentQuiz
-            quizzes = view.quizzes.map(QuizBody.init)
-            shareLine = view.shareLine
-        }
-    }
-
-    struct GuessRequest: Decodable {
-        var quiz: Int
-        var text: String
-    }
-
-    struct QuizRequest: Decodable {
-        var quiz: Int
-    }
-
-    struct GuessBody: Encodable {
-        var judgement: String
-        var play: PlayBody
-    }
-
-    struct HintBody: Encodable {
-        var hint: String
-        var play: PlayBody
-    }
-
-    struct LeaderboardBody: Encodable {
-        struct Line: Encodable {
-            var rank: Int
-            var player: String
-            var score: Int
-            var seconds: Double
-            var finishedAt: String
-
-            init(_ entry: LeaderboardEntry) {
-                rank = entry.rank
-                player = entry.player
-                score = entry.score
-                seconds = (entry.elapsedSeconds * 1000).rounded() / 1000
-                finishedAt = entry.finishedAt
-            }
-        }
-
-        struct QuizLine: Encodable {
-            var number: Int
-            var attempts: Int
-            var solved: Int
-            var solveRate: Double?
-            var averageStage: Double?
-        }
-
-        var shareCode: String
-        var rankedPlays: Int
-        var top: [Line]
-        var me: Line?
-        var quizzes: [QuizLine]?
-    }
-
-    struct DailyBody: Encodable {
-        struct You: Encodable {
-            var streak: Int
-            var bestStreak: Int
-            var play: PlayBody?
-        }
-
-        var number: Int
-        var day: String
-        var shareCode: String
-        var packageTitle: String
-        var quiz: Int
-        var level: Level
-        var language: QuizLanguage
-        var stageCount: Int
-        var you: You?
-    }
-
-    struct MoviesBody: Encodable {
-        struct Movie: Encodable {
-            var tmdbId: Int?
-            var catalogKey: String
-            var title: String
-            var originalTitle: String
-            var releaseDate: String?
-            var posterPath: String?
-        }
-
-        /// `tmdb`, or `catalog` when TMDB was not asked or could not be reached.
-        var source: String
-        var page: Int
-        var totalPages: Int
-        var totalResults: Int
-        var results: [Movie]
-    }
-
     // MARK: Routes
 
     func add(to router: Router<ServerRequestContext>) {
@@ -182,7 +36,7 @@ struct PlayRoutes {
         let play = router.group("v1/plays")
         play.get("{id}") { request, context in
             let player = try request.authenticatedPlayer(environment)
-            return JSONBody.response(PlayBody(try plays.view(playId: try context.parameters.require("id"), by: player)))
+            return JSONBody.response(ServerAPI.PlayState(try plays.view(playId: try context.parameters.require("id"), by: player)))
         }
         play.get("{id}/quizzes/{quiz}/poster") { request, context in
             let player = try request.authenticatedPlayer(environment)
@@ -196,26 +50,26 @@ struct PlayRoutes {
         }
         play.post("{id}/guesses") { request, context in
             let player = try request.authenticatedPlayer(environment)
-            let body = try JSONBody.decode(GuessRequest.self, from: try await JSONBody.bytes(of: request))
+            let body = try JSONBody.decode(ServerAPI.GuessRequest.self, from: try await JSONBody.bytes(of: request))
             guard body.text.count <= Self.maxGuessLength else {
                 throw APIError.badRequest("$.text: at most \(Self.maxGuessLength) characters")
             }
             try Self.take(guesses, for: player)
             let outcome = try plays.guess(
                 playId: try context.parameters.require("id"), quiz: body.quiz, text: body.text, by: player)
-            return JSONBody.response(GuessBody(judgement: outcome.judgement.rawValue, play: PlayBody(outcome.play)))
+            return JSONBody.response(ServerAPI.GuessAnswer(judgement: outcome.judgement.rawValue, play: ServerAPI.PlayState(outcome.play)))
         }
         play.post("{id}/hints") { request, context in
             let player = try request.authenticatedPlayer(environment)
-            let body = try JSONBody.decode(QuizRequest.self, from: try await JSONBody.bytes(of: request))
+            let body = try JSONBody.decode(ServerAPI.QuizRequest.self, from: try await JSONBody.bytes(of: request))
             let outcome = try plays.hint(playId: try context.parameters.require("id"), quiz: body.quiz, by: player)
-            return JSONBody.response(HintBody(hint: outcome.hint, play: PlayBody(outcome.play)))
+            return JSONBody.response(ServerAPI.HintAnswer(hint: outcome.hint, play: ServerAPI.PlayState(outcome.play)))
         }
         play.post("{id}/skips") { request, context in
             let player = try request.authenticatedPlayer(environment)
-            let body = try JSONBody.decode(QuizRequest.self, from: try await JSONBody.bytes(of: request))
+            let body = try JSONBody.decode(ServerAPI.QuizRequest.self, from: try await JSONBody.bytes(of: request))
             let view = try plays.skip(playId: try context.parameters.require("id"), quiz: body.quiz, by: player)
-            return JSONBody.response(PlayBody(view))
+            return JSONBody.response(ServerAPI.PlayState(view))
         }
 
         router.get("v1/daily") { request, _ in
@@ -223,11 +77,11 @@ struct PlayRoutes {
             let view = try plays.daily(viewer: viewer)
             let position = view.choice.position ?? 0
             return JSONBody.response(
-                DailyBody(
+                ServerAPI.Daily(
                     number: view.choice.number, day: view.choice.day, shareCode: view.package.shareCode.value,
                     packageTitle: view.package.title, quiz: position + 1, level: view.package.level,
                     language: view.package.language, stageCount: view.stageCount,
-                    you: view.streak.map { DailyBody.You(streak: $0.current, bestStreak: $0.best, play: view.play.map(PlayBody.init)) }))
+                    you: view.streak.map { ServerAPI.Daily.You(streak: $0.current, bestStreak: $0.best, play: view.play.map(ServerAPI.PlayState.init)) }))
         }
         router.post("v1/daily/plays") { request, _ in
             let player = try request.authenticatedPlayer(environment)
@@ -248,9 +102,9 @@ struct PlayRoutes {
         let view = try Leaderboards(environment: environment.sharing).board(
             shareCode: try context.parameters.require("code"), viewer: viewer)
         return JSONBody.response(
-            LeaderboardBody(
+            ServerAPI.Leaderboard(
                 shareCode: view.package.shareCode, rankedPlays: view.board.rankedPlays,
-                top: view.board.top.map(LeaderboardBody.Line.init), me: view.board.mine.map(LeaderboardBody.Line.init),
+                top: view.board.top.map(ServerAPI.Leaderboard.Line.init), me: view.board.mine.map(ServerAPI.Leaderboard.Line.init),
                 quizzes: view.quizzes?.map {
                     .init(
                         number: $0.position, attempts: $0.attempts, solved: $0.solved,
@@ -293,7 +147,7 @@ struct PlayRoutes {
         try Self.take(movieSearches, for: player)
         let found = try movies.find(text, language: language, page: page, year: year)
         return JSONBody.response(
-            MoviesBody(
+            ServerAPI.MovieResults(
                 source: found.offlineReason == nil ? "tmdb" : "catalog", page: found.page, totalPages: found.totalPages,
                 totalResults: found.totalResults,
                 results: found.results.map {
@@ -306,7 +160,7 @@ struct PlayRoutes {
     // MARK: Helpers
 
     static func created(_ view: PlayView) -> Response {
-        var response = JSONBody.response(PlayBody(view), status: .created)
+        var response = JSONBody.response(ServerAPI.PlayState(view), status: .created)
         response.headers[.location] = "/v1/plays/\(view.id)"
         return response
     }

@@ -111,6 +111,11 @@ struct ServerClientTests {
     @Test func aShareCodeCannotChangeThePath() throws {
         let transport = ScriptedTransport([])
         _ = try? client(transport, clock: SleepCounter().clock).package(shareCode: "../players")
-        #expect(transport.sent.first?.url == "http://127.0.0.1:9/v1/packages/%2E%2E%2Fplayers")
+        _ = try? client(transport, clock: SleepCounter().clock).play(id: "a-b_c")
+        _ = try? client(transport, clock: SleepCounter().clock).play(id: "한")
+        #expect(transport.sent.map(\.url) == [
+            "http://127.0.0.1:9/v1/packages/%2E%2E%2Fplayers", "http://127.0.0.1:9/v1/plays/a-b_c",
+            "http://127.0.0.1:9/v1/plays/%ED%95%9C",
+        ], "a base64url id goes as it is")
     }
 }

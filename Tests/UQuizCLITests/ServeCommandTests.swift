@@ -198,4 +198,47 @@ struct ServeCommandTests {
         #expect(board.status == 200 && board.body.contains("\"rankedPlays\":0"))
         #expect(server.terminate() == 0)
     }
+
+    /// A maker publishes a one-quiz package; a player solves it on the server through the real CLI, gets the server's
+    /// score and share line, and finds themselves on its leaderboard; the daily quiz is there to see.
+    @Test func solveOnTheServerThenTheLeaderboardAndTheDaily() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let maker = try Sandbox()
+        #expect(try maker.run(["login", "--server", server.baseURL, "--name", "Maker"]).status == 0)
+        #expect(try maker.run(["create", "--title", "One", "--level", "expert", "--quiz", "movie=19 areas=30:25,15:15,50:35"]).status == 0)
+        let published = try maker.run(["publish", "9", "--json"])
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: String])?["shareCode"])
+
+        let player = try Sandbox()
+        #expect(try player.run(["login", "--server", server.baseURL, "--name", "Solver"]).status == 0)
+        let input = player.path("guesses.txt")
+        // Typed before the quiz starts (the server starts it 3 s after the play): held until it does.
+        try Data("Nosferatu\nMetropolis\n".utf8).write(to: URL(fileURLWithPath: input))
+        let solved = try player.runWithInput(["solve", code, "--server", server.baseURL], input: input)
+        #expect(solved.status == 0, "\(solved.stderr)")
+        let lines = solved.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "quiz 1/1 · 3 stages · 20 s: type the title")
+        #expect(lines.contains("  \"Nosferatu\": wrong (that is another movie's title)"))
+        #expect(lines.contains { $0.hasPrefix("🟩 Metropolis (1927): solved in ") })
+        #expect(lines.contains { $0.hasPrefix("1 of 1 solved, ") && $0.hasSuffix(" points, ranked") }, "\(lines)")
+        #expect(lines.last?.hasPrefix("UQuiz \(code) 1/1 🟩 ") == true)
+
+        let board = try player.run(["leaderboard", code])
+        #expect(board.stdout.contains("\(code): 1 ranked play"))
+        #expect(board.stdout.contains("You: #1 with "))
+        let makersView = try maker.run(["leaderboard", code])
+        #expect(makersView.stdout.contains("QUIZ  ATTEMPTS  SOLVED  RATE  AVG STAGE"), "the maker sees each quiz")
+        #expect(!board.stdout.contains("AVG STAGE"), "others do not")
+
+        let again = try player.runWithInput(["solve", code, "--server", server.baseURL, "--json"], input: input)
+        let summary = try #require(again.stdout.split(separator: "\n").last, "\(again.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
+        #expect(object?["event"] as? String == "summary" && object?["ranked"] as? Bool == false, "a replay is not ranked")
+
+        let daily = try player.run(["daily"])
+        #expect(daily.status == 0 && daily.stdout.hasPrefix("UQuiz daily #1 ("), "\(daily.stdout)\(daily.stderr)")
+        #expect(daily.stdout.contains("Your streak: 0 (best 0); not played today: uquiz daily --play"))
+        #expect(server.terminate() == 0)
+    }
 }

@@ -67,12 +67,63 @@ public struct ServerClient: Sendable {
             limit.map { URLQueryItem(name: "limit", value: String($0)) }, cursor.map { URLQueryItem(name: "cursor", value: $0) },
         ].compactMap { $0 }
         let suffix = query.queryItems!.isEmpty ? "" : "?" + (query.percentEncodedQuery ?? "")
-        return try call("GET", "/v1/packages" + suffix, body: Optional<ServerAPI.NewPlayerRequest>.none, authenticated: false)
+        return try call("GET", "/v1/packages" + suffix, body: Self.noBody, authenticated: false)
     }
 
     /// What anyone may read of one package.
     public func package(shareCode: String) throws(Problem) -> ServerAPI.PackageMetadata {
-        try call("GET", "/v1/packages/" + Self.pathSegment(shareCode), body: Optional<ServerAPI.NewPlayerRequest>.none, authenticated: false)
+        try call("GET", "/v1/packages/" + Self.pathSegment(shareCode), body: Self.noBody, authenticated: false)
+    }
+
+    // MARK: - Plays judged by the server
+
+    /// Starts a play of a package on the server's clock; its first quiz starts a few seconds later.
+    public func startPlay(shareCode: String) throws(Problem) -> ServerAPI.PlayState {
+        try call("POST", "/v1/packages/\(Self.pathSegment(shareCode))/plays", body: Self.noBody, authenticated: true)
+    }
+
+    /// Starts today's daily quiz (once a day per player).
+    public func startDaily() throws(Problem) -> ServerAPI.PlayState {
+        try call("POST", "/v1/daily/plays", body: Self.noBody, authenticated: true)
+    }
+
+    /// The play as the server's clock has it now.
+    public func play(id: String) throws(Problem) -> ServerAPI.PlayState {
+        try call("GET", "/v1/plays/\(Self.pathSegment(id))", body: Self.noBody, authenticated: true)
+    }
+
+    /// The poster of quiz `quiz` (1-based) as revealed at `stage`, or now when `nil`: a JPEG.
+    public func poster(playId: String, quiz: Int, stage: Int? = nil) throws(Problem) -> Data {
+        let query = stage.map { "?stage=\($0)" } ?? ""
+        return try exchange("GET", "/v1/plays/\(Self.pathSegment(playId))/quizzes/\(quiz)/poster\(query)", body: Self.noBody, authenticated: true).body
+    }
+
+    public func guess(playId: String, quiz: Int, text: String) throws(Problem) -> ServerAPI.GuessAnswer {
+        try call(
+            "POST", "/v1/plays/\(Self.pathSegment(playId))/guesses", body: ServerAPI.GuessRequest(quiz: quiz, text: text),
+            authenticated: true)
+    }
+
+    public func hint(playId: String, quiz: Int) throws(Problem) -> ServerAPI.HintAnswer {
+        try call("POST", "/v1/plays/\(Self.pathSegment(playId))/hints", body: ServerAPI.QuizRequest(quiz: quiz), authenticated: true)
+    }
+
+    public func skip(playId: String, quiz: Int) throws(Problem) -> ServerAPI.PlayState {
+        try call("POST", "/v1/plays/\(Self.pathSegment(playId))/skips", body: ServerAPI.QuizRequest(quiz: quiz), authenticated: true)
+    }
+
+    // MARK: - Leaderboards and the daily quiz
+
+    /// The top of a package's ranked plays, and the caller's own line when logged in.
+    public func leaderboard(shareCode: String) throws(Problem) -> ServerAPI.Leaderboard {
+        let around = token == nil ? "" : "?around=me"
+        return try call(
+            "GET", "/v1/packages/\(Self.pathSegment(shareCode))/leaderboard\(around)", body: Self.noBody, authenticated: token != nil)
+    }
+
+    /// Today's daily quiz, and the caller's streak when logged in.
+    public func daily() throws(Problem) -> ServerAPI.Daily {
+        try call("GET", "/v1/daily", body: Self.noBody, authenticated: token != nil)
     }
 
     // MARK: - The exchange
@@ -82,6 +133,21 @@ public struct ServerClient: Sendable {
     func call<Answer: Decodable, Body: Encodable>(
         _ method: String, _ path: String, body: Body?, authenticated: Bool
     ) throws(Problem) -> Answer {
+        let reply = try exchange(method, path, body: body, authenticated: authenticated)
+        do {
+            return try JSONDecoder().decode(Answer.self, from: reply.body)
+        } catch {
+            throw .notAServer(status: reply.status)
+        }
+    }
+
+    /// A request without a body.
+    static let noBody: ServerAPI.QuizRequest? = nil
+
+    /// One exchange whose reply is a success (2xx), with its body as it came.
+    func exchange<Body: Encodable>(
+        _ method: String, _ path: String, body: Body?, authenticated: Bool
+    ) throws(Problem) -> HTTPReply {
         var headers = [HTTPHeader("Accept", "application/json")]
         if authenticated {
             guard let token else { throw .notLoggedIn }
@@ -95,11 +161,7 @@ public struct ServerClient: Sendable {
         let request = HTTPRequest(method: method, url: baseURL + path, headers: headers, body: data, maxBodyBytes: 4 << 20)
         let reply = try send(request)
         guard (200..<300).contains(reply.status) else { throw Self.problem(reply) }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: reply.body)
-        } catch {
-            throw .notAServer(status: reply.status)
-        }
+        return reply
     }
 
     /// Sends with retries: a GET after 429, 5xx or a broken connection; anything else only after 429 or 503, which say
@@ -137,8 +199,12 @@ public struct ServerClient: Sendable {
             retryAfterSeconds: reply.headers["retry-after"].flatMap { Int($0) })
     }
 
-    /// A share code or id as one path segment: anything but letters and digits escaped, so it cannot change the path.
+    /// A share code or id as one path segment: anything but ASCII letters, digits, `-`, `_` and `~` escaped (dots too,
+    /// so `..` cannot climb), so it cannot change the path; ids are base64url, which needs `-` and `_` as they are.
     static func pathSegment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        text.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
     }
+
+    private static let segmentCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~")
 }

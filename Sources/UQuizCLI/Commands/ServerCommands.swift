@@ -18,11 +18,16 @@ extension AppContext {
     /// The client of the server named by `--server`, else `server.url`, with the token `uquiz login` saved for it. A
     /// token saved for another server is not sent to this one.
     func serverClient(_ options: ServerOptions) throws -> ServerClient {
+        try serverClient(url: options.url)
+    }
+
+    func serverClient(url given: String?) throws -> ServerClient {
         let configured = try settings.lookup(SettingKeys.serverURL)?.value.nonEmpty
-        guard let url = options.url ?? configured else {
+        guard let url = given ?? configured else {
             throw CommandFailure(message: "no server given: pass --server URL, or run uquiz login --server URL once")
         }
-        let token = options.url == nil || options.url == configured ? try settings.lookup(SettingKeys.serverToken)?.value : nil
+        func trimmed(_ url: String?) -> String? { url.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } }
+        let token = given == nil || trimmed(given) == trimmed(configured) ? try settings.lookup(SettingKeys.serverToken)?.value : nil
         let transport = CurlTransport(options: try settings.transportOptions())
         let retry = try settings.retryPolicy()
         do {
@@ -30,6 +35,22 @@ extension AppContext {
         } catch {
             throw CommandFailure(message: Wording.server(error, at: url))
         }
+    }
+
+    /// A play started on the server by `start`, driven from standard input and told line by line (or as JSON); the
+    /// server keeps the time, judges and scores. Ctrl-C stops following it (exit 130).
+    func playOnServer(
+        _ client: ServerClient, json: Bool,
+        start: (ServerClient) throws(ServerClient.Problem) -> ServerAPI.PlayState
+    ) throws {
+        let printer = RemoteSolvePrinter(json: json) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+        let interruption = Interruption()
+        let outcome = try askServer(client) { client throws(ServerClient.Problem) in
+            try RemoteSolve(client: client, input: LineSolveInput(interruption: interruption), observer: printer)
+                .run(try start(client))
+        }
+        printer.summary(outcome)
+        if outcome.stopped { throw ExitCode(128 + SIGINT) }
     }
 
     /// Runs one exchange with the server, saying its failure in one line.
@@ -140,5 +161,86 @@ struct BrowseCommand: AsyncParsableCommand {
             })
         print(table.render(terminal: context.terminal))
         if let next = page.nextCursor { print("More: uquiz browse --cursor \(SafeText.clean(next))") }
+    }
+}
+
+struct LeaderboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leaderboard",
+        abstract: "The best ranked plays of a package on the server, and yours.",
+        discussion: """
+            A player's first finished play of a package is the ranked one; equal scores are ranked by the quicker play. \
+            Logged in, your own line is shown too; the package's maker also sees each quiz's solve rate and the \
+            average stage at which it is solved.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+    @Argument(help: "The package's share code on the server.") var code: String
+    @Flag(help: "Print the server's JSON instead of tables.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let client = try context.serverClient(server)
+        let board = try context.askServer(client) { client throws(ServerClient.Problem) in try client.leaderboard(shareCode: code) }
+        if json {
+            print(try JSONOutput.string(board))
+            return
+        }
+        print("\(SafeText.clean(board.shareCode)): \(Wording.count(board.rankedPlays, "ranked play", "ranked plays"))")
+        func row(_ line: ServerAPI.Leaderboard.Line) -> [String] {
+            ["\(line.rank)", line.player, "\(line.score)", String(format: "%.1f", line.seconds), line.finishedAt]
+        }
+        if !board.top.isEmpty {
+            let table = TextTable(headers: ["RANK", "PLAYER", "SCORE", "SECONDS", "FINISHED"], rows: board.top.map(row))
+            print(table.render(terminal: context.terminal))
+        }
+        if let me = board.me { print("You: #\(me.rank) with \(me.score) points") }
+        if let quizzes = board.quizzes {
+            let rows = quizzes.map { quiz in
+                [
+                    "\(quiz.number)", "\(quiz.attempts)", "\(quiz.solved)",
+                    quiz.solveRate.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                    quiz.averageStage.map { String(format: "%.1f", $0) } ?? "-",
+                ]
+            }
+            print(TextTable(headers: ["QUIZ", "ATTEMPTS", "SOLVED", "RATE", "AVG STAGE"], rows: rows).render(terminal: context.terminal))
+        }
+    }
+}
+
+struct DailyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daily",
+        abstract: "Today's daily quiz on the server (one a UTC day, the same for everyone); --play plays it.",
+        discussion: """
+            Each day's quiz is drawn once from the public packages and numbered; you may play it once a day, judged \
+            by the server, and solving it on consecutive days makes your streak. Needs uquiz login to play.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+    @Flag(help: "Play it now (line by line, as solve --plain).") var play = false
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let client = try context.serverClient(server)
+        guard play else {
+            let daily = try context.askServer(client) { client throws(ServerClient.Problem) in try client.daily() }
+            if json {
+                print(try JSONOutput.string(daily))
+                return
+            }
+            print("UQuiz daily #\(daily.number) (\(daily.day)): quiz \(daily.quiz) of \"\(SafeText.clean(daily.packageTitle))\" (\(daily.level.rawValue), \(daily.language.rawValue), \(daily.stageCount) stages)")
+            if let you = daily.you {
+                let played = you.play.map { $0.finished ? "played today: \($0.score) points" : "in play" } ?? "not played today: uquiz daily --play"
+                print("Your streak: \(you.streak) (best \(you.bestStreak)); \(played)")
+            }
+            return
+        }
+        try context.playOnServer(client, json: json) { client throws(ServerClient.Problem) in try client.startDaily() }
     }
 }

@@ -21,6 +21,10 @@ struct SolveCommand: AsyncParsableCommand {
             it downloads the posters that are not cached first (`uquiz fetch-posters` does it ahead of time; --offline \
             never downloads), and a \
             poster that cannot be had is said on its status line while the quiz can still be answered or skipped.
+
+            --server URL plays a package published there (CODE is its share code there): the server keeps the \
+            time, judges the guesses and keeps the score, and your first finished play of a package is the ranked one. \
+            It needs `uquiz login` first, and plays line by line (as --plain, or --json) for now.
             """
     )
 
@@ -35,6 +39,8 @@ struct SolveCommand: AsyncParsableCommand {
     @Option(help: "Speed the clock up (0.01) or down (2); 1 is real time.") var timeScale: Double = 1
     @Option(help: "Your name in the statistics (default: the player setting, else your user name).") var player: String?
     @Flag(help: "Download no posters: play with the bundled and cached ones.") var offline = false
+    @Option(help: ArgumentHelp("Play a package published on this UQuiz server, judged there.", valueName: "url"))
+    var server: String?
 
     /// Lists the packages by their ids and asks which to play: an id, a share code or a seed id, as every command takes
     /// them; Enter takes the silent classics in the player's language.
@@ -58,6 +64,13 @@ struct SolveCommand: AsyncParsableCommand {
         if !(timeScale > 0 && timeScale <= 100) { throw ValidationError("--time-scale must be more than 0 and at most 100") }
         if seed != nil && !shuffle { throw ValidationError("--seed goes with --shuffle") }
         if let quiz, quiz < 1 { throw ValidationError("--quiz must be 1 or more") }
+        if server != nil {
+            if package == nil { throw ValidationError("--server needs the package's share code there") }
+            let local = [("--quiz", quiz != nil), ("--shuffle", shuffle), ("--time-scale", timeScale != 1), ("--player", player != nil), ("--offline", offline)]
+            if let flag = local.first(where: { $0.1 })?.0 {
+                throw ValidationError("\(flag) is for local plays: the server keeps the time, the order and your player")
+            }
+        }
     }
 
     private var onTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
@@ -73,6 +86,11 @@ struct SolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
+        if let server, let package {
+            return try context.playOnServer(try context.serverClient(url: server), json: json) {
+                client throws(ServerClient.Problem) in try client.startPlay(shareCode: package)
+            }
+        }
         if !fullScreen && !linesPlain && !json {
             // Nobody to play with: show what there is to play, and how a script plays.
             print(ListCommand.table(try context.openDatabase().packages(limit: 50).rows, terminal: context.terminal))

@@ -20,8 +20,8 @@ enum TypedLine {
 }
 
 /// Lines from a file descriptor (standard input) on the monotonic clock: the loop sleeps in `poll` until a line comes or
-/// the deadline passes, so it wakes on time with no thread of its own.
-final class LineSolveInput: SolveInput {
+/// the deadline passes, so it wakes on time with no thread of its own. It feeds local plays and plays on a server alike.
+final class LineSolveInput: SolveInput, RemoteSolveInput {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private let descriptor: Int32
@@ -38,16 +38,25 @@ final class LineSolveInput: SolveInput {
     func now() -> Duration { clock.now - origin }
 
     func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
+        switch nextLine(until: deadline) {
+        case .line(let line): return TypedLine.action(for: line)
+        case .interrupted: return .quit
+        case .deadline: return .tick
+        case .ended:
+            // No more input: the quiz runs out its time.
+            guard let deadline else { return .endOfInput }
+            sleep(until: deadline)
+            return interruption?.isRequested == true ? .quit : .tick
+        }
+    }
+
+    /// The next line typed before `deadline`, or what came instead.
+    func nextLine(until deadline: Duration?) -> RemoteLine {
         while true {
-            if interruption?.isRequested == true { return .quit }
-            if let line = takeLine() { return TypedLine.action(for: line) }
-            if ended {
-                // No more input: the quiz runs out its time.
-                guard let deadline else { return .endOfInput }
-                sleep(until: deadline)
-                return interruption?.isRequested == true ? .quit : .tick
-            }
-            guard waitForInput(until: deadline) else { return interruption?.isRequested == true ? .quit : .tick }
+            if interruption?.isRequested == true { return .interrupted }
+            if let line = takeLine() { return .line(line) }
+            if ended { return .ended }
+            guard waitForInput(until: deadline) else { return interruption?.isRequested == true ? .interrupted : .deadline }
             readAvailable()
         }
     }
@@ -92,6 +101,11 @@ final class LineSolveInput: SolveInput {
     private func sleep(until deadline: Duration) {
         var wake = [pollfd(fd: interruption?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
         while now() < deadline, interruption?.isRequested != true { _ = poll(&wake, 1, milliseconds(until: deadline)) }
+    }
+
+    func pause(until deadline: Duration) -> Bool {
+        sleep(until: deadline)
+        return interruption?.isRequested != true
     }
 
     /// `poll`'s timeout for `deadline`: -1 waits for ever; rounded up so the loop never wakes just before it.

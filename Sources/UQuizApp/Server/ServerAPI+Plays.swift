@@ -1,0 +1,226 @@
+import PosterGrid
+import QuizCore
+import QuizStore
+
+/// The JSON of plays judged by the server, leaderboards, the daily quiz and movie search, shared by the server that
+/// encodes it from what its clock has reached (`PlayView`) and the CLI that decodes it.
+extension ServerAPI {
+    public struct QuizState: Codable, Sendable, Equatable {
+        public struct Answer: Codable, Sendable, Equatable {
+            public var title: String
+            public var year: String?
+
+            public init(title: String, year: String? = nil) {
+                self.title = title
+                self.year = year
+            }
+        }
+
+        public var number: Int
+        public var status: String
+        public var stageCount: Int
+        public var stage: Int
+        public var startsInMs: Int?
+        public var stagesInMs: [Int]?
+        public var endsInMs: Int?
+        public var hint: String?
+        public var result: QuizResult?
+        public var answer: Answer?
+
+        public init(_ view: QuizView) {
+            number = view.number
+            status = view.status.rawValue
+            stageCount = view.stageCount
+            stage = view.stage
+            startsInMs = view.startsInMs
+            stagesInMs = view.stagesInMs
+            endsInMs = view.endsInMs
+            hint = view.hint
+            result = view.result
+            answer = view.answer.map { Answer(title: $0.title, year: $0.year) }
+        }
+    }
+
+    public struct PlayState: Codable, Sendable, Equatable {
+        public var id: String
+        public var shareCode: String
+        public var packageTitle: String
+        public var daily: Int?
+        public var finished: Bool
+        public var ranked: Bool?
+        public var score: Int
+        public var currentQuiz: Int?
+        public var quizzes: [QuizState]
+        public var shareLine: String?
+
+        public init(_ view: PlayView) {
+            id = view.id
+            shareCode = view.shareCode
+            packageTitle = view.packageTitle
+            daily = view.dailyNumber
+            finished = view.finished
+            ranked = view.ranked
+            score = view.score
+            currentQuiz = view.currentQuiz
+            quizzes = view.quizzes.map(QuizState.init)
+            shareLine = view.shareLine
+        }
+    }
+
+    public struct GuessRequest: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var text: String
+
+        public init(quiz: Int, text: String) {
+            self.quiz = quiz
+            self.text = text
+        }
+    }
+
+    public struct QuizRequest: Codable, Sendable, Equatable {
+        public var quiz: Int
+
+        public init(quiz: Int) {
+            self.quiz = quiz
+        }
+    }
+
+    public struct GuessAnswer: Codable, Sendable, Equatable {
+        public var judgement: String
+        public var play: PlayState
+
+        public init(judgement: String, play: PlayState) {
+            self.judgement = judgement
+            self.play = play
+        }
+    }
+
+    public struct HintAnswer: Codable, Sendable, Equatable {
+        public var hint: String
+        public var play: PlayState
+
+        public init(hint: String, play: PlayState) {
+            self.hint = hint
+            self.play = play
+        }
+    }
+
+    public struct Leaderboard: Codable, Sendable, Equatable {
+        public struct Line: Codable, Sendable, Equatable {
+            public var rank: Int
+            public var player: String
+            public var score: Int
+            public var seconds: Double
+            public var finishedAt: String
+
+            public init(_ entry: LeaderboardEntry) {
+                rank = entry.rank
+                player = entry.player
+                score = entry.score
+                seconds = (entry.elapsedSeconds * 1000).rounded() / 1000
+                finishedAt = entry.finishedAt
+            }
+        }
+
+        public struct QuizLine: Codable, Sendable, Equatable {
+            public var number: Int
+            public var attempts: Int
+            public var solved: Int
+            public var solveRate: Double?
+            public var averageStage: Double?
+
+            public init(number: Int, attempts: Int, solved: Int, solveRate: Double? = nil, averageStage: Double? = nil) {
+                self.number = number
+                self.attempts = attempts
+                self.solved = solved
+                self.solveRate = solveRate
+                self.averageStage = averageStage
+            }
+        }
+
+        public var shareCode: String
+        public var rankedPlays: Int
+        public var top: [Line]
+        public var me: Line?
+        public var quizzes: [QuizLine]?
+
+        public init(shareCode: String, rankedPlays: Int, top: [Line], me: Line? = nil, quizzes: [QuizLine]? = nil) {
+            self.shareCode = shareCode
+            self.rankedPlays = rankedPlays
+            self.top = top
+            self.me = me
+            self.quizzes = quizzes
+        }
+    }
+
+    public struct Daily: Codable, Sendable, Equatable {
+        public struct You: Codable, Sendable, Equatable {
+            public var streak: Int
+            public var bestStreak: Int
+            public var play: PlayState?
+
+            public init(streak: Int, bestStreak: Int, play: PlayState? = nil) {
+                self.streak = streak
+                self.bestStreak = bestStreak
+                self.play = play
+            }
+        }
+
+        public var number: Int
+        public var day: String
+        public var shareCode: String
+        public var packageTitle: String
+        public var quiz: Int
+        public var level: Level
+        public var language: QuizLanguage
+        public var stageCount: Int
+        public var you: You?
+
+        public init(number: Int, day: String, shareCode: String, packageTitle: String, quiz: Int, level: Level, language: QuizLanguage, stageCount: Int, you: You? = nil) {
+            self.number = number
+            self.day = day
+            self.shareCode = shareCode
+            self.packageTitle = packageTitle
+            self.quiz = quiz
+            self.level = level
+            self.language = language
+            self.stageCount = stageCount
+            self.you = you
+        }
+    }
+
+    public struct MovieResults: Codable, Sendable, Equatable {
+        public struct Movie: Codable, Sendable, Equatable {
+            public var tmdbId: Int?
+            public var catalogKey: String
+            public var title: String
+            public var originalTitle: String
+            public var releaseDate: String?
+            public var posterPath: String?
+
+            public init(tmdbId: Int? = nil, catalogKey: String, title: String, originalTitle: String, releaseDate: String? = nil, posterPath: String? = nil) {
+                self.tmdbId = tmdbId
+                self.catalogKey = catalogKey
+                self.title = title
+                self.originalTitle = originalTitle
+                self.releaseDate = releaseDate
+                self.posterPath = posterPath
+            }
+        }
+
+        /// `tmdb`, or `catalog` when TMDB was not asked or could not be reached.
+        public var source: String
+        public var page: Int
+        public var totalPages: Int
+        public var totalResults: Int
+        public var results: [Movie]
+
+        public init(source: String, page: Int, totalPages: Int, totalResults: Int, results: [Movie]) {
+            self.source = source
+            self.page = page
+            self.totalPages = totalPages
+            self.totalResults = totalResults
+            self.results = results
+        }
+    }
+}
