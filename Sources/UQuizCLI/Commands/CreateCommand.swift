@@ -98,9 +98,16 @@ struct CreateCommand: AsyncParsableCommand {
     private func runInteractively(_ context: AppContext) async throws {
         let geometry = try context.settings.gridGeometry()
         let create = CreatePackage(environment: context.environment, levels: try context.settings.levelRules(), geometry: geometry)
+        let levels = create.levels
+        let environment = ProcessInfo.processInfo.environment
+        let screen = CreatorScreen.available(environment: environment)
+            ? CreatorScreen(
+                loader: PosterLoader(environment: context.environment), geometry: geometry,
+                stageDuration: { levels[$0].stageDuration }, colourMode: CreatorScreen.colourMode(environment: environment))
+            : nil
         let creator = InteractiveCreator(
             io: .terminal, context: context, create: create, language: try context.settings.language(flag: language),
-            seed: seed ?? context.environment.randomSeed())
+            seed: seed ?? context.environment.randomSeed(), screen: screen)
         guard let draft = try creator.run() else {
             print("Nothing saved.")
             return

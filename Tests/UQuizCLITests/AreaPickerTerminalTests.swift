@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import UQuizTestSupport
+
+/// The full-screen area picker of `uquiz create`, driven through a pseudo-terminal like a maker at a keyboard.
+@Suite("The area picker on a terminal")
+struct AreaPickerTerminalTests {
+    func start(_ sandbox: Sandbox, term: String = "xterm-256color") throws -> PseudoTerminalSession {
+        try sandbox.run(["list"])
+        var environment = sandbox.environment
+        environment["TERM"] = term
+        environment["COLORTERM"] = "truecolor"
+        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: ["create", "--seed", "5"], environment: environment)
+        session.resize(rows: 45, columns: 100)
+        return session
+    }
+
+    /// Title, maker, level expert, then Metropolis (one bundled poster: no chooser).
+    func answerUpToTheMovie(_ session: PseudoTerminalSession, title: String) {
+        #expect(session.waitFor("Package title: "))
+        session.send(title)
+        #expect(session.waitFor("Your name as maker"))
+        session.send("mina")
+        #expect(session.waitFor("Level:"))
+        session.send("expert")
+        #expect(session.waitFor("Quiz 1:"))
+        session.send("metropolis")
+        #expect(session.waitFor("1) Metropolis (1927)"))
+        session.send("1")
+    }
+
+    @Test func keysAndAClickPlaceAreasOnThePosterARefusalSaysWhyUndoPreviewAndSave() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox)
+        answerUpToTheMovie(session, title: "Seen night")
+        #expect(session.waitFor("\u{1B}[?1049h"), "the alternate screen")
+        #expect(session.waitFor("Areas for Metropolis · up to 3"))
+        #expect(session.waitFor("▀"), "the poster in half blocks")
+        #expect(session.transcript.contains("\u{1B}[38;2;"), "in 24-bit colour")
+        session.type(" ")
+        #expect(session.waitFor("placed area 1 at r37 c25"))
+        session.type("KKHH ")
+        #expect(session.waitFor("placed area 2 at r27 c15"))
+        session.type("HHH ")
+        #expect(session.waitFor("✗ r27 c0 is outside the margin"), "refused with the rule")
+        // A click on the character that shows r60 c30: the 50 x 75 poster is drawn from column 26, line 3.
+        session.type("\u{1B}[<0;56;33M\u{1B}[<0;56;33m")
+        #expect(session.waitFor("placed area 3 at r60 c30"))
+        session.type("u")
+        #expect(session.waitFor("undid area 3 (r60 c30)"))
+        session.type("\u{1B}[<0;56;33M")
+        #expect(session.waitFor("placed area 3 at r60 c30", occurrence: 2))
+        session.type("p")
+        #expect(session.waitFor("Preview of Metropolis: stage 1/3, as a solver sees it"))
+        session.type("x")
+        #expect(session.waitFor("that was the reveal a solver sees; the areas are unchanged"), "a key returns to the picker")
+        session.type("\r")
+        #expect(session.waitFor("\u{1B}[?1049l"), "the terminal is given back")
+        #expect(session.waitFor("areas 37:25,27:15,60:30"))
+        #expect(session.waitFor("added Metropolis"))
+        #expect(session.waitFor("Quiz 2:"))
+        session.send("done")
+        #expect(session.waitFor("[Y/n]: "))
+        session.send("y")
+        #expect(session.waitFor("Created package 9"))
+        #expect(session.waitForExit().status == 0)
+        let shown = try jsonObject(try sandbox.run(["show", "9", "--json"]).stdout)
+        #expect((shown["quizzes"] as! [[String: Any]])[0]["areas"] as? [[Int]] == [[37, 25], [27, 15], [60, 30]])
+    }
+
+    @Test func quittingThePickerAddsNothingASmallTerminalIsToldAndDoneNeedsAnArea() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox)
+        answerUpToTheMovie(session, title: "Never made")
+        #expect(session.waitFor("Areas for Metropolis"))
+        session.resize(rows: 12, columns: 40)
+        #expect(session.waitFor("terminal too small (needs 40x16)"))
+        session.resize(rows: 30, columns: 80)
+        session.type("\r")
+        #expect(session.waitFor("✗ a quiz needs at least 1 area"), "done is refused with the reason, not silently")
+        session.type("q")
+        #expect(session.waitFor("no areas placed: Metropolis was not added"))
+        #expect(session.waitFor("Quiz 1:", occurrence: 2))
+        session.send("done")
+        #expect(session.waitFor("add at least one quiz first"))
+        session.interrupt()
+        _ = session.waitForExit()
+        #expect(try sandbox.run(["list", "--mine"]).stdout == "You have made no packages yet.\n")
+    }
+
+    @Test func aDumbTerminalKeepsTheTypedPrompts() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, term: "dumb")
+        answerUpToTheMovie(session, title: "Typed")
+        #expect(session.waitFor("Area 1 of up to 3"))
+        #expect(!session.transcript.contains("\u{1B}[?1049h"))
+        session.interrupt()
+        _ = session.waitForExit()
+    }
+}
