@@ -30,7 +30,7 @@ struct PickerFrame: Equatable {
 
     /// Below this the header, a poster worth choosing on and the three bottom lines do not fit.
     static let minimumSize = (rows: 16, columns: 40)
-    static let footerText = "arrows/hjkl move (HJKL 5) · space place/remove · u undo · c clear · a auto · p preview · ? help · Enter done · q quit"
+    static let footerText = "arrows move · space place/remove · u undo · c clear · a auto · p preview · ? help · Enter done · q quit"
     static let previewFooter = "any key: back to the areas"
     static let chooserFooter = "←/→ or 1-9 browse · Enter chooses this poster · Esc keeps the primary one"
 
@@ -183,7 +183,7 @@ struct PickerFrame: Equatable {
                 } else {
                     let inMargin = row < geometry.margin || row >= geometry.rows - geometry.margin
                         || column < geometry.margin || column >= geometry.columns - geometry.margin
-                    colour = scale(colour, inMargin ? 0.2 : 0.45)
+                    colour = scale(colour, inMargin ? 0.15 : 0.35)
                     if row % 10 == 0 || column % 10 == 0 { colour = blend(colour, grey(128), 0.35) }
                 }
                 if cell == state.cursor {
