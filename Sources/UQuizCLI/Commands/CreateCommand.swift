@@ -103,7 +103,7 @@ struct CreateCommand: AsyncParsableCommand {
         let screen = CreatorScreen.available(environment: environment)
             ? CreatorScreen(
                 loader: PosterLoader(environment: context.environment), geometry: geometry,
-                stageDuration: { levels[$0].stageDuration }, colourMode: CreatorScreen.colourMode(environment: environment))
+                stageDuration: { levels[$0].stageDuration }, colourMode: .forTerminal(environment: environment))
             : nil
         let creator = InteractiveCreator(
             io: .terminal, context: context, create: create, language: try context.settings.language(flag: language),

@@ -27,14 +27,6 @@ struct CreatorScreen {
         return isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     }
 
-    /// The picture's colours: 24-bit where the terminal says so, the 256-colour cube otherwise, and for `NO_COLOR`
-    /// shade characters with no colour codes (the picture keeps its light and dark, without hue).
-    static func colourMode(environment: [String: String]) -> TerminalCanvas.ColourMode {
-        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return .shades }
-        let colourTerm = environment["COLORTERM"] ?? ""
-        return colourTerm.contains("truecolor") || colourTerm.contains("24bit") ? .trueColour : .palette256
-    }
-
     /// The poster's cells, or why it cannot be shown (in words, escaped).
     func raster(path: String, source: PosterSource) -> (CellRaster?, String?) {
         switch loader.raster(posterPath: path, source: source, geometry: geometry) {
