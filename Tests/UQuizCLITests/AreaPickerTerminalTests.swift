@@ -5,12 +5,14 @@ import UQuizTestSupport
 /// The full-screen area picker of `uquiz create`, driven through a pseudo-terminal like a maker at a keyboard.
 @Suite("The area picker on a terminal")
 struct AreaPickerTerminalTests {
-    func start(_ sandbox: Sandbox, term: String = "xterm-256color") throws -> PseudoTerminalSession {
+    func start(
+        _ sandbox: Sandbox, term: String = "xterm-256color", arguments: [String] = ["create", "--seed", "5"]
+    ) throws -> PseudoTerminalSession {
         try sandbox.run(["list"])
         var environment = sandbox.environment
         environment["TERM"] = term
         environment["COLORTERM"] = "truecolor"
-        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: ["create", "--seed", "5"], environment: environment)
+        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: arguments, environment: environment)
         session.resize(rows: 45, columns: 100)
         return session
     }
@@ -132,5 +134,29 @@ struct AreaPickerTerminalTests {
         let quiz = (try jsonObject(try sandbox.run(["show", "9", "--json"]).stdout)["quizzes"] as! [[String: Any]])[0]
         #expect(quiz["posterPath"] as? String == "/textless-inception.jpg")
         #expect((quiz["areas"] as? [[Int]])?.count == 5)
+    }
+
+    @Test func editQuizNOnATerminalMovesAQuizsAreasOnItsPoster() throws {
+        let sandbox = try Sandbox()
+        let before = try jsonObject(try sandbox.run(["show", "en-silent", "--json"]).stdout)
+        let areas = (before["quizzes"] as! [[String: Any]])[0]["areas"] as! [[Int]]
+        let session = try start(sandbox, arguments: ["edit", "en-silent", "--quiz", "1"])
+        #expect(session.waitFor("Areas for "))
+        #expect(session.waitFor("areas \(areas.count)/5"), "the quiz's own areas, loaded")
+        session.type("u")
+        #expect(session.waitFor("undid area \(areas.count)"))
+        session.type("\r")
+        #expect(session.waitFor("Saved the areas of quiz 1"))
+        #expect(session.waitForExit().status == 0)
+        let after = try jsonObject(try sandbox.run(["show", "en-silent", "--json"]).stdout)
+        #expect((after["quizzes"] as! [[String: Any]])[0]["areas"] as? [[Int]] == Array(areas.dropLast()))
+
+        let quitter = try start(sandbox, arguments: ["edit", "en-silent", "--quiz", "1"])
+        #expect(quitter.waitFor("Areas for "))
+        quitter.type("cq")
+        #expect(quitter.waitFor("Nothing changed."))
+        #expect(quitter.waitForExit().status == 0)
+        let unchanged = try jsonObject(try sandbox.run(["show", "en-silent", "--json"]).stdout)
+        #expect((unchanged["quizzes"] as! [[String: Any]])[0]["areas"] as? [[Int]] == Array(areas.dropLast()))
     }
 }
