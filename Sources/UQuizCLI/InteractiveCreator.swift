@@ -50,7 +50,7 @@ struct InteractiveCreator {
         let level = try askLevel()
         let quizzes = try askQuizzes(level: level)
         let draft = CreatePackage.Draft(title: title, maker: maker, level: level, language: language, quizzes: quizzes)
-        preview(quizzes)
+        list(quizzes)
         let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
         return ["", "y", "yes"].contains(save.lowercased()) ? draft : nil
     }
@@ -102,7 +102,7 @@ struct InteractiveCreator {
                     continue
                 }
             case "preview":
-                preview(quizzes)
+                preview(quizzes, level: level)
                 continue
             case let command where command.hasPrefix("areas "):
                 guard let number = quizNumber(command, after: "areas ", count: quizzes.count) else { continue }
@@ -280,7 +280,14 @@ struct InteractiveCreator {
         return number
     }
 
-    private func preview(_ quizzes: [Quiz]) {
+    /// The quizzes so far with their areas, and on a terminal that can draw them, each quiz's reveal played as a
+    /// solver sees it.
+    private func preview(_ quizzes: [Quiz], level: Level) {
+        list(quizzes)
+        if !quizzes.isEmpty { screen?.playPreviews(of: quizzes, level: level) }
+    }
+
+    private func list(_ quizzes: [Quiz]) {
         guard !quizzes.isEmpty else {
             say("  (no quizzes yet)")
             return

@@ -61,6 +61,11 @@ struct AreaPickerTerminalTests {
         #expect(session.waitFor("areas 37:25,27:15,60:30"))
         #expect(session.waitFor("added Metropolis"))
         #expect(session.waitFor("Quiz 2:"))
+        session.send("preview")
+        #expect(session.waitFor("1. Metropolis — areas 37:25,27:15,60:30"))
+        #expect(session.waitFor("Preview of quiz 1/1, Metropolis: stage 1/3"), "the creator's preview plays on screen")
+        session.type("\u{1B}")
+        #expect(session.waitFor("Quiz 2:", occurrence: 2))
         session.send("done")
         #expect(session.waitFor("[Y/n]: "))
         session.send("y")
@@ -158,5 +163,22 @@ struct AreaPickerTerminalTests {
         #expect(quitter.waitForExit().status == 0)
         let unchanged = try jsonObject(try sandbox.run(["show", "en-silent", "--json"]).stdout)
         #expect((unchanged["quizzes"] as! [[String: Any]])[0]["areas"] as? [[Int]] == Array(areas.dropLast()))
+    }
+
+    @Test func ctrlCInThePickerGivesTheTerminalBackAndSavesNothing() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox)
+        answerUpToTheMovie(session, title: "Interrupted")
+        #expect(session.waitFor("Areas for Metropolis"))
+        session.type(" ")
+        #expect(session.waitFor("placed area 1"))
+        session.interrupt()
+        let exit = session.waitForExit()
+        #expect(exit.reason == .uncaughtSignal && exit.status == SIGINT)
+        let transcript = session.transcript
+        let entered = transcript.range(of: "\u{1B}[?1049h", options: .backwards)
+        let left = transcript.range(of: "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", options: .backwards)
+        #expect(entered != nil && left != nil && entered!.lowerBound < left!.lowerBound, "mouse off, cursor shown, main screen")
+        #expect(try sandbox.run(["list", "--mine"]).stdout == "You have made no packages yet.\n")
     }
 }

@@ -49,6 +49,23 @@ struct CreatorScreen {
         return areas
     }
 
+    /// Plays each quiz's reveal as a solver sees it, one after the other; any key goes on to the next, Esc or `q`
+    /// stops.
+    func playPreviews(of quizzes: [Quiz], level: Level) {
+        let screen = FullScreen(colourMode: colourMode)
+        screen.run {
+            for (index, quiz) in quizzes.enumerated() {
+                let (raster, problem) = raster(path: quiz.posterPath, source: quiz.posterSource)
+                let state = AreaPickerState(
+                    title: "quiz \(index + 1)/\(quizzes.count), \(quiz.title)", geometry: quiz.geometry, limit: quiz.areas.count,
+                    starting: quiz.areas)
+                let loop = AreaPickerLoop(screen: screen, poster: raster, posterProblem: problem, stageDuration: stageDuration(level))
+                let keys = loop.playPreview(state, footer: "any key: the next quiz · Esc: back to the questions")
+                if [.escape, .character("q")].contains(keys.first) { return }
+            }
+        }
+    }
+
     /// Shows a movie's posters one at a time; the index of the one chosen, or `nil` to keep the primary poster.
     func choosePoster(of movie: String, posters: [PosterImage]) -> Int? {
         let screen = FullScreen(colourMode: colourMode)
@@ -98,7 +115,7 @@ struct AreaPickerLoop {
                     state.handle(key, automatic: automatic)
                 }
                 if state.mode == .preview {
-                    keys = playPreview(state)
+                    keys = Array(playPreview(state).dropFirst())
                     state.previewEnded()
                 }
             }
@@ -107,14 +124,14 @@ struct AreaPickerLoop {
     }
 
     /// The stages fade in on their level's timing, as in a solver's game; the last one is held a moment. A key ends it
-    /// early; the keys typed after that one are given back.
-    private func playPreview(_ state: AreaPickerState) -> [PickerKey] {
+    /// early: the keys typed then are given back, the one that ended it first.
+    func playPreview(_ state: AreaPickerState, footer: String = PickerFrame.previewFooter) -> [PickerKey] {
         let clock = ContinuousClock()
         let started = clock.now
         let stages = state.selection.centres.count
         while let (reveal, stage) = PickerPreview.reveal(at: clock.now - started, stages: stages, stageDuration: stageDuration) {
-            screen.draw(PickerFrame.preview(state, poster: poster, reveal: reveal, stage: stage, size: screen.size()))
-            if let bytes = screen.read(timeout: 33) { return Array(PickerKey.keys(in: bytes).dropFirst()) }
+            screen.draw(PickerFrame.preview(state, poster: poster, reveal: reveal, stage: stage, size: screen.size(), footer: footer))
+            if let bytes = screen.read(timeout: 33) { return PickerKey.keys(in: bytes) }
         }
         return []
     }

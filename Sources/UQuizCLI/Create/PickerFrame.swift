@@ -76,7 +76,8 @@ struct PickerFrame: Equatable {
 
     /// The reveal as a solver sees it: black but for the areas, stage `stage` fading in.
     static func preview(
-        _ state: AreaPickerState, poster: CellRaster?, reveal: [Double], stage: Int, size: (rows: Int, columns: Int)
+        _ state: AreaPickerState, poster: CellRaster?, reveal: [Double], stage: Int, size: (rows: Int, columns: Int),
+        footer: String = previewFooter
     ) -> PickerFrame {
         if let small = tooSmall(size) { return small }
         let count = state.selection.centres.count
@@ -88,7 +89,7 @@ struct PickerFrame: Equatable {
             HalfBlockPicture(cells: cells, geometry: state.geometry, maxWidth: size.columns - 6, maxHeight: size.rows - 6),
             size: size, ruler: false)
         frame.status = TextWidth.cut("stage \(stage) of \(count)", to: size.columns - 2)
-        frame.footer = TextWidth.cut(previewFooter, to: size.columns - 2)
+        frame.footer = TextWidth.cut(footer, to: size.columns - 2)
         return frame
     }
 
