@@ -133,7 +133,7 @@ struct AreaPickerTests {
         #expect(small.picture == nil && small.footer.isEmpty)
         let at80 = PickerFrame.frame(picker(after: " "), poster: nil, posterProblem: "no poster", size: (24, 80))
         let picture = try #require(at80.picture, "without its poster the grid is still drawn")
-        #expect(picture.height <= 24 - 6 && at80.footer.hasPrefix("arrows move"))
+        #expect(picture.height <= 24 - 6 && at80.footer.hasPrefix("space place/remove · Enter done · q quit · ? help"))
         #expect(TextWidth.of(at80.footer) <= 78)
     }
 

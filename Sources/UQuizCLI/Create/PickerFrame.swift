@@ -30,7 +30,7 @@ struct PickerFrame: Equatable {
 
     /// Below this the header, a poster worth choosing on and the three bottom lines do not fit.
     static let minimumSize = (rows: 16, columns: 40)
-    static let footerText = "arrows move · space place/remove · u undo · c clear · a auto · p preview · ? help · Enter done · q quit"
+    static let footerText = "space place/remove · Enter done · q quit · ? help · arrows/hjkl move · u undo · c clear · a auto · p preview"
     static let previewFooter = "any key: back to the areas"
     static let chooserFooter = "←/→ or 1-9 browse · Enter chooses this poster · Esc keeps the primary one"
 
@@ -41,7 +41,7 @@ struct PickerFrame: Equatable {
     }
 
     /// The picker: the poster dimmed outside the placed areas, grid lines every 10 cells, the margin darker, each area
-    /// at full brightness with an outline and its stage number, and the cursor with the block it would place (green
+    /// at full brightness in a yellow outline with its stage number, and the cursor with the block it would place (green
     /// when it can be placed, red when a rule refuses it).
     static func frame(
         _ state: AreaPickerState, poster: CellRaster?, posterProblem: String? = nil, size: (rows: Int, columns: Int)
@@ -168,7 +168,17 @@ struct PickerFrame: Equatable {
     /// The picker's cell colours, row by row.
     static func pickerCells(_ state: AreaPickerState, poster: CellRaster?) -> [CellRaster.Colour] {
         let geometry = state.geometry
-        let radius = geometry.areaRadius
+        // Each area is outlined by the ring of cells just outside it, so the outline hides none of its pixels.
+        let ring = geometry.areaRadius + 1
+        var outline = Set<Cell>()
+        for centre in state.selection.centres {
+            for row in (centre.row - ring)...(centre.row + ring) {
+                for column in (centre.column - ring)...(centre.column + ring)
+                where max(abs(row - centre.row), abs(column - centre.column)) == ring {
+                    outline.insert(Cell(row: row, column: column))
+                }
+            }
+        }
         let cursorBlock = Set(geometry.block(around: state.cursor))
         let cursorColour = state.stageUnderCursor != nil ? white : state.cursorProblem == nil ? green : red
         var cells: [CellRaster.Colour] = []
@@ -177,10 +187,10 @@ struct PickerFrame: Equatable {
             for column in 0..<geometry.columns {
                 let cell = Cell(row: row, column: column)
                 var colour = poster?.colour(at: cell) ?? (((row / 5) + (column / 5)) % 2 == 0 ? grey(70) : grey(100))
-                if let stage = state.selection.stage(covering: cell) {
-                    let centre = state.selection.centres[stage - 1]
-                    let onEdge = abs(cell.row - centre.row) == radius || abs(cell.column - centre.column) == radius
-                    if onEdge { colour = blend(colour, yellow, 0.6) }
+                if state.selection.stage(covering: cell) != nil {
+                    // An area shows the poster as the solver will see it: untouched.
+                } else if outline.contains(cell) {
+                    colour = yellow
                 } else {
                     let inMargin = row < geometry.margin || row >= geometry.rows - geometry.margin
                         || column < geometry.margin || column >= geometry.columns - geometry.margin
