@@ -27,6 +27,8 @@ struct AreaPickerTests {
             "a press is a click; the release is nothing")
         #expect(PickerKey.keys(in: Array("\u{1B}[<2;5;5M".utf8)) == [.other], "the right button places nothing")
         #expect(PickerKey.keys(in: [0x1B]) == [.escape])
+        #expect(PickerKey.keys(in: Array("\u{1B}[M q!u".utf8)) == [.other, .character("u")],
+            "an old-style mouse report's bytes are not keys (here they would spell q, quit)")
         #expect(PickerKey.keys(in: Array(" q\r".utf8)) == [.character(" "), .character("q"), .enter])
     }
 

@@ -30,6 +30,8 @@ enum PickerKey: Equatable {
                 var end = index + 2
                 while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
                 keys.append(sequence(Array(bytes[(index + 2)..<min(end + 1, bytes.count)])))
+                // A terminal without SGR mouse reports a click as `ESC [ M` and three raw bytes, which are not keys.
+                if end == index + 2, end < bytes.count, bytes[end] == UInt8(ascii: "M") { end += 3 }
                 index = end
             case 0x00..<0x20:
                 keys.append(.other)
