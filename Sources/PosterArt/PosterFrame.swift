@@ -69,6 +69,28 @@ public struct HalfBlockPicture: Equatable, Sendable {
         self.cellRows = cellRows
     }
 
+    /// `pictures` side by side, top-aligned, `gap` black columns apart (the poster chooser's row of posters). The
+    /// result keeps the first picture's grid, so `cell(atColumn:line:bottomHalf:)` means nothing on it.
+    public init(sideBySide pictures: [HalfBlockPicture], gap: Int) {
+        let black = CellRaster.Colour(red: 0, green: 0, blue: 0)
+        let blank = Glyph(top: black, bottom: black)
+        let lines = pictures.map(\.height).max() ?? 1
+        let width = max(1, pictures.reduce(0) { $0 + $1.width } + gap * max(0, pictures.count - 1))
+        var glyphs = [Glyph](repeating: blank, count: width * lines)
+        var left = 0
+        for picture in pictures {
+            for line in 0..<picture.height {
+                for x in 0..<picture.width { glyphs[line * width + left + x] = picture.glyphs[line * picture.width + x] }
+            }
+            left += picture.width + gap
+        }
+        self.width = width
+        height = lines
+        self.glyphs = glyphs
+        geometry = pictures.first?.geometry ?? .standard
+        cellRows = lines * 2
+    }
+
     /// The grid cell drawn in the top (or bottom) half of the character at `x`, `line`; `nil` off the picture. The
     /// inverse of the scaling above, so a click lands on the cell the maker sees there.
     public func cell(atColumn x: Int, line: Int, bottomHalf: Bool) -> Cell? {

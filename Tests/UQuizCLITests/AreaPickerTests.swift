@@ -170,7 +170,7 @@ struct AreaPickerTests {
         #expect(PickerPreview.reveal(at: .seconds(8), stages: 3, stageDuration: two) == nil)
     }
 
-    @Test func thePosterChooserBrowsesWithArrowsAndDigits() {
+    @Test func thePosterChooserBrowsesWithArrowsAndDigits() throws {
         var state = PosterChoiceState(labels: ["1) en", "2) ko", "3) no text"])
         state.handle(.left)
         #expect(state.index == 2, "wraps around")
@@ -185,10 +185,25 @@ struct AreaPickerTests {
         kept.handle(.escape)
         #expect(kept.outcome == .primary)
         let frame = PickerFrame.posterChoice(
-            state, movie: "Inception\u{1B}[2J", poster: raster, posterProblem: nil, geometry: .standard, size: (45, 100))
+            state, movie: "Inception\u{1B}[2J", posters: [0: (raster, nil), 1: (raster, nil), 2: (nil, "no image")],
+            geometry: .standard, size: (45, 100))
         #expect(frame.header == " Posters of Inception\\u{1B}[2J: 2 of 3", "text from the network is escaped")
         #expect(frame.status == "2) ko")
-        #expect(frame.picture?.glyphs[0].top == raster.colours[0], "the whole poster")
+        let picture = try #require(frame.picture)
+        // Three posters of 30 columns fit side by side, 2 apart; the chosen one (the second) is bright.
+        #expect(picture.width == 30 * 3 + 2 * 2)
+        #expect(picture.glyphs[32].top == raster.colours[0], "the chosen poster, whole")
+        #expect(picture.glyphs[0].top == PickerFrame.scale(raster.colours[0], 0.35), "the others dimmed")
+        #expect(picture.glyphs[64].top == PickerFrame.scale(PickerFrame.grey(60), 0.35), "one that cannot be shown is grey")
+        #expect(frame.labels.map(\.text) == ["1", "2", "3"] && frame.labels.map(\.isStage) == [false, true, false])
+        var third = state
+        third.outcome = nil
+        third.handle(.right)
+        let unavailable = PickerFrame.posterChoice(
+            third, movie: "Inception", posters: [2: (nil, "no image")], geometry: .standard, size: (45, 100))
+        #expect(unavailable.message == "This poster cannot be shown: no image")
+        #expect(PickerFrame.visiblePosters(PosterChoiceState(labels: Array(repeating: "", count: 9), index: 8), columns: 80) == [5, 6, 7, 8],
+            "at 80 columns four fit, and the chosen one stays in view")
     }
 
     @Test func withoutColourThePictureIsShadesWithNoColourCodes() {

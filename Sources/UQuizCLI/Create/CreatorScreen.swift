@@ -66,20 +66,20 @@ struct CreatorScreen {
         }
     }
 
-    /// Shows a movie's posters one at a time; the index of the one chosen, or `nil` to keep the primary poster.
+    /// Shows a movie's posters side by side; the index of the one chosen, or `nil` to keep the primary poster.
     func choosePoster(of movie: String, posters: [PosterImage]) -> Int? {
         let screen = FullScreen(colourMode: colourMode)
-        var rasters: [Int: (CellRaster?, String?)] = [:]
+        var rasters: [Int: (raster: CellRaster?, problem: String?)] = [:]
         var state = PosterChoiceState(labels: posters.enumerated().map { index, poster in
             "\(index + 1)) \(poster.language ?? "no text") · \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes) · \(poster.filePath)"
         })
         return screen.run {
             while state.outcome == nil {
                 let size = screen.size()
-                if rasters[state.index] == nil { rasters[state.index] = raster(path: posters[state.index].filePath, source: .tmdb) }
-                let (poster, problem) = rasters[state.index]!
-                screen.draw(PickerFrame.posterChoice(
-                    state, movie: movie, poster: poster, posterProblem: problem, geometry: geometry, size: size))
+                for index in PickerFrame.visiblePosters(state, columns: size.columns) where rasters[index] == nil {
+                    rasters[index] = raster(path: posters[index].filePath, source: .tmdb)
+                }
+                screen.draw(PickerFrame.posterChoice(state, movie: movie, posters: rasters, geometry: geometry, size: size))
                 guard let bytes = screen.read(timeout: 250) else { continue }
                 for key in PickerKey.keys(in: bytes) where state.outcome == nil { state.handle(key) }
             }

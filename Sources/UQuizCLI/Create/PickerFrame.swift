@@ -32,7 +32,7 @@ struct PickerFrame: Equatable {
     static let minimumSize = (rows: 16, columns: 40)
     static let footerText = "space place/remove · Enter done · q quit · ? help · arrows/hjkl move · u undo · c clear · a auto · p preview"
     static let previewFooter = "any key: back to the areas"
-    static let chooserFooter = "←/→ or 1-9 browse · Enter chooses this poster · Esc keeps the primary one"
+    static let chooserFooter = "←/→ or 1-9 move · Enter chooses the bright poster · Esc keeps the primary one"
 
     /// The tiny-terminal frame: says the size needed, nothing else.
     static func tooSmall(_ size: (rows: Int, columns: Int)) -> PickerFrame? {
@@ -93,24 +93,45 @@ struct PickerFrame: Equatable {
         return frame
     }
 
-    /// One of a movie's posters, whole, to choose from.
+    /// A movie's posters side by side, as many as fit (a window around the one chosen when not all do), each numbered
+    /// above; the one chosen bright, the others dimmed. `posters[i]` is poster i's cells, or why it cannot be shown
+    /// (drawn grey, the reason on the message line when it is the one chosen).
     static func posterChoice(
-        _ state: PosterChoiceState, movie: String, poster: CellRaster?, posterProblem: String?, geometry: GridGeometry,
+        _ state: PosterChoiceState, movie: String, posters: [Int: (raster: CellRaster?, problem: String?)],
+        geometry: GridGeometry,
         size: (rows: Int, columns: Int)
     ) -> PickerFrame {
         if let small = tooSmall(size) { return small }
         var frame = PickerFrame(header: TextWidth.cut(
             " Posters of \(SafeText.clean(movie)): \(state.index + 1) of \(state.labels.count)", to: size.columns))
-        if let poster {
-            frame.place(
-                HalfBlockPicture(cells: PosterFrame.uncovered(raster: poster), geometry: geometry, maxWidth: size.columns - 6,
-                    maxHeight: size.rows - 6), size: size, ruler: false)
-        } else {
-            frame.text = TextWidth.wrap("This poster cannot be shown: \(posterProblem ?? "its pixels could not be had").", to: size.columns - 4)
+        let shown = visiblePosters(state, columns: size.columns)
+        let width = min(geometry.columns, (size.columns - 4 - 2 * (shown.count - 1)) / shown.count)
+        let thumbnails = shown.map { index in
+            let cells = posters[index]?.raster.map { PosterFrame.uncovered(raster: $0) }
+                ?? Array(repeating: grey(60), count: geometry.cellCount)
+            return HalfBlockPicture(
+                cells: index == state.index ? cells : cells.map { scale($0, 0.35) }, geometry: geometry, maxWidth: width,
+                maxHeight: size.rows - 6)
+        }
+        frame.place(HalfBlockPicture(sideBySide: thumbnails, gap: 2), size: size, ruler: false)
+        var left = frame.pictureColumn
+        for (index, thumbnail) in zip(shown, thumbnails) {
+            frame.labels.append(Label(row: 2, column: left, text: "\(index + 1)", isStage: index == state.index))
+            left += thumbnail.width + 2
         }
         frame.status = TextWidth.cut(SafeText.clean(state.labels[state.index]), to: size.columns - 2)
+        if let problem = posters[state.index]?.problem {
+            frame.message = TextWidth.cut("This poster cannot be shown: \(problem)", to: size.columns - 2)
+        }
         frame.footer = TextWidth.cut(chooserFooter, to: size.columns - 2)
         return frame
+    }
+
+    /// The posters that fit side by side (at least 16 columns each), a window that keeps the chosen one in view.
+    static func visiblePosters(_ state: PosterChoiceState, columns: Int) -> [Int] {
+        let count = min(state.labels.count, max(1, (columns - 2) / 18))
+        let first = min(max(0, state.index - count / 2), state.labels.count - count)
+        return Array(first..<(first + count))
     }
 
     /// Centres `picture` and, with `ruler`, numbers every tenth column above it and every tenth row beside it.
