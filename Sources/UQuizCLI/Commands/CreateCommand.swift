@@ -10,7 +10,8 @@ struct CreateCommand: AsyncParsableCommand {
         commandName: "create",
         abstract: "Make a quiz package from flags or from a JSON spec.",
         discussion: """
-            uquiz create                  (on a terminal: asks for everything, step by step)
+            uquiz create                  (on a terminal: asks for everything, step by step; areas are placed on the \
+            poster with the arrow keys and space, ? lists the keys; with TERM unset or dumb they are typed as R:C)
             uquiz create --title T --level L [--maker M] --quiz 'movie=27205 areas=12:30,40:12,60:25' [--quiz ...]
             uquiz create --from spec.json
 
