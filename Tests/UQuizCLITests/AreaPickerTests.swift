@@ -50,6 +50,10 @@ struct AreaPickerTests {
         let full = picker(after: " KK JJJJJHH JJ ")
         #expect(full.selection.centres.count == 3)
         #expect(full.message == "✗ r62 c15 would be one area too many: the level allows only 3")
+        var resting = full
+        resting.handle(.down) { _ in [] }
+        #expect(PickerFrame.frame(resting, poster: raster, size: (45, 100)).message
+            == "all 3 areas placed: Enter is done, u undoes the last")
     }
 
     @Test func theCursorsProblemIsShownBeforeAnythingIsPlaced() {

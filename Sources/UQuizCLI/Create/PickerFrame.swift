@@ -162,6 +162,7 @@ struct PickerFrame: Equatable {
     /// What the cursor's cell means when the last key said nothing: the area there, or what space would do.
     private static func hint(_ state: AreaPickerState, posterProblem: String?) -> String {
         if let stage = state.stageUnderCursor { return "on area \(stage): space removes it" }
+        if state.selection.isFull { return "all \(state.selection.limit) areas placed: Enter is done, u undoes the last" }
         if let problem = state.cursorProblem { return "✗ \(problem.description)" }
         if let posterProblem { return "No poster to show (\(posterProblem)); space places area \(state.selection.centres.count + 1) here" }
         return "space places area \(state.selection.centres.count + 1) here"
@@ -175,7 +176,7 @@ struct PickerFrame: Equatable {
         let lines = [
             "The solver sees a black poster; the areas are revealed one by one, in the order they are placed.", "",
             "arrows or h j k l   move the cursor one cell (Shift+arrows or H J K L: five)",
-            "space               place an area centred on the cursor, or remove the one under it",
+            "space               place an area on the cursor, or remove the one under it",
             "mouse click         place an area centred on the clicked cell",
             "u · c · a           undo the last area · clear them all · add automatic areas",
             "p                   preview the reveal as a solver sees it",
