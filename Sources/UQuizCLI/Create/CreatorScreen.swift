@@ -102,13 +102,15 @@ struct AreaPickerLoop {
         var keys: [PickerKey] = []
         return screen.run {
             while state.outcome == nil {
-                let frame = PickerFrame.frame(state, poster: poster, posterProblem: posterProblem, size: screen.size())
+                let size = screen.size()
+                let frame = PickerFrame.frame(state, poster: poster, posterProblem: posterProblem, size: size)
                 screen.draw(frame)
                 if keys.isEmpty {
                     guard let bytes = screen.read(timeout: 250) else { continue }
                     keys = PickerKey.keys(in: bytes)
                 }
                 let key = keys.removeFirst()
+                if !PickerFrame.takesKey(key, at: size) { continue }
                 if case .click(let row, let column) = key {
                     if let cell = frame.cell(atRow: row, column: column) { state.clicked(on: cell) }
                 } else {

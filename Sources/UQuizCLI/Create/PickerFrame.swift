@@ -40,6 +40,12 @@ struct PickerFrame: Equatable {
         return PickerFrame(header: TextWidth.cut("terminal too small (needs \(minimumSize.columns)x\(minimumSize.rows))", to: size.columns))
     }
 
+    /// Whether a key is acted on at this size: nothing is placed unseen, so while the terminal is too small only
+    /// leaving (`q`, Esc) works.
+    static func takesKey(_ key: PickerKey, at size: (rows: Int, columns: Int)) -> Bool {
+        tooSmall(size) == nil || key == .escape || key == .character("q")
+    }
+
     /// The picker: the poster dimmed outside the placed areas, grid lines every 10 cells, the margin darker, each area
     /// at full brightness in a yellow outline with its stage number, and the cursor with the block it would place (green
     /// when it can be placed, red when a rule refuses it).
