@@ -106,16 +106,7 @@ struct InteractiveCreator {
                 continue
             case let command where command.hasPrefix("areas "):
                 guard let number = quizNumber(command, after: "areas ", count: quizzes.count) else { continue }
-                let quiz = quizzes[number - 1]
-                say("  quiz \(number): \(SafeText.clean(quiz.title))")
-                if let areas = try pickAreas(
-                    for: quiz.title, level: level, seed: seed &+ UInt64(number), poster: (quiz.posterPath, quiz.posterSource),
-                    starting: quiz.areas)
-                {
-                    quizzes[number - 1].areas = areas
-                } else {
-                    say("  areas of quiz \(number) unchanged")
-                }
+                try replaceAreas(of: &quizzes[number - 1], number: number, level: level)
                 continue
             case let command where command.hasPrefix("remove "):
                 guard let number = quizNumber(command, after: "remove ", count: quizzes.count) else { continue }
@@ -132,6 +123,19 @@ struct InteractiveCreator {
             break
         }
         return quizzes
+    }
+
+    /// `areas N`: the quiz's areas placed again, starting from the ones it has; kept when the maker leaves.
+    private func replaceAreas(of quiz: inout Quiz, number: Int, level: Level) throws {
+        say("  quiz \(number): \(SafeText.clean(quiz.title))")
+        if let areas = try pickAreas(
+            for: quiz.title, level: level, seed: seed &+ UInt64(number), poster: (quiz.posterPath, quiz.posterSource),
+            starting: quiz.areas)
+        {
+            quiz.areas = areas
+        } else {
+            say("  areas of quiz \(number) unchanged")
+        }
     }
 
     /// Search, pick a movie and a poster, place the areas; `nil` when the maker gives up on this quiz.

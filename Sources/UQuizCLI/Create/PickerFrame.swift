@@ -196,17 +196,7 @@ struct PickerFrame: Equatable {
     /// The picker's cell colours, row by row.
     static func pickerCells(_ state: AreaPickerState, poster: CellRaster?) -> [CellRaster.Colour] {
         let geometry = state.geometry
-        // Each area is outlined by the ring of cells just outside it, so the outline hides none of its pixels.
-        let ring = geometry.areaRadius + 1
-        var outline = Set<Cell>()
-        for centre in state.selection.centres {
-            for row in (centre.row - ring)...(centre.row + ring) {
-                for column in (centre.column - ring)...(centre.column + ring)
-                where max(abs(row - centre.row), abs(column - centre.column)) == ring {
-                    outline.insert(Cell(row: row, column: column))
-                }
-            }
-        }
+        let outline = outlines(of: state.selection.centres, geometry: geometry)
         let cursorBlock = Set(geometry.block(around: state.cursor))
         let cursorColour = state.stageUnderCursor != nil ? white : state.cursorProblem == nil ? green : red
         var cells: [CellRaster.Colour] = []
@@ -234,6 +224,21 @@ struct PickerFrame: Equatable {
             }
         }
         return cells
+    }
+
+    /// The ring of cells just outside each area: its outline, which hides none of the area's pixels.
+    static func outlines(of centres: [Cell], geometry: GridGeometry) -> Set<Cell> {
+        let ring = geometry.areaRadius + 1
+        var outline = Set<Cell>()
+        for centre in centres {
+            for row in (centre.row - ring)...(centre.row + ring) {
+                for column in (centre.column - ring)...(centre.column + ring)
+                where max(abs(row - centre.row), abs(column - centre.column)) == ring {
+                    outline.insert(Cell(row: row, column: column))
+                }
+            }
+        }
+        return outline
     }
 
     static let white = CellRaster.Colour(red: 255, green: 255, blue: 255)
