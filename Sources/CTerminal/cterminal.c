@@ -40,7 +40,8 @@ void uquiz_restore_terminal(int fd) {
     if (saved_valid) tcsetattr(fd, TCSAFLUSH, &saved);
 }
 
-static const char leave_screen[] = "\x1b[0m\x1b[?25h\x1b[?1049l";
+/* Mouse reporting off too: the area picker turns it on. */
+static const char leave_screen[] = "\x1b[?1000l\x1b[?1006l\x1b[0m\x1b[?25h\x1b[?1049l";
 
 /* Runs in the signal's context, so only async-signal-safe calls: restore the saved modes, leave the alternate screen,
    then die of the same signal with its default action. */

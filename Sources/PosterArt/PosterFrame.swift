@@ -40,6 +40,9 @@ public struct HalfBlockPicture: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public let glyphs: [Glyph]
+    /// The grid drawn, and how many of its rows the picture shows (two a line) after scaling.
+    public let geometry: GridGeometry
+    public let cellRows: Int
 
     public init(cells: [CellRaster.Colour], geometry: GridGeometry, maxWidth: Int, maxHeight: Int) {
         // Keep the poster's shape: a character is one cell wide and two cells tall.
@@ -62,6 +65,45 @@ public struct HalfBlockPicture: Equatable, Sendable {
         width = columns
         height = lines
         self.glyphs = glyphs
+        self.geometry = geometry
+        self.cellRows = cellRows
+    }
+
+    /// `pictures` side by side, top-aligned, `gap` black columns apart (the poster chooser's row of posters). The
+    /// result keeps the first picture's grid, so `cell(atColumn:line:bottomHalf:)` means nothing on it.
+    public init(sideBySide pictures: [HalfBlockPicture], gap: Int) {
+        let black = CellRaster.Colour(red: 0, green: 0, blue: 0)
+        let blank = Glyph(top: black, bottom: black)
+        let lines = pictures.map(\.height).max() ?? 1
+        let width = max(1, pictures.reduce(0) { $0 + $1.width } + gap * max(0, pictures.count - 1))
+        var glyphs = [Glyph](repeating: blank, count: width * lines)
+        var left = 0
+        for picture in pictures {
+            for line in 0..<picture.height {
+                for x in 0..<picture.width { glyphs[line * width + left + x] = picture.glyphs[line * picture.width + x] }
+            }
+            left += picture.width + gap
+        }
+        self.width = width
+        height = lines
+        self.glyphs = glyphs
+        geometry = pictures.first?.geometry ?? .standard
+        cellRows = lines * 2
+    }
+
+    /// The grid cell drawn in the top (or bottom) half of the character at `x`, `line`; `nil` off the picture. The
+    /// inverse of the scaling above, so a click lands on the cell the maker sees there.
+    public func cell(atColumn x: Int, line: Int, bottomHalf: Bool) -> Cell? {
+        let y = line * 2 + (bottomHalf ? 1 : 0)
+        guard (0..<width).contains(x), (0..<cellRows).contains(y) else { return nil }
+        return Cell(row: min(geometry.rows - 1, y * geometry.rows / cellRows), column: min(geometry.columns - 1, x * geometry.columns / width))
+    }
+
+    /// The character (column and line from 0) that shows `cell`, or the nearest one when scaling left it out.
+    public func position(of cell: Cell) -> (column: Int, line: Int) {
+        let x = (cell.column * width + geometry.columns - 1) / geometry.columns
+        let y = (cell.row * cellRows + geometry.rows - 1) / geometry.rows
+        return (min(width - 1, x), min(height - 1, y / 2))
     }
 }
 
@@ -71,6 +113,9 @@ public struct TerminalCanvas: Sendable {
         case trueColour
         /// The 6 x 6 x 6 cube of 256-colour terminals.
         case palette256
+        /// No colour codes at all (`NO_COLOR`): each character a shade (` ░▒▓█`) or half block in the terminal's own
+        /// colour, by the brightness of its two cells.
+        case shades
     }
 
     public let mode: ColourMode
@@ -98,12 +143,26 @@ public struct TerminalCanvas: Sendable {
                 if let previous, previous.glyphs[index] == glyph { continue }
                 let position = (origin.row + line, origin.column + x)
                 if cursor.map({ $0 != position }) ?? true { output += "\u{1B}[\(position.0);\(position.1)H" }
-                output += colour(glyph.top, foreground: true) + colour(glyph.bottom, foreground: false) + "▀"
+                output += mode == .shades
+                    ? Self.shade(glyph) : colour(glyph.top, foreground: true) + colour(glyph.bottom, foreground: false) + "▀"
                 cursor = (position.0, position.1 + 1)
             }
         }
         shown = picture
-        return output.isEmpty ? "" : output + "\u{1B}[0m"
+        return output.isEmpty || mode == .shades ? output : output + "\u{1B}[0m"
+    }
+
+    /// A glyph without colour: the shade of its brightness, or a half block where one cell is light and the other dark.
+    static func shade(_ glyph: HalfBlockPicture.Glyph) -> String {
+        func level(_ colour: CellRaster.Colour) -> Int {
+            let luminance = 0.299 * Double(colour.red) + 0.587 * Double(colour.green) + 0.114 * Double(colour.blue)
+            return Int((luminance / 255 * 4).rounded())
+        }
+        let shades = [" ", "░", "▒", "▓", "█"]
+        let (top, bottom) = (level(glyph.top), level(glyph.bottom))
+        if top >= 3 && bottom <= 1 { return "▀" }
+        if bottom >= 3 && top <= 1 { return "▄" }
+        return shades[(top + bottom) / 2]
     }
 
     func colour(_ colour: CellRaster.Colour, foreground: Bool) -> String {
@@ -111,6 +170,8 @@ public struct TerminalCanvas: Sendable {
         switch mode {
         case .trueColour:
             return "\u{1B}[\(layer);2;\(colour.red);\(colour.green);\(colour.blue)m"
+        case .shades:
+            return ""
         case .palette256:
             func level(_ value: UInt8) -> Int { Int((Double(value) / 255 * 5).rounded()) }
             return "\u{1B}[\(layer);5;\(16 + 36 * level(colour.red) + 6 * level(colour.green) + level(colour.blue))m"

@@ -29,6 +29,8 @@ struct InteractiveCreator {
     let create: CreatePackage
     let language: QuizLanguage
     let seed: UInt64
+    /// The full-screen poster chooser and area picker, when the terminal can draw them.
+    var screen: CreatorScreen? = nil
 
     private var levels: LevelRules { create.levels }
     private var geometry: GridGeometry { create.geometry }
@@ -48,7 +50,7 @@ struct InteractiveCreator {
         let level = try askLevel()
         let quizzes = try askQuizzes(level: level)
         let draft = CreatePackage.Draft(title: title, maker: maker, level: level, language: language, quizzes: quizzes)
-        preview(quizzes)
+        list(quizzes)
         let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
         return ["", "y", "yes"].contains(save.lowercased()) ? draft : nil
     }
@@ -100,18 +102,11 @@ struct InteractiveCreator {
                     continue
                 }
             case "preview":
-                preview(quizzes)
+                preview(quizzes, level: level)
                 continue
             case let command where command.hasPrefix("areas "):
                 guard let number = quizNumber(command, after: "areas ", count: quizzes.count) else { continue }
-                let quiz = quizzes[number - 1]
-                say("  quiz \(number): \(SafeText.clean(quiz.title))")
-                if let areas = try pickAreas(
-                    limit: levels[level].areaCount, seed: seed &+ UInt64(number), poster: (quiz.posterPath, quiz.posterSource),
-                    starting: quiz.areas)
-                {
-                    quizzes[number - 1].areas = areas
-                }
+                try replaceAreas(of: &quizzes[number - 1], number: number, level: level)
                 continue
             case let command where command.hasPrefix("remove "):
                 guard let number = quizNumber(command, after: "remove ", count: quizzes.count) else { continue }
@@ -130,6 +125,19 @@ struct InteractiveCreator {
         return quizzes
     }
 
+    /// `areas N`: the quiz's areas placed again, starting from the ones it has; kept when the maker leaves.
+    private func replaceAreas(of quiz: inout Quiz, number: Int, level: Level) throws {
+        say("  quiz \(number): \(SafeText.clean(quiz.title))")
+        if let areas = try pickAreas(
+            for: quiz.title, level: level, seed: seed &+ UInt64(number), poster: (quiz.posterPath, quiz.posterSource),
+            starting: quiz.areas)
+        {
+            quiz.areas = areas
+        } else {
+            say("  areas of quiz \(number) unchanged")
+        }
+    }
+
     /// Search, pick a movie and a poster, place the areas; `nil` when the maker gives up on this quiz.
     private func makeQuiz(searching query: String, level: Level, existing: [Quiz]) throws -> Quiz? {
         let movies = MovieSearching(environment: context.environment)
@@ -142,21 +150,7 @@ struct InteractiveCreator {
             say("  no movies match \"\(SafeText.clean(query))\"")
             return nil
         }
-        for (index, movie) in results.enumerated() {
-            let year = movie.releaseDate.map { " (\($0.prefix(4)))" } ?? ""
-            let original = movie.originalTitle != movie.title ? " — \(movie.originalTitle)" : ""
-            say("  \(index + 1)) \(SafeText.clean(movie.title))\(year)\(SafeText.clean(original))")
-        }
-        var number = 0
-        while true {
-            let pick = try ask("Pick 1-\(results.count) (Enter to search again): ")
-            if pick.isEmpty { return nil }
-            if let chosen = Int(pick), results.indices.contains(chosen - 1) {
-                number = chosen
-                break
-            }
-            say("  ✗ \"\(SafeText.clean(pick))\" is not one of 1-\(results.count)")
-        }
+        guard let number = try pickMovie(from: results) else { return nil }
         let reference = results[number - 1].reference
         if existing.contains(where: { $0.catalogKey == reference.catalogKey }) {
             say("  ✗ that movie is already in this package")
@@ -174,10 +168,28 @@ struct InteractiveCreator {
             return nil
         }
         guard let areas = try pickAreas(
-            limit: levels[level].areaCount, seed: seed &+ UInt64(existing.count), poster: (posterPath, posterSource))
-        else { return nil }
+            for: movie.title(in: language), level: level, seed: seed &+ UInt64(existing.count), poster: (posterPath, posterSource))
+        else {
+            say("  no areas placed: \(SafeText.clean(movie.title(in: language))) was not added")
+            return nil
+        }
         say("  added \(SafeText.clean(movie.title(in: language)))")
         return create.quiz(of: resolved, language: language, poster: (posterPath, posterSource), areas: areas)
+    }
+
+    /// Lists the movies found and asks for one by number until the answer is one of them; `nil` for Enter.
+    private func pickMovie(from results: [FoundMovies.Movie]) throws -> Int? {
+        for (index, movie) in results.enumerated() {
+            let year = movie.releaseDate.map { " (\($0.prefix(4)))" } ?? ""
+            let original = movie.originalTitle != movie.title ? " — \(movie.originalTitle)" : ""
+            say("  \(index + 1)) \(SafeText.clean(movie.title))\(year)\(SafeText.clean(original))")
+        }
+        while true {
+            let pick = try ask("Pick 1-\(results.count) (Enter to search again): ")
+            if pick.isEmpty { return nil }
+            if let chosen = Int(pick), results.indices.contains(chosen - 1) { return chosen }
+            say("  ✗ \"\(SafeText.clean(pick))\" is not one of 1-\(results.count)")
+        }
     }
 
     /// The movie's primary poster, another of its TMDB posters when it has several (the original app's "use another
@@ -187,20 +199,41 @@ struct InteractiveCreator {
         if let client = try context.environment.movieClient(), let tmdbId = movie.tmdbId,
             let posters = try? client.posters(movieID: tmdbId, language: language), posters.count > 1
         {
-            for (index, poster) in posters.prefix(9).enumerated() {
-                let current = poster.filePath == posterPath ? "  (primary)" : ""
-                say("  \(index + 1)) \(poster.language ?? "no text")  \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes)  \(SafeText.clean(poster.filePath))\(current)")
+            if let screen {
+                if let index = screen.choosePoster(of: movie.title(in: language), posters: Array(posters.prefix(9))) {
+                    posterPath = posters[index].filePath
+                }
+                if let posterPath { say("  poster \(SafeText.clean(posterPath))") }
+            } else {
+                for (index, poster) in posters.prefix(9).enumerated() {
+                    let current = poster.filePath == posterPath ? "  (primary)" : ""
+                    say("  \(index + 1)) \(poster.language ?? "no text")  \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes)  \(SafeText.clean(poster.filePath))\(current)")
+                }
+                let choice = try ask("Poster 1-\(min(posters.count, 9)) [primary]: ")
+                if let number = Int(choice), posters.prefix(9).indices.contains(number - 1) { posterPath = posters[number - 1].filePath }
             }
-            let choice = try ask("Poster 1-\(min(posters.count, 9)) [primary]: ")
-            if let number = Int(choice), posters.prefix(9).indices.contains(number - 1) { posterPath = posters[number - 1].filePath }
         }
         if let posterPath { return (posterPath, .tmdb) }
         return movie.bundledPoster.map { ($0, .bundled) }
     }
 
-    /// The area picker: the labelled grid with each placed area drawn as its stage number.
+    /// The areas of a quiz on `title`'s poster: placed on the poster itself on a terminal that can draw it, else typed
+    /// cell by cell under a labelled grid. `nil` when the maker leaves without any.
     private func pickAreas(
-        limit: Int, seed: UInt64, poster: (path: String, source: PosterSource), starting: [Cell] = []
+        for title: String, level: Level, seed: UInt64, poster: (path: String, source: PosterSource), starting: [Cell] = []
+    ) throws -> [Cell]? {
+        let limit = levels[level].areaCount
+        guard let screen else { return try typeAreas(limit: limit, seed: seed, poster: poster, starting: starting) }
+        let areas = screen.pickAreas(title: title, level: level, limit: limit, poster: poster, starting: starting) { existing in
+            create.automaticAreas(count: limit, posterPath: poster.path, source: poster.source, existing: existing, seed: seed)
+        }
+        if let areas { say("  areas \(Wording.areas(areas))") }
+        return areas
+    }
+
+    /// The typed area picker: the labelled grid with each placed area drawn as its stage number.
+    private func typeAreas(
+        limit: Int, seed: UInt64, poster: (path: String, source: PosterSource), starting: [Cell]
     ) throws -> [Cell]? {
         var selection = AreaSelection(geometry: geometry, limit: limit)
         for cell in starting { try? selection.add(cell) }
@@ -251,7 +284,14 @@ struct InteractiveCreator {
         return number
     }
 
-    private func preview(_ quizzes: [Quiz]) {
+    /// The quizzes so far with their areas, and on a terminal that can draw them, each quiz's reveal played as a
+    /// solver sees it.
+    private func preview(_ quizzes: [Quiz], level: Level) {
+        list(quizzes)
+        if !quizzes.isEmpty { screen?.playPreviews(of: quizzes, level: level) }
+    }
+
+    private func list(_ quizzes: [Quiz]) {
         guard !quizzes.isEmpty else {
             say("  (no quizzes yet)")
             return

@@ -108,6 +108,20 @@ struct TerminalPlayerTests {
         #expect(!session.transcript.contains("\u{1B}["), "no cursor addressing, no colours, no alternate screen")
     }
 
+    @Test func noColorDrawsThePosterInShadesWithoutColourCodes() throws {
+        let sandbox = try Sandbox()
+        sandbox.environment["NO_COLOR"] = "1"
+        let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.5"])
+        #expect(session.waitFor("quiz 1/1"))
+        session.type("metropolis\n")
+        #expect(session.waitFor("any key: the summary"))
+        session.type(" ")
+        #expect(session.waitForExit().status == 0)
+        let transcript = session.transcript
+        #expect(["░", "▒", "▓", "█"].contains { transcript.contains($0) }, "the poster is drawn in shades")
+        #expect(!["\u{1B}[38;2;", "\u{1B}[38;5;", "\u{1B}[48;2;", "\u{1B}[48;5;"].contains { transcript.contains($0) }, "no colour codes")
+    }
+
     @Test func ctrlCStopsThePlayRestoresTheTerminalAndRecordsWhatWasPlayed() throws {
         let sandbox = try Sandbox()
         // No package named: a menu by id, and a share code (any case) or an id picks one; an unknown one is said.

@@ -36,6 +36,14 @@ public struct PosterLoader: Sendable {
         return { raster.detail(ofAreaAround: $0) }
     }
 
+    /// A poster's cells for a maker choosing areas on it: from the bundle, the cache or the image server (and cached).
+    public func raster(posterPath: String, source: PosterSource, geometry: GridGeometry) -> Result<CellRaster, PosterUnavailable> {
+        guard let jpeg = jpegBytes(posterPath: posterPath, source: source) else {
+            return .failure(source == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(posterPath)"))
+        }
+        return Self.raster(jpeg, geometry: geometry)
+    }
+
     /// Whether a poster a maker names can be shown: its bytes from the bundle, the cache or the image server, decoded.
     /// - Throws: `PosterUnavailable` saying why not.
     public func verify(posterPath: String, source: PosterSource) throws(PosterUnavailable) {

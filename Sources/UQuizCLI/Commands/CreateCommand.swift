@@ -10,7 +10,8 @@ struct CreateCommand: AsyncParsableCommand {
         commandName: "create",
         abstract: "Make a quiz package from flags or from a JSON spec.",
         discussion: """
-            uquiz create                  (on a terminal: asks for everything, step by step)
+            uquiz create                  (on a terminal: asks for everything, step by step; areas are placed on the \
+            poster with the arrow keys and space, ? lists the keys; with TERM unset or dumb they are typed as R:C)
             uquiz create --title T --level L [--maker M] --quiz 'movie=27205 areas=12:30,40:12,60:25' [--quiz ...]
             uquiz create --from spec.json
 
@@ -98,9 +99,16 @@ struct CreateCommand: AsyncParsableCommand {
     private func runInteractively(_ context: AppContext) async throws {
         let geometry = try context.settings.gridGeometry()
         let create = CreatePackage(environment: context.environment, levels: try context.settings.levelRules(), geometry: geometry)
+        let levels = create.levels
+        let environment = ProcessInfo.processInfo.environment
+        let screen = CreatorScreen.available(environment: environment)
+            ? CreatorScreen(
+                loader: PosterLoader(environment: context.environment), geometry: geometry,
+                stageDuration: { levels[$0].stageDuration }, colourMode: .forTerminal(environment: environment))
+            : nil
         let creator = InteractiveCreator(
             io: .terminal, context: context, create: create, language: try context.settings.language(flag: language),
-            seed: seed ?? context.environment.randomSeed())
+            seed: seed ?? context.environment.randomSeed(), screen: screen)
         guard let draft = try creator.run() else {
             print("Nothing saved.")
             return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import UQuizApp
 import PosterGrid
 import QuizCore
@@ -11,6 +12,7 @@ struct EditCommand: AsyncParsableCommand {
         discussion: """
             uquiz edit ID --title T | --level L | --maker M
             uquiz edit ID --quiz N --areas 12:30,40:12 | --poster PATH | --remove | --move-to M
+            uquiz edit ID --quiz N        (on a terminal: move, add and remove the quiz's areas on its poster)
 
             Quizzes are numbered as `uquiz show` numbers them. Every change is checked against the grid rules and the \
             level before anything is saved (lowering a level that would leave a quiz with too many areas is refused \
@@ -32,16 +34,26 @@ struct EditCommand: AsyncParsableCommand {
     func checkFlags() throws {
         let quizChanges = [areas != nil, poster != nil, remove, moveTo != nil].filter { $0 }.count
         if quizChanges > 0 && quiz == nil { throw ValidationError("--areas, --poster, --remove and --move-to need --quiz N") }
-        if quiz != nil && quizChanges == 0 { throw ValidationError("--quiz N needs --areas, --poster, --remove or --move-to") }
+        if quiz != nil && quizChanges == 0 && !picksOnScreen { throw ValidationError("--quiz N needs --areas, --poster, --remove or --move-to") }
         if remove && quizChanges > 1 { throw ValidationError("--remove goes alone") }
-        if quizChanges == 0 && title == nil && level == nil && maker == nil {
+        if quizChanges == 0 && title == nil && level == nil && maker == nil && !picksOnScreen {
             throw ValidationError("nothing to change: give --title, --level, --maker or --quiz N with a change")
         }
+    }
+
+    /// `--quiz N` and nothing else, on a terminal that can draw the poster: the areas are placed on screen.
+    private var picksOnScreen: Bool {
+        quiz != nil && areas == nil && poster == nil && !remove && moveTo == nil && title == nil && level == nil
+            && maker == nil && CreatorScreen.available(environment: ProcessInfo.processInfo.environment)
     }
 
     func run() async throws {
         let context = try await AppContext.make(store)
         let library = PackageLibrary(environment: context.environment)
+        if picksOnScreen {
+            try pickAreasOnScreen(quiz: quiz!, context: context, library: library)
+            return
+        }
         let edits = try self.edits(original: try library.package(id))
         let edited: QuizPackage
         do {
@@ -52,6 +64,34 @@ struct EditCommand: AsyncParsableCommand {
             throw CommandFailure(message: "--poster: the poster cannot be shown: \(Wording.posterUnavailable(problem)); nothing changed")
         }
         print("Saved \(edits.count) change\(edits.count == 1 ? "" : "s") to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
+    }
+
+    /// The area picker on the quiz's poster, starting from its areas; saved when the maker is done.
+    private func pickAreasOnScreen(quiz number: Int, context: AppContext, library: PackageLibrary) throws {
+        let package = try library.package(id)
+        guard package.quizzes.indices.contains(number - 1) else {
+            throw UsageError("there is no quiz \(number): the package has \(package.quizzes.count)")
+        }
+        let quiz = package.quizzes[number - 1]
+        let levels = try context.settings.levelRules()
+        let environment = ProcessInfo.processInfo.environment
+        let screen = CreatorScreen(
+            loader: PosterLoader(environment: context.environment), geometry: quiz.geometry,
+            stageDuration: { levels[$0].stageDuration }, colourMode: .forTerminal(environment: environment))
+        let limit = levels[package.level].areaCount
+        let create = CreatePackage(environment: context.environment, levels: levels, geometry: quiz.geometry)
+        let seed = context.environment.randomSeed()
+        guard let areas = screen.pickAreas(
+            title: quiz.title, level: package.level, limit: limit, poster: (quiz.posterPath, quiz.posterSource),
+            starting: quiz.areas, automatic: { existing in
+                create.automaticAreas(count: limit, posterPath: quiz.posterPath, source: quiz.posterSource, existing: existing, seed: seed)
+            })
+        else {
+            print("Nothing changed.")
+            return
+        }
+        let edited = try library.edit(id, [.areas(quiz: number, areas)], levels: levels)
+        print("Saved the areas of quiz \(number) (\(Wording.areas(areas))) to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
     }
 
     /// The changes the flags ask for; areas are read on the quiz's own grid.

@@ -103,10 +103,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         self.timeScale = timeScale
         self.packageTitle = packageTitle
         self.describe = describe
-        let colourTerm = environment["COLORTERM"] ?? ""
-        let colourMode: TerminalCanvas.ColourMode =
-            colourTerm.contains("truecolor") || colourTerm.contains("24bit") ? .trueColour : .palette256
-        canvas = TerminalCanvas(mode: colourMode, origin: (3, 1))
+        canvas = TerminalCanvas(mode: TerminalCanvas.ColourMode.forTerminal(environment: environment), origin: (3, 1))
         origin = clock.now
     }
 
@@ -366,5 +363,15 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             index += 1
         }
         return keys
+    }
+}
+
+extension TerminalCanvas.ColourMode {
+    /// The poster's colours on this terminal: 24-bit where it says so, the 256-colour cube otherwise, and for
+    /// `NO_COLOR` shade characters with no colour codes (the picture keeps its light and dark, without hue).
+    static func forTerminal(environment: [String: String]) -> TerminalCanvas.ColourMode {
+        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return .shades }
+        let colourTerm = environment["COLORTERM"] ?? ""
+        return colourTerm.contains("truecolor") || colourTerm.contains("24bit") ? .trueColour : .palette256
     }
 }

@@ -1,0 +1,252 @@
+import CTerminal
+import Foundation
+import MovieSearch
+import PosterArt
+import PosterGrid
+import QuizCore
+import UQuizApp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The full-screen parts of the interactive `create`: the poster chooser and the area picker, each in the alternate
+/// screen with the keyboard raw, and the terminal given back as it was (line mode, main screen) when it returns, so
+/// the rest of `create` goes on line by line. Ctrl-C, SIGTERM and SIGHUP restore the terminal and end the process with
+/// nothing saved, as Ctrl-C does everywhere in `create`.
+struct CreatorScreen {
+    let loader: PosterLoader
+    let geometry: GridGeometry
+    let stageDuration: (Level) -> Duration
+    let colourMode: TerminalCanvas.ColourMode
+
+    /// Whether this process may draw full screen: standard input and output a terminal whose type is known and can
+    /// address the cursor. An unset `TERM` or `TERM=dumb` keeps the line-by-line prompts.
+    static func available(environment: [String: String]) -> Bool {
+        guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else { return false }
+        return isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
+
+    /// The poster's cells, or why it cannot be shown (in words, escaped).
+    func raster(path: String, source: PosterSource) -> (CellRaster?, String?) {
+        switch loader.raster(posterPath: path, source: source, geometry: geometry) {
+        case .success(let raster): (raster, nil)
+        case .failure(let problem): (nil, SafeText.clean(Wording.posterUnavailable(problem)))
+        }
+    }
+
+    /// Lets the maker place areas on the poster; the centres in stage order, or `nil` when they leave with `q` or Esc.
+    func pickAreas(
+        title: String, level: Level, limit: Int, poster: (path: String, source: PosterSource), starting: [Cell],
+        automatic: ([Cell]) -> [Cell]
+    ) -> [Cell]? {
+        let (raster, problem) = raster(path: poster.path, source: poster.source)
+        let picker = AreaPickerLoop(
+            screen: FullScreen(colourMode: colourMode), poster: raster, posterProblem: problem,
+            stageDuration: stageDuration(level))
+        let state = AreaPickerState(title: title, geometry: geometry, limit: limit, starting: starting)
+        guard case .done(let areas) = picker.run(state, automatic: automatic) else { return nil }
+        return areas
+    }
+
+    /// Plays each quiz's reveal as a solver sees it, one after the other; any key goes on to the next, Esc or `q`
+    /// stops.
+    func playPreviews(of quizzes: [Quiz], level: Level) {
+        let screen = FullScreen(colourMode: colourMode)
+        screen.run {
+            for (index, quiz) in quizzes.enumerated() {
+                let (raster, problem) = raster(path: quiz.posterPath, source: quiz.posterSource)
+                let state = AreaPickerState(
+                    title: "quiz \(index + 1)/\(quizzes.count), \(quiz.title)", geometry: quiz.geometry, limit: quiz.areas.count,
+                    starting: quiz.areas)
+                let loop = AreaPickerLoop(screen: screen, poster: raster, posterProblem: problem, stageDuration: stageDuration(level))
+                let keys = loop.playPreview(state, footer: "any key: the next quiz · Esc: back to the questions")
+                if [.escape, .character("q")].contains(keys.first) { return }
+            }
+        }
+    }
+
+    /// Shows a movie's posters side by side; the index of the one chosen, or `nil` to keep the primary poster.
+    func choosePoster(of movie: String, posters: [PosterImage]) -> Int? {
+        let screen = FullScreen(colourMode: colourMode)
+        var rasters: [Int: (raster: CellRaster?, problem: String?)] = [:]
+        var state = PosterChoiceState(labels: posters.enumerated().map { index, poster in
+            "\(index + 1)) \(poster.language ?? "no text") · \(String(format: "%.1f", poster.voteAverage)) (\(poster.voteCount) votes) · \(poster.filePath)"
+        })
+        return screen.run {
+            while state.outcome == nil {
+                let size = screen.size()
+                for index in PickerFrame.visiblePosters(state, columns: size.columns) where rasters[index] == nil {
+                    rasters[index] = raster(path: posters[index].filePath, source: .tmdb)
+                }
+                screen.draw(PickerFrame.posterChoice(state, movie: movie, posters: rasters, geometry: geometry, size: size))
+                guard let bytes = screen.read(timeout: 250) else { continue }
+                for key in PickerKey.keys(in: bytes) where state.outcome == nil { state.handle(key) }
+            }
+            if case .chosen(let index) = state.outcome { return index }
+            return nil
+        }
+    }
+}
+
+/// The area picker's input loop: keys (and mouse clicks) into `AreaPickerState`, the state drawn by `PickerFrame`;
+/// `p` plays the reveal until it ends or a key is pressed.
+struct AreaPickerLoop {
+    let screen: FullScreen
+    let poster: CellRaster?
+    let posterProblem: String?
+    let stageDuration: Duration
+
+    func run(_ start: AreaPickerState, automatic: ([Cell]) -> [Cell]) -> AreaPickerState.Outcome {
+        var state = start
+        var keys: [PickerKey] = []
+        return screen.run {
+            while state.outcome == nil {
+                let size = screen.size()
+                let frame = PickerFrame.frame(state, poster: poster, posterProblem: posterProblem, size: size)
+                screen.draw(frame)
+                if keys.isEmpty {
+                    guard let bytes = screen.read(timeout: 250) else { continue }
+                    keys = PickerKey.keys(in: bytes)
+                }
+                let key = keys.removeFirst()
+                if !PickerFrame.takesKey(key, at: size) { continue }
+                if case .click(let row, let column) = key {
+                    if let cell = frame.cell(atRow: row, column: column) { state.clicked(on: cell) }
+                } else {
+                    state.handle(key, automatic: automatic)
+                }
+                if state.mode == .preview {
+                    keys = Array(playPreview(state).dropFirst())
+                    state.previewEnded()
+                }
+            }
+            return state.outcome!
+        }
+    }
+
+    /// The stages fade in on their level's timing, as in a solver's game; the last one is held a moment. A key ends it
+    /// early: the keys typed then are given back, the one that ended it first.
+    func playPreview(_ state: AreaPickerState, footer: String = PickerFrame.previewFooter) -> [PickerKey] {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let stages = state.selection.centres.count
+        while let (reveal, stage) = PickerPreview.reveal(at: clock.now - started, stages: stages, stageDuration: stageDuration) {
+            screen.draw(PickerFrame.preview(state, poster: poster, reveal: reveal, stage: stage, size: screen.size(), footer: footer))
+            if let bytes = screen.read(timeout: 33) { return PickerKey.keys(in: bytes) }
+        }
+        return []
+    }
+}
+
+/// The preview's reveal over time: the solver's schedule (stages of `stageDuration`, each fading in over its stage)
+/// followed by the whole reveal held for one more stage.
+enum PickerPreview {
+    /// How far each stage has faded in at `elapsed`, and the stage (from 1) being shown; `nil` once the preview is over.
+    static func reveal(at elapsed: Duration, stages: Int, stageDuration: Duration) -> (reveal: [Double], stage: Int)? {
+        guard stages > 0,
+            let schedule = try? RevealSchedule(
+                start: .zero, stageCount: stages, stageDuration: stageDuration, timeLimit: stageDuration * (stages + 1))
+        else { return nil }
+        switch schedule.position(at: elapsed) {
+        case let .revealing(stage, progress):
+            return ((0..<stages).map { $0 < stage ? 1 : $0 == stage ? progress : 0 }, stage + 1)
+        case .fullyRevealed:
+            return (Array(repeating: 1, count: stages), stages)
+        case .timeUp:
+            return nil
+        }
+    }
+}
+
+/// The alternate screen with the keyboard raw (and mouse clicks reported), for one full-screen step of `create`.
+final class FullScreen {
+    private var canvas: TerminalCanvas
+    /// The size and stage numbers last drawn: a change means the screen is drawn whole again.
+    private var shown: (size: (rows: Int, columns: Int), labels: [PickerFrame.Label], hasPicture: Bool)?
+    private var lastFrame: PickerFrame?
+
+    init(colourMode: TerminalCanvas.ColourMode) {
+        canvas = TerminalCanvas(mode: colourMode)
+    }
+
+    /// Stage numbers stand out in black on yellow, or in reverse video without colour.
+    private var stageStyle: String { canvas.mode == .shades ? "\u{1B}[7m" : "\u{1B}[1;30;103m" }
+
+    private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
+    private static let leave = "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    private static let restoringSignals = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+
+    /// Runs `body` in the alternate screen and gives the terminal back as it was, however `body` ends.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        uquiz_enter_raw_mode(STDIN_FILENO)
+        write(Self.enter)
+        // A signal restores the terminal (C handler: async-signal-safe) and ends the process with nothing saved.
+        for signalNumber in Self.restoringSignals { uquiz_restore_terminal_on_signal(signalNumber) }
+        defer {
+            for signalNumber in Self.restoringSignals { signal(signalNumber, SIG_DFL) }
+            uquiz_restore_terminal(STDIN_FILENO)
+            write(Self.leave)
+        }
+        return try body()
+    }
+
+    func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    func size() -> (rows: Int, columns: Int) {
+        var rows: Int32 = 24
+        var columns: Int32 = 80
+        _ = uquiz_terminal_size(STDOUT_FILENO, &rows, &columns)
+        return (Int(rows), Int(columns))
+    }
+
+    /// Bytes typed within `timeout` ms, or `nil` when none came.
+    func read(timeout: Int32) -> [UInt8]? {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, timeout) > 0, descriptor.revents & Int16(POLLIN) != 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
+        return count > 0 ? Array(buffer.prefix(count)) : nil
+    }
+
+    /// Draws `frame`, sending only the picture's characters that changed unless the size or the stage numbers did;
+    /// nothing when the same frame is on screen at the same size.
+    func draw(_ frame: PickerFrame) {
+        let size = size()
+        if let shown, shown.size == size, lastFrame == frame { return }
+        lastFrame = frame
+        var output = ""
+        if shown.map({ $0.size != size || $0.labels != frame.labels || $0.hasPicture != (frame.picture != nil) }) ?? true {
+            canvas.invalidate()
+            output += "\u{1B}[0m\u{1B}[2J"
+        }
+        shown = (size, frame.labels, frame.picture != nil)
+        output += "\u{1B}[1;1H\u{1B}[2K" + frame.header
+        if size.rows >= PickerFrame.minimumSize.rows && size.columns >= PickerFrame.minimumSize.columns {
+            output += "\u{1B}[2;1H\u{1B}[2K" + frame.ruler
+            output += body(frame)
+            output += "\u{1B}[\(size.rows - 2);1H\u{1B}[2K " + frame.status
+            output += "\u{1B}[\(size.rows - 1);1H\u{1B}[2K " + frame.message
+            output += "\u{1B}[\(size.rows);1H\u{1B}[2K " + frame.footer
+        }
+        write(output)
+    }
+
+    /// The picture (or the text in its place) and the labels over it.
+    private func body(_ frame: PickerFrame) -> String {
+        var output = ""
+        if let picture = frame.picture {
+            canvas.origin = (frame.pictureRow, frame.pictureColumn)
+            output += canvas.draw(picture)
+        } else {
+            for (index, line) in frame.text.enumerated() { output += "\u{1B}[\(frame.pictureRow + index);3H\u{1B}[2K" + line }
+        }
+        for label in frame.labels {
+            output += "\u{1B}[\(label.row);\(label.column)H"
+                + (label.isStage ? "\(stageStyle)\(label.text)\u{1B}[0m" : "\u{1B}[0m\(label.text)")
+        }
+        return output
+    }
+}
