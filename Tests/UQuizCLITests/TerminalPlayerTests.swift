@@ -49,6 +49,37 @@ struct TerminalPlayerTests {
         #expect(stats["correct"] as? Int == 1)
     }
 
+    /// A terminal too small to play on stops the clock (keys wait too) until it grows; the quiz then goes on where it
+    /// was. At a 0.4 s quiz a running clock would be out long before the resize.
+    @Test func aTooSmallTerminalStopsTheClockUntilItGrows() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.02", "--player", "pty"])
+        session.resize(rows: 8, columns: 40)
+        #expect(session.waitFor("terminal too small (needs 30x10):"))
+        #expect(session.waitFor("clock waits"), "said whole, wrapped to the width")
+        session.type("Nosferatu\n")
+        session.resize(rows: 30, columns: 80)
+        #expect(session.waitFor("quiz 1/1 · stage 1/5"), "the game is back, still at its first stage")
+        session.type("Metropolis\n")
+        #expect(session.waitFor("✓ Metropolis (1927)! +"), "the time was not up")
+        #expect(!session.transcript.contains("\"Nosferatu\" is wrong"), "keys typed while too small were not taken")
+        session.type(" ")
+        #expect(session.waitForExit().status == 0)
+    }
+
+    /// When the time is up the header says 0.0 s, even at a time scale where the last redraw came a moment before.
+    @Test func theHeaderReachesZeroWhenTheTimeIsUp() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.2", "--player", "pty"])
+        #expect(session.waitFor("Time is up: it was Metropolis", timeout: 60))
+        let transcript = session.transcript
+        let end = try #require(transcript.range(of: "Time is up"))
+        let header = try #require(transcript.range(of: "quiz 1/1 · stage", options: .backwards, range: transcript.startIndex..<end.lowerBound))
+        #expect(transcript[header.lowerBound..<end.lowerBound].contains("pts ·  0.0 s"))
+        session.type(" ")
+        #expect(session.waitForExit().status == 0)
+    }
+
     @Test func postersThatAreNotCachedAreDownloadedTogetherBeforeTheFirstQuiz() throws {
         let server = try seedServer()
         let sandbox = try onlineSandbox(server)

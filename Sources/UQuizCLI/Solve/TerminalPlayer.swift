@@ -89,6 +89,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     private var scoreSoFar = 0
     /// The size last laid out; a different one on the next draw means the terminal was resized.
     private var laidOut: (rows: Int, columns: Int)?
+    /// Paused because the terminal became too small to play on: the clock waits for a resize, not for a key.
+    private var pausedForSize = false
     private var signalSources: [any DispatchSourceSignal] = []
 
     init(
@@ -175,11 +177,23 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     func next(until deadline: Duration?, in round: QuizRound) -> SolveAction {
         if interruption?.isRequested == true { return .quit }
         if !pending.isEmpty { return pending.removeFirst() }
+        // Too small to play on: nobody can see the poster or the clock, so the clock stops until the terminal grows.
+        let size = layout()
+        let tooSmall = size.rows < PlayerFrame.minimumSize.rows || size.columns < PlayerFrame.minimumSize.columns
+        if tooSmall && !round.isPaused {
+            pausedForSize = true
+            return .pause
+        }
+        if pausedForSize && !tooSmall {
+            pausedForSize = false
+            laidOut = nil
+            return .resume
+        }
         guard let bytes = readInput(timeout: nextWait(round, deadline: deadline)) else {
             return interruption?.isRequested == true ? .quit : .tick
         }
         var paused = round.isPaused
-        for key in Self.keys(in: bytes) {
+        for key in Self.keys(in: bytes) where !pausedForSize {
             if paused {
                 pending.append(.resume)
                 laidOut = nil
@@ -212,11 +226,13 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     }
 
     /// Short waits while a fade or the time bar moves; nothing moves while paused.
+    /// Nothing moves while paused by a key; paused for size, the size is looked at again five times a second (a resize
+    /// does not wake `poll`). The time bar moves every 0.2 s of game time, faster under `--time-scale` below 1.
     private func nextWait(_ round: QuizRound, deadline: Duration?) -> Int32 {
-        if round.isPaused { return -1 }
+        if round.isPaused { return pausedForSize ? 200 : -1 }
         let untilDeadline = deadline.map { max(0, Int32(($0 - now()).seconds * 1000) + 1) } ?? 200
         let fading = round.reveal(at: now()).contains { $0 > 0 && $0 < 1 }
-        return min(untilDeadline, fading ? 33 : 200)
+        return min(untilDeadline, fading ? 33 : max(33, Int32(200 * min(1, timeScale))))
     }
 
     // MARK: - Screen
@@ -235,6 +251,10 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason(for: guess)))"
         case let .hintShown(_, hint, _):
             status = "Hint: \(hint)"
+        case .paused where pausedForSize:
+            let needs = "terminal too small (needs \(PlayerFrame.minimumSize.columns)x\(PlayerFrame.minimumSize.rows)): the clock waits"
+            let lines = TextWidth.wrap(needs, to: max(1, layout().columns))
+            write("\u{1B}[2J" + lines.enumerated().map { "\u{1B}[\($0.offset + 1);1H" + $0.element }.joined())
         case .paused:
             write("\u{1B}[2J\u{1B}[3;3HPaused: the poster is hidden and the clock stopped. Press any key to go on.")
         default:
@@ -291,7 +311,16 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     func quizEnded(_ round: SolveRound, result: QuizResult) {
         scoreSoFar += result.score
         let size = layout()
-        var output = ""
+        // The header as the quiz ended (the time left then, the score now): the last wait may have drawn it a moment
+        // before the time was up.
+        let limit = levels.timeLimit.seconds
+        let header = PlayerFrame.frame(
+            packageTitle: packageTitle, quizNumber: round.number, quizCount: quizCount,
+            stage: (result.stageReached, round.quiz.areas.count), score: scoreSoFar,
+            secondsLeft: result.outcome == .missed ? 0 : max(0, limit - result.seconds), timeLimit: limit, poster: nil,
+            areas: [], reveal: [], status: "", typed: "", size: size
+        ).header
+        var output = "\u{1B}[1;1H\u{1B}[2K" + header
         if let raster = try? posters[round.number]?.get() {
             let picture = HalfBlockPicture(
                 cells: PosterFrame.uncovered(raster: raster), geometry: raster.geometry, maxWidth: size.columns - 2,
