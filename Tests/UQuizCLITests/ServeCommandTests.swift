@@ -241,4 +241,38 @@ struct ServeCommandTests {
         #expect(daily.stdout.contains("Your streak: 0 (best 0); not played today: uquiz daily --play"))
         #expect(server.terminate() == 0)
     }
+
+    /// On a terminal, a play on the server runs in the full-screen player: the server's stage poster drawn in half
+    /// blocks under the header, a guess typed and judged there, the answer shown, the summary left in the terminal.
+    @Test func solveOnTheServerInTheFullScreenPlayer() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let maker = try Sandbox()
+        #expect(try maker.run(["login", "--server", server.baseURL, "--name", "Maker"]).status == 0)
+        #expect(try maker.run(["create", "--title", "One", "--level", "expert", "--quiz", "movie=19 areas=30:25,15:15,50:35"]).status == 0)
+        let published = try maker.run(["publish", "9", "--json"])
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: String])?["shareCode"])
+
+        let player = try Sandbox()
+        #expect(try player.run(["login", "--server", server.baseURL, "--name", "Solver"]).status == 0)
+        var environment = player.environment
+        environment["TERM"] = "xterm-256color"
+        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: ["solve", code, "--server", server.baseURL], environment: environment)
+        session.resize(rows: 40, columns: 100)
+        #expect(session.waitFor("\u{1B}[?1049h"), "the alternate screen")
+        #expect(session.waitFor("quiz 1/1 · stage 1/3 · 0 pts"))
+        #expect(session.waitFor("▀"), "the server's stage poster in half blocks")
+        session.type("Nosferatu\n")
+        #expect(session.waitFor("\"Nosferatu\" is wrong (that is another movie's title)"))
+        session.type("Metropolis\n")
+        #expect(session.waitFor("✓ Metropolis (1927)! +"))
+        let exit = session.waitForExit()
+        #expect(exit.status == 0)
+        let transcript = session.transcript
+        let leave = transcript.range(of: "\u{1B}[?1049l", options: .backwards)
+        let summary = transcript.range(of: "1 of 1 solved")
+        #expect(leave != nil && summary != nil && leave!.lowerBound < summary!.lowerBound, "the summary after the screen is restored")
+        #expect(transcript.contains("UQuiz \(code) 1/1 🟩 "))
+        #expect(server.terminate() == 0)
+    }
 }

@@ -22,12 +22,18 @@ public protocol RemoteSolveInput {
 
 /// What a front end shows of a play on a server.
 public protocol RemoteSolveObserver {
+    /// The play as the server started it, before its first quiz.
+    func playStarted(_ play: ServerAPI.PlayState)
     func quizStarted(_ quiz: ServerAPI.QuizState, of count: Int)
     func stageRevealed(_ quiz: ServerAPI.QuizState)
     /// A guess that did not end the quiz, as the server judged it (`wrong`, `another_movie`, ...).
     func guessRejected(_ text: String, judgement: String)
     func hinted(_ hint: String)
     func quizEnded(_ quiz: ServerAPI.QuizState)
+}
+
+extension RemoteSolveObserver {
+    public func playStarted(_ play: ServerAPI.PlayState) {}
 }
 
 /// A play judged by a server, driven from the client: the server keeps the time, judges and scores; this only waits
@@ -52,6 +58,7 @@ public struct RemoteSolve {
 
     public func run(_ started: ServerAPI.PlayState) throws(ServerClient.Problem) -> Outcome {
         var play = started
+        observer.playStarted(play)
         var announcedStarts: Set<Int> = []
         var shownStages: [Int: Int] = [:]
         var pending: [String] = []

@@ -40,15 +40,28 @@ extension AppContext {
     /// A play started on the server by `start`, driven from standard input and told line by line (or as JSON); the
     /// server keeps the time, judges and scores. Ctrl-C stops following it (exit 130).
     func playOnServer(
-        _ client: ServerClient, json: Bool,
+        _ client: ServerClient, json: Bool, fullScreen: Bool,
         start: (ServerClient) throws(ServerClient.Problem) -> ServerAPI.PlayState
     ) throws {
         let printer = RemoteSolvePrinter(json: json) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
-        let interruption = Interruption()
-        let outcome = try askServer(client) { client throws(ServerClient.Problem) in
-            try RemoteSolve(client: client, input: LineSolveInput(interruption: interruption), observer: printer)
-                .run(try start(client))
+        let outcome: RemoteSolve.Outcome
+        if fullScreen {
+            let interruption = Interruption { FullScreen.restore() }
+            let player = RemoteTerminalPlayer(
+                client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
+            outcome = try player.run {
+                try askServer(client) { client throws(ServerClient.Problem) in
+                    try RemoteSolve(client: client, input: player, observer: player).run(try start(client))
+                }
+            }
+        } else {
+            let interruption = Interruption()
+            outcome = try askServer(client) { client throws(ServerClient.Problem) in
+                try RemoteSolve(client: client, input: LineSolveInput(interruption: interruption), observer: printer)
+                    .run(try start(client))
+            }
         }
+        // After the full screen is gone: the summary stays in the terminal's history.
         printer.summary(outcome)
         if outcome.stopped { throw ExitCode(128 + SIGINT) }
     }
@@ -241,6 +254,10 @@ struct DailyCommand: AsyncParsableCommand {
             }
             return
         }
-        try context.playOnServer(client, json: json) { client throws(ServerClient.Problem) in try client.startDaily() }
+        let fullScreen = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !json
+            && !["dumb", nil].contains(ProcessInfo.processInfo.environment["TERM"])
+        try context.playOnServer(client, json: json, fullScreen: fullScreen) { client throws(ServerClient.Problem) in
+            try client.startDaily()
+        }
     }
 }

@@ -24,7 +24,8 @@ struct SolveCommand: AsyncParsableCommand {
 
             --server URL plays a package published there (CODE is its share code there): the server keeps the \
             time, judges the guesses and keeps the score, and your first finished play of a package is the ranked one. \
-            It needs `uquiz login` first, and plays line by line (as --plain, or --json) for now.
+            It needs `uquiz login` first; on a terminal it plays in the full-screen player with the server's stage \
+            posters, else line by line (--plain, --json).
             """
     )
 
@@ -87,7 +88,7 @@ struct SolveCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         if let server, let package {
-            return try context.playOnServer(try context.serverClient(url: server), json: json) {
+            return try context.playOnServer(try context.serverClient(url: server), json: json, fullScreen: fullScreen) {
                 client throws(ServerClient.Problem) in try client.startPlay(shareCode: package)
             }
         }

@@ -166,29 +166,40 @@ final class FullScreen {
     private var shown: (size: (rows: Int, columns: Int), labels: [PickerFrame.Label], hasPicture: Bool)?
     private var lastFrame: PickerFrame?
 
-    init(colourMode: TerminalCanvas.ColourMode) {
+    /// Whether clicks are reported (the picker places areas with them).
+    private let mouse: Bool
+
+    init(colourMode: TerminalCanvas.ColourMode, mouse: Bool = true) {
         canvas = TerminalCanvas(mode: colourMode)
+        self.mouse = mouse
     }
 
     /// Stage numbers stand out in black on yellow, or in reverse video without colour.
     private var stageStyle: String { canvas.mode == .shades ? "\u{1B}[7m" : "\u{1B}[1;30;103m" }
 
-    private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
+    private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
+    private static let reportClicks = "\u{1B}[?1000h\u{1B}[?1006h"
     private static let leave = "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-    private static let restoringSignals = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
 
-    /// Runs `body` in the alternate screen and gives the terminal back as it was, however `body` ends.
-    func run<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` in the alternate screen and gives the terminal back as it was, however `body` ends. A signal
+    /// restores the terminal (C handler: async-signal-safe) and ends the process with nothing saved; Ctrl-C too unless
+    /// `restoringOnInterrupt` is false, for a caller whose `Interruption` stops it in its own way.
+    func run<T>(restoringOnInterrupt: Bool = true, _ body: () throws -> T) rethrows -> T {
+        let signals = (restoringOnInterrupt ? [SIGINT] : []) + [SIGQUIT, SIGTERM, SIGHUP]
         uquiz_enter_raw_mode(STDIN_FILENO)
-        write(Self.enter)
-        // A signal restores the terminal (C handler: async-signal-safe) and ends the process with nothing saved.
-        for signalNumber in Self.restoringSignals { uquiz_restore_terminal_on_signal(signalNumber) }
+        write(Self.enter + (mouse ? Self.reportClicks : ""))
+        for signalNumber in signals { uquiz_restore_terminal_on_signal(signalNumber) }
         defer {
-            for signalNumber in Self.restoringSignals { signal(signalNumber, SIG_DFL) }
-            uquiz_restore_terminal(STDIN_FILENO)
-            write(Self.leave)
+            for signalNumber in signals { signal(signalNumber, SIG_DFL) }
+            Self.restore()
         }
         return try body()
+    }
+
+    /// Gives the terminal back: the keyboard's old mode, the main screen, the cursor, no click reports.
+    static func restore() {
+        uquiz_restore_terminal(STDIN_FILENO)
+        FileHandle.standardOutput.write(Data(leave.utf8))
     }
 
     func write(_ text: String) {

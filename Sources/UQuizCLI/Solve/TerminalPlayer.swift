@@ -31,7 +31,7 @@ struct PlayerFrame: Equatable {
     static func frame(
         packageTitle: String, quizNumber: Int, quizCount: Int, stage: (shown: Int, of: Int), score: Int,
         secondsLeft: Double, timeLimit: Double, poster: CellRaster?, areas: [Cell], reveal: [Double], status: String,
-        typed: String, size: (rows: Int, columns: Int), posterProblem: String? = nil
+        typed: String, size: (rows: Int, columns: Int), posterProblem: String? = nil, footer: String = footerText
     ) -> PlayerFrame {
         guard size.rows >= minimumSize.rows, size.columns >= minimumSize.columns else {
             let message = "terminal too small (needs \(minimumSize.columns)x\(minimumSize.rows))"
@@ -39,28 +39,64 @@ struct PlayerFrame: Equatable {
                 header: TextWidth.cut(message, to: size.columns), picture: nil, pictureColumn: 1, status: "", input: "",
                 footer: "")
         }
-        // The time bar gives way first, then the title: the counters and the seconds are what a player needs.
-        let title = SafeText.clean(packageTitle)
-        let counters = "quiz \(quizNumber)/\(quizCount) · stage \(stage.shown)/\(stage.of) · \(score) pts · \(String(format: "%4.1f", secondsLeft)) s "
-        let room = size.columns - 2 - TextWidth.of(counters)
-        let barWidth = max(5, min(40, room - TextWidth.of(title) - 3))
-        let filled = Int((Double(barWidth) * secondsLeft / timeLimit).rounded())
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-        let titleRoom = room - barWidth - 3
-        let shownTitle = titleRoom >= 4 ? TextWidth.cut(title, to: titleRoom) + " · " : ""
-        let header = TextWidth.cut(" " + shownTitle + counters + bar, to: size.columns)
+        let header = header(
+            packageTitle: packageTitle, quizNumber: quizNumber, quizCount: quizCount, stage: stage, score: score,
+            secondsLeft: secondsLeft, timeLimit: timeLimit, columns: size.columns)
         var picture: HalfBlockPicture?
         if let poster {
             picture = HalfBlockPicture(
                 cells: PosterFrame.cells(raster: poster, areas: areas, reveal: reveal), geometry: poster.geometry,
                 maxWidth: size.columns - 2, maxHeight: max(4, size.rows - 6))
         }
+        return around(
+            header: header, picture: picture, size: size, status: status, typed: typed, footer: footer,
+            posterProblem: posterProblem)
+    }
+
+    /// A frame around `picture` (whatever it shows), with the header already made.
+    static func around(
+        header: String, picture: HalfBlockPicture?, size: (rows: Int, columns: Int), status: String, typed: String,
+        footer: String, posterProblem: String?
+    ) -> PlayerFrame {
         let notice = picture == nil ? posterProblem.map { TextWidth.wrap($0, to: size.columns - 4) } ?? [] : []
         return PlayerFrame(
             header: header, picture: picture, pictureColumn: max(1, (size.columns - (picture?.width ?? 0)) / 2),
             notice: Array(notice.prefix(max(0, size.rows - 6))),
             status: TextWidth.fit(status, to: size.columns - 2), input: typed,
-            footer: TextWidth.cut(footerText, to: size.columns - 2))
+            footer: TextWidth.cut(footer, to: size.columns - 2))
+    }
+
+    /// The header: the package's title, the counters and a time bar, cut to the width (the bar gives way first).
+    static func header(
+        packageTitle: String, quizNumber: Int, quizCount: Int, stage: (shown: Int, of: Int), score: Int,
+        secondsLeft: Double, timeLimit: Double, columns: Int
+    ) -> String {
+        // The time bar gives way first, then the title: the counters and the seconds are what a player needs.
+        let title = SafeText.clean(packageTitle)
+        let counters = "quiz \(quizNumber)/\(quizCount) · stage \(stage.shown)/\(stage.of) · \(score) pts · \(String(format: "%4.1f", secondsLeft)) s "
+        let room = columns - 2 - TextWidth.of(counters)
+        let barWidth = max(5, min(40, room - TextWidth.of(title) - 3))
+        let filled = Int((Double(barWidth) * min(1, secondsLeft / timeLimit)).rounded())
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        let titleRoom = room - barWidth - 3
+        let shownTitle = titleRoom >= 4 ? TextWidth.cut(title, to: titleRoom) + " · " : ""
+        return TextWidth.cut(" " + shownTitle + counters + bar, to: columns)
+    }
+
+    /// The escape sequences that put this frame on a screen of `rows` rows; the picture goes through `canvas`, which
+    /// sends only the cells that changed since its last draw.
+    func render(on canvas: inout TerminalCanvas, rows: Int) -> String {
+        var output = "\u{1B}[1;1H\u{1B}[2K" + header
+        guard rows >= PlayerFrame.minimumSize.rows else { return output }
+        if let picture {
+            canvas.origin = (3, pictureColumn)
+            output += canvas.draw(picture)
+        }
+        for (index, line) in notice.enumerated() { output += "\u{1B}[\(4 + index);3H\u{1B}[2K\(line)" }
+        output += "\u{1B}[\(rows - 2);1H\u{1B}[2K \(status)"
+        output += "\u{1B}[\(rows - 1);1H\u{1B}[2K > \(input)"
+        output += "\u{1B}[\(rows);1H\u{1B}[2K \(footer)"
+        return output
     }
 }
 
@@ -290,21 +326,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             stage: (state.revealedStages, state.stageCount), score: scoreSoFar, secondsLeft: max(0, limit - elapsed), timeLimit: limit, poster: try? posters[round.number]?.get(),
             areas: round.quiz.areas, reveal: state.reveal(at: instant), status: status, typed: typed, size: size,
             posterProblem: posterProblem(round))
-        write(render(frame, rows: size.rows))
-    }
-
-    private func render(_ frame: PlayerFrame, rows: Int) -> String {
-        var output = "\u{1B}[1;1H\u{1B}[2K" + frame.header
-        guard rows >= PlayerFrame.minimumSize.rows else { return output }
-        if let picture = frame.picture {
-            canvas.origin = (3, frame.pictureColumn)
-            output += canvas.draw(picture)
-        }
-        for (index, line) in frame.notice.enumerated() { output += "\u{1B}[\(4 + index);3H\u{1B}[2K\(line)" }
-        output += "\u{1B}[\(rows - 2);1H\u{1B}[2K \(frame.status)"
-        output += "\u{1B}[\(rows - 1);1H\u{1B}[2K > \(frame.input)"
-        output += "\u{1B}[\(rows);1H\u{1B}[2K \(frame.footer)"
-        return output
+        write(frame.render(on: &canvas, rows: size.rows))
     }
 
     /// The whole poster and the answer, for a moment or until a key.
@@ -314,12 +336,10 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         // The header as the quiz ended (the time left then, the score now): the last wait may have drawn it a moment
         // before the time was up.
         let limit = levels.timeLimit.seconds
-        let header = PlayerFrame.frame(
+        let header = PlayerFrame.header(
             packageTitle: packageTitle, quizNumber: round.number, quizCount: quizCount,
             stage: (result.stageReached, round.quiz.areas.count), score: scoreSoFar,
-            secondsLeft: result.outcome == .missed ? 0 : max(0, limit - result.seconds), timeLimit: limit, poster: nil,
-            areas: [], reveal: [], status: "", typed: "", size: size
-        ).header
+            secondsLeft: result.outcome == .missed ? 0 : max(0, limit - result.seconds), timeLimit: limit, columns: size.columns)
         var output = "\u{1B}[1;1H\u{1B}[2K" + header
         if let raster = try? posters[round.number]?.get() {
             let picture = HalfBlockPicture(

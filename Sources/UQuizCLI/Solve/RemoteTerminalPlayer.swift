@@ -1,0 +1,209 @@
+import CTerminal
+import Foundation
+import PosterArt
+import PosterGrid
+import QuizCore
+import UQuizApp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The full-screen player for a play on a server (`solve CODE --server URL` on a terminal). The server keeps the clock
+/// and cuts the posters: each stage's poster comes from it already black wherever nothing is revealed, so this draws it
+/// whole, and the time bar counts down to the end the server announced. Keys become the lines `RemoteSolve` sends:
+/// Enter a guess, `?` on an empty line the hint, Tab a skip. Esc cannot pause: the server's clock runs on.
+final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
+    private let client: ServerClient
+    private let interruption: Interruption
+    private let screen: FullScreen
+    private var canvas: TerminalCanvas
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private var playId = ""
+    private var packageTitle = ""
+    private var quizCount = 0
+    private var quiz: ServerAPI.QuizState?
+    private var score = 0
+    /// When the server said the current quiz ends, on this process's clock.
+    private var endsAt: Duration?
+    private var timeLimit = 20.0
+    private var poster: Result<CellRaster, ServerClient.Problem>?
+    private var typed = ""
+    private var status = ""
+    /// Lines finished by one burst of keys and not yet handed over.
+    private var lines: [String] = []
+    private var laidOut: (rows: Int, columns: Int)?
+
+    static let footer = "Enter guesses · ? hint · Tab skips · Ctrl-C stops (the server's clock runs on)"
+
+    init(client: ServerClient, interruption: Interruption, environment: [String: String]) {
+        self.client = client
+        self.interruption = interruption
+        let mode = TerminalCanvas.ColourMode.forTerminal(environment: environment)
+        screen = FullScreen(colourMode: mode, mouse: false)
+        canvas = TerminalCanvas(mode: mode, origin: (3, 1))
+        origin = clock.now
+    }
+
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        try screen.run(restoringOnInterrupt: false, body)
+    }
+
+    // MARK: - Input
+
+    func now() -> Duration { clock.now - origin }
+
+    func nextLine(until deadline: Duration?) -> RemoteLine {
+        while true {
+            if interruption.isRequested { return .interrupted }
+            if !lines.isEmpty { return .line(lines.removeFirst()) }
+            if let deadline, now() >= deadline { return .deadline }
+            draw()
+            // The time bar moves every 0.2 s; the deadline is met to the millisecond.
+            let untilDeadline = deadline.map { max(0, Int32((($0 - now()).seconds * 1000).rounded(.up))) } ?? 200
+            guard let bytes = read(timeout: min(200, untilDeadline)) else { continue }
+            take(bytes)
+        }
+    }
+
+    func pause(until deadline: Duration) -> Bool {
+        while now() < deadline {
+            if interruption.isRequested { return false }
+            draw()
+            if let bytes = read(timeout: Int32(min(200, max(1, ((deadline - now()).seconds * 1000).rounded(.up))))) {
+                take(bytes)
+            }
+        }
+        return !interruption.isRequested
+    }
+
+    private func take(_ bytes: [UInt8]) {
+        for key in TerminalPlayer.keys(in: bytes) {
+            switch key {
+            case .enter:
+                lines.append(typed)
+                typed = ""
+            case .tab:
+                lines.append("/skip")
+            case .backspace:
+                if !typed.isEmpty { typed.removeLast() }
+            case .text("?") where typed.isEmpty:
+                lines.append("?")
+            case .text(let text):
+                typed += text
+            case .escape:
+                status = "A play on a server cannot pause: its clock runs on."
+            case .other:
+                break
+            }
+        }
+    }
+
+    /// Bytes typed within `timeout` ms, or `nil` (also when Ctrl-C woke the wait).
+    private func read(timeout: Int32) -> [UInt8]? {
+        var descriptors = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interruption.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        guard poll(&descriptors, 2, timeout) > 0, descriptors[0].revents & Int16(POLLIN) != 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
+        return count > 0 ? Array(buffer.prefix(count)) : nil
+    }
+
+    // MARK: - What the server says
+
+    func playStarted(_ play: ServerAPI.PlayState) {
+        playId = play.id
+        packageTitle = play.packageTitle
+        quizCount = play.quizzes.count
+        status = "The first quiz starts in a moment."
+    }
+
+    func quizStarted(_ quiz: ServerAPI.QuizState, of count: Int) {
+        timeLimit = max(1, Double(quiz.endsInMs ?? 20_000) / 1000)
+        status = ""
+        show(quiz)
+    }
+
+    func stageRevealed(_ quiz: ServerAPI.QuizState) {
+        show(quiz)
+    }
+
+    func guessRejected(_ text: String, judgement: String) {
+        status = "✗ \"\(SafeText.clean(text))\" is wrong (\(RemoteSolvePrinter.reason(judgement)))"
+    }
+
+    func hinted(_ hint: String) {
+        status = "Hint: \(SafeText.clean(hint))"
+    }
+
+    func quizEnded(_ quiz: ServerAPI.QuizState) {
+        guard let result = quiz.result else { return }
+        score += result.score
+        endsAt = nil
+        // The server gives the whole poster once the quiz has ended.
+        self.quiz = quiz
+        poster = fetchPoster(quiz: quiz.number, stage: nil)
+        let answer = SafeText.clean(quiz.answer.map { $0.title + ($0.year.map { " (\($0))" } ?? "") } ?? "?")
+        status = switch result.outcome {
+        case .solved: "✓ \(answer)! +\(result.score) points at stage \(result.stageReached)/\(quiz.stageCount) 🎉"
+        case .missed: "⏰ Time is up: it was \(answer)"
+        case .skipped: "Skipped: it was \(answer)"
+        }
+        draw()
+    }
+
+    private func show(_ quiz: ServerAPI.QuizState) {
+        self.quiz = quiz
+        endsAt = now() + .milliseconds(quiz.endsInMs ?? 0)
+        poster = fetchPoster(quiz: quiz.number, stage: quiz.stage)
+        draw()
+    }
+
+    private func fetchPoster(quiz: Int, stage: Int?) -> Result<CellRaster, ServerClient.Problem> {
+        Result { () throws(ServerClient.Problem) in
+            let jpeg = try client.poster(playId: playId, quiz: quiz, stage: stage)
+            guard let image = try? JPEG.decode(jpeg) else { throw .notAServer(status: 200) }
+            return CellRaster(image: image, geometry: .standard)
+        }
+    }
+
+    // MARK: - Screen
+
+    private func draw() {
+        let size = screen.size()
+        if laidOut.map({ $0 != size }) ?? true {
+            laidOut = size
+            canvas.invalidate()
+            screen.write("\u{1B}[2J")
+        }
+        guard size.rows >= PlayerFrame.minimumSize.rows, size.columns >= PlayerFrame.minimumSize.columns else {
+            let needs = "terminal too small (needs \(PlayerFrame.minimumSize.columns)x\(PlayerFrame.minimumSize.rows))"
+            screen.write("\u{1B}[1;1H\u{1B}[2K" + TextWidth.cut(needs, to: size.columns))
+            return
+        }
+        let secondsLeft = endsAt.map { max(0, ($0 - now()).seconds) } ?? 0
+        let header = PlayerFrame.header(
+            packageTitle: packageTitle, quizNumber: quiz?.number ?? 1, quizCount: quizCount,
+            stage: (quiz?.stage ?? 0, quiz?.stageCount ?? 0), score: score, secondsLeft: secondsLeft, timeLimit: timeLimit,
+            columns: size.columns)
+        var picture: HalfBlockPicture?
+        var problem: String?
+        switch poster {
+        case .success(let raster)?:
+            picture = HalfBlockPicture(
+                cells: PosterFrame.uncovered(raster: raster), geometry: raster.geometry, maxWidth: size.columns - 2,
+                maxHeight: max(4, size.rows - 6))
+        case .failure(let error)?:
+            problem = "No poster: " + Wording.server(error, at: client.baseURL)
+        case nil:
+            break
+        }
+        let frame = PlayerFrame.around(
+            header: header, picture: picture, size: size, status: status, typed: typed, footer: Self.footer,
+            posterProblem: problem)
+        screen.write(frame.render(on: &canvas, rows: size.rows))
+    }
+}
