@@ -128,6 +128,46 @@ struct PlayTests {
         }
     }
 
+    /// What a finished play opened (answers, whole posters) stays with it: the same player's next play of the package,
+    /// and another player's, learn nothing early from it.
+    @Test func aFinishedPlayOpensNothingOfAnotherPlay() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        let quiz = try server.quiz(silentClassics, 1)
+        let original = try #require(try server.database.bundledPoster(fileName: quiz.posterPath))
+        let stage1 = try StagePoster.cut(jpeg: original, geometry: quiz.geometry, revealed: Array(quiz.areas.prefix(1)))
+        try await server.test(monotonicNow: clock.now) { client in
+            let alice = try await client.newPlayer("Alice")
+            let bob = try await client.newPlayer("Bob")
+            let first = try #require(
+                try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: alice).json["id"] as? String)
+            var finished = false
+            for number in 1...25 {
+                clock.advance(Self.interlude)
+                let skipped = try await client.send(.post, "/v1/plays/\(first)/skips", json: ["quiz": number], token: alice)
+                #expect(skipped.status == .ok, "quiz \(number)")
+                finished = skipped.play["finished"] as? Bool ?? false
+            }
+            #expect(finished)
+            let done = try await client.send(.get, "/v1/plays/\(first)", token: alice)
+            #expect((done.quizzes[0]["answer"] as? [String: Any])?["title"] as? String == quiz.title, "the finished play shows its answers")
+
+            for (player, name) in [(alice, "the same player's replay"), (bob, "another player's play")] {
+                let next = try #require(
+                    try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: player).json["id"] as? String)
+                clock.advance(Self.interlude)
+                let state = try await client.send(.get, "/v1/plays/\(next)", token: player)
+                let text = String(buffer: state.body)
+                #expect(state.quizzes[0]["answer"] == nil && !text.contains(quiz.title), "\(name)")
+                let poster = try await client.send(.get, "/v1/plays/\(next)/quizzes/1/poster?stage=5", token: player)
+                #expect(Data(poster.body.readableBytesView) == stage1, "\(name): stage 1 only")
+                // The finished play's id opens nothing of the new one, whoever asks.
+                let crossed = try await client.send(.get, "/v1/plays/\(first)/quizzes/1/poster", token: player)
+                #expect(player == alice ? crossed.status == .ok : crossed.status == .forbidden, "\(name)")
+            }
+        }
+    }
+
     @Test func guessesAreJudgedAndScoredFromTheServerClockAlone() async throws {
         let server = try TestServer()
         let clock = ManualClock()
