@@ -74,6 +74,23 @@ struct ServeCommandTests {
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
+    /// A user of their own, logged in to `server` as `name`.
+    func loggedIn(to server: RunningServer, as name: String) throws -> Sandbox {
+        let user = try Sandbox()
+        let login = try user.run(["login", "--server", server.baseURL, "--name", name])
+        #expect(login.status == 0, "\(login.stderr)")
+        return user
+    }
+
+    /// A maker who made a one-quiz package (Metropolis, expert: 3 stages) and published it; its code on the server.
+    func publishOneQuiz(on server: RunningServer) throws -> (maker: Sandbox, code: String) {
+        let maker = try loggedIn(to: server, as: "Maker")
+        #expect(try maker.run(["create", "--title", "One", "--level", "expert", "--quiz", "movie=19 areas=30:25,15:15,50:35"]).status == 0)
+        let published = try maker.run(["publish", "9", "--json"])
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: String])?["shareCode"])
+        return (maker, code)
+    }
+
     @Test func servesAFreshlySeededDatabaseAndStopsCleanlyOnSIGTERM() throws {
         let sandbox = try Sandbox()
         let database = sandbox.path("server/uquiz.sqlite")
@@ -204,14 +221,8 @@ struct ServeCommandTests {
     @Test func solveOnTheServerThenTheLeaderboardAndTheDaily() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
-        let maker = try Sandbox()
-        #expect(try maker.run(["login", "--server", server.baseURL, "--name", "Maker"]).status == 0)
-        #expect(try maker.run(["create", "--title", "One", "--level", "expert", "--quiz", "movie=19 areas=30:25,15:15,50:35"]).status == 0)
-        let published = try maker.run(["publish", "9", "--json"])
-        let code = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: String])?["shareCode"])
-
-        let player = try Sandbox()
-        #expect(try player.run(["login", "--server", server.baseURL, "--name", "Solver"]).status == 0)
+        let (maker, code) = try publishOneQuiz(on: server)
+        let player = try loggedIn(to: server, as: "Solver")
         let input = player.path("guesses.txt")
         // Typed before the quiz starts (the server starts it 3 s after the play): held until it does.
         try Data("Nosferatu\nMetropolis\n".utf8).write(to: URL(fileURLWithPath: input))
@@ -247,14 +258,8 @@ struct ServeCommandTests {
     @Test func solveOnTheServerInTheFullScreenPlayer() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
-        let maker = try Sandbox()
-        #expect(try maker.run(["login", "--server", server.baseURL, "--name", "Maker"]).status == 0)
-        #expect(try maker.run(["create", "--title", "One", "--level", "expert", "--quiz", "movie=19 areas=30:25,15:15,50:35"]).status == 0)
-        let published = try maker.run(["publish", "9", "--json"])
-        let code = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: String])?["shareCode"])
-
-        let player = try Sandbox()
-        #expect(try player.run(["login", "--server", server.baseURL, "--name", "Solver"]).status == 0)
+        let (_, code) = try publishOneQuiz(on: server)
+        let player = try loggedIn(to: server, as: "Solver")
         var environment = player.environment
         environment["TERM"] = "xterm-256color"
         let session = try PseudoTerminalSession(binary: uquizBinary, arguments: ["solve", code, "--server", server.baseURL], environment: environment)

@@ -213,14 +213,20 @@ final class FullScreen {
         return (Int(rows), Int(columns))
     }
 
-    /// Bytes typed within `timeout` ms, or `nil` when none came.
-    func read(timeout: Int32) -> [UInt8]? {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, timeout) > 0, descriptor.revents & Int16(POLLIN) != 0 else { return nil }
+    /// Bytes typed within `timeout` ms (-1 waits for ever), or `nil` when none came or `wake` (a Ctrl-C's self-pipe)
+    /// became readable first.
+    static func read(timeout: Int32, wake: Int32? = nil) -> [UInt8]? {
+        var descriptors = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
+        guard poll(&descriptors, 2, timeout) > 0, descriptors[0].revents & Int16(POLLIN) != 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
         return count > 0 ? Array(buffer.prefix(count)) : nil
     }
+
+    func read(timeout: Int32) -> [UInt8]? { Self.read(timeout: timeout) }
 
     /// Draws `frame`, sending only the picture's characters that changed unless the size or the stage numbers did;
     /// nothing when the same frame is on screen at the same size.

@@ -100,16 +100,8 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
         }
     }
 
-    /// Bytes typed within `timeout` ms, or `nil` (also when Ctrl-C woke the wait).
     private func read(timeout: Int32) -> [UInt8]? {
-        var descriptors = [
-            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: interruption.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        guard poll(&descriptors, 2, timeout) > 0, descriptors[0].revents & Int16(POLLIN) != 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
-        return count > 0 ? Array(buffer.prefix(count)) : nil
+        FullScreen.read(timeout: timeout, wake: interruption.wakeDescriptor)
     }
 
     // MARK: - What the server says

@@ -369,17 +369,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         case other
     }
 
-    /// Bytes available on standard input within `timeout` ms (-1 waits for ever), or `nil` when none came (or Ctrl-C
-    /// was pressed).
     private func readInput(timeout: Int32) -> [UInt8]? {
-        var descriptors = [
-            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: interruption?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
-        ]
-        guard poll(&descriptors, 2, timeout) > 0, descriptors[0].revents & Int16(POLLIN) != 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        return count > 0 ? Array(buffer.prefix(count)) : nil
+        FullScreen.read(timeout: timeout, wake: interruption?.wakeDescriptor)
     }
 
     /// Splits a read into keys: UTF-8 text (Korean included) as typed, control keys, and escape sequences (arrows and
