@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PosterArt
 import PosterGrid
 import QuizCore
 import QuizStore
@@ -216,6 +217,53 @@ struct PopularBrowseTests {
             #expect(try await client.send(.get, "/v1/packages?sort=popular&cursor=\(forged)").status == .badRequest)
             let unknown = try await client.send(.get, "/v1/packages?sort=hot")
             #expect(unknown.status == .badRequest && unknown.errorMessage == "sort: \"hot\" is not an order here: use new or popular")
+        }
+    }
+}
+
+@Suite("Plays after an update")
+struct PlaysAfterUpdateTests {
+    /// A plan the server made of a package before its owner changed it (here by a start refused because the server
+    /// was full) is not used for the plays that start afterwards: they are cut with the new areas.
+    @Test func aPlayStartedAfterAnUpdatePlaysTheNewQuizzes() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        let poster = try server.quiz(silentClassics, 1).posterPath
+        @Sendable func spec(areas: [[Int]]) -> [String: Any] {
+            var spec = specWithPoster(poster)
+            spec["quizzes"] = [["movie": 862, "poster": poster, "areas": areas]]
+            return spec
+        }
+        let configuration = ServerConfiguration(plays: PlayRules(maxOpenPlays: 1))
+        try await server.test(configuration: configuration, monotonicNow: clock.now) { client in
+            let owner = try await client.newPlayer("Owner")
+            let code = try await client.publish(spec(areas: seedAreas), token: owner)
+            let other = try await client.publish(validSpec(title: "Another"), token: owner)
+            let first = try await client.newPlayer("First")
+            let second = try await client.newPlayer("Second")
+            let occupying = try #require(
+                try await client.send(.post, "/v1/packages/\(other)/plays", token: first).json["id"] as? String)
+            let full = try await client.send(.post, "/v1/packages/\(code)/plays", token: second)
+            #expect(full.status == .serviceUnavailable, "the server holds one play: this start made a plan and stopped")
+
+            let after = spec(areas: Array(seedAreas.reversed()))
+            #expect(try await client.send(.put, "/v1/packages/\(code)", json: after, token: owner).status == .ok)
+            clock.advance(PlayTests.interlude)
+            #expect(try await client.send(.post, "/v1/plays/\(occupying)/skips", json: ["quiz": 1], token: first).status == .ok)
+            clock.advance(PlayRules().finishedRetention + .seconds(10))
+
+            let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: second).json["id"] as? String)
+            clock.advance(PlayTests.interlude)
+            let stage1 = try await client.send(.get, "/v1/plays/\(id)/quizzes/1/poster?stage=1", token: second)
+            #expect(stage1.status == .ok, "\(stage1.text)")
+            let quiz = try server.quiz(code, 1)
+            #expect(quiz.areas.first == Cell(row: seedAreas[4][0], column: seedAreas[4][1]))
+            let jpeg = try #require(try server.database.bundledPoster(fileName: poster))
+            let updated = try StagePoster.cut(jpeg: jpeg, geometry: quiz.geometry, revealed: [quiz.areas[0]])
+            let old = try StagePoster.cut(
+                jpeg: jpeg, geometry: quiz.geometry, revealed: [Cell(row: seedAreas[0][0], column: seedAreas[0][1])])
+            #expect(updated != old)
+            #expect(Data(stage1.body.readableBytesView) == updated, "stage 1 is the new first area, not the old one")
         }
     }
 }
