@@ -31,7 +31,8 @@ public struct PackageSpec: Codable, Sendable, Equatable {
     public struct QuizSpec: Codable, Sendable, Equatable {
         /// A TMDB id (`27205`) or a catalog key (`"seed-the-admiral-roaring-currents"`).
         public var movie: MovieReference
-        /// A TMDB poster path to use instead of the movie's primary poster.
+        /// The poster to use instead of the movie's primary one: a TMDB path (`/abc.jpg`), or the name of a poster image
+        /// the database holds (a bundled one, or one uploaded to a server: `upload-<sha256>.jpg`).
         public var poster: String?
         /// Centres as `[row, column]`, stage 1 first; absent to have them chosen automatically.
         public var areas: [[Int]]?
@@ -119,7 +120,9 @@ public struct PackageSpec: Codable, Sendable, Equatable {
                 throw SpecProblem(path + ".movie", "\(quiz.movie) is already quiz \(earlier + 1) of this package")
             }
             seen[quiz.movie] = index
-            if let poster = quiz.poster { try PosterPath.check(poster, at: path + ".poster") }
+            if let poster = quiz.poster, !PosterPath.isTMDBPath(poster), !PosterPath.isBundledName(poster) {
+                throw SpecProblem(path + ".poster", PosterPath.specRule)
+            }
             var cells: [Cell]?
             if let areas = quiz.areas {
                 cells = try Self.checkAreas(areas, geometry: geometry, limit: levels[level].areaCount, path: path + ".areas")

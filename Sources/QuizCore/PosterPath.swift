@@ -14,6 +14,15 @@ public enum PosterPath {
     public static let bundledRule =
         "a bundled poster is a file name of letters, digits, _, - and . ending in .jpg, .jpeg or .png"
 
+    /// What a spec's `poster` may be: a TMDB path, or the name of a poster image stored in the database.
+    public static let specRule =
+        "a poster is a TMDB path (/ and a file name) or the name of a stored poster image (a file name of letters, digits, _, - and . ending in .jpg, .jpeg or .png)"
+
+    /// The source a spec's `poster` names: TMDB for a path, the database's poster images for a bare file name.
+    public static func source(ofSpecPoster poster: String) -> PosterSource {
+        isTMDBPath(poster) ? .tmdb : .bundled
+    }
+
     public static func isTMDBPath(_ path: String) -> Bool {
         path.hasPrefix("/") && isFileName(path.dropFirst())
     }

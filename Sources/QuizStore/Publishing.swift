@@ -31,6 +31,10 @@ public struct PublishedPackage: Hashable, Sendable {
     public var language: QuizLanguage
     public var quizCount: Int
     public var plays: Int
+    /// Quizzes played in plays the server judged (a quiz of a package's play, or a daily play of one of its quizzes),
+    /// and how many of those were solved: the package's solve rate. The CLI's own plays on the same file do not count.
+    public var serverAttempts: Int
+    public var serverSolves: Int
     /// ISO 8601 in UTC, as stored.
     public var createdAt: String
     public var visibility: Visibility
@@ -39,7 +43,8 @@ public struct PublishedPackage: Hashable, Sendable {
 
     public init(
         id: Int64, shareCode: String, title: String, maker: String, level: Level, language: QuizLanguage, quizCount: Int,
-        plays: Int, createdAt: String, visibility: Visibility, ownerId: Int64?
+        plays: Int, serverAttempts: Int = 0, serverSolves: Int = 0, createdAt: String, visibility: Visibility,
+        ownerId: Int64?
     ) {
         self.id = id
         self.shareCode = shareCode
@@ -49,6 +54,8 @@ public struct PublishedPackage: Hashable, Sendable {
         self.language = language
         self.quizCount = quizCount
         self.plays = plays
+        self.serverAttempts = serverAttempts
+        self.serverSolves = serverSolves
         self.createdAt = createdAt
         self.visibility = visibility
         self.ownerId = ownerId
@@ -65,6 +72,30 @@ public struct BrowsePosition: Hashable, Sendable {
         self.createdAt = createdAt
         self.id = id
     }
+}
+
+/// Where a page of browsing by popularity starts: just after the package with this many plays and this id, most plays
+/// first (then highest id). A keyset, not a snapshot: paging on never repeats or skips a package whose play count stays
+/// the same, whatever is published meanwhile (a new package has no plays and the highest id, so it sorts first among
+/// the packages without plays: it shows on a later page while the pages are still among packages with plays, on none
+/// once they are past it). A package whose play count changes while someone pages may cross the position, and be seen
+/// twice or not at all: ordering by a count that moves, only a snapshot would avoid that, and none is kept.
+public struct PopularPosition: Hashable, Sendable {
+    public var plays: Int
+    public var id: Int64
+
+    public init(plays: Int, id: Int64) {
+        self.plays = plays
+        self.id = id
+    }
+}
+
+/// What a package update may change: everything, or, once it has plays, only what does not touch how it plays.
+public enum PublishedUpdate: Sendable {
+    /// Title, maker, level, language and quizzes: refused with `StoreError.packagePlayed` once the package has plays.
+    case whole(QuizPackage)
+    /// Title and maker only: the quizzes, level and language that plays were judged on stay.
+    case titleAndMaker(title: String, maker: String)
 }
 
 extension AppDatabase {
@@ -136,6 +167,83 @@ extension AppDatabase {
         }
     }
 
+    /// Public packages (published public, or seed), most plays first (then highest id), after `position` when given.
+    /// The play count is the one `PublishedPackage.plays` shows, counted per page; SQLite counts a package's plays
+    /// through the index on `play.packageId`.
+    public func popularPackages(
+        level: Level?, language: QuizLanguage?, after position: PopularPosition?, limit: Int
+    ) throws -> [PublishedPackage] {
+        try read { db in
+            var conditions = ["(origin = 'seed' OR visibility = 'public')"]
+            var arguments: StatementArguments = []
+            if let level {
+                conditions.append("level = ?")
+                arguments += [level.rawValue]
+            }
+            if let language {
+                conditions.append("language = ?")
+                arguments += [language.rawValue]
+            }
+            if let position {
+                conditions.append("(plays < ? OR (plays = ? AND id < ?))")
+                arguments += [position.plays, position.plays, position.id]
+            }
+            arguments += [limit]
+            return try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM (" + Self.publishedSelect + ") WHERE " + conditions.joined(separator: " AND ")
+                    + " ORDER BY plays DESC, id DESC LIMIT ?",
+                arguments: arguments
+            ).map(Self.published)
+        }
+    }
+
+    /// Changes a published package in one transaction, keeping its id, share code, creation time and owner. A `whole`
+    /// update replaces its quizzes (as an edit does) only while no play of it is stored: once one is, the ranked plays
+    /// and the leaderboard were judged on these quizzes, and `StoreError.packagePlayed` refuses it, checked inside
+    /// the transaction so a play stored meanwhile cannot slip past. `visibility` is changed when given.
+    public func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) throws {
+        try write { db in
+            guard let current = try Self.fetchPackage(id: packageId, in: db) else {
+                throw StoreError.packageNotFound("\(packageId)")
+            }
+            switch update {
+            case .whole(var package):
+                let plays = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM play WHERE packageId = ?", arguments: [packageId])!
+                guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
+                package.shareCode = current.shareCode
+                package.createdAt = current.createdAt
+                package.origin = current.origin
+                package.seedId = current.seedId
+                try Self.update(packageId: packageId, to: package, keepAttemptedQuizzes: false, in: db)
+            case let .titleAndMaker(title, maker):
+                var package = current
+                package.title = title
+                package.maker = maker
+                try Self.checkStorable(package)
+                try db.execute(
+                    sql: "UPDATE package SET title = ?, maker = ? WHERE id = ?", arguments: [title, maker, packageId])
+            }
+            if let visibility {
+                try db.execute(
+                    sql: "UPDATE publication SET visibility = ? WHERE packageId = ?",
+                    arguments: [visibility.rawValue, packageId])
+            }
+        }
+    }
+
+    /// Keeps a JPEG among the database's poster images under `fileName`, unless one is there already under that name
+    /// (names of uploads are their content's hash, so the same name is the same image).
+    /// - Returns: whether it was new.
+    @discardableResult
+    public func storePosterImage(fileName: String, jpeg: Data, attribution: String) throws -> Bool {
+        try write { db in
+            guard try !PosterImageRecord.exists(db, key: fileName) else { return false }
+            try PosterImageRecord(fileName: fileName, jpeg: jpeg, attribution: attribution).insert(db)
+            return true
+        }
+    }
+
     /// Whether the database answers a query: what the server's readiness is.
     public func answers() -> Bool {
         (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
@@ -145,7 +253,11 @@ extension AppDatabase {
         SELECT p.id, p.shareCode, p.title, p.maker, p.level, p.language, p.createdAt, p.origin,
                pub.visibility, pub.ownerId,
                (SELECT COUNT(*) FROM quiz q WHERE q.packageId = p.id) AS quizCount,
-               (SELECT COUNT(*) FROM play WHERE play.packageId = p.id) AS plays
+               (SELECT COUNT(*) FROM play WHERE play.packageId = p.id) AS plays,
+               (SELECT COUNT(*) FROM attempt a JOIN play pl ON pl.id = a.playId
+                WHERE pl.packageId = p.id AND pl.playerId IS NOT NULL) AS serverAttempts,
+               (SELECT COALESCE(SUM(a.correct), 0) FROM attempt a JOIN play pl ON pl.id = a.playId
+                WHERE pl.packageId = p.id AND pl.playerId IS NOT NULL) AS serverSolves
         FROM package p LEFT JOIN publication pub ON pub.packageId = p.id
         """
 
@@ -154,7 +266,8 @@ extension AppDatabase {
         return PublishedPackage(
             id: row["id"], shareCode: row["shareCode"], title: row["title"], maker: row["maker"],
             level: try decodeEnum(row["level"]), language: try decodeEnum(row["language"]), quizCount: row["quizCount"],
-            plays: row["plays"], createdAt: row["createdAt"],
+            plays: row["plays"], serverAttempts: row["serverAttempts"], serverSolves: row["serverSolves"],
+            createdAt: row["createdAt"],
             visibility: try visibility.map { try decodeEnum($0) } ?? .public, ownerId: row["ownerId"])
     }
 }

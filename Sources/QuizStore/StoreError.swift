@@ -27,6 +27,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case noFreeShareCode(tries: Int)
     /// What was to be saved breaks a rule every stored value keeps (`detail` names the field and the rule).
     case refused(detail: String)
+    /// A package's quizzes cannot be replaced: `plays` plays of it are stored, judged on the quizzes it has.
+    case packagePlayed(plays: Int)
 
     /// Maps SQLite's result codes to what a user can act on; anything unexpected keeps SQLite's own words.
     static func from(_ error: any Error, path: String) -> any Error {

@@ -43,6 +43,8 @@ extension StoreError: LocalizedError {
             "cannot \(operation): the database is in memory only, with no file to back up or replace"
         case let .refused(detail):
             "cannot save \(detail); nothing was saved"
+        case let .packagePlayed(plays):
+            "the package's quizzes cannot change: \(plays) play\(plays == 1 ? " was" : "s were") judged on them; nothing was saved"
         case let .noFreeShareCode(tries):
             "no free share code after \(tries) tries; nothing was saved; try again"
         }

@@ -8,8 +8,8 @@
 // request and response types to map onto the use cases' own. The document and the router are kept in step by a test
 // (`OpenAPIDocumentTests`): every route the router has is in the document and every operation of the document is a route.
 //
-// This module only maps HTTP to UQuizApp's use cases (players, publishing, browsing) and their errors to statuses; the
-// rules live in the use cases, so a WebSocket or CLI client calls the same code.
+// This module only maps HTTP to UQuizApp's use cases (players, publishing, posters, browsing, plays) and their errors to
+// statuses; the rules live in the use cases, so a WebSocket or CLI client calls the same code.
 
 import Foundation
 import Hummingbird
@@ -23,7 +23,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// 0 asks the system for a free port; `onListening` is told which.
     public var port: Int
-    /// The most a request body may hold (413 beyond).
+    /// The most a request body may hold (413 beyond); a poster upload may hold `UploadPoster.maxBytes`.
     public var maxBodyBytes: Int
     /// A connection with no request for this long is closed.
     public var idleTimeout: Duration
@@ -33,13 +33,14 @@ public struct ServerConfiguration: Sendable {
     public var playStarts: RateLimit
     public var guesses: RateLimit
     public var movieSearches: RateLimit
+    public var posterUploads: RateLimit
     /// How plays run: the pause before each quiz, how long finished plays stay in memory.
     public var plays: PlayRules
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
-        movieSearches: RateLimit = .movieSearches, plays: PlayRules = .init()
+        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads, plays: PlayRules = .init()
     ) {
         self.host = host
         self.port = port
@@ -49,6 +50,7 @@ public struct ServerConfiguration: Sendable {
         self.playStarts = playStarts
         self.guesses = guesses
         self.movieSearches = movieSearches
+        self.posterUploads = posterUploads
         self.plays = plays
     }
 }
@@ -96,16 +98,23 @@ public func buildRouter(
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
+    router.add(
+        middleware: BodyLimitMiddleware(
+            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes]))
     HealthRoutes(environment: environment).add(to: router)
+    // One set of plays for the routes that play and the one that updates packages, which must not change one under a
+    // play.
+    let plays = ServerPlays(
+        environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow)
     PlayerRoutes(environment: environment).add(
         to: router.group("v1/players").add(
             middleware: RateLimitMiddleware(limiter: RateLimiter(limit: configuration.playerCreation, now: monotonicNow))))
-    PackageRoutes(environment: environment).add(to: router.group("v1/packages"))
+    PackageRoutes(environment: environment, plays: plays).add(to: router.group("v1/packages"))
+    PosterRoutes(environment: environment, uploads: RateLimiter(limit: configuration.posterUploads, now: monotonicNow))
+        .add(to: router)
     PlayRoutes(
         environment: environment,
-        plays: ServerPlays(
-            environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow),
+        plays: plays,
         movies: ServerMovieSearch(environment: environment.sharing, now: monotonicNow),
         playStarts: RateLimiter(limit: configuration.playStarts, now: monotonicNow),
         guesses: RateLimiter(limit: configuration.guesses, now: monotonicNow),

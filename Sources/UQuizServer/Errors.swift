@@ -57,6 +57,14 @@ struct APIError: Error {
             return .notFound("no package \"\(code)\" here")
         case PublishPackage.Problem.notOwner(let code):
             return .init(status: .forbidden, code: "forbidden", message: "package \(code) is not yours")
+        case let PublishPackage.Problem.played(code, plays):
+            let judged = plays.map { "\($0) play\($0 == 1 ? " was" : "s were") judged on it" } ?? "it is being played now"
+            return .conflict(
+                "package \(code): \(judged), so its quizzes, level and language stay; only its title, maker and visibility may change (delete it and publish anew for a new leaderboard)")
+        case let problem as UploadPoster.Problem:
+            return from(problem)
+        case BrowsePackages.Problem.cursorOfAnotherOrder(let order):
+            return .badRequest("cursor: given out for sort=\(order.rawValue); start again without it")
         case let problem as ServerPlays.Problem:
             return from(problem)
         case Players.Problem.unknownToken:
@@ -112,7 +120,33 @@ struct APIError: Error {
         case .dailyAlreadyPlayed(let playId):
             return .conflict(
                 "you have played today's daily quiz already" + (playId.map { "; see GET /v1/plays/\($0)" } ?? ""))
+        case .packageInPlay:
+            return .conflict("the package is being played now; its quizzes cannot change under a play")
         }
+    }
+
+    /// What an upload's problem means to a client: too big (413), not a JPEG at all (415), or a JPEG this server will
+    /// not take (422).
+    static func from(_ problem: UploadPoster.Problem) -> APIError {
+        switch problem {
+        case .tooManyBytes:
+            return .init(
+                status: .contentTooLarge, code: "too_large",
+                message: "a poster is at most \(UploadPoster.maxBytes / 1024 / 1024) MiB")
+        case .notAJPEG:
+            return .unsupportedMediaType("the body is not a JPEG")
+        case .undecodable(let detail):
+            return .init(status: .unprocessableContent, code: "broken_rule", message: "the JPEG does not decode: \(detail)")
+        case let .badSize(width, height, minWidth, minHeight):
+            return .init(
+                status: .unprocessableContent, code: "broken_rule",
+                message:
+                    "the poster is \(width) x \(height) pixels: use \(minWidth) x \(minHeight) to \(UploadPoster.maxWidth) x \(UploadPoster.maxHeight)")
+        }
+    }
+
+    static func unsupportedMediaType(_ message: String) -> APIError {
+        .init(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
     }
 
     static func code(for status: HTTPResponse.Status) -> String {
@@ -124,6 +158,7 @@ struct APIError: Error {
         case .methodNotAllowed: "method_not_allowed"
         case .conflict: "conflict"
         case .contentTooLarge: "too_large"
+        case .unsupportedMediaType: "unsupported_media_type"
         case .unprocessableContent: "broken_rule"
         case .tooManyRequests: "too_many_requests"
         case .serviceUnavailable: "not_ready"
@@ -156,12 +191,27 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// and an oversized body is a 413 wherever it is sent.
 struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     var maxBytes: Int
+    /// Paths whose bodies have a limit of their own (poster uploads, which are larger than any JSON body).
+    var maxBytesByPath: [String: Int] = [:]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes { throw APIError.tooLarge }
-        _ = try await request.collectBody(upTo: maxBytes)
+        let limit = maxBytesByPath[request.uri.path] ?? maxBytes
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
+        }
+        do {
+            _ = try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
+        }
         return try await next(request, context)
+    }
+
+    static func message(_ limit: Int) -> String {
+        limit % (1 << 20) == 0
+            ? "the body is larger than this server accepts here (\(limit >> 20) MiB)"
+            : "the body is larger than this server accepts here (\(limit) bytes)"
     }
 }
 

@@ -5,10 +5,12 @@ import QuizCore
 import QuizStore
 import UQuizApp
 
-/// Publishing, finding and deleting packages. What goes out about a package is `PackageMetadata` only: it is built from
-/// `PublishedPackage`, which holds no quiz, so no answer, TMDB id, poster path or area can be in a response.
+/// Publishing, finding, updating and deleting packages. What goes out about a package is `PackageMetadata` only: it is
+/// built from `PublishedPackage`, which holds no quiz, so no answer, TMDB id, poster path or area can be in a response.
 struct PackageRoutes {
     let environment: ServerEnvironment
+    /// The plays in memory, which an update must not change a package under.
+    let plays: ServerPlays
 
     /// What a publish body holds besides the spec.
     struct PublishOptions: Decodable {
@@ -22,6 +24,7 @@ struct PackageRoutes {
             let code = try context.parameters.require("code")
             return JSONBody.response(ServerAPI.PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
         }
+        group.put("{code}") { request, context in try await update(request, code: try context.parameters.require("code")) }
         group.delete("{code}") { request, context in
             let player = try request.authenticatedPlayer(environment)
             try PublishPackage(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
@@ -32,8 +35,12 @@ struct PackageRoutes {
 
     private func list(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
-        if let sort = query.get("sort"), sort != "new" {
-            throw APIError.badRequest("sort: \"\(sort)\" is not an order here: use new")
+        var order = BrowseOrder.new
+        if let sort = query.get("sort") {
+            guard let parsed = BrowseOrder(rawValue: sort) else {
+                throw APIError.badRequest("sort: \"\(sort)\" is not an order here: use new or popular")
+            }
+            order = parsed
         }
         var level: Level?
         if let text = query.get("level"), !text.isEmpty {
@@ -65,15 +72,37 @@ struct PackageRoutes {
             cursor = parsed
         }
         let page = try BrowsePackages(environment: environment.sharing).page(
-            level: level, language: language, after: cursor, limit: limit)
+            order: order, level: level, language: language, after: cursor, limit: limit)
         return JSONBody.response(ServerAPI.PackagePage(packages: page.packages.map(ServerAPI.PackageMetadata.init), nextCursor: page.next?.text))
     }
 
     private func publish(_ request: Request) async throws -> Response {
         let player = try request.authenticatedPlayer(environment)
+        let (spec, visibility) = try await Self.specAndVisibility(of: request)
+        let published = try PublishPackage(
+            environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
+        ).publish(spec, visibility: visibility ?? .public, by: player)
+        var response = JSONBody.response(ServerAPI.Published(shareCode: published.shareCode), status: .created)
+        response.headers[.location] = "/v1/packages/\(published.shareCode)"
+        return response
+    }
+}
+
+extension PackageRoutes {
+    /// `PUT /v1/packages/{code}`: the owner's new spec for the package, under the same share code.
+    private func update(_ request: Request, code: String) async throws -> Response {
+        let player = try request.authenticatedPlayer(environment)
+        let (spec, visibility) = try await Self.specAndVisibility(of: request)
+        let updated = try PublishPackage(
+            environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
+        ).update(shareCode: code, with: spec, visibility: visibility, by: player, plays: plays)
+        return JSONBody.response(ServerAPI.PackageMetadata(updated))
+    }
+
+    /// A publish or update body: a spec and an optional visibility. A spec that is not well formed (not JSON, a field
+    /// missing or of the wrong type) is bad input; one that is well formed but breaks a rule is a 422 from the use case.
+    static func specAndVisibility(of request: Request) async throws -> (PackageSpec, Visibility?) {
         let body = try await JSONBody.bytes(of: request)
-        // A spec that is not well formed (not JSON, a field missing or of the wrong type) is bad input; one that is
-        // well formed but breaks a rule is a 422 from the use case.
         let spec: PackageSpec
         do {
             spec = try PackageSpec.decode(body)
@@ -81,18 +110,10 @@ struct PackageRoutes {
             throw APIError.badRequest(error.description)
         }
         let options = try JSONBody.decode(PublishOptions.self, from: body)
-        var visibility = Visibility.public
-        if let text = options.visibility {
-            guard let parsed = Visibility(rawValue: text) else {
-                throw APIError.badRequest("$.visibility: \"\(text)\" is not a visibility: use public or unlisted")
-            }
-            visibility = parsed
+        guard let text = options.visibility else { return (spec, nil) }
+        guard let visibility = Visibility(rawValue: text) else {
+            throw APIError.badRequest("$.visibility: \"\(text)\" is not a visibility: use public or unlisted")
         }
-        let published = try PublishPackage(
-            environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
-        ).publish(spec, visibility: visibility, by: player)
-        var response = JSONBody.response(ServerAPI.Published(shareCode: published.shareCode), status: .created)
-        response.headers[.location] = "/v1/packages/\(published.shareCode)"
-        return response
+        return (spec, visibility)
     }
 }

@@ -25,6 +25,9 @@ public struct RateLimit: Sendable, Equatable {
     /// than a script trying a title list.
     public static let guesses = RateLimit(burst: 10, interval: .milliseconds(500))
 
+    /// Poster uploads, per player: 10 at once, then 1 every 6 s. Each is decoded and re-encoded, and kept for good.
+    public static let posterUploads = RateLimit(burst: 10, interval: .seconds(6))
+
     /// Movie searches, per player: 10 at once, then 1 a second; TMDB's own limit is shared by every maker.
     public static let movieSearches = RateLimit(burst: 10, interval: .seconds(1))
 }

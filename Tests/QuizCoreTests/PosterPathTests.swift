@@ -27,7 +27,7 @@ struct PosterPathTests {
 
     @Test func everyWayInRefusesThem() throws {
         let bad = "../../../../../etc/passwd"
-        #expect(throws: SpecProblem("$.quizzes[0].poster", PosterPath.rule)) {
+        #expect(throws: SpecProblem("$.quizzes[0].poster", PosterPath.specRule)) {
             try spec(poster: bad).check(geometry: .standard, levels: .standard)
         }
         #expect(throws: SpecProblem("$.packages[0].quizzes[0].posterPath", PosterPath.rule)) {

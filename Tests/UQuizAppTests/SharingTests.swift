@@ -44,5 +44,14 @@ struct SharingUseCaseTests {
                        Data("yesterday|4".utf8).base64EncodedString(), String(repeating: "A", count: 300)] {
             #expect(BrowseCursor(text: forged) == nil, "\(forged)")
         }
+        let popular = BrowseCursor(place: .popular(PopularPosition(plays: 12, id: 42)))
+        #expect(BrowseCursor(text: popular.text) == popular && popular.order == .popular && cursor.order == .new)
+        #expect(popular.text != cursor.text)
+        for forged in ["popular|x|4", "popular|-1|4", "popular|3", "unpopular|3|4"] {
+            let text = Data(forged.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(BrowseCursor(text: text) == nil, "\(forged)")
+        }
     }
 }

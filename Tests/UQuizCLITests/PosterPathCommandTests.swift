@@ -17,6 +17,18 @@ struct PosterPathCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.defaultDatabase)) == before)
         let create = try sandbox.run(["create", "--title", "Bad", "--level", "expert", "--quiz", "movie=19 areas=20:20 poster=/.."])
         #expect(create.status != 0)
-        #expect(create.stderrLines.last?.contains("a TMDB poster path is / and a file name") == true, "\(create.stderr)")
+        #expect(create.stderrLines.last?.contains("a poster is a TMDB path (/ and a file name) or the name of a stored poster image") == true, "\(create.stderr)")
+    }
+
+    @Test func aPosterImageTheDatabaseHoldsIsNamedWithoutTheSlash() throws {
+        let sandbox = try Sandbox()
+        let missing = try sandbox.run(
+            ["create", "--title", "Mine", "--level", "expert", "--quiz", "movie=19 areas=20:20 poster=nothing-here.jpg"])
+        #expect(missing.status == 1)
+        #expect(missing.stderrLines.last == "Error: quiz 1: no poster image nothing-here.jpg in this database; name a TMDB path (/...jpg)")
+        let bundled = try sandbox.run(
+            ["create", "--title", "Mine", "--level", "expert", "--json", "--quiz", "movie=19 areas=20:20 poster=earth-1930.jpg"])
+        #expect(bundled.status == 0, "\(bundled.stderr)")
+        #expect(bundled.stdout.contains("earth-1930.jpg") && bundled.stdout.contains("bundled"), "\(bundled.stdout)")
     }
 }

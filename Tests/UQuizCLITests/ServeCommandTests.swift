@@ -152,6 +152,15 @@ struct ServeCommandTests {
         #expect(rows.dropFirst().first?.hasPrefix(code) == true, "the newest first: \(browse.stdout)")
         #expect(rows.last?.hasPrefix("More: uquiz browse --cursor ") == true)
         #expect(!browse.stdout.contains("너무 유명해서"), "the unlisted package is not listed")
+        #expect(rows.first?.hasSuffix("RATE") == true, "\(browse.stdout)")
+        #expect(rows.dropFirst().first?.hasSuffix("-") == true, "no plays yet: no solve rate")
+        let popular = try Sandbox().run(["browse", "--server", server.baseURL, "--sort", "popular", "--limit", "2", "--json"])
+        #expect(popular.status == 0, "\(popular.stderr)")
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(popular.stdout.utf8)) as? [String: Any])
+        #expect((page["packages"] as? [Any])?.count == 2)
+        let next = try #require(page["nextCursor"] as? String)
+        let more = try Sandbox().run(["browse", "--server", server.baseURL, "--sort", "popular", "--limit", "2", "--cursor", next])
+        #expect(more.status == 0 && more.stdout.contains("More: uquiz browse --sort popular --cursor "), "\(more.stdout)")
 
         for output in [login, published, unlisted, browse] {
             #expect(!output.stdout.contains(token) && !output.stderr.contains(token), "the token is never printed")

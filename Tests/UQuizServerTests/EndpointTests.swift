@@ -92,7 +92,7 @@ struct EndpointTests {
             #expect(response.headers[.location] == "/v1/packages/\(code)")
             let read = try await client.send(.get, "/v1/packages/\(code.lowercased())")
             #expect(read.status == .ok)
-            #expect(Set(read.json.keys) == ["shareCode", "title", "maker", "level", "language", "quizCount", "plays", "createdAt"])
+            #expect(Set(read.json.keys) == ["shareCode", "title", "maker", "level", "language", "quizCount", "plays", "solveRate", "createdAt"])
             #expect(read.json["title"] as? String == "Pixar night")
             #expect(read.json["maker"] as? String == "Maker Mo", "the maker defaults to the player's name")
             #expect(read.json["quizCount"] as? Int == 1 && read.json["plays"] as? Int == 0)
@@ -114,8 +114,8 @@ struct EndpointTests {
                 let package = try server.database.package(id: summary.id)
                 let read = try await client.send(.get, "/v1/packages/\(summary.shareCode)")
                 #expect(read.status == .ok)
-                // Only the metadata keys, whose numbers are counts: no field can hold a TMDB id or an area.
-                #expect(Set(read.json.keys) == ["shareCode", "title", "maker", "level", "language", "quizCount", "plays", "createdAt"])
+                // Only the metadata keys, whose numbers are counts and a rate: no field can hold a TMDB id or an area.
+                #expect(Set(read.json.keys) == ["shareCode", "title", "maker", "level", "language", "quizCount", "plays", "solveRate", "createdAt"])
                 for quiz in package.quizzes {
                     #expect(!read.text.contains(quiz.title) && !read.text.contains(quiz.originalTitle))
                     #expect(!read.text.contains(quiz.posterPath))

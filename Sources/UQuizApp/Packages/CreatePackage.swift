@@ -22,6 +22,8 @@ public struct CreatePackage: Sendable {
         case noPoster(quiz: Int, movie: MovieReference)
         /// The quiz gives no areas and automatic areas were not asked for.
         case noAreas(quiz: Int, movie: MovieReference)
+        /// The quiz names a stored poster image (bundled or uploaded) this database does not hold.
+        case noStoredPoster(quiz: Int, name: String)
     }
 
     /// The quizzes of a checked spec, in order. Quizzes without areas get them automatically (leaning on the poster's
@@ -32,8 +34,12 @@ public struct CreatePackage: Sendable {
         for (index, entry) in spec.quizzes.enumerated() {
             let resolved = try movies.resolve(entry.movie)
             let movie = resolved.movie
-            guard let poster = entry.poster.map({ (path: $0, source: PosterSource.tmdb) }) ?? Self.defaultPoster(of: movie, in: language)
+            guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
+                ?? Self.defaultPoster(of: movie, in: language)
             else { throw Problem.noPoster(quiz: index + 1, movie: entry.movie) }
+            if poster.source == .bundled, entry.poster != nil, try environment.store().bundledPoster(fileName: poster.path) == nil {
+                throw Problem.noStoredPoster(quiz: index + 1, name: poster.path)
+            }
             var areas = entry.areas
             if areas == nil {
                 guard autoAreas else { throw Problem.noAreas(quiz: index + 1, movie: entry.movie) }

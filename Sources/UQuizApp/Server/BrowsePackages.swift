@@ -3,17 +3,46 @@ import PosterGrid
 import QuizCore
 import QuizStore
 
-/// An opaque place in a browse: where the next page starts. Its text is base64url of the last package's creation time
-/// and id, so a client can only hand it back; a forged or damaged one is refused, never misread.
+/// The orders packages are browsed in.
+public enum BrowseOrder: String, CaseIterable, Sendable {
+    /// Newest first.
+    case new
+    /// Most plays first, then newest (highest id) among equals.
+    case popular
+}
+
+/// An opaque place in a browse: where the next page starts, in one order. Its text is base64url of the last package's
+/// creation time and id (`new`), or of `popular`, its play count and id, so a client can only hand it back; a forged
+/// or damaged one is refused, never misread.
 public struct BrowseCursor: Hashable, Sendable {
-    public var position: BrowsePosition
+    public enum Place: Hashable, Sendable {
+        case new(BrowsePosition)
+        case popular(PopularPosition)
+    }
+
+    public var place: Place
+
+    public init(place: Place) {
+        self.place = place
+    }
 
     public init(position: BrowsePosition) {
-        self.position = position
+        place = .new(position)
+    }
+
+    /// The order this cursor pages through.
+    public var order: BrowseOrder {
+        switch place {
+        case .new: .new
+        case .popular: .popular
+        }
     }
 
     public var text: String {
-        Base64URL.encode(Data("\(position.createdAt)|\(position.id)".utf8))
+        switch place {
+        case .new(let position): Base64URL.encode(Data("\(position.createdAt)|\(position.id)".utf8))
+        case .popular(let position): Base64URL.encode(Data("popular|\(position.plays)|\(position.id)".utf8))
+        }
     }
 
     /// The cursor a `text` stands for, or `nil` when it is not one this server gave out.
@@ -21,14 +50,19 @@ public struct BrowseCursor: Hashable, Sendable {
         guard text.utf8.count <= 200, let data = Base64URL.decode(text), let decoded = String(data: data, encoding: .utf8)
         else { return nil }
         let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0] == "popular" {
+            guard let plays = Int(parts[1]), plays >= 0, let id = Int64(parts[2]) else { return nil }
+            place = .popular(PopularPosition(plays: plays, id: id))
+            return
+        }
         guard parts.count == 2, let id = Int64(parts[1]), ISO8601DateFormatter().date(from: String(parts[0])) != nil
         else { return nil }
-        position = BrowsePosition(createdAt: String(parts[0]), id: id)
+        place = .new(BrowsePosition(createdAt: String(parts[0]), id: id))
     }
 }
 
-/// The find use case: public packages newest first, a page at a time, and any readable package by its share code,
-/// as metadata only (no quiz of it).
+/// The find use case: public packages newest or most played first, a page at a time, and any readable package by its
+/// share code, as metadata only (no quiz of it).
 public struct BrowsePackages: Sendable {
     public let environment: SharingEnvironment
 
@@ -46,15 +80,39 @@ public struct BrowsePackages: Sendable {
         public var next: BrowseCursor?
     }
 
-    public func page(level: Level?, language: QuizLanguage?, after cursor: BrowseCursor?, limit: Int) throws -> Page {
+    public enum Problem: Error, Equatable {
+        /// The cursor was given out for another order than the one asked for.
+        case cursorOfAnotherOrder(BrowseOrder)
+    }
+
+    /// A page in `order`; `cursor` must be one given out for that order.
+    public func page(
+        order: BrowseOrder = .new, level: Level?, language: QuizLanguage?, after cursor: BrowseCursor?, limit: Int
+    ) throws -> Page {
+        if let cursor, cursor.order != order { throw Problem.cursorOfAnotherOrder(cursor.order) }
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
+        let store = try environment.store()
         // One more than the page, to know whether another page follows without a second query.
-        var packages = try environment.store().publicPackages(
-            level: level, language: language, after: cursor?.position, limit: size + 1)
+        var packages: [PublishedPackage]
+        switch (order, cursor?.place) {
+        case (.popular, .popular(let position)):
+            packages = try store.popularPackages(level: level, language: language, after: position, limit: size + 1)
+        case (.popular, _):
+            packages = try store.popularPackages(level: level, language: language, after: nil, limit: size + 1)
+        case (.new, .new(let position)):
+            packages = try store.publicPackages(level: level, language: language, after: position, limit: size + 1)
+        case (.new, _):
+            packages = try store.publicPackages(level: level, language: language, after: nil, limit: size + 1)
+        }
         var next: BrowseCursor?
         if packages.count > size {
             packages.removeLast(packages.count - size)
-            next = packages.last.map { BrowseCursor(position: BrowsePosition(createdAt: $0.createdAt, id: $0.id)) }
+            next = packages.last.map { last in
+                switch order {
+                case .new: BrowseCursor(place: .new(BrowsePosition(createdAt: last.createdAt, id: last.id)))
+                case .popular: BrowseCursor(place: .popular(PopularPosition(plays: last.plays, id: last.id)))
+                }
+            }
         }
         return Page(packages: packages, next: next)
     }

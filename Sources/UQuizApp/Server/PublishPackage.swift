@@ -5,7 +5,7 @@ import QuizStore
 
 /// The publish use case: a player's package spec (the format `uquiz create --from` reads) checked by the spec's one
 /// validator, its movies resolved and its quizzes built by `CreatePackage` as the CLI builds them, then saved with its
-/// owner and visibility in one transaction under a fresh share code. Also the owner's delete.
+/// owner and visibility in one transaction under a fresh share code. Also the owner's update and delete.
 public struct PublishPackage: Sendable {
     public let environment: SharingEnvironment
     public let levels: LevelRules
@@ -24,6 +24,9 @@ public struct PublishPackage: Sendable {
         case notFound(String)
         /// The package is someone else's (or nobody's, like the seed packages).
         case notOwner(String)
+        /// The update would change how the package plays (its quizzes, level or language) after `plays` plays of it
+        /// were judged on it (stored, or open on this server when `plays` is `nil`).
+        case played(String, plays: Int?)
     }
 
     /// Publishes `spec` for `player`, who owns it from now on; the maker is the player's name unless the spec names one.
@@ -54,6 +57,63 @@ public struct PublishPackage: Sendable {
         return published
     }
 
+    /// Replaces the title, maker, level, language and quizzes of the package `shareCode` (any case) with `spec`'s,
+    /// checked as a publication is; the share code, creation time and owner stay, and so does the visibility unless
+    /// `visibility` is given. Only the owner may. Once the package has been played, the ranked plays and its leaderboard
+    /// were judged on its quizzes, so from then on an update may change the title and maker only: one that changes
+    /// the quizzes (a movie, a poster, an area, their order), the level or the language is refused (`played`); the
+    /// maker deletes it and publishes anew for a fresh board. `plays` is the server's plays in memory, which must not
+    /// have an open play of the package either; it forgets its plan of the package, so new plays see the update.
+    public func update(
+        shareCode text: String, with spec: PackageSpec, visibility: Visibility?, by player: Player, plays: ServerPlays
+    ) throws -> PublishedPackage {
+        let store = try environment.store()
+        // Who may comes before what: a player who may not change the package learns nothing of the rules from it.
+        guard let code = ShareCode(text), let current = try store.publishedPackage(shareCode: code) else {
+            throw Problem.notFound(text)
+        }
+        guard current.ownerId == player.id else { throw Problem.notOwner(text) }
+        let checked: PackageSpec.Checked
+        do {
+            checked = try spec.check(geometry: geometry, levels: levels)
+        } catch {
+            throw Problem.brokenRule(error)
+        }
+        guard let language = checked.language else {
+            throw Problem.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
+        }
+        let quizzes = try quizzes(of: checked, language: language)
+        let stored = try environment.app.store().package(id: current.id)
+        let maker = checked.maker ?? player.name
+        let playsAlike = stored.level == checked.level && stored.language == language
+            && stored.quizzes.count == quizzes.count && zip(stored.quizzes, quizzes).allSatisfy(Self.playsAlike)
+        let change: PublishedUpdate =
+            playsAlike
+            ? .titleAndMaker(title: checked.title, maker: maker)
+            : .whole(
+                QuizPackage(
+                    shareCode: stored.shareCode, seedId: nil, origin: .user, title: checked.title, maker: maker,
+                    level: checked.level, language: language, createdAt: stored.createdAt, quizzes: quizzes))
+        do {
+            try plays.changingPackage(current.id, quizzesChange: !playsAlike) {
+                try store.updatePublished(packageId: current.id, change, visibility: visibility)
+            }
+        } catch StoreError.packagePlayed(let count) {
+            throw Problem.played(text, plays: count)
+        } catch ServerPlays.Problem.packageInPlay {
+            throw Problem.played(text, plays: nil)
+        }
+        guard let updated = try store.publishedPackage(shareCode: code) else { throw Problem.notFound(text) }
+        return updated
+    }
+
+    /// Whether two quizzes play the same: the same movie and answer, poster and areas on the same grid.
+    static func playsAlike(_ stored: Quiz, _ new: Quiz) -> Bool {
+        stored.catalogKey == new.catalogKey && stored.tmdbId == new.tmdbId && stored.title == new.title
+            && stored.posterPath == new.posterPath && stored.posterSource == new.posterSource
+            && stored.geometry == new.geometry && stored.areas == new.areas
+    }
+
     /// The quizzes as `CreatePackage` builds them, with its problems said as rules broken at the spec's JSON paths.
     /// Areas are required: choosing them automatically would need the poster's pixels, which the server does not
     /// fetch for a request.
@@ -69,6 +129,11 @@ public struct PublishPackage: Sendable {
             throw Problem.brokenRule(SpecProblem(path(of: movie) + ".poster", "\(movie) has no poster: name one"))
         } catch CreatePackage.Problem.noAreas(_, let movie) {
             throw Problem.brokenRule(SpecProblem(path(of: movie) + ".areas", "give the areas, stage 1 first"))
+        } catch CreatePackage.Problem.noStoredPoster(let number, let name) {
+            throw Problem.brokenRule(
+                SpecProblem(
+                    "$.quizzes[\(number - 1)].poster",
+                    "no poster image \(name) on this server: upload the JPEG with POST /v1/posters and name what it answers"))
         } catch MovieLookupProblem.notInCatalog(let movie, _) {
             throw Problem.brokenRule(SpecProblem(path(of: movie) + ".movie", "\(movie) is unknown to this server"))
         }

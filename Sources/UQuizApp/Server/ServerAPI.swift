@@ -32,6 +32,9 @@ public enum ServerAPI {
         public var language: QuizLanguage
         public var quizCount: Int
         public var plays: Int
+        /// Solved quizzes over quizzes played in plays the server judged, 0 to 1; `null` (never absent from the
+        /// server's JSON) while nobody has played it there. Optional when decoding, so a client reads older servers.
+        public var solveRate: Double?
         public var createdAt: String
 
         public init(_ package: PublishedPackage) {
@@ -42,7 +45,38 @@ public enum ServerAPI {
             language = package.language
             quizCount = package.quizCount
             plays = package.plays
+            solveRate = package.serverAttempts == 0 ? nil : Double(package.serverSolves) / Double(package.serverAttempts)
             createdAt = package.createdAt
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case shareCode, title, maker, level, language, quizCount, plays, solveRate, createdAt
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(shareCode, forKey: .shareCode)
+            try container.encode(title, forKey: .title)
+            try container.encode(maker, forKey: .maker)
+            try container.encode(level, forKey: .level)
+            try container.encode(language, forKey: .language)
+            try container.encode(quizCount, forKey: .quizCount)
+            try container.encode(plays, forKey: .plays)
+            try container.encode(solveRate, forKey: .solveRate)
+            try container.encode(createdAt, forKey: .createdAt)
+        }
+    }
+
+    /// `POST /v1/posters` answer: the name a spec's `poster` gives the uploaded image, and its size in pixels.
+    public struct UploadedPoster: Codable, Sendable, Equatable {
+        public var poster: String
+        public var width: Int
+        public var height: Int
+
+        public init(poster: String, width: Int, height: Int) {
+            self.poster = poster
+            self.width = width
+            self.height = height
         }
     }
 

@@ -145,15 +145,19 @@ public final class ServerPlays: Sendable {
         case dailyDeleted(number: Int)
         /// The player has played today's daily quiz already (or is playing it).
         case dailyAlreadyPlayed(playId: String?)
+        /// A play of the package is open, or finished and not stored yet: its quizzes cannot be replaced under it.
+        case packageInPlay
     }
+
+    /// A plan made before its package changed: the start is tried again on a fresh one.
+    struct OutdatedPlan: Error {}
 
     // MARK: - Starting
 
     /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now.
     public func start(shareCode: String, by player: Player) throws -> PlayView {
         let package = try BrowsePackages(environment: environment).package(shareCode: shareCode)
-        let plan = try plan(packageId: package.id, only: nil)
-        return try begin(plan: plan, player: player, daily: nil)
+        return try beginOnFreshPlan { try begin(plan: try plan(packageId: package.id, only: nil), player: player, daily: nil) }
     }
 
     /// Starts today's daily quiz for `player`: a play of that one quiz, once per player and day.
@@ -165,8 +169,42 @@ public final class ServerPlays: Sendable {
         if let stored = try environment.store().dailyPlayId(playerId: player.id, day: choice.day) {
             throw Problem.dailyAlreadyPlayed(playId: stored)
         }
-        let plan = try plan(packageId: packageId, only: position)
-        return try begin(plan: plan, player: player, daily: (choice.day, choice.number))
+        return try beginOnFreshPlan {
+            try begin(plan: try plan(packageId: packageId, only: position), player: player, daily: (choice.day, choice.number))
+        }
+    }
+
+    /// Runs `start`, again on a fresh plan when its package changed between planning and starting (an owner's update
+    /// at that very moment); a package that keeps changing that fast is refused as busy.
+    private func beginOnFreshPlan(_ start: () throws -> PlayView) throws -> PlayView {
+        for _ in 1...3 {
+            do { return try start() } catch is OutdatedPlan { continue }
+        }
+        throw Problem.packageInPlay
+    }
+
+    /// Runs `change` (an owner's update of package `packageId` in the store) while no play can start: when
+    /// `quizzesChange`, only if no play of the package is open or waiting to be stored, since such a play would be
+    /// judged or recorded on quizzes that are gone. Afterwards plans made of the old package are dropped and any made
+    /// meanwhile refused, so every play started later sees the update. `change` runs under the plays' lock, so it
+    /// holds up every play request for its few milliseconds: updates are rare, and this keeps the check and the
+    /// change one step.
+    public func changingPackage(_ packageId: Int64, quizzesChange: Bool, _ change: () throws -> Void) throws {
+        try state.withLock { state in
+            if quizzesChange {
+                let inPlay = state.plays.values.contains { play in
+                    guard play.plan.packageId == packageId else { return false }
+                    switch play.storage {
+                    case .stored, .abandoned: return false
+                    case .notStored, .recording: return true
+                    }
+                }
+                if inPlay { throw Problem.packageInPlay }
+            }
+            try change()
+            state.packageVersions[packageId, default: 0] += 1
+            state.plans = state.plans.filter { $0.key.packageId != packageId }
+        }
     }
 
     private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) throws -> PlayView {
@@ -178,6 +216,7 @@ public final class ServerPlays: Sendable {
             id: id, player: player, plan: plan, startedAt: environment.app.now(), dailyDay: daily?.day,
             dailyNumber: daily?.number, startInstant: instant, nextStart: instant + rules.interlude)
         return try state.withLock { state in
+            guard plan.version == state.packageVersions[plan.packageId, default: 0] else { throw OutdatedPlan() }
             guard state.plays.count < rules.maxOpenPlays else { throw Problem.full }
             if let day = daily?.day {
                 let key = OpenPlay.dailyKey(player.id, day)
@@ -373,11 +412,15 @@ public final class ServerPlays: Sendable {
         var loop: SolveLoop
         var rounds: [SolveRound] { loop.rounds }
         var quizIDs: [Int64]
+        /// How many times the package had changed when this plan was made of it.
+        var version: Int
     }
 
     private func plan(packageId: Int64, only position: Int?) throws -> PlayPlan {
         let key = PlanKey(packageId: packageId, position: position)
-        if let cached = state.withLock({ $0.plans[key] }) { return cached }
+        // The version is read before the package is: a change after this point makes the plan outdated, not wrong.
+        let (cached, version) = state.withLock { ($0.plans[key], $0.packageVersions[packageId, default: 0]) }
+        if let cached { return cached }
         let store = try environment.app.store()
         let package = try store.package(id: packageId)
         let ids = try store.quizIDs(packageId: packageId)
@@ -392,9 +435,10 @@ public final class ServerPlays: Sendable {
         let plan = PlayPlan(
             packageId: packageId, shareCode: package.shareCode, title: package.title,
             loop: SolveLoop(rounds: rounds, levels: levels, level: package.level, timeScale: 1),
-            quizIDs: indices.map { ids[$0] })
+            quizIDs: indices.map { ids[$0] }, version: version)
         state.withLock { state in
-            // Packages are not edited on the server, so a plan stays right; the cache is only kept small.
+            // An update drops a package's plans (`changingPackage`); one made of the package before it is not kept.
+            guard version == state.packageVersions[packageId, default: 0] else { return }
             if state.plans.count >= 256 { state.plans.removeAll() }
             state.plans[key] = plan
         }
@@ -417,6 +461,8 @@ public final class ServerPlays: Sendable {
         /// "player|day" of daily plays in memory, to refuse a second one before the first is stored.
         var openDaily: [String: String] = [:]
         var plans: [PlanKey: PlayPlan] = [:]
+        /// How many times each package was changed by its owner since the server started (absent: never).
+        var packageVersions: [Int64: Int] = [:]
         var lastSweep: Duration?
     }
 

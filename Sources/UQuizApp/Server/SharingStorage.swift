@@ -4,7 +4,7 @@ import QuizCore
 import QuizStore
 
 /// The storage the sharing use cases (players, publishing, browsing) need beyond `QuizStorage`: players known by their
-/// token's hash, who owns a published package and who may find it, and newest-first browsing from a position.
+/// token's hash, who owns a published package and who may find it, browsing from a position, and uploaded posters.
 /// `AppDatabase` (SQLite) implements it today; a PostgreSQL store would implement both protocols.
 public protocol SharingStorage: Sendable {
     func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player
@@ -18,6 +18,13 @@ public protocol SharingStorage: Sendable {
     /// Public and seed packages, newest first, after `position`.
     func publicPackages(level: Level?, language: QuizLanguage?, after position: BrowsePosition?, limit: Int) throws
         -> [PublishedPackage]
+    /// Public and seed packages, most plays first, after `position`.
+    func popularPackages(level: Level?, language: QuizLanguage?, after position: PopularPosition?, limit: Int) throws
+        -> [PublishedPackage]
+    /// Changes a published package, keeping its share code; replacing its quizzes is refused once it has plays.
+    func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) throws
+    /// Keeps a poster image under a name unless one is there; returns whether it was new.
+    @discardableResult func storePosterImage(fileName: String, jpeg: Data, attribution: String) throws -> Bool
     @discardableResult func deletePackages(ids: [Int64]) throws -> [String]
     /// Whether the store answers a trivial query now.
     func answers() -> Bool

@@ -78,6 +78,8 @@ struct CreateCommand: AsyncParsableCommand {
             throw CommandFailure(message: "quiz \(number): \(movie) has no poster; pick one with poster=")
         } catch CreatePackage.Problem.noAreas(let number, let movie) {
             throw UsageError("quiz \(number) (\(movie)) has no areas: give areas= or --auto-areas")
+        } catch CreatePackage.Problem.noStoredPoster(let number, let name) {
+            throw CommandFailure(message: "quiz \(number): no poster image \(SafeText.clean(name)) in this database; name a TMDB path (/...jpg)")
         } catch let problem as MovieLookupProblem {
             throw CommandFailure(message: Wording.movieLookup(problem))
         }

@@ -141,12 +141,16 @@ struct PublishCommand: AsyncParsableCommand {
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "List the public packages of a UQuiz server, newest first.",
-        discussion: "Each page ends with the --cursor of the next one. Nothing here shows an answer."
+        abstract: "List the public packages of a UQuiz server, newest or most played first.",
+        discussion: """
+            Each page ends with the --cursor of the next one (a cursor belongs to its --sort). RATE is the share of \
+            quizzes solved in plays the server judged; - while nobody has played there. Nothing here shows an answer.
+            """
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var server: ServerOptions
+    @Option(help: "The order: new (newest first) or popular (most plays first).") var sort: BrowseOrder = .new
     @Option(help: "Only this level: beginner, intermediate or expert.") var level: Level?
     @Option(help: "Only this language: ko or en.") var language: QuizLanguage?
     @Option(help: "Packages per page (1 to 100).") var limit: Int?
@@ -157,7 +161,8 @@ struct BrowseCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
         let page = try context.askServer(client) { client throws(ServerClient.Problem) in
-            try client.browse(level: level?.rawValue, language: language?.rawValue, limit: limit, cursor: cursor)
+            try client.browse(
+                sort: sort.rawValue, level: level?.rawValue, language: language?.rawValue, limit: limit, cursor: cursor)
         }
         if json {
             print(try JSONOutput.string(page))
@@ -168,12 +173,17 @@ struct BrowseCommand: AsyncParsableCommand {
             return
         }
         let table = TextTable(
-            headers: ["CODE", "TITLE", "MAKER", "LEVEL", "LANG", "QUIZZES", "PLAYS"],
+            headers: ["CODE", "TITLE", "MAKER", "LEVEL", "LANG", "QUIZZES", "PLAYS", "RATE"],
             rows: page.packages.map {
-                [$0.shareCode, $0.title, $0.maker, $0.level.rawValue, $0.language.rawValue, "\($0.quizCount)", "\($0.plays)"]
+                [
+                    $0.shareCode, $0.title, $0.maker, $0.level.rawValue, $0.language.rawValue, "\($0.quizCount)",
+                    "\($0.plays)", $0.solveRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-",
+                ]
             })
         print(table.render(terminal: context.terminal))
-        if let next = page.nextCursor { print("More: uquiz browse --cursor \(SafeText.clean(next))") }
+        if let next = page.nextCursor {
+            print("More: uquiz browse" + (sort == .new ? "" : " --sort \(sort.rawValue)") + " --cursor \(SafeText.clean(next))")
+        }
     }
 }
 

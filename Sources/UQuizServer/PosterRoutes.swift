@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import QuizStore
+import UQuizApp
+
+/// Poster uploads: `POST /v1/posters` with a JPEG body, for a quiz's `poster` in a spec. The body limit of this path is
+/// the upload cap (`UploadPoster.maxBytes`), set where the router is built; the checks and storing are the use case's.
+struct PosterRoutes {
+    let environment: ServerEnvironment
+    let uploads: RateLimiter
+
+    static let path = "/v1/posters"
+
+    func add(to router: Router<ServerRequestContext>) {
+        router.post("v1/posters") { request, _ in
+            let player = try request.authenticatedPlayer(environment)
+            // The media type says what the body is meant to be; the bytes are checked all the same.
+            let mediaType = request.headers[.contentType]?.split(separator: ";").first?
+                .trimmingCharacters(in: .whitespaces).lowercased()
+            guard mediaType == "image/jpeg" else {
+                throw APIError.unsupportedMediaType("Content-Type: send the poster as image/jpeg")
+            }
+            if let wait = uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+            let uploaded = try UploadPoster(environment: environment.sharing, geometry: environment.geometry)
+                .upload(try await JSONBody.bytes(of: request), by: player)
+            return JSONBody.response(
+                ServerAPI.UploadedPoster(poster: uploaded.name, width: uploaded.width, height: uploaded.height),
+                status: uploaded.isNew ? .created : .ok)
+        }
+    }
+}
