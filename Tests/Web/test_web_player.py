@@ -238,7 +238,10 @@ class WebPlayerTests(unittest.TestCase):
         self.assertRegex(share.text_content(), rf"UQuiz {share_code} 1/1 🟨 \d+ pts")
         self.assertIn(f"{server.base_url}/p/{share_code}", share.text_content())
         self.assertEqual(page.locator("#end-solved").text_content(), "1 of 1 solved")
-        self.assertTrue(page.locator("#copy-share").is_visible())
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
+        page.locator("#copy-share").click()
+        expect(page.locator(".copy-status")).to_have_text("Copied.")
+        self.assertEqual(page.evaluate("navigator.clipboard.readText()"), share.text_content())
         page.locator("#my-rank").wait_for()
         self.assertRegex(page.locator("#my-rank").text_content(), r"^You are #\d+ of \d+\.$")
         self.assertEqual(page.locator("#leaderboard tr.me").count(), 1)
@@ -276,6 +279,10 @@ class WebPlayerTests(unittest.TestCase):
             if entry["name"].endswith("/quizzes/1/poster"):
                 self.assertGreaterEqual(entry["start"], last_guess["end"], "the whole poster was asked for before the end")
         self.assertEqual(console_errors, [])
+        # The guest player made for this play is kept for the next.
+        kept = json.loads(page.evaluate("localStorage.getItem('uquiz.player')"))
+        self.assertRegex(kept["name"], r"^Guest \d{4}$")
+        self.assertEqual(len(kept["token"]), 43)
 
         # Time to first poster: from navigation to the first stage drawn, and how much of it is beyond the server's
         # interlude before quiz 1.
@@ -341,6 +348,12 @@ class WebPlayerTests(unittest.TestCase):
         with page.expect_navigation():
             page.get_by_label("Share code").press("Enter")
         self.assertTrue(page.url.endswith(f"/p/{share_code}"))
+
+    def test_an_unknown_code_says_so(self):
+        page = self.new_page(PHONE)
+        page.goto("/p/ZZZZZZ")
+        expect(page.locator("#verdict")).to_have_text("No package with this code here.")
+        self.assertTrue(page.locator("#answer").is_hidden())
 
     def test_korean_by_accept_language_and_the_switch(self):
         page = self.new_page(PHONE, locale="ko-KR")
