@@ -349,6 +349,41 @@ class WebPlayerTests(unittest.TestCase):
             page.get_by_label("Share code").press("Enter")
         self.assertTrue(page.url.endswith(f"/p/{share_code}"))
 
+    def test_a_play_goes_from_one_quiz_to_the_next(self):
+        status, _, body = server.request("POST", "/v1/players", {"name": "Two-quiz maker"})
+        token = json.loads(body)["token"]
+        spec = {"format": 1, "title": "Web test: two silent classics", "level": "beginner", "language": "en",
+                "visibility": "unlisted",
+                "quizzes": [{"movie": 19, "areas": AREAS}, {"movie": 653, "areas": [[27, 24], [41, 12], [64, 32]]}]}
+        status, _, body = server.request("POST", "/v1/packages", spec, token)
+        self.assertEqual(status, 201, body)
+        code = json.loads(body)["shareCode"]
+        page = self.new_page(PHONE)
+        page.goto(f"/p/{code}")
+        expect(page.locator("#countdown")).to_have_text(re.compile(r"^Quiz 1 starts in [123] s$"))
+        self.stage_shown(page, 1)
+        expect(page.locator("#quiz-label")).to_have_text("Quiz 1 of 2")
+        guess = page.get_by_label("Your guess")
+        box = guess.bounding_box()
+        self.assertLessEqual(box["y"] + box["height"], PHONE["height"], "the answer box is in view")
+        guess.fill(ANSWER)
+        guess.press("Enter")
+        page.wait_for_selector('#verdict[data-outcome="solved"]')
+        # Between quizzes: quiz 1's whole poster and a countdown, then quiz 2 from black.
+        page.wait_for_selector('#poster[data-whole="true"]')
+        expect(page.locator("#countdown")).to_have_text(re.compile(r"^Quiz 2 starts in [123] s$"))
+        expect(page.locator("#quiz-label")).to_have_text("Quiz 2 of 2")
+        page.wait_for_selector('#poster[data-stage="1"]:not([data-whole])')
+        at_quiz_two = page.evaluate(AREA_MEANS, [AREAS[2:], COLUMNS, ROWS])
+        for mean in at_quiz_two:
+            self.assertLess(brightness(mean), 6, "quiz 1's poster is gone")
+        page.get_by_role("button", name="Skip (Alt+S)").click()
+        page.wait_for_selector('#verdict[data-outcome="skipped"]')
+        self.assertEqual(page.locator("#verdict").text_content(), "Skipped: it was Nosferatu (1922)")
+        page.locator("#share-line").wait_for()
+        self.assertEqual(page.locator("#end-solved").text_content(), "1 of 2 solved")
+        self.assertRegex(page.locator("#share-line").text_content(), rf"^UQuiz {code} 1/2 🟩🟥 \d+ pts")
+
     def test_an_unknown_code_says_so(self):
         page = self.new_page(PHONE)
         page.goto("/p/ZZZZZZ")
@@ -362,8 +397,10 @@ class WebPlayerTests(unittest.TestCase):
         page.locator("#streak").wait_for()
         self.assertRegex(page.locator("h1").text_content(), r"^오늘의 퀴즈 #\d+$")
         self.assertEqual(page.locator("#streak").text_content(), "연속 0일 (최고 0일)")
+        self.assertRegex(page.locator("main p").first.text_content(), r"(초급|중급|고급)")
         page.locator("#language-switch").click()
         self.assertEqual(page.evaluate("document.documentElement.lang"), "en")
+        self.assertRegex(page.locator("main p").first.text_content(), r"(beginner|intermediate|expert)\.")
         self.assertRegex(page.locator("h1").text_content(), r"^Daily quiz #\d+$")
         self.assertEqual(page.locator("#streak").text_content(), "Streak: 0 (best 0)")
 

@@ -3,7 +3,7 @@
 // API says is shown with textContent, never parsed as HTML.
 
 import { codePattern, encode, optionalPlayerApi, playerApi, publicApi } from './api.js';
-import { currentLanguage, relabel, setText, switchLanguage, t } from './i18n.js';
+import { currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
 import { PlayScreen, element } from './play.js';
 
 const main = document.getElementById('main');
@@ -20,7 +20,7 @@ function packageItem(metadata) {
     element('p', {
       class: 'meta',
       i18n: ['package.meta', {
-        maker: metadata.maker, level: t(`level.${metadata.level}`), count: metadata.quizCount, plays: metadata.plays,
+        maker: metadata.maker, level: { i18n: `level.${metadata.level}` }, count: metadata.quizCount, plays: metadata.plays,
       }],
     }),
   ]);
@@ -110,7 +110,7 @@ async function showDaily() {
   button.addEventListener('click', play);
   main.replaceChildren(
     element('h1', { i18n: ['daily.title', { number: daily.number }] }),
-    element('p', { i18n: ['daily.about', { quiz: daily.quiz, title: daily.packageTitle, level: t(`level.${daily.level}`) }] }),
+    element('p', { i18n: ['daily.about', { quiz: daily.quiz, title: daily.packageTitle, level: { i18n: `level.${daily.level}` } }] }),
     element('p', { id: 'streak', i18n: ['daily.streak', { streak: you?.streak ?? 0, best: you?.bestStreak ?? 0 }] }),
     you?.play?.finished ? element('p', { i18n: ['daily.played', { score: you.play.score }] }) : button);
   if (you?.play && !you.play.finished) play();

@@ -139,11 +139,13 @@ export function currentLanguage() {
   return tables[fromServer] ? fromServer : 'en';
 }
 
-/// The text of `key` in the current language with `{name}` replaced by `args.name` (as plain text).
+/// The text of `key` in the current language with `{name}` replaced by `args.name` (as plain text); an argument
+/// `{i18n: key}` is itself a text of the table (a level's name), so it follows the language too.
 export function t(key, args = {}) {
   const table = tables[currentLanguage()];
   const template = table[key] ?? tables.en[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (_, name) => (args[name] ?? '').toString()).replace(/ {2,}/g, ' ').trim();
+  const value = (name) => (args[name]?.i18n ? t(args[name].i18n) : (args[name] ?? '').toString());
+  return template.replace(/\{(\w+)\}/g, (_, name) => value(name)).replace(/ {2,}/g, ' ').trim();
 }
 
 /// Shows `key` in `element` through textContent (never HTML), or in the attribute its data-i18n-attr names, and
