@@ -384,6 +384,21 @@ class WebPlayerTests(unittest.TestCase):
         self.assertEqual(page.locator("#end-solved").text_content(), "1 of 2 solved")
         self.assertRegex(page.locator("#share-line").text_content(), rf"^UQuiz {code} 1/2 🟩🟥 \d+ pts")
 
+    def test_a_reload_goes_on_with_the_same_play(self):
+        page = self.new_page(DESKTOP)
+        started = []
+        page.on("request", lambda r: r.method == "POST" and r.url.endswith("/plays") and started.append(r.url))
+        page.goto(f"/p/{share_code}")
+        self.stage_shown(page, 1)
+        page.reload()
+        # The play goes on where the server's clock is: the stages reached so far are asked for at once.
+        self.stage_shown(page, 1)
+        self.assertEqual(len(started), 1, "no second play was started")
+        guess = page.get_by_label("Your guess")
+        guess.fill(ANSWER)
+        guess.press("Enter")
+        page.wait_for_selector('#verdict[data-outcome="solved"]')
+
     def test_an_unknown_code_says_so(self):
         page = self.new_page(PHONE)
         page.goto("/p/ZZZZZZ")
