@@ -366,6 +366,18 @@ class WebPlayerTests(unittest.TestCase):
         guess = page.get_by_label("Your guess")
         box = guess.bounding_box()
         self.assertLessEqual(box["y"] + box["height"], PHONE["height"], "the answer box is in view")
+        # An on-screen keyboard shrinks the visual viewport (headless chromium has none, so its height is set as a
+        # phone's would be): the answer box is lifted above it, and comes back down when it closes.
+        keyboard_top = 500
+        page.evaluate(f"""() => {{
+          Object.defineProperty(visualViewport, 'height', {{ value: {keyboard_top}, configurable: true }});
+          visualViewport.dispatchEvent(new Event('resize'));
+        }}""")
+        lifted = guess.bounding_box()
+        self.assertLessEqual(lifted["y"] + lifted["height"], keyboard_top, "the answer box is above the keyboard")
+        self.assertGreater(lifted["y"], keyboard_top - 200, "and just above it")
+        page.evaluate("() => { delete visualViewport.height; visualViewport.dispatchEvent(new Event('resize')); }")
+        self.assertEqual(guess.bounding_box(), box)
         guess.fill(ANSWER)
         guess.press("Enter")
         page.wait_for_selector('#verdict[data-outcome="solved"]')
