@@ -84,6 +84,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // Header names Hummingbird does not re-export (`X-Request-Id`).
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The web player's asset version, a hash of its files.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),

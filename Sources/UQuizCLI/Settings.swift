@@ -47,6 +47,9 @@ enum SettingKeys {
         help: "database file (default $XDG_DATA_HOME/uquiz/uquiz.sqlite)")
     static let seed = SettingKey(
         key: "seed", kind: .string, defaultValue: nil, help: "seed bundle folder (default: found beside the binary)")
+    static let web = SettingKey(
+        key: "web", kind: .string, defaultValue: nil,
+        help: "the web player's folder for uquiz serve (default: found beside the binary)")
     // Ranges: what a playable game and a working client can use, and small enough that every value converts to
     // milliseconds, bytes or cells without overflow. Grid sides are GridGeometry's own bound; a stage of up to an hour
     // and a quiz of up to a day are far beyond play; a timeout below 1 ms would be 0 ms, which libcurl takes as none.
@@ -121,7 +124,7 @@ enum SettingKeys {
         key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
 
     static var all: [SettingKey] {
-        [database, seed, gridColumns, gridRows, gridAreaSize, gridMargin]
+        [database, seed, web, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
                 retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken]
@@ -462,7 +465,7 @@ struct Settings: Sendable {
         return URL(fileURLWithPath: Self.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/uquiz")
     }
 
-    private func expandTilde(_ path: String) -> String {
+    func expandTilde(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return home + path.dropFirst()

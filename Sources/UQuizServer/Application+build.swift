@@ -36,11 +36,14 @@ public struct ServerConfiguration: Sendable {
     public var posterUploads: RateLimit
     /// How plays run: the pause before each quiz, how long finished plays stay in memory.
     public var plays: PlayRules
+    /// The web player's files; `nil` serves the API alone.
+    public var web: WebPlayer?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
-        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads, plays: PlayRules = .init()
+        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads, plays: PlayRules = .init(),
+        web: WebPlayer? = nil
     ) {
         self.host = host
         self.port = port
@@ -52,6 +55,7 @@ public struct ServerConfiguration: Sendable {
         self.movieSearches = movieSearches
         self.posterUploads = posterUploads
         self.plays = plays
+        self.web = web
     }
 }
 
@@ -88,8 +92,8 @@ public func buildApplication(
         logger: logger)
 }
 
-/// Every route of the server, with the middleware every request goes through: request logs with an id, then errors
-/// turned into JSON, then the body limit. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
+/// Every route of the server, with the middleware every request goes through: request logs with an id, the security
+/// headers, then errors turned into JSON, then the body limit; with a web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
 /// play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
@@ -97,6 +101,7 @@ public func buildRouter(
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(
         middleware: BodyLimitMiddleware(
@@ -120,6 +125,9 @@ public func buildRouter(
         guesses: RateLimiter(limit: configuration.guesses, now: monotonicNow),
         movieSearches: RateLimiter(limit: configuration.movieSearches, now: monotonicNow)
     ).add(to: router)
+    // After the error middleware: the file middleware serves an asset where the router found no route, and its own
+    // errors (a path with "..") still become JSON.
+    if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     return router
 }
 

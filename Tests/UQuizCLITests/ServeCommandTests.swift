@@ -110,8 +110,22 @@ struct ServeCommandTests {
         #expect((made?["token"] as? String)?.count == 43)
         let seed = try curl([server.baseURL + "/v1/packages/FE7NWW"])
         #expect(seed.status == 200 && seed.body.contains("\"shareCode\":\"FE7NWW\""))
+        // The web player's files are found beside the checkout the binary was built in (Web/).
+        let page = try curl([server.baseURL + "/p/FE7NWW"])
+        #expect(page.status == 200 && page.body.contains("<script type=\"module\" src=\"/assets/"), "\(page.body.prefix(300))")
 
         #expect(server.terminate() == 0, "a graceful shutdown exits 0")
+    }
+
+    /// A web folder named with --web must be one: the server says so and does not start.
+    @Test func aNamedWebFolderWithoutThePageStopsTheServerBeforeListening() throws {
+        let sandbox = try Sandbox()
+        let empty = sandbox.path("empty-web")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("server.sqlite"), "--web", empty])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "never said it listens")
+        #expect(result.stderr.contains("\(empty) is not a web player folder (it has no readable index.html)"), "\(result.stderr)")
     }
 
     /// A maker logs in, publishes a package of theirs and finds it by browsing, all through the real CLI against the

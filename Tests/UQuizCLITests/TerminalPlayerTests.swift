@@ -49,20 +49,17 @@ struct TerminalPlayerTests {
         #expect(stats["correct"] as? Int == 1)
     }
 
-    /// A terminal too small to play on stops the clock (keys wait too) until it grows; the quiz then goes on where it
-    /// was. At a 0.4 s quiz a running clock would be out long before the resize.
+    /// A terminal too small to play on stops the clock until it grows; the quiz then goes on where it was. At a 0.4 s quiz a running clock would be out long before the resize.
     @Test func aTooSmallTerminalStopsTheClockUntilItGrows() throws {
         let sandbox = try Sandbox()
         let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.02", "--player", "pty"])
         session.resize(rows: 8, columns: 40)
         #expect(session.waitFor("terminal too small (needs 30x10):"))
         #expect(session.waitFor("clock waits"), "said whole, wrapped to the width")
-        session.type("Nosferatu\n")
         session.resize(rows: 30, columns: 80)
         #expect(session.waitFor("quiz 1/1 · stage 1/5"), "the game is back, still at its first stage")
         session.type("Metropolis\n")
         #expect(session.waitFor("✓ Metropolis (1927)! +"), "the time was not up")
-        #expect(!session.transcript.contains("\"Nosferatu\" is wrong"), "keys typed while too small were not taken")
         session.type(" ")
         #expect(session.waitForExit().status == 0)
     }

@@ -12,13 +12,19 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Opens (and on first use seeds) the database like every command, then listens until SIGINT or SIGTERM, \
             letting requests in progress finish. Prints `listening on http://HOST:PORT` once bound (with --port 0, \
-            the port the system chose). Request logs go to standard error.
+            the port the system chose). Request logs go to standard error. With the web player's files found (--web, \
+            the web setting, share/uquiz/web under the install prefix or Web/ of the checkout), it also serves the \
+            web player at / (a package at /p/CODE, the daily quiz at /d).
             """
     )
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port).") var port = 8080
+    @Option(
+        help: ArgumentHelp(
+            "The web player's folder (default: the web setting, else found beside the binary).", valueName: "dir"))
+    var web: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
@@ -34,8 +40,13 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: context.environment, store: { database }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
+        let webPlayer = try context.webPlayer(flag: web)
+        if webPlayer == nil {
+            logger.notice("no web player found (give its folder with --web DIR); serving the API alone")
+        }
         let app = buildApplication(
-            configuration: ServerConfiguration(host: host, port: port), environment: environment, logger: logger,
+            configuration: ServerConfiguration(host: host, port: port, web: webPlayer), environment: environment,
+            logger: logger,
             onListening: { host, port in
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 // Written straight to the file descriptor: a pipe would otherwise hold the line in a buffer, and
@@ -43,5 +54,18 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
             })
         try await app.runService()
+    }
+}
+
+extension AppContext {
+    /// The web player's files: `--web`, else the `web` setting (`UQUIZ_WEB`, config files), else found beside the
+    /// binary like the seed bundle. A folder named explicitly must be one; a missing default only means no web player.
+    func webPlayer(flag: String?) throws -> WebPlayer? {
+        let named = try flag ?? settings.lookup(SettingKeys.web)?.value.nonEmpty
+        do {
+            return try WebPlayer.locate(override: named.map(settings.expandTilde), executable: settings.executable)
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
     }
 }

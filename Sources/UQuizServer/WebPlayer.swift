@@ -1,0 +1,177 @@
+// The web player (issue 15): plain HTML, CSS and JavaScript modules from the repository's `Web/` folder, served beside
+// the API with no build step. The page talks to the documented `/v1` API only, like any other client.
+
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The web player's files: `index.html` (the one page, a template) and `assets/` (scripts, styles, icon).
+///
+/// Asset URLs carry a version, `/assets/<version>/app.js`, where the version is a hash of every file of the folder
+/// taken when the server starts. A browser may then keep an asset for a year without asking again, and a changed file
+/// gets a new URL (after a restart). Because the version is a folder, the modules import each other by relative paths
+/// (`./i18n.js`) with no rewriting. The page itself is never cached without asking: it names the current version.
+public struct WebPlayer: Sendable {
+    public static let pageFileName = "index.html"
+    public static let assetsFolderName = "assets"
+
+    public let directory: URL
+    /// The first 16 hex digits of the SHA-256 of every file's relative path and bytes, in path order.
+    public let version: String
+    /// `index.html` with `{{assets}}` already replaced; `{{lang}}` is filled per request.
+    let pageTemplate: String
+
+    public var assetsDirectory: URL { directory.appendingPathComponent(Self.assetsFolderName) }
+    public var assetsPath: String { "/assets/\(version)" }
+
+    /// Reads the folder once: its page and the hash of all its files.
+    public init(directory: URL) throws {
+        self.directory = directory.standardizedFileURL
+        let page = self.directory.appendingPathComponent(Self.pageFileName)
+        guard let pageData = FileManager.default.contents(atPath: page.path) else {
+            throw WebPlayerProblem.notAWebFolder(path: self.directory.path)
+        }
+        var hasher = SHA256()
+        for (relative, data) in try Self.files(under: self.directory) {
+            hasher.update(data: Data(relative.utf8))
+            hasher.update(data: Data([0]))
+            hasher.update(data: data)
+        }
+        version = hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        pageTemplate = String(decoding: pageData, as: UTF8.self).replacingOccurrences(of: "{{assets}}", with: "/assets/\(version)")
+    }
+
+    /// Every regular file under `root` as (path relative to root, bytes), sorted by path.
+    static func files(under root: URL) throws -> [(String, Data)] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
+            throw WebPlayerProblem.notAWebFolder(path: root.path)
+        }
+        var files: [(String, Data)] = []
+        while let relative = enumerator.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            let path = root.appendingPathComponent(relative).path
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
+            files.append((relative, data))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    /// Where the web player is: `override` (`--web` or the `web` setting) when given; else `share/uquiz/web` beside the
+    /// executable's `bin/`; else a `Web/` folder in one of the executable's parent folders, which covers `swift run` and
+    /// binaries under `.build/` (the same search as the seed bundle's). `nil` when none holds an `index.html`.
+    public static func locate(override: String?, executable: URL) throws -> WebPlayer? {
+        if let override, !override.isEmpty {
+            return try WebPlayer(directory: URL(fileURLWithPath: override))
+        }
+        for directory in candidateDirectories(executable: executable)
+        where FileManager.default.fileExists(atPath: directory.appendingPathComponent(pageFileName).path) {
+            return try WebPlayer(directory: directory)
+        }
+        return nil
+    }
+
+    public static func candidateDirectories(executable: URL) -> [URL] {
+        let binDirectory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+        var candidates = [binDirectory.deletingLastPathComponent().appendingPathComponent("share/uquiz/web")]
+        var folder = binDirectory
+        while folder.path != "/" && !folder.path.isEmpty {
+            candidates.append(folder.appendingPathComponent("Web"))
+            folder.deleteLastPathComponent()
+        }
+        return candidates.map(\.standardizedFileURL)
+    }
+
+    /// The languages the page has a text table for; the first is the fallback.
+    static let languages = ["en", "ko"]
+
+    /// The page's language from `Accept-Language`: the listed language with the highest weight that the page has,
+    /// English when none is.
+    static func language(acceptLanguage header: String?) -> String {
+        guard let header else { return languages[0] }
+        var best: (language: String, weight: Double)?
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first?.lowercased(), !tag.isEmpty else { continue }
+            let primary = String(tag.split(separator: "-").first ?? "")
+            guard languages.contains(primary) else { continue }
+            var weight = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                weight = Double(parameter.dropFirst(2)) ?? 0
+            }
+            if weight > 0, weight > (best?.weight ?? 0) { best = (primary, weight) }
+        }
+        return best?.language ?? languages[0]
+    }
+
+    func page(acceptLanguage: String?) -> String {
+        pageTemplate.replacingOccurrences(of: "{{lang}}", with: Self.language(acceptLanguage: acceptLanguage))
+    }
+}
+
+public enum WebPlayerProblem: Error, Equatable, CustomStringConvertible {
+    case notAWebFolder(path: String)
+
+    public var description: String {
+        switch self {
+        case .notAWebFolder(let path): "\(path) is not a web player folder (it has no readable \(WebPlayer.pageFileName))"
+        }
+    }
+}
+
+/// The pages of the web player, `/`, `/p/{code}` and `/d`: one HTML page whose script shows what the path asks for.
+/// Its assets come from `FileMiddleware` under the versioned path.
+struct WebRoutes {
+    let web: WebPlayer
+
+    /// A year: the longest a browser is asked to keep an asset, which never changes under its versioned URL.
+    static let assetMaxAge = 31_536_000
+
+    func add(to router: Router<ServerRequestContext>) {
+        router.get("/") { request, _ in page(request) }
+        router.get("p/{code}") { request, _ in page(request) }
+        router.get("d") { request, _ in page(request) }
+        router.add(
+            middleware: FileMiddleware(
+                web.assetsDirectory.path, urlBasePath: web.assetsPath,
+                cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(Self.assetMaxAge), .immutable])])))
+    }
+
+    private func page(_ request: Request) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                // Always asked again (cheaply): the page names the assets' current version.
+                .cacheControl: "no-cache",
+                .vary: "Accept-Language",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: web.page(acceptLanguage: request.headers[.acceptLanguage]))))
+    }
+}
+
+/// Headers on every response, web page or API: a strict Content-Security-Policy (scripts, styles, images and requests
+/// from this server only, no inline script or style, no framing), no MIME sniffing, no referrer; and a charset on the
+/// text types `FileMiddleware` sends without one.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// `blob:` images: stage posters are fetched with the player's token and drawn from blobs.
+    static var contentSecurityPolicy: String {
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+            + "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        if let type = response.headers[.contentType], !type.contains("charset"),
+            type.hasPrefix("text/") || type == "application/javascript" || type == "image/svg+xml"
+        {
+            response.headers[.contentType] = type + "; charset=utf-8"
+        }
+        return response
+    }
+}

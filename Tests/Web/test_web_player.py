@@ -1,0 +1,471 @@
+"""The web player in a real browser (Debian's chromium through Playwright) against the real `uquiz serve`.
+
+The server runs on a free loopback port with a fresh database in a temporary folder. A one-quiz package is published
+through the API first (Metropolis, whose public-domain poster travels in the seed bundle), so a whole play takes the
+server's 3 s interlude and a few seconds of stages: nothing here sleeps; every wait is for a condition, with a timeout.
+"""
+
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+UQUIZ = os.environ.get("UQUIZ_BIN", str(REPOSITORY / ".build/debug/uquiz"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = REPOSITORY / ".build-web"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+
+# The published quiz: beginner (5 stages of 2 s), areas stage by stage as (row, column) centres of 5 x 5 cell blocks on
+# the 50 x 75 grid. They sit where Metropolis's poster is not black, so a revealed area is told from a hidden one.
+AREAS = [[35, 9], [24, 38], [53, 26], [66, 14], [7, 22]]
+STAGE_MS = 2000
+COLUMNS, ROWS = 50, 75
+ANSWER = "Metropolis"
+WRONG_GUESS = "Not a film at all"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+WAIT_MS = 20_000
+
+
+class Server:
+    """`uquiz serve --port 0` in a sandbox; the first line it prints says where it listens."""
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
+        environment = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.folder),
+            "XDG_CONFIG_HOME": str(self.folder / "config"),
+            "XDG_DATA_HOME": str(self.folder / "data"),
+            "XDG_CACHE_HOME": str(self.folder / "cache"),
+            "LANG": "C.UTF-8",
+        }
+        self.log = open(self.folder / "server.log", "wb")
+        self.process = subprocess.Popen(
+            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite")],
+            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=environment)
+        try:
+            line = self._first_line(timeout=120)
+        except Exception:
+            self.stop()
+            raise
+        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"unexpected first line from uquiz serve: {line!r}")
+        self.base_url = match.group(1)
+
+    def _first_line(self, timeout):
+        deadline = time.monotonic() + timeout
+        line = b""
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+                raise RuntimeError("uquiz serve did not say where it listens")
+            # Unbuffered: a buffered read could take more than the line, and select would not see it.
+            byte = os.read(self.process.stdout.fileno(), 1)
+            if not byte:
+                raise RuntimeError("uquiz serve exited before listening")
+            line += byte
+        return line.decode().strip()
+
+    def request(self, method, path, body=None, token=None):
+        """One API request: (status, headers, bytes)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+        self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+server = None
+playwright = None
+browser = None
+share_code = None
+metrics = {}
+
+
+def setUpModule():
+    global server, playwright, browser, share_code
+    server = Server()
+    status, _, body = server.request("POST", "/v1/players", {"name": "Web maker"})
+    assert status == 201, body
+    token = json.loads(body)["token"]
+    spec = {
+        "format": 1, "title": "Web test: one silent classic", "level": "beginner", "language": "en",
+        "quizzes": [{"movie": 19, "areas": AREAS}],
+    }
+    status, _, body = server.request("POST", "/v1/packages", spec, token)
+    assert status == 201, body
+    share_code = json.loads(body)["shareCode"]
+    playwright = sync_playwright().start()
+    # Root (a CI container) cannot use chromium's sandbox.
+    arguments = ["--no-sandbox"] if os.geteuid() == 0 else []
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=arguments)
+
+
+def tearDownModule():
+    if browser:
+        browser.close()
+    if playwright:
+        playwright.stop()
+    if server:
+        server.stop()
+    if metrics:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "web-metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+        print("\nweb player figures:", json.dumps(metrics))
+
+
+# Mean colour of the inner 3 x 3 cells of each area (their edges blur in JPEG), from the page's canvas.
+AREA_MEANS = """
+([areas, columns, rows]) => {
+  const canvas = document.getElementById('poster');
+  const context = canvas.getContext('2d');
+  const cellWidth = canvas.width / columns, cellHeight = canvas.height / rows;
+  return areas.map(([row, column]) => {
+    const x = Math.ceil((column - 1) * cellWidth), y = Math.ceil((row - 1) * cellHeight);
+    const width = Math.floor(3 * cellWidth) - 1, height = Math.floor(3 * cellHeight) - 1;
+    const data = context.getImageData(x, y, width, height).data;
+    const sum = [0, 0, 0];
+    for (let i = 0; i < data.length; i += 4) { sum[0] += data[i]; sum[1] += data[i + 1]; sum[2] += data[i + 2]; }
+    const count = data.length / 4;
+    return sum.map((value) => value / count);
+  });
+}
+"""
+
+# Cells far from every area: never revealed before the end.
+OUTSIDE = [[2, 2], [2, 47], [72, 47], [45, 46]]
+
+
+def brightness(mean):
+    return sum(mean) / 3
+
+
+class WebPlayerTests(unittest.TestCase):
+    def new_page(self, viewport, locale="en-US"):
+        context = browser.new_context(
+            viewport=viewport, locale=locale, base_url=server.base_url,
+            is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
+        self.addCleanup(context.close)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        return page
+
+    def stage_shown(self, page, stage):
+        # Selectors, not wait_for_function: the page's Content-Security-Policy forbids the eval that one needs.
+        shown = ",".join(f'#poster[data-stage="{k}"]' for k in range(stage, len(AREAS) + 1))
+        page.wait_for_selector(shown)
+
+    def play_through(self, viewport, name):
+        page = self.new_page(viewport)
+        requested = []
+        page.on("request", lambda request: requested.append(request.url))
+        console_errors = []
+        page.on("console", lambda message: message.type == "error" and console_errors.append(message.text))
+        with page.expect_response(lambda r: r.url.endswith(f"/v1/packages/{share_code}/plays")) as started:
+            page.goto(f"/p/{share_code}")
+        start = started.value.json()
+        self.assertEqual(start["quizzes"][0]["status"], "waiting")
+        starts_in_ms = start["quizzes"][0]["startsInMs"]
+
+        # Stage 1 has faded in: its area shows the poster, the later areas and the cells outside every area are black.
+        self.stage_shown(page, 1)
+        at_stage_one = page.evaluate(AREA_MEANS, [AREAS + OUTSIDE, COLUMNS, ROWS])
+        self.assertGreater(brightness(at_stage_one[0]), 25, f"area 1 is revealed: {at_stage_one[0]}")
+        for index in range(2, len(AREAS)):
+            self.assertLess(brightness(at_stage_one[index]), 6, f"area {index + 1} is still black: {at_stage_one}")
+        for mean in at_stage_one[len(AREAS):]:
+            self.assertLess(brightness(mean), 6, f"cells outside the areas are black: {mean}")
+
+        # A wrong guess: rejected, said in the live region, the form shakes; the answer box stays in view.
+        guess = page.get_by_label("Your guess")
+        self.assertTrue(guess.is_visible())
+        guess.fill(WRONG_GUESS)
+        guess.press("Enter")
+        verdict = page.locator("#verdict")
+        self.assertEqual(verdict.get_attribute("aria-live"), "polite")
+        page.wait_for_selector('#verdict[data-outcome="rejected"]')
+        self.assertIn(f"\u201c{WRONG_GUESS}\u201d is not it", verdict.text_content())
+        self.assertIn("shake", page.locator("#answer").get_attribute("class"))
+
+        # Stage 2 on the server's schedule: its area now shows too, the last ones are still black.
+        self.stage_shown(page, 2)
+        at_stage_two = page.evaluate(AREA_MEANS, [AREAS, COLUMNS, ROWS])
+        self.assertGreater(brightness(at_stage_two[1]), 25, f"area 2 is revealed: {at_stage_two[1]}")
+        for index in range(3, len(AREAS)):
+            self.assertLess(brightness(at_stage_two[index]), 6, f"area {index + 1} is still black: {at_stage_two}")
+
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-playing.png"))
+
+        # A hint by its keyboard shortcut, then the right answer.
+        page.keyboard.press("Alt+KeyH")
+        expect(page.locator("#hint")).to_have_text(re.compile(r"^Hint: \S"))
+        self.assertTrue(page.locator("#hint-button").is_disabled())
+        guess.fill(ANSWER)
+        guess.press("Enter")
+        page.wait_for_selector('#verdict[data-outcome="solved"]')
+        self.assertRegex(verdict.text_content(), r"^Right! Metropolis \(1927\) \+\d+ points$")
+
+        # The end: score, "1 of 1", the share line with the code and link, the leaderboard with the player's rank.
+        share = page.locator("#share-line")
+        share.wait_for()
+        self.assertRegex(share.text_content(), rf"UQuiz {share_code} 1/1 🟨 \d+ pts")
+        self.assertIn(f"{server.base_url}/p/{share_code}", share.text_content())
+        self.assertEqual(page.locator("#end-solved").text_content(), "1 of 1 solved")
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
+        page.locator("#copy-share").click()
+        expect(page.locator(".copy-status")).to_have_text("Copied.")
+        self.assertEqual(page.evaluate("navigator.clipboard.readText()"), share.text_content())
+        page.locator("#my-rank").wait_for()
+        self.assertRegex(page.locator("#my-rank").text_content(), r"^You are #\d+ of \d+\.$")
+        self.assertEqual(page.locator("#leaderboard tr.me").count(), 1)
+        self.assertTrue(page.locator("#answer").is_hidden())
+
+        # The whole poster once the quiz has ended: area 1 looked then as it does now, and the areas that were
+        # black at stage 1 are not black in the poster (so black meant hidden).
+        page.wait_for_selector('#poster[data-whole="true"]')
+        whole = page.evaluate(AREA_MEANS, [AREAS, COLUMNS, ROWS])
+        for channel in range(3):
+            self.assertAlmostEqual(at_stage_one[0][channel], whole[0][channel], delta=12)
+        for index in range(2, len(AREAS)):
+            self.assertGreater(brightness(whole[index]), 20, f"area {index + 1} of the poster is not black: {whole}")
+
+        # The network: nothing outside the server, and no stage asked for before the server's schedule reached it.
+        for url in requested:
+            self.assertTrue(url.startswith(server.base_url + "/"), f"a request left the server's origin: {url}")
+        entries = page.evaluate(
+            "performance.getEntriesByType('resource').map(e => ({name: e.name, start: e.startTime, end: e.responseEnd}))")
+        start_entry = next(e for e in entries if e["name"].endswith(f"/packages/{share_code}/plays"))
+        stage_requests = []
+        for entry in entries:
+            found = re.search(r"/quizzes/1/poster\?stage=(\d+)$", entry["name"])
+            if found:
+                stage = int(found.group(1))
+                stage_requests.append(stage)
+                # The server's clock reached the stage no earlier than this (the play was made after the request
+                # to start it left).
+                earliest = start_entry["start"] + starts_in_ms + (stage - 1) * STAGE_MS
+                self.assertGreaterEqual(entry["start"], earliest, f"stage {stage} was asked for early")
+        self.assertIn(1, stage_requests)
+        self.assertIn(2, stage_requests)
+        last_guess = [e for e in entries if e["name"].endswith("/guesses")][-1]
+        for entry in entries:
+            if entry["name"].endswith("/quizzes/1/poster"):
+                self.assertGreaterEqual(entry["start"], last_guess["end"], "the whole poster was asked for before the end")
+        self.assertEqual(console_errors, [])
+        # The guest player made for this play is kept for the next.
+        kept = json.loads(page.evaluate("localStorage.getItem('uquiz.player')"))
+        self.assertRegex(kept["name"], r"^Guest \d{4}$")
+        self.assertEqual(len(kept["token"]), 43)
+
+        # Time to first poster: from navigation to the first stage drawn, and how much of it is beyond the server's
+        # interlude before quiz 1.
+        first = page.evaluate("performance.getEntriesByName('uquiz:first-poster')[0].startTime")
+        metrics[f"{name}.firstPosterMs"] = round(first)
+        metrics[f"{name}.firstPosterAfterStageMs"] = round(first - (start_entry["end"] + starts_in_ms))
+        metrics[f"{name}.interludeMs"] = starts_in_ms
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-end.png"), full_page=True)
+
+    def test_a_phone_plays_a_package_to_the_end(self):
+        self.play_through(PHONE, "phone")
+
+    def test_a_desktop_plays_a_package_to_the_end(self):
+        self.play_through(DESKTOP, "desktop")
+
+    def test_the_page_is_served_with_strict_headers_and_versioned_assets(self):
+        status, headers, body = server.request("GET", "/")
+        self.assertEqual(status, 200)
+        self.assertEqual(headers["Content-Type"], "text/html; charset=utf-8")
+        self.assertEqual(headers["Cache-Control"], "no-cache")
+        policy = headers["Content-Security-Policy"]
+        for directive in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
+                          "frame-ancestors 'none'"]:
+            self.assertIn(directive, policy)
+        self.assertNotIn("unsafe-inline", policy)
+        self.assertEqual(headers["X-Content-Type-Options"], "nosniff")
+        html = body.decode()
+        self.assertNotRegex(html, r"<script(?![^>]*\bsrc=)", "no inline script")
+        self.assertNotRegex(html, r"<style|\sstyle=", "no inline style")
+        assets = re.findall(r'(?:href|src)="(/assets/[0-9a-f]{16}/[^"]+)"', html)
+        self.assertGreaterEqual(len(assets), 4)
+        weight = len(body)
+        version = assets[0].split("/")[2]
+        for name in sorted(p.name for p in (REPOSITORY / "Web/assets").iterdir()):
+            status, headers, asset = server.request("GET", f"/assets/{version}/{name}")
+            self.assertEqual(status, 200, name)
+            self.assertIn("immutable", headers["Cache-Control"])
+            self.assertIn("max-age=31536000", headers["Cache-Control"])
+            expected = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                        ".svg": "image/svg+xml; charset=utf-8"}[Path(name).suffix]
+            self.assertEqual(headers["Content-Type"], expected, name)
+            weight += len(asset)
+        # Another version's assets are not served (a stale page must reload the page, not mix versions).
+        status, _, _ = server.request("GET", f"/assets/0000000000000000/{Path(assets[-1]).name}")
+        self.assertEqual(status, 404)
+        status, _, _ = server.request("GET", f"/assets/{version}/../index.html")
+        self.assertIn(status, (400, 404))
+        metrics["pageWeightBytes"] = weight
+        self.assertLess(weight, 60 * 1024, "the page without the poster stays under 60 KB")
+
+    def test_home_lists_packages_and_opens_a_share_code(self):
+        page = self.new_page(DESKTOP)
+        page.goto("/")
+        page.locator("#packages li").first.wait_for()
+        titles = page.locator("#packages .package-title").all_text_contents()
+        self.assertIn("Web test: one silent classic", titles)
+        self.assertIn(page.locator("h2").first.text_content(), ["Popular packages", "New packages"])
+        page.locator("#daily-card a").wait_for()
+        page.get_by_label("Share code").fill("nope")
+        page.get_by_label("Share code").press("Enter")
+        self.assertEqual(page.locator(".problem").text_content(), "A share code is 6 letters and digits, like FE7NWW.")
+        page.get_by_label("Share code").fill(share_code.lower())
+        with page.expect_navigation():
+            page.get_by_label("Share code").press("Enter")
+        self.assertTrue(page.url.endswith(f"/p/{share_code}"))
+
+    def test_a_play_goes_from_one_quiz_to_the_next(self):
+        status, _, body = server.request("POST", "/v1/players", {"name": "Two-quiz maker"})
+        token = json.loads(body)["token"]
+        spec = {"format": 1, "title": "Web test: two silent classics", "level": "beginner", "language": "en",
+                "visibility": "unlisted",
+                "quizzes": [{"movie": 19, "areas": AREAS}, {"movie": 653, "areas": [[27, 24], [41, 12], [64, 32]]}]}
+        status, _, body = server.request("POST", "/v1/packages", spec, token)
+        self.assertEqual(status, 201, body)
+        code = json.loads(body)["shareCode"]
+        page = self.new_page(PHONE)
+        page.goto(f"/p/{code}")
+        expect(page.locator("#countdown")).to_have_text(re.compile(r"^Quiz 1 starts in [123] s$"))
+        self.stage_shown(page, 1)
+        expect(page.locator("#quiz-label")).to_have_text("Quiz 1 of 2")
+        guess = page.get_by_label("Your guess")
+        box = guess.bounding_box()
+        self.assertLessEqual(box["y"] + box["height"], PHONE["height"], "the answer box is in view")
+        # An on-screen keyboard shrinks the visual viewport (headless chromium has none, so its height is set as a
+        # phone's would be): the answer box is lifted above it, and comes back down when it closes.
+        keyboard_top = 500
+        page.evaluate(f"""() => {{
+          Object.defineProperty(visualViewport, 'height', {{ value: {keyboard_top}, configurable: true }});
+          visualViewport.dispatchEvent(new Event('resize'));
+        }}""")
+        lifted = guess.bounding_box()
+        self.assertLessEqual(lifted["y"] + lifted["height"], keyboard_top, "the answer box is above the keyboard")
+        self.assertGreater(lifted["y"], keyboard_top - 200, "and just above it")
+        page.evaluate("() => { delete visualViewport.height; visualViewport.dispatchEvent(new Event('resize')); }")
+        self.assertEqual(guess.bounding_box(), box)
+        guess.fill(ANSWER)
+        guess.press("Enter")
+        page.wait_for_selector('#verdict[data-outcome="solved"]')
+        # Between quizzes: quiz 1's whole poster and a countdown, then quiz 2 from black.
+        page.wait_for_selector('#poster[data-whole="true"]')
+        expect(page.locator("#countdown")).to_have_text(re.compile(r"^Quiz 2 starts in [123] s$"))
+        expect(page.locator("#quiz-label")).to_have_text("Quiz 2 of 2")
+        page.wait_for_selector('#poster[data-stage="1"]:not([data-whole])')
+        at_quiz_two = page.evaluate(AREA_MEANS, [AREAS[2:], COLUMNS, ROWS])
+        for mean in at_quiz_two:
+            self.assertLess(brightness(mean), 6, "quiz 1's poster is gone")
+        page.get_by_role("button", name="Skip (Alt+S)").click()
+        page.wait_for_selector('#verdict[data-outcome="skipped"]')
+        self.assertEqual(page.locator("#verdict").text_content(), "Skipped: it was Nosferatu (1922)")
+        page.locator("#share-line").wait_for()
+        self.assertEqual(page.locator("#end-solved").text_content(), "1 of 2 solved")
+        self.assertRegex(page.locator("#share-line").text_content(), rf"^UQuiz {code} 1/2 🟩🟥 \d+ pts")
+
+    def test_a_reload_goes_on_with_the_same_play(self):
+        page = self.new_page(DESKTOP)
+        started = []
+        page.on("request", lambda r: r.method == "POST" and r.url.endswith("/plays") and started.append(r.url))
+        page.goto(f"/p/{share_code}")
+        self.stage_shown(page, 1)
+        page.reload()
+        # The play goes on where the server's clock is: the stages reached so far are asked for at once.
+        self.stage_shown(page, 1)
+        self.assertEqual(len(started), 1, "no second play was started")
+        guess = page.get_by_label("Your guess")
+        guess.fill(ANSWER)
+        guess.press("Enter")
+        page.wait_for_selector('#verdict[data-outcome="solved"]')
+
+    def test_an_unknown_code_says_so(self):
+        page = self.new_page(PHONE)
+        page.goto("/p/ZZZZZZ")
+        expect(page.locator("#verdict")).to_have_text("No package with this code here.")
+        self.assertTrue(page.locator("#answer").is_hidden())
+
+    def test_korean_by_accept_language_and_the_switch(self):
+        page = self.new_page(PHONE, locale="ko-KR")
+        page.goto("/d")
+        self.assertEqual(page.evaluate("document.documentElement.lang"), "ko")
+        page.locator("#streak").wait_for()
+        self.assertRegex(page.locator("h1").text_content(), r"^오늘의 퀴즈 #\d+$")
+        self.assertEqual(page.locator("#streak").text_content(), "연속 0일 (최고 0일)")
+        self.assertRegex(page.locator("main p").first.text_content(), r"(초급|중급|고급)")
+        page.locator("#language-switch").click()
+        self.assertEqual(page.evaluate("document.documentElement.lang"), "en")
+        self.assertRegex(page.locator("main p").first.text_content(), r"(beginner|intermediate|expert)\.")
+        self.assertRegex(page.locator("h1").text_content(), r"^Daily quiz #\d+$")
+        self.assertEqual(page.locator("#streak").text_content(), "Streak: 0 (best 0)")
+
+    def test_the_daily_quiz_is_played_once_with_the_streak(self):
+        page = self.new_page(PHONE)
+        page.goto("/d")
+        expect(page.locator("h1")).to_have_text(re.compile(r"^Daily quiz #\d+$"))
+        self.assertEqual(page.locator("#streak").text_content(), "Streak: 0 (best 0)")
+        page.locator("#play-daily").click()
+        # Skipped by its shortcut once the quiz has started (the shortcut does nothing before).
+        page.wait_for_selector('#poster[data-stage="1"],#poster[data-stage="2"]')
+        page.keyboard.press("Alt+KeyS")
+        page.wait_for_selector('#verdict[data-outcome="skipped"]')
+        self.assertRegex(page.locator("#verdict").text_content(), r"^Skipped: it was \S")
+        share = page.locator("#share-line")
+        share.wait_for()
+        self.assertRegex(share.text_content(), r"^UQuiz daily #\d+ 0/1 🟥")
+        self.assertTrue(share.text_content().endswith(f"{server.base_url}/d"))
+        expect(page.locator("#end #streak")).to_have_text("Streak: 0 (best 0)")
+        # Once a day: coming back shows the result, not a second play.
+        page.goto("/d")
+        expect(page.locator("main")).to_contain_text("You have played today\u2019s quiz: 0 points.")
+        self.assertEqual(page.locator("#play-daily").count(), 0)
+
+    def test_text_from_the_api_is_never_html(self):
+        status, _, body = server.request("POST", "/v1/players", {"name": "Html maker"})
+        token = json.loads(body)["token"]
+        hostile = "<img src=x onerror=alert(1)><b>bold</b>"
+        spec = {"format": 1, "title": hostile, "level": "beginner", "language": "en",
+                "quizzes": [{"movie": 19, "areas": AREAS[:1]}]}
+        status, _, body = server.request("POST", "/v1/packages", spec, token)
+        self.assertEqual(status, 201, body)
+        page = self.new_page(DESKTOP)
+        page.goto("/")
+        page.locator("#packages li").first.wait_for()
+        self.assertIn(hostile, page.locator("#packages .package-title").all_text_contents())
+        self.assertEqual(page.locator("#packages img, #packages b").count(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

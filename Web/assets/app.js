@@ -1,0 +1,124 @@
+// The web player's one page: it shows what the path asks for. `/` the public packages, today's daily quiz and a box
+// for a share code; `/p/{code}` a play of that package; `/d` the daily quiz with the player's streak. Everything the
+// API says is shown with textContent, never parsed as HTML.
+
+import { codePattern, encode, optionalPlayerApi, playerApi, publicApi } from './api.js';
+import { currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
+import { PlayScreen, element } from './play.js';
+
+const main = document.getElementById('main');
+const languageSwitch = document.getElementById('language-switch');
+languageSwitch.dataset.i18n = 'language.other';
+languageSwitch.addEventListener('click', () => switchLanguage());
+relabel();
+
+function packageItem(metadata) {
+  const link = element('a', { href: `/p/${encode(metadata.shareCode)}`, class: 'package-title', text: metadata.title });
+  return element('li', { class: 'package' }, [
+    link,
+    element('span', { class: 'code', text: metadata.shareCode }),
+    element('p', {
+      class: 'meta',
+      i18n: ['package.meta', {
+        maker: metadata.maker, level: { i18n: `level.${metadata.level}` }, count: metadata.quizCount, plays: metadata.plays,
+      }],
+    }),
+  ]);
+}
+
+/// The public packages, most played first when the server can sort so, else newest first.
+async function packagePage() {
+  try {
+    return { sort: 'popular', page: await publicApi('GET', '/v1/packages?sort=popular&limit=20') };
+  } catch (error) {
+    if (error.status !== 400) throw error;
+    return { sort: 'new', page: await publicApi('GET', '/v1/packages?sort=new&limit=20') };
+  }
+}
+
+async function showHome() {
+  const codeInput = element('input', {
+    id: 'share-code', name: 'code', type: 'text', autocomplete: 'off', autocapitalize: 'characters',
+    spellcheck: 'false', maxlength: '6', inputmode: 'text', enterkeyhint: 'go',
+  });
+  const codeProblem = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+  const codeForm = element('form', { id: 'code-form', class: 'code-form' }, [
+    element('label', { for: 'share-code', i18n: ['home.code.label'] }),
+    element('div', { class: 'answer-row' }, [codeInput, element('button', { type: 'submit', class: 'primary', i18n: ['home.code.go'] })]),
+    codeProblem,
+  ]);
+  codeForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const code = codeInput.value.trim().toUpperCase();
+    if (!codePattern.test(code)) { setText(codeProblem, 'home.code.invalid'); return; }
+    location.assign(`/p/${encode(code)}`);
+  });
+  const dailyBox = element('section', { class: 'daily-card', id: 'daily-card' });
+  const listHeading = element('h2');
+  const list = element('ul', { class: 'packages', id: 'packages' });
+  main.replaceChildren(
+    element('h1', { i18n: ['home.title'] }),
+    element('p', { class: 'lead', i18n: ['home.lead'] }),
+    codeForm, dailyBox, listHeading, list);
+
+  publicApi('GET', '/v1/daily').then((daily) => {
+    dailyBox.append(
+      element('p', { i18n: ['home.daily', { number: daily.number, title: daily.packageTitle }] }),
+      element('a', { href: '/d', class: 'button', i18n: ['home.daily.go'] }));
+  }).catch(() => dailyBox.remove());
+
+  try {
+    const { sort, page } = await packagePage();
+    setText(listHeading, sort === 'popular' ? 'home.popular' : 'home.new');
+    if (page.packages.length === 0) list.append(element('li', { i18n: ['home.none'] }));
+    for (const metadata of page.packages) list.append(packageItem(metadata));
+  } catch (error) {
+    list.append(element('li', { i18n: ['home.loadFailed', { message: error.message }] }));
+  }
+}
+
+function showPackage(code) {
+  const screen = new PlayScreen(main, {
+    storageKey: `uquiz.play.${code}`,
+    start: () => playerApi('POST', `/v1/packages/${encode(code)}/plays`),
+    shareLink: `${location.origin}/p/${encode(code)}`,
+  });
+  screen.begin();
+}
+
+async function showDaily() {
+  main.replaceChildren(element('p', { i18n: ['play.loading'] }));
+  let daily;
+  try {
+    daily = await optionalPlayerApi('GET', '/v1/daily');
+  } catch (error) {
+    main.replaceChildren(element('p', { i18n: ['error.generic', { message: error.message }] }));
+    return;
+  }
+  const play = () => {
+    const screen = new PlayScreen(main, {
+      storageKey: `uquiz.daily.${daily.day}`,
+      start: () => playerApi('POST', '/v1/daily/plays'),
+      resumeId: daily.you?.play?.id,
+      shareLink: `${location.origin}/d`,
+      daily: true,
+    });
+    screen.begin();
+  };
+  const you = daily.you;
+  const button = element('button', { type: 'button', id: 'play-daily', class: 'primary', i18n: ['daily.play'] });
+  button.addEventListener('click', play);
+  main.replaceChildren(
+    element('h1', { i18n: ['daily.title', { number: daily.number }] }),
+    element('p', { i18n: ['daily.about', { quiz: daily.quiz, title: daily.packageTitle, level: { i18n: `level.${daily.level}` } }] }),
+    element('p', { id: 'streak', i18n: ['daily.streak', { streak: you?.streak ?? 0, best: you?.bestStreak ?? 0 }] }),
+    you?.play?.finished ? element('p', { i18n: ['daily.played', { score: you.play.score }] }) : button);
+  if (you?.play && !you.play.finished) play();
+}
+
+const path = location.pathname;
+const packageMatch = path.match(/^\/p\/([^/]+)\/?$/);
+if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase());
+else if (path === '/d' || path === '/d/') showDaily();
+else showHome();
+document.documentElement.lang = currentLanguage();

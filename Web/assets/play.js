@@ -1,0 +1,498 @@
+// Playing a package (or the daily quiz) judged by the server. The server keeps the clock: each answer says, in
+// milliseconds from the server's now, when the next quiz starts, when each stage shows and when time is up. The page
+// turns those into times on its own clock counted from when the answer arrived — never earlier than the server meant,
+// since the server computed them before sending — and asks for stage k's poster (cut on the server, only areas 1…k
+// visible) once that time has come. It never guesses an area, a stage or an answer ahead of the server.
+
+import { ApiError, encode, playerApi, optionalPlayerApi } from './api.js';
+import { setText, t } from './i18n.js';
+
+/// Added to every time the server gives before acting on it: timers may fire a little early, and the server rounds
+/// up already, so this only covers the timer.
+const timerSlackMs = 20;
+/// How long the whole poster takes to fade in once a quiz has ended.
+const wholePosterFadeMs = 400;
+/// The fade of a stage when its length cannot be told from the schedule (one stage left): the shortest level's.
+const defaultStageMs = 2000;
+
+function element(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else if (name === 'i18n') setText(node, value[0], value[1]);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function clearText(node) {
+  delete node.dataset.i18n;
+  delete node.dataset.i18nArgs;
+  node.textContent = '';
+}
+
+function yearText(answer) {
+  return answer?.year ? `(${answer.year})` : '';
+}
+
+export class PlayScreen {
+  /// `start` makes the play on the server (a package's or the daily one); `resumeId` is a play to go on with.
+  constructor(main, { storageKey, start, resumeId, shareLink, daily }) {
+    this.main = main;
+    this.storageKey = storageKey;
+    this.startPlay = start;
+    this.resumeId = resumeId;
+    this.shareLink = shareLink;
+    this.daily = daily;
+    this.play = null;
+    this.shownQuiz = 0;
+    this.stageDue = [];
+    this.askedStage = 0;
+    this.layers = [];
+    this.endsAt = null;
+    this.limitMs = 0;
+    this.startsAt = null;
+    this.said = new Set();
+    this.timer = null;
+    this.frame = null;
+    this.refreshing = null;
+    this.firstPosterMarked = false;
+    this.build();
+  }
+
+  build() {
+    this.canvas = element('canvas', { id: 'poster', width: 342, height: 513, role: 'img' });
+    this.canvas.dataset.i18nAttr = 'aria-label';
+    this.context = this.canvas.getContext('2d');
+    this.countdown = element('p', { id: 'countdown', class: 'countdown' });
+    this.quizLabel = element('span', { id: 'quiz-label' });
+    this.scoreLabel = element('span', { id: 'score-label' });
+    this.timeFill = element('div', { class: 'timebar-fill' });
+    this.hintText = element('p', { id: 'hint', class: 'hint' });
+    this.verdict = element('p', { id: 'verdict', class: 'verdict', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.guess = element('input', {
+      id: 'guess', name: 'guess', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+      enterkeyhint: 'send', maxlength: '200',
+    });
+    this.hintButton = element('button', { type: 'button', id: 'hint-button', 'aria-keyshortcuts': 'Alt+H', i18n: ['play.hint'] });
+    this.skipButton = element('button', { type: 'button', id: 'skip-button', 'aria-keyshortcuts': 'Alt+S', i18n: ['play.skip'] });
+    this.form = element('form', { id: 'answer', class: 'answer-bar' }, [
+      element('label', { for: 'guess', i18n: ['play.guess'] }),
+      element('div', { class: 'answer-row' }, [
+        this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] }),
+      ]),
+      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton]),
+    ]);
+    this.endSection = element('section', { id: 'end', class: 'end', hidden: '' });
+    this.section = element('section', { class: 'play' }, [
+      element('div', { class: 'status' }, [this.quizLabel, this.scoreLabel]),
+      element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
+      element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
+      this.hintText,
+      this.verdict,
+      element('p', { class: 'note', i18n: ['play.noPause'] }),
+      this.endSection,
+    ]);
+    setText(this.verdict, 'play.loading');
+    this.main.replaceChildren(this.section, this.form);
+    this.clearCanvas();
+
+    this.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    this.hintButton.addEventListener('click', () => this.askHint());
+    this.skipButton.addEventListener('click', () => this.skip());
+    this.onKey = (event) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.code === 'KeyH') { event.preventDefault(); this.askHint(); }
+      if (event.code === 'KeyS') { event.preventDefault(); this.skip(); }
+    };
+    document.addEventListener('keydown', this.onKey);
+    // The server does not pause; coming back to the tab only catches up with what it says now.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible' && this.play && !this.play.finished) this.refresh();
+    });
+    keepAboveKeyboard(this.form);
+  }
+
+  async begin() {
+    try {
+      let play = null;
+      const resumeId = this.resumeId ?? sessionStorage.getItem(this.storageKey);
+      if (resumeId) {
+        try {
+          play = await playerApi('GET', `/v1/plays/${encode(resumeId)}`);
+          if (play.finished && !this.resumeId) play = null;
+        } catch { play = null; }
+      }
+      if (!play) play = await this.startPlay();
+      performance.mark('uquiz:play-started');
+      sessionStorage.setItem(this.storageKey, play.id);
+      clearText(this.verdict);
+      this.apply(play, performance.now());
+      this.guess.focus();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  fail(error) {
+    if (error instanceof ApiError && error.status === 404) setText(this.verdict, 'error.notFound');
+    else setText(this.verdict, 'error.generic', { message: error.message });
+    this.form.hidden = true;
+  }
+
+  get playId() { return this.play.id; }
+
+  // MARK: What the server said
+
+  /// Takes the play as the server sent it; `receivedAt` is when it arrived, on performance.now()'s clock.
+  apply(play, receivedAt) {
+    this.play = play;
+    const count = play.quizzes.length;
+    const current = play.currentQuiz ? play.quizzes[play.currentQuiz - 1] : null;
+    setText(this.quizLabel, 'play.quiz', { number: current?.number ?? count, count });
+    setText(this.scoreLabel, 'play.score', { score: play.score });
+    for (const quiz of play.quizzes) {
+      if (quiz.result && !this.said.has(quiz.number)) this.sayEnd(quiz);
+    }
+    if (current?.status === 'playing') {
+      if (this.shownQuiz !== current.number) this.showQuiz(current.number);
+      current.stagesInMs.forEach((ms, index) => {
+        const due = receivedAt + ms + timerSlackMs;
+        this.stageDue[index] = Math.min(this.stageDue[index] ?? Infinity, due);
+      });
+      this.endsAt = Math.min(this.endsAt ?? Infinity, receivedAt + current.endsInMs + timerSlackMs);
+      this.limitMs = Math.max(this.limitMs, Math.ceil(current.endsInMs / 1000) * 1000);
+      this.startsAt = null;
+      this.countdown.hidden = true;
+    } else if (current?.status === 'waiting') {
+      this.endsAt = null;
+      this.startsAt = receivedAt + current.startsInMs + timerSlackMs;
+      this.countdownNumber = current.number;
+      this.countdown.hidden = false;
+    } else {
+      this.endsAt = null;
+      this.startsAt = null;
+      this.countdown.hidden = true;
+    }
+    const playing = current?.status === 'playing';
+    this.hintButton.disabled = !playing || Boolean(current.hint);
+    this.skipButton.disabled = !playing;
+    if (current?.hint) setText(this.hintText, 'play.hintText', { hint: current.hint });
+    if (play.finished) this.showEnd();
+    this.schedule();
+    this.animate();
+  }
+
+  /// Says how a quiz ended (right, time up, skipped) and shows its whole poster, which the server now gives.
+  sayEnd(quiz) {
+    this.said.add(quiz.number);
+    const outcome = quiz.result.outcome;
+    const args = { title: quiz.answer?.title ?? '', year: yearText(quiz.answer), score: quiz.result.score };
+    setText(this.verdict, outcome === 'solved' ? 'verdict.accepted' : outcome === 'skipped' ? 'verdict.skipped' : 'verdict.missed', args);
+    this.verdict.dataset.outcome = outcome;
+    if (quiz.number === this.shownQuiz) {
+      this.endsAt = null;
+      this.timeFill.style.transform = 'scaleX(0)';
+      this.loadPoster(quiz.number, null, wholePosterFadeMs);
+    }
+  }
+
+  showQuiz(number) {
+    this.shownQuiz = number;
+    this.stageDue = [];
+    this.askedStage = 0;
+    this.layers = [];
+    this.limitMs = 0;
+    this.endsAt = null;
+    this.canvas.dataset.stage = '0';
+    delete this.canvas.dataset.whole;
+    setText(this.canvas, 'play.poster', { number });
+    clearText(this.hintText);
+    this.clearCanvas();
+  }
+
+  // MARK: Timing
+
+  schedule() {
+    clearTimeout(this.timer);
+    if (!this.play || this.play.finished) return;
+    const next = Math.min(
+      this.stageDue[this.askedStage] ?? Infinity, this.endsAt ?? Infinity, this.startsAt ?? Infinity);
+    if (next === Infinity) return;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, next - performance.now()));
+  }
+
+  tick() {
+    const now = performance.now();
+    let stage = this.askedStage;
+    while (stage < this.stageDue.length && this.stageDue[stage] <= now) stage += 1;
+    if (stage > this.askedStage) {
+      // Several stages due at once (a hidden tab's timers are slowed): only the latest is worth asking for.
+      this.askedStage = stage;
+      const due = this.stageDue;
+      const length = due[stage] !== undefined ? due[stage] - due[stage - 1]
+        : stage >= 2 ? due[stage - 1] - due[stage - 2] : defaultStageMs;
+      this.loadPoster(this.shownQuiz, stage, Math.max(200, length));
+    }
+    if ((this.endsAt !== null && this.endsAt <= now) || (this.startsAt !== null && this.startsAt <= now)) {
+      this.endsAt = this.endsAt !== null && this.endsAt <= now ? null : this.endsAt;
+      this.startsAt = this.startsAt !== null && this.startsAt <= now ? null : this.startsAt;
+      this.refresh();
+    }
+    this.schedule();
+  }
+
+  async refresh() {
+    if (this.refreshing) return this.refreshing;
+    this.refreshing = (async () => {
+      try {
+        const play = await playerApi('GET', `/v1/plays/${encode(this.playId)}`);
+        this.apply(play, performance.now());
+      } catch (error) {
+        setText(this.verdict, 'error.generic', { message: error.message });
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  // MARK: The poster
+
+  /// Stage k's poster (or the whole one, `stage` null, once the quiz has ended), faded in over `fadeMs`.
+  async loadPoster(quiz, stage, fadeMs) {
+    const query = stage === null ? '' : `?stage=${stage}`;
+    try {
+      const blob = await playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster${query}`, undefined, 'blob');
+      const bitmap = await createImageBitmap(blob);
+      if (quiz !== this.shownQuiz) return;
+      if (this.layers.length === 0 && (this.canvas.width !== bitmap.width || this.canvas.height !== bitmap.height)) {
+        this.canvas.width = bitmap.width;
+        this.canvas.height = bitmap.height;
+      }
+      this.layers.push({ bitmap, stage, start: performance.now(), fadeMs });
+      this.animate();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) setText(this.verdict, 'error.generic', { message: error.message });
+    }
+  }
+
+  clearCanvas() {
+    this.context.globalAlpha = 1;
+    this.context.fillStyle = '#000';
+    this.context.fillRect(0, 0, this.canvas.width, this.canvas.height);
+  }
+
+  animate() {
+    if (this.frame === null) this.frame = requestAnimationFrame(() => this.draw());
+  }
+
+  /// One frame: the stage posters over black, each at its fade, the time bar and the countdown. Every stage poster
+  /// holds the areas of the stages before it, so drawing stage k over k-1 fades in only stage k's area.
+  draw() {
+    this.frame = null;
+    const now = performance.now();
+    let moving = false;
+    this.clearCanvas();
+    let lastOpaque = -1;
+    this.layers.forEach((layer, index) => {
+      const alpha = Math.min(1, Math.max(0, (now - layer.start) / layer.fadeMs));
+      if (alpha < 1) moving = true;
+      else lastOpaque = index;
+      this.context.globalAlpha = alpha;
+      this.context.drawImage(layer.bitmap, 0, 0, this.canvas.width, this.canvas.height);
+    });
+    if (lastOpaque > 0) this.layers.splice(0, lastOpaque);
+    this.context.globalAlpha = 1;
+    const opaque = this.layers.filter((layer) => (now - layer.start) >= layer.fadeMs);
+    const shownStage = Math.max(0, ...opaque.map((layer) => layer.stage ?? 0));
+    if (shownStage > Number(this.canvas.dataset.stage ?? 0)) this.canvas.dataset.stage = String(shownStage);
+    if (opaque.some((layer) => layer.stage === null)) this.canvas.dataset.whole = 'true';
+    if (this.layers.length > 0 && !this.firstPosterMarked) {
+      this.firstPosterMarked = true;
+      performance.mark('uquiz:first-poster');
+    }
+    if (this.endsAt !== null && this.limitMs > 0) {
+      const left = Math.min(1, Math.max(0, (this.endsAt - now) / this.limitMs));
+      this.timeFill.style.transform = `scaleX(${left})`;
+      moving = true;
+    }
+    if (this.startsAt !== null) {
+      const seconds = Math.max(0, Math.ceil((this.startsAt - now) / 1000));
+      if (this.countdown.dataset.seconds !== String(seconds)) {
+        this.countdown.dataset.seconds = String(seconds);
+        setText(this.countdown, 'play.getReady', { number: this.countdownNumber, seconds });
+      }
+      moving = true;
+    }
+    if (moving) this.animate();
+  }
+
+  // MARK: The player's moves
+
+  currentPlaying() {
+    const current = this.play?.currentQuiz ? this.play.quizzes[this.play.currentQuiz - 1] : null;
+    return current?.status === 'playing' ? current : null;
+  }
+
+  async submit() {
+    const text = this.guess.value.trim();
+    // The terminal's shortcuts work here too.
+    if (text === '?') { this.guess.value = ''; return this.askHint(); }
+    if (text === '/skip') { this.guess.value = ''; return this.skip(); }
+    const quiz = this.currentPlaying();
+    if (!quiz) { setText(this.verdict, 'play.notStarted'); return; }
+    try {
+      const answer = await playerApi('POST', `/v1/plays/${encode(this.playId)}/guesses`, { quiz: quiz.number, text });
+      const receivedAt = performance.now();
+      if (answer.judgement === 'accepted') {
+        this.guess.value = '';
+      } else {
+        setText(this.verdict, `verdict.${answer.judgement}`, { guess: text });
+        this.verdict.dataset.outcome = 'rejected';
+        this.shake();
+        this.guess.select();
+      }
+      this.apply(answer.play, receivedAt);
+    } catch (error) {
+      this.moveFailed(error);
+    }
+  }
+
+  async askHint() {
+    const quiz = this.currentPlaying();
+    if (!quiz) return;
+    try {
+      const answer = await playerApi('POST', `/v1/plays/${encode(this.playId)}/hints`, { quiz: quiz.number });
+      const receivedAt = performance.now();
+      setText(this.hintText, 'play.hintText', { hint: answer.hint });
+      this.apply(answer.play, receivedAt);
+      this.guess.focus();
+    } catch (error) {
+      this.moveFailed(error);
+    }
+  }
+
+  async skip() {
+    const quiz = this.currentPlaying();
+    if (!quiz) return;
+    try {
+      const play = await playerApi('POST', `/v1/plays/${encode(this.playId)}/skips`, { quiz: quiz.number });
+      this.apply(play, performance.now());
+    } catch (error) {
+      this.moveFailed(error);
+    }
+  }
+
+  moveFailed(error) {
+    if (error instanceof ApiError && error.status === 429) {
+      setText(this.verdict, 'verdict.tooFast', { seconds: error.retryAfter ?? 1 });
+    } else if (error instanceof ApiError && error.status === 409) {
+      this.refresh();
+    } else {
+      setText(this.verdict, 'error.generic', { message: error.message });
+    }
+  }
+
+  shake() {
+    this.form.classList.remove('shake');
+    // Read layout so the animation starts again when the class comes back.
+    void this.form.offsetWidth;
+    this.form.classList.add('shake');
+  }
+
+  // MARK: The end
+
+  async showEnd() {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.timer);
+    document.removeEventListener('keydown', this.onKey);
+    sessionStorage.removeItem(this.storageKey);
+    this.form.hidden = true;
+    const play = this.play;
+    const solved = play.quizzes.filter((quiz) => quiz.result?.outcome === 'solved').length;
+    const shareText = `${play.shareLine ?? ''}\n${this.shareLink}`;
+    const shareLine = element('output', { id: 'share-line', class: 'share-line', text: shareText });
+    const status = element('p', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
+    const copy = element('button', { type: 'button', id: 'copy-share', i18n: ['end.copy'] });
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(shareText);
+        setText(status, 'end.copied');
+      } catch {
+        getSelection().selectAllChildren(shareLine);
+        setText(status, 'end.copyFailed');
+      }
+    });
+    const children = [
+      element('h2', { i18n: ['end.title'] }),
+      element('p', { id: 'end-score', class: 'end-score', i18n: ['end.score', { score: play.score }] }),
+      element('p', { id: 'end-solved', i18n: ['end.solved', { solved, count: play.quizzes.length }] }),
+      element('div', { class: 'share' }, [shareLine, copy]),
+      status,
+    ];
+    if (play.ranked === false) children.push(element('p', { class: 'note', i18n: ['end.unranked'] }));
+    this.endSection.replaceChildren(...children);
+    this.endSection.hidden = false;
+    if (this.daily) {
+      const daily = await optionalPlayerApi('GET', '/v1/daily').catch(() => null);
+      if (daily?.you) {
+        this.endSection.append(element('p', { id: 'streak', i18n: ['daily.streak', { streak: daily.you.streak, best: daily.you.bestStreak }] }));
+      }
+    } else {
+      this.endSection.append(await leaderboard(play.shareCode));
+      const again = element('button', { type: 'button', i18n: ['end.again'] });
+      again.addEventListener('click', () => location.reload());
+      this.endSection.append(again);
+    }
+  }
+}
+
+/// The package's leaderboard with the player's own rank.
+export async function leaderboard(code) {
+  const section = element('section', { class: 'leaderboard', id: 'leaderboard' }, [element('h3', { i18n: ['board.title'] })]);
+  let board;
+  try {
+    board = await playerApi('GET', `/v1/packages/${encode(code)}/leaderboard?around=me`);
+  } catch (error) {
+    section.append(element('p', { i18n: ['error.generic', { message: error.message }] }));
+    return section;
+  }
+  if (board.top.length === 0) {
+    section.append(element('p', { i18n: ['board.empty'] }));
+    return section;
+  }
+  const head = element('tr', {}, ['board.rank', 'board.player', 'board.score', 'board.seconds'].map((key) => element('th', { scope: 'col', i18n: [key] })));
+  const rows = board.top.map((line) => {
+    const row = element('tr', {}, [
+      element('td', { text: String(line.rank) }), element('td', { text: line.player }),
+      element('td', { text: String(line.score) }), element('td', { text: line.seconds.toFixed(1) }),
+    ]);
+    if (board.me && board.me.rank === line.rank && board.me.player === line.player) row.classList.add('me');
+    return row;
+  });
+  section.append(element('table', {}, [element('thead', {}, [head]), element('tbody', {}, rows)]));
+  if (board.me) section.append(element('p', { id: 'my-rank', i18n: ['board.you', { rank: board.me.rank, count: board.rankedPlays }] }));
+  return section;
+}
+
+/// Keeps the answer bar in sight above a phone's on-screen keyboard: the visual viewport shrinks when the keyboard
+/// opens while the layout viewport (where a fixed bar sits) may not, so the bar is lifted by the difference.
+function keepAboveKeyboard(bar) {
+  const viewport = window.visualViewport;
+  if (!viewport) return;
+  const place = () => {
+    const hidden = Math.max(0, window.innerHeight - viewport.height - viewport.offsetTop);
+    bar.style.transform = hidden > 0 ? `translateY(${-hidden}px)` : '';
+  };
+  viewport.addEventListener('resize', place);
+  viewport.addEventListener('scroll', place);
+  place();
+}
+
+export { element };
