@@ -118,4 +118,32 @@ struct ServerClientTests {
             "http://127.0.0.1:9/v1/plays/%ED%95%9C",
         ], "a base64url id goes as it is")
     }
+
+    @Test func anUpdateIsAPutOfTheSpecAndAPosterUploadIsTheJPEGItself() throws {
+        let metadata = HTTPReply(
+            status: 200, headers: [:],
+            body: Data(#"{"shareCode":"ABC234","title":"T","maker":"M","level":"expert","language":"en","quizCount":1,"plays":3,"solveRate":0.5,"createdAt":"2027-01-15T08:00:00Z"}"#.utf8))
+        let uploaded = HTTPReply(status: 201, headers: [:], body: Data(#"{"poster":"upload-ab.jpg","width":342,"height":513}"#.utf8))
+        let transport = ScriptedTransport([.success(metadata), .success(uploaded)])
+        let client = try client(transport, clock: SleepCounter().clock)
+        let spec = PackageSpec(title: "T", maker: nil, level: "expert", language: "en", quizzes: [.init(movie: .tmdb(862), areas: [[1, 2]])])
+        let updated = try client.update(shareCode: "abc234", with: spec, visibility: nil)
+        #expect(updated.plays == 3 && updated.solveRate == 0.5)
+        #expect(transport.sent[0].method == "PUT" && transport.sent[0].url == "http://127.0.0.1:9/v1/packages/abc234")
+        let body = try #require(try JSONSerialization.jsonObject(with: transport.sent[0].body ?? Data()) as? [String: Any])
+        #expect(body["title"] as? String == "T" && body["visibility"] == nil, "no visibility: the server keeps it")
+
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])
+        #expect(try client.uploadPoster(jpeg) == ServerAPI.UploadedPoster(poster: "upload-ab.jpg", width: 342, height: 513))
+        let upload = transport.sent[1]
+        #expect(upload.method == "POST" && upload.url == "http://127.0.0.1:9/v1/posters" && upload.body == jpeg)
+        #expect(upload.headers.contains { $0.name == "Content-Type" && $0.value == "image/jpeg" })
+        #expect(upload.headers.contains { $0.name == "Authorization" && $0.value == "Bearer tok" })
+    }
+
+    @Test func metadataFromAServerWithoutSolveRatesStillDecodes() throws {
+        let old = #"{"shareCode":"ABC234","title":"T","maker":"M","level":"expert","language":"en","quizCount":1,"plays":0,"createdAt":"2027-01-15T08:00:00Z"}"#
+        let metadata = try JSONDecoder().decode(ServerAPI.PackageMetadata.self, from: Data(old.utf8))
+        #expect(metadata.solveRate == nil && metadata.plays == 0)
+    }
 }

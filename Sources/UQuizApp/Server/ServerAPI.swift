@@ -119,6 +119,25 @@ public enum ServerAPI {
         }
     }
 
+    /// `PUT /v1/packages/{code}` body: the new spec, and the visibility only when it is to change.
+    public struct UpdateRequest: Encodable, Sendable {
+        public var spec: PackageSpec
+        public var visibility: Visibility?
+
+        public init(spec: PackageSpec, visibility: Visibility?) {
+            self.spec = spec
+            self.visibility = visibility
+        }
+
+        enum CodingKeys: CodingKey { case visibility }
+
+        public func encode(to encoder: any Encoder) throws {
+            try spec.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(visibility, forKey: .visibility)
+        }
+    }
+
     /// `POST /v1/packages` answer.
     public struct Published: Codable, Sendable {
         public var shareCode: String

@@ -57,6 +57,25 @@ public struct ServerClient: Sendable {
         try call("POST", "/v1/packages", body: ServerAPI.PublishRequest(spec: spec, visibility: visibility), authenticated: true)
     }
 
+    /// Replaces this player's package `shareCode` with `spec` under the same code; `visibility` changes it when given.
+    public func update(shareCode: String, with spec: PackageSpec, visibility: Visibility?) throws(Problem)
+        -> ServerAPI.PackageMetadata
+    {
+        try call(
+            "PUT", "/v1/packages/" + Self.pathSegment(shareCode), body: ServerAPI.UpdateRequest(spec: spec, visibility: visibility),
+            authenticated: true)
+    }
+
+    /// Uploads a JPEG poster; the answer's `poster` is the name a spec's quiz gives it.
+    public func uploadPoster(_ jpeg: Data) throws(Problem) -> ServerAPI.UploadedPoster {
+        let reply = try exchange("POST", "/v1/posters", data: jpeg, contentType: "image/jpeg", authenticated: true)
+        do {
+            return try JSONDecoder().decode(ServerAPI.UploadedPoster.self, from: reply.body)
+        } catch {
+            throw .notAServer(status: reply.status)
+        }
+    }
+
     /// One page of public packages, newest first or (`sort` `popular`) most played first.
     public func browse(
         sort: String? = nil, level: String? = nil, language: String? = nil, limit: Int? = nil, cursor: String? = nil
@@ -148,16 +167,21 @@ public struct ServerClient: Sendable {
     func exchange<Body: Encodable>(
         _ method: String, _ path: String, body: Body?, authenticated: Bool
     ) throws(Problem) -> HTTPReply {
+        try exchange(
+            method, path, data: body.flatMap { try? JSONEncoder().encode($0) }, contentType: "application/json",
+            authenticated: authenticated)
+    }
+
+    /// One exchange with `data` as the body, of `contentType`, when there is one.
+    func exchange(
+        _ method: String, _ path: String, data: Data?, contentType: String, authenticated: Bool
+    ) throws(Problem) -> HTTPReply {
         var headers = [HTTPHeader("Accept", "application/json")]
         if authenticated {
             guard let token else { throw .notLoggedIn }
             headers.append(HTTPHeader("Authorization", "Bearer \(token)"))
         }
-        var data: Data?
-        if let body {
-            headers.append(HTTPHeader("Content-Type", "application/json"))
-            data = try? JSONEncoder().encode(body)
-        }
+        if data != nil { headers.append(HTTPHeader("Content-Type", contentType)) }
         let request = HTTPRequest(method: method, url: baseURL + path, headers: headers, body: data, maxBodyBytes: 4 << 20)
         let reply = try send(request)
         guard (200..<300).contains(reply.status) else { throw Self.problem(reply) }

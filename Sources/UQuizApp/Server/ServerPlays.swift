@@ -147,6 +147,8 @@ public final class ServerPlays: Sendable {
         case dailyAlreadyPlayed(playId: String?)
         /// A play of the package is open, or finished and not stored yet: its quizzes cannot be replaced under it.
         case packageInPlay
+        /// The package changed every time a play of it was about to start; try again.
+        case packageChanging
     }
 
     /// A plan made before its package changed: the start is tried again on a fresh one.
@@ -175,12 +177,12 @@ public final class ServerPlays: Sendable {
     }
 
     /// Runs `start`, again on a fresh plan when its package changed between planning and starting (an owner's update
-    /// at that very moment); a package that keeps changing that fast is refused as busy.
+    /// at that very moment); a package that keeps changing that fast is refused for now.
     private func beginOnFreshPlan(_ start: () throws -> PlayView) throws -> PlayView {
         for _ in 1...3 {
             do { return try start() } catch is OutdatedPlan { continue }
         }
-        throw Problem.packageInPlay
+        throw Problem.packageChanging
     }
 
     /// Runs `change` (an owner's update of package `packageId` in the store) while no play can start: when
