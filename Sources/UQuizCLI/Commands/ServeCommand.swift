@@ -19,6 +19,16 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port).") var port = 8080
+    @Option(
+        help: ArgumentHelp(
+            "on, or off to lift every rate limit (making players, starting plays, guesses, movie searches).",
+            discussion: "Off is for benchmarks and load tests from one address: never for a server people use.",
+            valueName: "on|off"))
+    var rateLimits: RateLimitSwitch = .on
+
+    enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
+        case on, off
+    }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
@@ -34,8 +44,13 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: context.environment, store: { database }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
+        var configuration = ServerConfiguration(host: host, port: port)
+        if rateLimits == .off {
+            configuration = configuration.withoutRateLimits()
+            logger.warning("rate limits are off (--rate-limits off): for benchmarks only")
+        }
         let app = buildApplication(
-            configuration: ServerConfiguration(host: host, port: port), environment: environment, logger: logger,
+            configuration: configuration, environment: environment, logger: logger,
             onListening: { host, port in
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 // Written straight to the file descriptor: a pipe would otherwise hold the line in a buffer, and
