@@ -80,16 +80,18 @@ def server_section(figures, stage_cut_p50=None, stage_cached_p50=None):
 **What limits the missed target:** `/healthz` answers from memory; the package fetch runs one SQLite query (the
 package joined with its publication, and counts of its quizzes and plays) on the server's single database connection
 (`AppDatabase` is one GRDB `DatabaseQueue`, so requests take turns), synchronously in the route. The cached stage poster,
-which also reads the store once per request (the bearer token's player) and otherwise answers from memory, comes out at
-about the same rate ({rps(poster)} vs {rps(package)} requests/s): that points at the store read per request rather than
-the route, the JSON or the framework (a reading of these figures, not a profile). A pool of reader connections
+which also reads the store once per request (the bearer token's player) and otherwise answers from memory, is far below
+the floor too ({x(poster['rps'], floor['rps'])}, against {x(package['rps'], floor['rps'])} for the package fetch), where
+the same bytes as a static file through the same framework come out at {x(static['rps'], floor['rps'])}: that points at
+the store read per request rather than the route, the JSON or the framework (a reading of these figures, not a
+profile). A pool of reader connections
 (`DatabasePool`) and cached prepared statements are the levers; neither is measured yet.
 """
     after = load["floor_after"]
     lines = f"""{SERVER_HEADING}
 
 `uquiz serve --rate-limits off` on 127.0.0.1, driven by `{wrk_name}`: `{load['wrk']}`, every run bounded; written by
-`bash Benchmarks/server.sh` (which `run.sh` runs too). Each figure is next to the framework's floor, `GET /healthz` of
+`bash Benchmarks/server.sh` (which `run.sh` runs too) on {figures['date']}. Each figure is next to the framework's floor, `GET /healthz` of
 the same server process, measured in the same run before the others (and once more after them, in parentheses).
 
 | what | measured | target | |
@@ -126,7 +128,8 @@ is an upper bound. After the load runs above, that server (128 plays, its caches
 
 Method notes:
 - **Load caveat**: the machine has {os.cpu_count()} cores, shared with other builds while this ran, and wrk's two threads
-  run on the same cores as the server. Absolute requests/s move with that load from one regeneration to the next; the
+  run on the same cores as the server. The load average (1, 5, 15 minutes) was {" ".join(load["loadavg_before"])} before
+  the runs and {" ".join(load["loadavg_after"])} after them. Absolute requests/s move with that load from one regeneration to the next; the
   ratios are what to read, each pairing runs of one server process seconds apart. The floor measured again after the
   other runs came out at {drift:.2f}x the first one.
 - The guesses go round {load['plays_per_run']} plays of {load['players_per_run']} players, started for the run and polled

@@ -166,6 +166,8 @@ def load(url, pid, log_path, static_url, static_folder, work, out):
     # Warm-up: the first requests of a process pay for lazily built state (the store's statements, the poster cache).
     subprocess.run(["wrk", "-t1", "-c4", "-d2s", f"{url}/v1/packages/{SHARE_CODE}"], capture_output=True, timeout=30)
 
+    # The machine's load (1, 5 and 15 minute averages) around the runs: other builds share these cores.
+    results["loadavg_before"] = open("/proc/loadavg").read().split()[:3]
     results["floor"] = wrk("floor", f"{url}/healthz", work, log_path)
     results["package"] = wrk("package", f"{url}/v1/packages/{SHARE_CODE}", work, log_path)
 
@@ -194,6 +196,7 @@ def load(url, pid, log_path, static_url, static_folder, work, out):
     results["floor_after"] = wrk("floor_after", f"{url}/healthz", work, log_path)
     # What the server holds after the runs: its 128 plays, the poster cache, the store's caches.
     results["rss_after_kb"] = rss(pid)
+    results["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     with open(out, "w") as f:
         json.dump(results, f, indent=1)
 

@@ -77,9 +77,10 @@ start memory "$uquiz" serve --host 127.0.0.1 --port 0 --db "$work/memory.sqlite"
 python3 Benchmarks/server-bench.py memory "$started_url" "$started_pid" 10000 "$work/memory.json"
 
 python3 - "$work" "${out:-$work/server.json}" <<'EOF'
-import json, subprocess, sys
+import datetime, json, subprocess, sys
 work, out = sys.argv[1:3]
 figures = {"load": json.load(open(f"{work}/load.json")), "memory": json.load(open(f"{work}/memory.json")),
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
            "wrk_version": subprocess.run(["wrk", "-v"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout.splitlines()[0]}
 json.dump(figures, open(out, "w"), indent=1)
 EOF
