@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -56,6 +57,15 @@ let package = Package(
             name: "uquiz-http-bench",
             dependencies: [.product(name: "MovieSearch", package: rootIdentity)],
             path: "Sources/uquiz-http-bench"
+        ),
+        // The baseline for the cached stage poster over HTTP: a file of the same size served by the same framework.
+        .executableTarget(
+            name: "uquiz-static-files",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/uquiz-static-files"
         ),
         // The baseline for `uquiz list`'s start-up: a binary that links the same libraries and does nothing.
         .executableTarget(

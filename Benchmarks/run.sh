@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates ../BENCHMARKS.md on this machine: process start-up of `uquiz list` against a do-nothing binary linking the
-# same libraries (hyperfine), first-run seeding and listing in process (ordo-one/benchmark).
+# same libraries (hyperfine), first-run seeding and listing in process (ordo-one/benchmark), the server under wrk
+# (Benchmarks/server.sh, which also runs alone).
 # Usage: bash Benchmarks/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,6 +96,9 @@ json.dump({'cpu_seconds': user + system, 'wall_seconds': wall, 'max_rss_kb': rss
 
 (cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress) \
   > "$work/inprocess.md"
+
+# The server (issue 14): wrk against `uquiz serve` on loopback, and its memory with 10,000 open plays.
+bash Benchmarks/server.sh "$work/server.json"
 
 python3 Benchmarks/report.py "$work" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

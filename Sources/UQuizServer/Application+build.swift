@@ -57,6 +57,19 @@ public struct ServerConfiguration: Sendable {
         self.plays = plays
         self.web = web
     }
+
+    /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
+    /// a benchmark or load test from one address and one player measures throughput rather than 429s. Never for a
+    /// server people use: the limits are what stop a script from trying a title list.
+    public func withoutRateLimits() -> ServerConfiguration {
+        var lifted = self
+        lifted.playerCreation = .unlimited
+        lifted.playStarts = .unlimited
+        lifted.guesses = .unlimited
+        lifted.movieSearches = .unlimited
+        lifted.posterUploads = .unlimited
+        return lifted
+    }
 }
 
 /// What the routes run on: the sharing use cases' environment and the package rules (levels, grid) the server checks

@@ -30,6 +30,11 @@ public struct RateLimit: Sendable, Equatable {
 
     /// Movie searches, per player: 10 at once, then 1 a second; TMDB's own limit is shared by every maker.
     public static let movieSearches = RateLimit(burst: 10, interval: .seconds(1))
+
+    /// A limit no client reaches, for `uquiz serve --rate-limits off` (benchmarks, load tests). The limiter still runs
+    /// (a bucket looked up and refilled per request), so a benchmark measures what a request costs with limits on,
+    /// only without the 429s.
+    public static let unlimited = RateLimit(burst: .max, interval: .nanoseconds(1))
 }
 
 /// Token buckets per client address, on a monotonic clock that tests can drive. Memory stays bounded: past

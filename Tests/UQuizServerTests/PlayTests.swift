@@ -321,6 +321,33 @@ struct PlayTests {
         }
     }
 
+    @Test func withoutRateLimitsNoPlayerStartOrGuessIs429() async throws {
+        let clock = ManualClock()
+        // What `uquiz serve --rate-limits off` runs, for benchmarks: far past every default burst, on a clock that
+        // never moves, so no token is ever refilled.
+        let lifted = ServerConfiguration().withoutRateLimits()
+        #expect(lifted.playerCreation == .unlimited && lifted.playStarts == .unlimited)
+        #expect(lifted.guesses == .unlimited && lifted.movieSearches == .unlimited)
+        #expect(ServerConfiguration().guesses == .guesses, "limits stay on by default")
+        try await TestServer().test(configuration: lifted, monotonicNow: clock.now) { client in
+            var tokens: [String] = []
+            for index in 0..<(RateLimit.playerCreation.burst * 3) { tokens.append(try await client.newPlayer("P\(index)")) }
+            let token = tokens[0]
+            var plays: [String] = []
+            for _ in 0..<(RateLimit.playStarts.burst * 3) {
+                let started = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token)
+                #expect(started.status == .created)
+                plays.append(try #require(started.json["id"] as? String))
+            }
+            clock.advance(Self.interlude)
+            for index in 0..<(RateLimit.guesses.burst * 5) {
+                let guessed = try await client.send(
+                    .post, "/v1/plays/\(plays[index % plays.count])/guesses", json: ["quiz": 1, "text": "Cats"], token: token)
+                #expect(guessed.status == .ok, "guess \(index): \(guessed.text)")
+            }
+        }
+    }
+
     @Test func startingPlaysIsRateLimitedPerPlayer() async throws {
         let clock = ManualClock()
         let limits = ServerConfiguration(playStarts: RateLimit(burst: 2, interval: .seconds(6)))

@@ -25,6 +25,16 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "The web player's folder (default: the web setting, else found beside the binary).", valueName: "dir"))
     var web: String?
+    @Option(
+        help: ArgumentHelp(
+            "on, or off to lift every rate limit (making players, starting plays, guesses, movie searches).",
+            discussion: "Off is for benchmarks and load tests from one address: never for a server people use.",
+            valueName: "on|off"))
+    var rateLimits: RateLimitSwitch = .on
+
+    enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
+        case on, off
+    }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
@@ -44,9 +54,13 @@ struct ServeCommand: AsyncParsableCommand {
         if webPlayer == nil {
             logger.notice("no web player found (give its folder with --web DIR); serving the API alone")
         }
+        var configuration = ServerConfiguration(host: host, port: port, web: webPlayer)
+        if rateLimits == .off {
+            configuration = configuration.withoutRateLimits()
+            logger.warning("rate limits are off (--rate-limits off): for benchmarks only")
+        }
         let app = buildApplication(
-            configuration: ServerConfiguration(host: host, port: port, web: webPlayer), environment: environment,
-            logger: logger,
+            configuration: configuration, environment: environment, logger: logger,
             onListening: { host, port in
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 // Written straight to the file descriptor: a pipe would otherwise hold the line in a buffer, and
