@@ -127,7 +127,8 @@ public func buildRouter(
     PlayerRoutes(environment: environment).add(
         to: router.group("v1/players").add(
             middleware: RateLimitMiddleware(limiter: RateLimiter(limit: configuration.playerCreation, now: monotonicNow))))
-    PackageRoutes(environment: environment, plays: plays).add(to: router.group("v1/packages"))
+    PackageRoutes(environment: environment, plays: plays, recent: RecentAnswers(now: monotonicNow))
+        .add(to: router.group("v1/packages"))
     PosterRoutes(environment: environment, uploads: RateLimiter(limit: configuration.posterUploads, now: monotonicNow))
         .add(to: router)
     PlayRoutes(

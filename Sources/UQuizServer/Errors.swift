@@ -222,13 +222,20 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
 /// JSON in and out, in one style: keys sorted so responses are byte-for-byte stable.
 enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        response(encoded: encoded(value), status: status)
+    }
+
+    /// `value` as the bytes of a JSON body.
+    static func encoded(_ value: some Encodable) -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own response types cannot fail; if it ever did, the client gets an empty object, not a trap.
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+
+    /// A JSON body already encoded.
+    static func response(encoded body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
     /// The request's body (already collected by `BodyLimitMiddleware`).

@@ -11,6 +11,8 @@ struct PackageRoutes {
     let environment: ServerEnvironment
     /// The plays in memory, which an update must not change a package under.
     let plays: ServerPlays
+    /// Package metadata answered in the last second, by share code.
+    let recent: RecentAnswers
 
     /// What a publish body holds besides the spec.
     struct PublishOptions: Decodable {
@@ -22,13 +24,22 @@ struct PackageRoutes {
         group.post { request, _ in try await publish(request) }
         group.get("{code}") { _, context in
             let code = try context.parameters.require("code")
-            return JSONBody.response(ServerAPI.PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
+            return JSONBody.response(
+                encoded: try recent.answer(for: code.uppercased()) {
+                    JSONBody.encoded(ServerAPI.PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
+                })
         }
-        group.put("{code}") { request, context in try await update(request, code: try context.parameters.require("code")) }
+        group.put("{code}") { request, context in
+            let code = try context.parameters.require("code")
+            defer { recent.forget(code.uppercased()) }
+            return try await update(request, code: code)
+        }
         group.delete("{code}") { request, context in
             let player = try request.authenticatedPlayer(environment)
+            let code = try context.parameters.require("code")
+            defer { recent.forget(code.uppercased()) }
             try PublishPackage(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
-                .delete(shareCode: try context.parameters.require("code"), by: player)
+                .delete(shareCode: code, by: player)
             return Response(status: .noContent)
         }
     }
