@@ -22,6 +22,19 @@ public enum Visibility: String, CaseIterable, Sendable, Codable {
 
 /// A published package's metadata: what anyone may read about it without playing it. It carries no quiz, so no title of
 /// a film, TMDB id, poster path or area can leak through it.
+/// Which public packages a browsing page shows: a level, a language, text in the title or the maker; `nil` for any.
+public struct BrowseFilter: Hashable, Sendable {
+    public var level: Level?
+    public var language: QuizLanguage?
+    public var text: String?
+
+    public init(level: Level? = nil, language: QuizLanguage? = nil, text: String? = nil) {
+        self.level = level
+        self.language = language
+        self.text = text
+    }
+}
+
 public struct PublishedPackage: Hashable, Sendable {
     public var id: Int64
     public var shareCode: String
@@ -140,19 +153,10 @@ extension AppDatabase {
 
     /// Public packages (published public, or seed), newest first (then highest id), after `position` when given.
     public func publicPackages(
-        level: Level?, language: QuizLanguage?, after position: BrowsePosition?, limit: Int
+        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
     ) throws -> [PublishedPackage] {
         try read { db in
-            var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
-            var arguments: StatementArguments = []
-            if let level {
-                conditions.append("p.level = ?")
-                arguments += [level.rawValue]
-            }
-            if let language {
-                conditions.append("p.language = ?")
-                arguments += [language.rawValue]
-            }
+            var (conditions, arguments) = Self.publicConditions(filter)
             if let position {
                 conditions.append("(p.createdAt < ? OR (p.createdAt = ? AND p.id < ?))")
                 arguments += [position.createdAt, position.createdAt, position.id]
@@ -172,19 +176,10 @@ extension AppDatabase {
     /// (through the index on `play.packageId`), so the order is found first with nothing else, and the metadata read
     /// for the page alone: about 50 ms for 100,000 packages, where reading everything for every package took 180.
     public func popularPackages(
-        level: Level?, language: QuizLanguage?, after position: PopularPosition?, limit: Int
+        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
     ) throws -> [PublishedPackage] {
         try read { db in
-            var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
-            var arguments: StatementArguments = []
-            if let level {
-                conditions.append("p.level = ?")
-                arguments += [level.rawValue]
-            }
-            if let language {
-                conditions.append("p.language = ?")
-                arguments += [language.rawValue]
-            }
+            var (conditions, arguments) = Self.publicConditions(filter)
             var after = ""
             if let position {
                 after = " WHERE plays < ? OR (plays = ? AND id < ?)"
@@ -260,6 +255,28 @@ extension AppDatabase {
     /// Whether the database answers a query: what the server's readiness is.
     public func answers() -> Bool {
         (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+
+    /// The conditions of a public package matching `filter`, over `package p LEFT JOIN publication pub`.
+    private static func publicConditions(_ filter: BrowseFilter) -> ([String], StatementArguments) {
+        var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
+        var arguments: StatementArguments = []
+        if let level = filter.level {
+            conditions.append("p.level = ?")
+            arguments += [level.rawValue]
+        }
+        if let language = filter.language {
+            conditions.append("p.language = ?")
+            arguments += [language.rawValue]
+        }
+        if let text = filter.text {
+            // A substring of the title or the maker, in any case; the user's % and _ are matched as themselves.
+            let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append("(p.title LIKE ? ESCAPE '\\' OR p.maker LIKE ? ESCAPE '\\')")
+            arguments += [pattern, pattern]
+        }
+        return (conditions, arguments)
     }
 
     private static let publishedSelect = """

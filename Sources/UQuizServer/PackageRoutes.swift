@@ -82,8 +82,15 @@ struct PackageRoutes {
             }
             cursor = parsed
         }
+        var text: String?
+        if let q = query.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty {
+            guard q.count <= BrowsePackages.maxSearchLength else {
+                throw APIError.badRequest("q: at most \(BrowsePackages.maxSearchLength) characters")
+            }
+            text = q
+        }
         let page = try BrowsePackages(environment: environment.sharing).page(
-            order: order, level: level, language: language, after: cursor, limit: limit)
+            order: order, BrowseFilter(level: level, language: language, text: text), after: cursor, limit: limit)
         return JSONBody.response(ServerAPI.PackagePage(packages: page.packages.map(ServerAPI.PackageMetadata.init), nextCursor: page.next?.text))
     }
 

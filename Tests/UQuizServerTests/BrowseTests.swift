@@ -43,6 +43,25 @@ struct BrowseTests {
         }
     }
 
+    /// `q` finds text in a title or a maker, in any case; `%` and `_` are matched as themselves, not as wildcards.
+    @Test func searchFindsTextInTitlesAndMakers() async throws {
+        let clock = SteppingClock()
+        try await TestServer(now: clock.now).test { client in
+            let token = try await client.newPlayer()
+            let pixar = try await client.publish(validSpec(title: "Pixar night"), token: token)
+            let percent = try await client.publish(validSpec(title: "100% Pixar_fans"), token: token)
+            #expect(codes(try await client.send(.get, "/v1/packages?q=PIXAR")) == [percent, pixar])
+            #expect(codes(try await client.send(.get, "/v1/packages?q=%25")) == [percent], "a literal %")
+            #expect(codes(try await client.send(.get, "/v1/packages?q=r_f")) == [percent], "a literal _")
+            #expect(codes(try await client.send(.get, "/v1/packages?q=x_night")).isEmpty, "_ is no wildcard")
+            let byMaker = try await client.send(.get, "/v1/packages?q=developer&language=en&limit=100")
+            #expect(codes(byMaker).count == 4, "the English seed packages, by their maker")
+            let long = String(repeating: "a", count: 101)
+            let refused = try await client.send(.get, "/v1/packages?q=\(long)")
+            #expect(refused.status == .badRequest && refused.errorMessage.hasPrefix("q:"))
+        }
+    }
+
     @Test func pagesAreStableWhilePackagesAreAdded() async throws {
         let clock = SteppingClock()
         try await TestServer(now: clock.now).test { client in

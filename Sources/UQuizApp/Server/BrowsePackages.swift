@@ -86,8 +86,11 @@ public struct BrowsePackages: Sendable {
     }
 
     /// A page in `order`; `cursor` must be one given out for that order.
+    /// The longest text a page may be searched for, in characters: past any title.
+    public static let maxSearchLength = 100
+
     public func page(
-        order: BrowseOrder = .new, level: Level?, language: QuizLanguage?, after cursor: BrowseCursor?, limit: Int
+        order: BrowseOrder = .new, _ filter: BrowseFilter, after cursor: BrowseCursor?, limit: Int
     ) throws -> Page {
         if let cursor, cursor.order != order { throw Problem.cursorOfAnotherOrder(cursor.order) }
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
@@ -96,13 +99,13 @@ public struct BrowsePackages: Sendable {
         var packages: [PublishedPackage]
         switch (order, cursor?.place) {
         case (.popular, .popular(let position)):
-            packages = try store.popularPackages(level: level, language: language, after: position, limit: size + 1)
+            packages = try store.popularPackages(filter, after: position, limit: size + 1)
         case (.popular, _):
-            packages = try store.popularPackages(level: level, language: language, after: nil, limit: size + 1)
+            packages = try store.popularPackages(filter, after: nil, limit: size + 1)
         case (.new, .new(let position)):
-            packages = try store.publicPackages(level: level, language: language, after: position, limit: size + 1)
+            packages = try store.publicPackages(filter, after: position, limit: size + 1)
         case (.new, _):
-            packages = try store.publicPackages(level: level, language: language, after: nil, limit: size + 1)
+            packages = try store.publicPackages(filter, after: nil, limit: size + 1)
         }
         var next: BrowseCursor?
         if packages.count > size {

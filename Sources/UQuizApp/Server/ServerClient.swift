@@ -78,11 +78,13 @@ public struct ServerClient: Sendable {
 
     /// One page of public packages, newest first or (`sort` `popular`) most played first.
     public func browse(
-        sort: String? = nil, level: String? = nil, language: String? = nil, limit: Int? = nil, cursor: String? = nil
+        sort: String? = nil, level: String? = nil, language: String? = nil, search: String? = nil, limit: Int? = nil,
+        cursor: String? = nil
     ) throws(Problem) -> ServerAPI.PackagePage {
         var query = URLComponents()
         query.queryItems = [
-            sort.map { URLQueryItem(name: "sort", value: $0) }, level.map { URLQueryItem(name: "level", value: $0) }, language.map { URLQueryItem(name: "language", value: $0) },
+            sort.map { URLQueryItem(name: "sort", value: $0) }, level.map { URLQueryItem(name: "level", value: $0) },
+            language.map { URLQueryItem(name: "language", value: $0) }, search.map { URLQueryItem(name: "q", value: $0) },
             limit.map { URLQueryItem(name: "limit", value: String($0)) }, cursor.map { URLQueryItem(name: "cursor", value: $0) },
         ].compactMap { $0 }
         let suffix = query.queryItems!.isEmpty ? "" : "?" + (query.percentEncodedQuery ?? "")

@@ -16,11 +16,9 @@ public protocol SharingStorage: Sendable {
     /// A published (public or unlisted) or seed package; `nil` for a code nobody may read.
     func publishedPackage(shareCode: ShareCode) throws -> PublishedPackage?
     /// Public and seed packages, newest first, after `position`.
-    func publicPackages(level: Level?, language: QuizLanguage?, after position: BrowsePosition?, limit: Int) throws
-        -> [PublishedPackage]
+    func publicPackages(_ filter: BrowseFilter, after position: BrowsePosition?, limit: Int) throws -> [PublishedPackage]
     /// Public and seed packages, most plays first, after `position`.
-    func popularPackages(level: Level?, language: QuizLanguage?, after position: PopularPosition?, limit: Int) throws
-        -> [PublishedPackage]
+    func popularPackages(_ filter: BrowseFilter, after position: PopularPosition?, limit: Int) throws -> [PublishedPackage]
     /// Changes a published package, keeping its share code; replacing its quizzes is refused once it has plays.
     func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) throws
     /// Keeps a poster image under a name unless one is there; returns whether it was new.

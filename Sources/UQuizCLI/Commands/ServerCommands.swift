@@ -153,6 +153,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: "The order: new (newest first) or popular (most plays first).") var sort: BrowseOrder = .new
     @Option(help: "Only this level: beginner, intermediate or expert.") var level: Level?
     @Option(help: "Only this language: ko or en.") var language: QuizLanguage?
+    @Option(help: "Only packages whose title or maker contains this text, in any case.") var search: String?
     @Option(help: "Packages per page (1 to 100).") var limit: Int?
     @Option(help: "Where the page starts, as the previous page said.") var cursor: String?
     @Flag(help: "Print the server's JSON page instead of a table.") var json = false
@@ -162,7 +163,8 @@ struct BrowseCommand: AsyncParsableCommand {
         let client = try context.serverClient(server)
         let page = try context.askServer(client) { client throws(ServerClient.Problem) in
             try client.browse(
-                sort: sort.rawValue, level: level?.rawValue, language: language?.rawValue, limit: limit, cursor: cursor)
+                sort: sort.rawValue, level: level?.rawValue, language: language?.rawValue, search: search, limit: limit,
+                cursor: cursor)
         }
         if json {
             print(try JSONOutput.string(page))
@@ -182,7 +184,12 @@ struct BrowseCommand: AsyncParsableCommand {
             })
         print(table.render(terminal: context.terminal))
         if let next = page.nextCursor {
-            print("More: uquiz browse" + (sort == .new ? "" : " --sort \(sort.rawValue)") + " --cursor \(SafeText.clean(next))")
+            // The same filters again, or the next page would be another list's.
+            var flags = sort == .new ? [] : ["--sort", sort.rawValue]
+            if let level { flags += ["--level", level.rawValue] }
+            if let language { flags += ["--language", language.rawValue] }
+            if let search { flags += ["--search", "'" + search.replacingOccurrences(of: "'", with: "'\\''") + "'"] }
+            print(SafeText.clean((["More: uquiz browse"] + flags + ["--cursor", next]).joined(separator: " ")))
         }
     }
 }
