@@ -23,19 +23,25 @@ public struct PackagePage: Sendable {
 }
 
 extension AppDatabase {
+    /// The conditions on `package p` of a level and a language, each when given: for `list` and for browsing.
+    static func conditions(level: Level?, language: QuizLanguage?) -> ([String], StatementArguments) {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let level {
+            conditions.append("p.level = ?")
+            arguments += [level.rawValue]
+        }
+        if let language {
+            conditions.append("p.language = ?")
+            arguments += [language.rawValue]
+        }
+        return (conditions, arguments)
+    }
+
     /// The packages matching `filter`, oldest first, at most `limit` of them (all when `nil`).
     public func packages(matching filter: PackageFilter = .init(), limit: Int? = nil) throws -> PackagePage {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if let level = filter.level {
-                conditions.append("p.level = ?")
-                arguments += [level.rawValue]
-            }
-            if let language = filter.language {
-                conditions.append("p.language = ?")
-                arguments += [language.rawValue]
-            }
+            var (conditions, arguments) = Self.conditions(level: filter.level, language: filter.language)
             if let origin = filter.origin {
                 conditions.append("p.origin = ?")
                 arguments += [origin.rawValue]

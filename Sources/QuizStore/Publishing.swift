@@ -259,16 +259,8 @@ extension AppDatabase {
 
     /// The conditions of a public package matching `filter`, over `package p LEFT JOIN publication pub`.
     private static func publicConditions(_ filter: BrowseFilter) -> ([String], StatementArguments) {
-        var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
-        var arguments: StatementArguments = []
-        if let level = filter.level {
-            conditions.append("p.level = ?")
-            arguments += [level.rawValue]
-        }
-        if let language = filter.language {
-            conditions.append("p.language = ?")
-            arguments += [language.rawValue]
-        }
+        var (conditions, arguments) = conditions(level: filter.level, language: filter.language)
+        conditions.insert("(p.origin = 'seed' OR pub.visibility = 'public')", at: 0)
         if let text = filter.text {
             // A substring of the title or the maker, in any case; the user's % and _ are matched as themselves.
             let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
