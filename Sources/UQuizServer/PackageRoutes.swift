@@ -61,20 +61,9 @@ struct PackageRoutes {
             level = parsed
         }
         var language: QuizLanguage?
-        if let text = query.get("language"), !text.isEmpty {
-            guard let parsed = QuizLanguage(rawValue: text) else {
-                throw APIError.badRequest("language: \"\(text)\" is not a language: use ko or en")
-            }
-            language = parsed
-        }
-        var limit = BrowsePackages.defaultPageSize
-        if let text = query.get("limit") {
-            guard let parsed = Int(text), BrowsePackages.pageSizes.contains(parsed) else {
-                throw APIError.badRequest(
-                    "limit: \"\(text)\" is not a whole number from \(BrowsePackages.pageSizes.lowerBound) to \(BrowsePackages.pageSizes.upperBound)")
-            }
-            limit = parsed
-        }
+        if let text = query.get("language"), !text.isEmpty { language = try QueryValue.language(text) }
+        let limit = try query.get("limit").map { try QueryValue.wholeNumber($0, name: "limit", in: BrowsePackages.pageSizes) }
+            ?? BrowsePackages.defaultPageSize
         var cursor: BrowseCursor?
         if let text = query.get("cursor") {
             guard let parsed = BrowseCursor(text: text) else {

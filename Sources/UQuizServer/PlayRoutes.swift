@@ -40,8 +40,8 @@ struct PlayRoutes {
         }
         play.get("{id}/quizzes/{quiz}/poster") { request, context in
             let player = try request.authenticatedPlayer(environment)
-            let quiz = try Self.wholeNumber(context.parameters.require("quiz"), name: "quiz")
-            let stage = try request.uri.queryParameters.get("stage").map { try Self.wholeNumber($0, name: "stage") }
+            let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
+            let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
             let jpeg = try plays.poster(playId: try context.parameters.require("id"), quiz: quiz, stage: stage, by: player)
             // A stage poster is the player's alone and changes as the clock runs: no shared cache may keep it.
             return Response(
@@ -122,21 +122,8 @@ struct PlayRoutes {
         guard text.count <= ServerMovieSearch.maxQueryLength else {
             throw APIError.badRequest("q: at most \(ServerMovieSearch.maxQueryLength) characters")
         }
-        var language = QuizLanguage.en
-        if let value = query.get("language") {
-            guard let parsed = QuizLanguage(rawValue: value) else {
-                throw APIError.badRequest("language: \"\(value)\" is not a language: use ko or en")
-            }
-            language = parsed
-        }
-        var page = 1
-        if let value = query.get("page") {
-            guard let parsed = Int(value), ServerMovieSearch.pages.contains(parsed) else {
-                throw APIError.badRequest(
-                    "page: \"\(value)\" is not a whole number from 1 to \(ServerMovieSearch.pages.upperBound)")
-            }
-            page = parsed
-        }
+        let language = try query.get("language").map(QueryValue.language) ?? .en
+        let page = try query.get("page").map { try QueryValue.wholeNumber($0, name: "page", in: ServerMovieSearch.pages) } ?? 1
         var year: Int?
         if let value = query.get("year") {
             guard let parsed = Int(value), (1870...2100).contains(parsed) else {
@@ -163,12 +150,6 @@ struct PlayRoutes {
         var response = JSONBody.response(ServerAPI.PlayState(view), status: .created)
         response.headers[.location] = "/v1/plays/\(view.id)"
         return response
-    }
-
-    /// A path or query number: 400 naming it when it is not a whole number.
-    static func wholeNumber(_ text: String, name: String) throws -> Int {
-        guard let value = Int(text) else { throw APIError.badRequest("\(name): \"\(text)\" is not a whole number") }
-        return value
     }
 
     /// One token of `limiter` for `player`, or 429 with `Retry-After`.

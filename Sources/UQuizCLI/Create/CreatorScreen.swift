@@ -206,7 +206,10 @@ final class FullScreen {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    func size() -> (rows: Int, columns: Int) {
+    func size() -> (rows: Int, columns: Int) { Self.size() }
+
+    /// The terminal's size in characters (80x24 when it cannot be asked).
+    static func size() -> (rows: Int, columns: Int) {
         var rows: Int32 = 24
         var columns: Int32 = 80
         _ = uquiz_terminal_size(STDOUT_FILENO, &rows, &columns)

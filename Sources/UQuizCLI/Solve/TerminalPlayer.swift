@@ -304,12 +304,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         return SafeText.clean(describe(problem))
     }
 
-    private func layout() -> (rows: Int, columns: Int) {
-        var rows: Int32 = 24
-        var columns: Int32 = 80
-        _ = uquiz_terminal_size(STDOUT_FILENO, &rows, &columns)
-        return (Int(rows), Int(columns))
-    }
+    private func layout() -> (rows: Int, columns: Int) { FullScreen.size() }
 
     func willWait(_ round: SolveRound, state: QuizRound, at instant: Duration) {
         guard !state.isPaused else { return }
