@@ -29,6 +29,11 @@ public enum StoreError: Error, Equatable, Sendable {
     case refused(detail: String)
     /// A package's quizzes cannot be replaced: `plays` plays of it are stored, judged on the quizzes it has.
     case packagePlayed(plays: Int)
+    /// A package's quizzes cannot be replaced while `openPlays` plays of it are being played on them.
+    case packageInPlay(openPlays: Int)
+    /// The database server cannot be reached or refuses work now (down, restarting, out of connections): nothing was
+    /// done, and the same request may succeed later. `detail` never holds a password.
+    case unavailable(detail: String)
 
     /// Maps SQLite's result codes to what a user can act on; anything unexpected keeps SQLite's own words.
     static func from(_ error: any Error, path: String) -> any Error {

@@ -2,13 +2,31 @@ import Foundation
 import QuizCore
 import QuizStore
 
-/// The storage boundary the use cases talk to: packages, the movie catalog, plays and the seed, with no database
-/// types in sight. `AppDatabase` (SQLite) is today's implementation; a PostgreSQL one plugs in behind the same calls.
-public protocol QuizStorage: Sendable {
+/// What every store gives every front end: packages read by id, the movie catalog and posters. The CLI's SQLite file
+/// and the server's PostgreSQL database both implement it, so the use cases the server runs (posters, movie search,
+/// plays) work on either.
+public protocol CatalogStorage: Sendable {
+    func package(id: Int64) throws -> QuizPackage
+    /// The stored ids of a package's quizzes, in the package's order.
+    func quizIDs(packageId: Int64) throws -> [Int64]
+    /// Merges what a source says into the catalog and returns the movies as stored.
+    @discardableResult func upsertMovies(_ movies: [CatalogMovie]) throws -> [CatalogMovie]
+    func catalogMovie(key: String) throws -> CatalogMovie?
+    func catalogMovies(keys: [String]) throws -> [String: CatalogMovie]
+    func allCatalogMovies() throws -> [CatalogMovie]
+    func searchCatalog(_ query: String, language: QuizLanguage, limit: Int) throws -> [CatalogMovie]
+    /// A poster image kept in the database (bundled with the seed, or uploaded) by its file name.
+    func bundledPoster(fileName: String) throws -> Data?
+    func replacePoster(quizId: Int64, with posterPath: String) throws
+}
+
+/// The storage boundary the CLI's use cases talk to: beyond the catalog, listing, creating, editing, importing and
+/// deleting packages, local plays and statistics, and the seed, with no database types in sight. `AppDatabase`
+/// (SQLite) implements it.
+public protocol QuizStorage: CatalogStorage {
     // Packages
     func packages(matching filter: PackageFilter, limit: Int?) throws -> PackagePage
     func packageID(for reference: String) throws -> Int64
-    func package(id: Int64) throws -> QuizPackage
     func insert(_ package: QuizPackage) throws -> Int64
     /// Inserts a new package under its code or, when that is taken, the next from `newCode`, chosen inside the write.
     func insertChoosingShareCode(_ package: QuizPackage, newCode: () -> ShareCode) throws -> (id: Int64, shareCode: ShareCode)
@@ -18,21 +36,10 @@ public protocol QuizStorage: Sendable {
         _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
     ) throws -> [(id: Int64, shareCode: ShareCode)]
 
-    // The movie catalog
-    /// Merges what a source says into the catalog and returns the movies as stored.
-    @discardableResult func upsertMovies(_ movies: [CatalogMovie]) throws -> [CatalogMovie]
-    func catalogMovie(key: String) throws -> CatalogMovie?
-    func catalogMovies(keys: [String]) throws -> [String: CatalogMovie]
-    func allCatalogMovies() throws -> [CatalogMovie]
-    func searchCatalog(_ query: String, language: QuizLanguage, limit: Int) throws -> [CatalogMovie]
-
     // Posters
     func tmdbPosters(packageIDs: [Int64]) throws -> [TMDBPosterRef]
-    func replacePoster(quizId: Int64, with posterPath: String) throws
-    func bundledPoster(fileName: String) throws -> Data?
 
     // Plays and statistics
-    func quizIDs(packageId: Int64) throws -> [Int64]
     /// A play and its attempts in one transaction; `score` is `nil` for a play stopped before its end.
     @discardableResult func recordPlay(
         packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [AppDatabase.Attempt]

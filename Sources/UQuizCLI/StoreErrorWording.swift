@@ -45,6 +45,10 @@ extension StoreError: LocalizedError {
             "cannot save \(detail); nothing was saved"
         case let .packagePlayed(plays):
             "the package's quizzes cannot change: \(plays) play\(plays == 1 ? " was" : "s were") judged on them; nothing was saved"
+        case let .packageInPlay(openPlays):
+            "the package's quizzes cannot change while \(openPlays) play\(openPlays == 1 ? " is" : "s are") open on them; nothing was saved; try again when they end"
+        case let .unavailable(detail):
+            "the database cannot be reached (\(detail)); nothing was done; try again when it is back"
         case let .noFreeShareCode(tries):
             "no free share code after \(tries) tries; nothing was saved; try again"
         }

@@ -5,8 +5,8 @@ import QuizStore
 
 /// The storage the sharing use cases (players, publishing, browsing) need beyond `QuizStorage`: players known by their
 /// token's hash, who owns a published package and who may find it, browsing from a position, and uploaded posters.
-/// `AppDatabase` (SQLite) implements it today; a PostgreSQL store would implement both protocols.
-public protocol SharingStorage: Sendable {
+/// `AppDatabase` (SQLite) and `PostgresDatabase` implement it.
+public protocol SharingStorage: CatalogStorage {
     func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player
     func player(tokenHash: Data) throws -> Player?
     /// Saves the package and its publication in one transaction, under a share code chosen inside it.
@@ -44,6 +44,47 @@ public protocol SharingStorage: Sendable {
 }
 
 extension AppDatabase: SharingStorage {}
+
+/// Plays being played, kept where every server instance sees them (see `OpenPlayRecord`), so that any instance can
+/// take any request of a play. Every method is one transaction.
+public protocol OpenPlayStorage: Sendable {
+    /// Inserts a new open play. Refused with `OpenPlayRefusal.full` when `maxOpen` plays are open, `.dailyOpen` when
+    /// the player has an open play of the same daily day, `.outdatedPlan` when the package's quizzes with areas, in
+    /// order (or, for a daily play, the one quiz), are no longer `record.quizIds`. The package's row is locked while
+    /// this is checked, as `updatePublished` locks it, so a play never starts on quizzes being replaced.
+    func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) throws
+    /// Locks the open play `id` against every other writer (every instance), hands it to `change`, and saves what
+    /// `change` says in the same transaction: `.keep` stores the record's events; `.finish` removes the open play and
+    /// records the finished one as `recordServerPlay` does, returning whether it is ranked. `nil` when no play `id` is
+    /// open. What `change` throws rolls the transaction back and is rethrown.
+    func updateOpenPlay<T>(
+        id: String, _ change: (OpenPlayRecord) throws -> (T, OpenPlayChange)
+    ) throws -> (value: T, ranked: Bool?)?
+    /// The open play `id`, unlocked: for reading only.
+    func openPlay(id: String) throws -> OpenPlayRecord?
+    /// The id of the player's open play of the daily quiz of `day`, if any.
+    func openDailyPlayId(playerId: Int64, day: String) throws -> String?
+    /// Open plays of a package (of every package when `nil`).
+    func openPlayCount(packageId: Int64?) throws -> Int
+    /// Ids of open plays whose `endsByMicros` is before `micros`, the oldest first, at most `limit`: plays nobody asked
+    /// about since their time ran out, for a sweep to record.
+    func overdueOpenPlays(before micros: Int64, limit: Int) throws -> [String]
+}
+
+/// Token buckets kept in the store, so that a limit holds across server instances.
+public protocol RateLimitStorage: Sendable {
+    /// Takes one token from bucket `key` (holding at most `burst`, refilled by one every `intervalMicros`) at `nowMicros`
+    /// on the shared clock, in one atomic step. `nil` when taken, else microseconds until a token is there.
+    func takeToken(key: String, burst: Int, intervalMicros: Int64, nowMicros: Int64) throws -> Int64?
+    /// Forgets buckets untouched since `micros` (they would be full again anyway).
+    func forgetBuckets(untouchedSince micros: Int64) throws
+}
+
+/// The store's own clock: with several instances, time is the database server's, not any one instance's.
+public protocol StoreClock: Sendable {
+    /// Microseconds since 1970-01-01 UTC by the database server's clock.
+    func databaseMicros() throws -> Int64
+}
 
 /// What the sharing use cases run on: the application's environment, the sharing store (`store`, opened on first use
 /// like the rest of the store), and the source of token bytes, which must be unpredictable (the system's generator;

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A play the server is running, as every server instance sees it: who plays what, when it started on the servers'
+/// shared clock, and what the player did (guesses, hints, skips) at which instant. Its state (the quiz on, the stage,
+/// the score) is not stored: any instance rebuilds it by replaying these events through the same `QuizRound`, which is
+/// a pure function of them and the clock, so no instance's memory holds the truth.
+public struct OpenPlayRecord: Equatable, Sendable, Codable {
+    public var id: String
+    public var playerId: Int64
+    public var playerName: String
+    public var packageId: Int64
+    /// The stored ids of the quizzes played, in order: the plan the play was started on. A package's quizzes cannot be
+    /// replaced while one of its plays is open, so these stay valid until the play ends.
+    public var quizIds: [Int64]
+    /// The daily quiz's day (`yyyy-MM-dd`, UTC) and number, when this play is one.
+    public var dailyDay: String?
+    public var dailyNumber: Int?
+    /// Wall time of the start, for the record.
+    public var startedAt: Date
+    /// The start on the shared clock (microseconds; see `SharedClock`).
+    public var startMicros: Int64
+    /// A time on the shared clock by which the play has surely ended (every quiz timed out): sweeps record plays past it.
+    public var endsByMicros: Int64
+    /// What the player did, in the order it was judged.
+    public var events: [PlayEvent]
+
+    public init(
+        id: String, playerId: Int64, playerName: String, packageId: Int64, quizIds: [Int64], dailyDay: String?,
+        dailyNumber: Int?, startedAt: Date, startMicros: Int64, endsByMicros: Int64, events: [PlayEvent] = []
+    ) {
+        self.id = id
+        self.playerId = playerId
+        self.playerName = playerName
+        self.packageId = packageId
+        self.quizIds = quizIds
+        self.dailyDay = dailyDay
+        self.dailyNumber = dailyNumber
+        self.startedAt = startedAt
+        self.startMicros = startMicros
+        self.endsByMicros = endsByMicros
+        self.events = events
+    }
+}
+
+/// One thing a player did in a play, at an instant of the shared clock.
+public struct PlayEvent: Equatable, Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case guess, hint, skip
+    }
+
+    public var kind: Kind
+    /// 1-based quiz number.
+    public var quiz: Int
+    /// The guess's text; `nil` for hints and skips.
+    public var text: String?
+    public var atMicros: Int64
+
+    public init(kind: Kind, quiz: Int, text: String? = nil, atMicros: Int64) {
+        self.kind = kind
+        self.quiz = quiz
+        self.text = text
+        self.atMicros = atMicros
+    }
+}
+
+/// A finished server play, ready to be recorded (see `recordServerPlay`).
+public struct FinishedServerPlay: Sendable {
+    public var publicId: String
+    public var packageId: Int64
+    public var player: Player
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var score: Int
+    public var elapsedSeconds: Double
+    public var dailyDay: String?
+    public var attempts: [AppDatabase.Attempt]
+
+    public init(
+        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
+        elapsedSeconds: Double, dailyDay: String?, attempts: [AppDatabase.Attempt]
+    ) {
+        self.publicId = publicId
+        self.packageId = packageId
+        self.player = player
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.score = score
+        self.elapsedSeconds = elapsedSeconds
+        self.dailyDay = dailyDay
+        self.attempts = attempts
+    }
+}
+
+/// What a change to an open play leaves behind: the play with its new events, or, when it has ended, nothing open and
+/// the finished play recorded in the same transaction.
+public enum OpenPlayChange: Sendable {
+    case keep(OpenPlayRecord)
+    case finish(FinishedServerPlay)
+}
+
+/// Why an open play could not be inserted.
+public enum OpenPlayRefusal: Error, Equatable, Sendable {
+    /// `maxOpen` plays are open already.
+    case full
+    /// The player has an open play of that day's daily quiz (its id).
+    case dailyOpen(playId: String)
+    /// The package's quizzes with areas are no longer the ones the play was planned on: plan again.
+    case outdatedPlan
+}
