@@ -22,11 +22,11 @@ public struct OpenPlayRecord: Equatable, Sendable, Codable {
     /// A time on the shared clock by which the play has surely ended (every quiz timed out): sweeps record plays past it.
     public var endsByMicros: Int64
     /// What the player did, in the order it was judged.
-    public var events: [PlayEvent]
+    public var events: [PlayerAction]
 
     public init(
         id: String, playerId: Int64, playerName: String, packageId: Int64, quizIds: [Int64], dailyDay: String?,
-        dailyNumber: Int?, startedAt: Date, startMicros: Int64, endsByMicros: Int64, events: [PlayEvent] = []
+        dailyNumber: Int?, startedAt: Date, startMicros: Int64, endsByMicros: Int64, events: [PlayerAction] = []
     ) {
         self.id = id
         self.playerId = playerId
@@ -43,7 +43,7 @@ public struct OpenPlayRecord: Equatable, Sendable, Codable {
 }
 
 /// One thing a player did in a play, at an instant of the shared clock.
-public struct PlayEvent: Equatable, Sendable, Codable {
+public struct PlayerAction: Equatable, Sendable, Codable {
     public enum Kind: String, Sendable, Codable {
         case guess, hint, skip
     }

@@ -219,6 +219,9 @@ extension AppDatabase {
             case .whole(var package):
                 let plays = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM play WHERE packageId = ?", arguments: [packageId])!
                 guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
+                let open = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM openPlay WHERE packageId = ?", arguments: [packageId])!
+                guard open == 0 else { throw StoreError.packageInPlay(openPlays: open) }
                 package.shareCode = current.shareCode
                 package.createdAt = current.createdAt
                 package.origin = current.origin

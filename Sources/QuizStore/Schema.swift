@@ -172,6 +172,28 @@ enum Schema {
                 t.add(column: "userEdited", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v7-server-open-plays-rate-buckets") { db in
+            // Plays being played, in the store rather than one server's memory, so any instance takes any request of
+            // one (`OpenPlayRecord`, kept whole as JSON: only these columns are ever searched).
+            try db.create(table: "openPlay") { t in
+                t.primaryKey("id", .text)
+                t.column("playerId", .integer).notNull().references("player", onDelete: .cascade)
+                t.column("packageId", .integer).notNull().references("package", onDelete: .cascade)
+                t.column("dailyDay", .text)
+                t.column("endsByMicros", .integer).notNull()
+                t.column("record", .text).notNull()
+            }
+            try db.execute(
+                sql: "CREATE UNIQUE INDEX openPlay_daily_once ON openPlay(playerId, dailyDay) WHERE dailyDay IS NOT NULL")
+            try db.create(index: "openPlay_on_endsByMicros", on: "openPlay", columns: ["endsByMicros"])
+            try db.create(index: "openPlay_on_packageId", on: "openPlay", columns: ["packageId"])
+            // Rate limits' token buckets, shared by every instance on this store.
+            try db.create(table: "rateBucket") { t in
+                t.primaryKey("key", .text)
+                t.column("tokens", .double).notNull()
+                t.column("atMicros", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

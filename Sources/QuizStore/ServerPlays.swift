@@ -72,36 +72,46 @@ extension AppDatabase {
         elapsedSeconds: Double, dailyDay: String?, attempts: [Attempt]
     ) throws -> Bool {
         try write { db in
-            let ranked = try dailyDay == nil
-                && !Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM play WHERE packageId = ? AND playerId = ? AND ranked)",
-                    arguments: [packageId, player.id])!
+            try Self.insertServerPlay(
+                FinishedServerPlay(
+                    publicId: publicId, packageId: packageId, player: player, startedAt: startedAt,
+                    finishedAt: finishedAt, score: score, elapsedSeconds: elapsedSeconds, dailyDay: dailyDay,
+                    attempts: attempts),
+                in: db)
+        }
+    }
+
+    /// Inserts a finished server play and its attempts inside a transaction; returns whether it is ranked.
+    static func insertServerPlay(_ play: FinishedServerPlay, in db: Database) throws -> Bool {
+        let ranked = try play.dailyDay == nil
+            && !Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM play WHERE packageId = ? AND playerId = ? AND ranked)",
+                arguments: [play.packageId, play.player.id])!
+        try db.execute(
+            sql: """
+                INSERT INTO play (packageId, player, startedAt, finishedAt, score, publicId, playerId, ranked,
+                                  elapsedSeconds, dailyDay)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                play.packageId, play.player.name, timestamp(play.startedAt), timestamp(play.finishedAt), play.score,
+                play.publicId, play.player.id, ranked, play.elapsedSeconds, play.dailyDay,
+            ])
+        let playId = db.lastInsertedRowID
+        for attempt in play.attempts {
             try db.execute(
                 sql: """
-                    INSERT INTO play (packageId, player, startedAt, finishedAt, score, publicId, playerId, ranked,
-                                      elapsedSeconds, dailyDay)
+                    INSERT INTO attempt (playId, quizId, player, startedAt, correct, seconds, stageReached, hintsUsed,
+                                         outcome, score)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    packageId, player.name, Self.timestamp(startedAt), Self.timestamp(finishedAt), score, publicId,
-                    player.id, ranked, elapsedSeconds, dailyDay,
+                    playId, attempt.quizId, play.player.name, timestamp(attempt.endedAt), attempt.result.solved,
+                    attempt.result.seconds, attempt.result.stageReached, attempt.result.hintsUsed,
+                    attempt.result.outcome.rawValue, attempt.result.score,
                 ])
-            let playId = db.lastInsertedRowID
-            for attempt in attempts {
-                try db.execute(
-                    sql: """
-                        INSERT INTO attempt (playId, quizId, player, startedAt, correct, seconds, stageReached, hintsUsed,
-                                             outcome, score)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        playId, attempt.quizId, player.name, Self.timestamp(attempt.endedAt), attempt.result.solved,
-                        attempt.result.seconds, attempt.result.stageReached, attempt.result.hintsUsed,
-                        attempt.result.outcome.rawValue, attempt.result.score,
-                    ])
-            }
-            return ranked
         }
+        return ranked
     }
 
     /// A finished server play by the id its client knows it by.

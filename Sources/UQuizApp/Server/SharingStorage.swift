@@ -43,7 +43,7 @@ public protocol SharingStorage: CatalogStorage {
     func dailyPlayId(playerId: Int64, day: String) throws -> String?
 }
 
-extension AppDatabase: SharingStorage {}
+extension AppDatabase: SharingStorage, OpenPlayStorage, RateLimitStorage, StoreClock {}
 
 /// Plays being played, kept where every server instance sees them (see `OpenPlayRecord`), so that any instance can
 /// take any request of a play. Every method is one transaction.
