@@ -94,14 +94,18 @@ public struct SharingEnvironment: Sendable {
     public var app: AppEnvironment
     public var store: @Sendable () throws -> any SharingStorage
     public var tokenBytes: @Sendable (Int) -> [UInt8]
+    /// Players authenticated before, shared by every request of this process.
+    public let knownPlayers: KnownPlayers
 
     public init(
         app: AppEnvironment, store: @escaping @Sendable () throws -> any SharingStorage,
-        tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes
+        tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes,
+        knownPlayers: KnownPlayers = KnownPlayers()
     ) {
         self.app = app
         self.store = store
         self.tokenBytes = tokenBytes
+        self.knownPlayers = knownPlayers
     }
 
     /// Bytes from `SystemRandomNumberGenerator` (the kernel's `getrandom`), fit for secrets.
