@@ -204,34 +204,31 @@ def scaling_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
-if len(sys.argv) == 4 and sys.argv[1] == "--scaling-section":
-    section = scaling_section(json.load(open(sys.argv[2])))
-    text = open(sys.argv[3]).read()
-    start = text.find(SCALING_HEADING + "\n")
+def replace_section(path, heading, section):
+    """Replaces the section under `heading` in the markdown file `path` and keeps the rest; a new one goes before the
+    raw process runs (or at the end)."""
+    text = open(path).read()
+    start = text.find(heading + "\n")
     if start >= 0:
-        following = text.find("\n## ", start + len(SCALING_HEADING))
+        following = text.find("\n## ", start + len(heading))
         text = text[:start] + section + ("\n" + text[following + 1:] if following >= 0 else "")
     else:
         anchor = text.find("## Process runs (hyperfine)")
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
-    open(sys.argv[3], "w").write(text)
+    open(path, "w").write(text)
+
+
+if len(sys.argv) == 4 and sys.argv[1] == "--scaling-section":
+    replace_section(sys.argv[3], SCALING_HEADING, scaling_section(json.load(open(sys.argv[2]))))
     sys.exit(0)
 
 if len(sys.argv) in (4, 5) and sys.argv[1] == "--server-section":
-    # Run alone, server.sh replaces its own section and keeps the rest; a new one goes before the raw process runs.
+    # Run alone, server.sh replaces its own section and keeps the rest.
     # The optional last argument is StagePosterBenchmarks' markdown, for the cold cut.
     stage_output = plain_benchmark_output(open(sys.argv[4]).read()) if len(sys.argv) == 5 else ""
     section = server_section(json.load(open(sys.argv[2])), benchmark_p50(stage_output, STAGE_CUT_BENCHMARK),
                              benchmark_p50(stage_output, STAGE_CACHED_BENCHMARK)).rstrip("\n") + "\n"
-    text = open(sys.argv[3]).read()
-    start = text.find(SERVER_HEADING + "\n")
-    if start >= 0:
-        following = text.find("\n## ", start + len(SERVER_HEADING))
-        text = text[:start] + section + ("\n" + text[following + 1:] if following >= 0 else "")
-    else:
-        anchor = text.find("## Process runs (hyperfine)")
-        text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
-    open(sys.argv[3], "w").write(text)
+    replace_section(sys.argv[3], SERVER_HEADING, section)
     sys.exit(0)
 
 work = sys.argv[1]

@@ -39,32 +39,20 @@ swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$ro
 uquiz="$root/.build-static/release/uquiz"
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 
-# Starts `uquiz serve` named $1 with the rest as its flags; sets $started_url once it prints its listening line.
-start() {
-  local name=$1; shift
-  : > "$work/$name.out"
-  "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@" > "$work/$name.out" 2> "$work/$name.log" &
-  pids+=("$!")
-  for _ in $(seq 300); do
-    started_url=$(sed -n 's/^listening on \(http:\/\/[^ ]*\)$/\1/p' "$work/$name.out")
-    [ -n "$started_url" ] && return 0
-    kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/$name.log" >&2; echo "$name exited before listening" >&2; exit 1; }
-    sleep 0.1
-  done
-  echo "$name did not say it was listening within 30 s" >&2
-  exit 1
-}
+. "$root/Benchmarks/start-server.sh"
+# Rate limits off: one address and a few players drive thousands of requests a second (README, "The server").
+serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
 
-start sqlite --db "$work/server.sqlite"
+serve sqlite --db "$work/server.sqlite"
 python3 Benchmarks/scaling-bench.py "SQLite, 1 instance" "$work" "$work/sqlite-1.json" "$started_url"
 stop_servers
 
 eval "$(bash .ci/postgres start)"
 postgres_dir=$UQUIZ_TEST_POSTGRES_DIR
-start postgres-a --db "$UQUIZ_TEST_POSTGRES_URL"
+serve postgres-a --db "$UQUIZ_TEST_POSTGRES_URL"
 python3 Benchmarks/scaling-bench.py "PostgreSQL, 1 instance" "$work" "$work/postgres-1.json" "$started_url"
 a_url=$started_url
-start postgres-b --db "$UQUIZ_TEST_POSTGRES_URL"
+serve postgres-b --db "$UQUIZ_TEST_POSTGRES_URL"
 python3 Benchmarks/scaling-bench.py "PostgreSQL, 2 instances" "$work" "$work/postgres-2.json" "$a_url" "$started_url"
 stop_servers
 
