@@ -506,6 +506,50 @@ struct RoomTests {
         #expect(started(script.take(ana)).map(\.serverTime) == [script.now])
     }
 
+    @Test func aPlayerJoiningWhileAQuizLoadsPlaysIt() throws {
+        var script = try RoomScript(quizCount: 2)
+        let ana = try script.join("Ana")
+        try script.act { try $0.start(by: ana, at: $1) }
+        try script.act { try $0.loaded(ana, quiz: 1, at: $1) }
+        #expect(script.room.phase == .playing(quiz: 1), "Ana alone is everyone")
+        try script.act { try $0.skip(by: ana, quiz: 1, at: $1) }
+        script.runUntil(isLoading(2))
+        let ben = try script.join("Ben")
+        #expect(snapshots(script.take(ben)).last?.standing == .playing(hint: nil))
+        try script.act { try $0.loaded(ana, quiz: 2, at: $1) }
+        #expect(script.room.phase == .loading(quiz: 2, since: script.now), "Ben is waited for")
+        try script.act { try $0.loaded(ben, quiz: 2, at: $1) }
+        try script.act { try $0.guess(by: ben, quiz: 2, text: "Parasite", at: $1) }
+        script.runUntil { if case .finished = $0 { true } else { false } }
+        #expect(summaries(script.take(ana)).last?.solvers.map(\.name) == ["Ben"])
+        #expect(script.room.podium?.places.map(\.name) == ["Ben", "Ana"])
+    }
+
+    @Test func kickingTheLastSlowPlayerStartsTheQuiz() throws {
+        var script = try RoomScript(quizCount: 2)
+        let ana = try script.join("Ana")
+        let ben = try script.join("Ben")
+        try script.act { try $0.start(by: ana, at: $1) }
+        try script.act { try $0.loaded(ana, quiz: 1, at: $1) }
+        script.inboxes = [:]
+        try script.act { try $0.kick(by: ana, ben, at: $1) }
+        #expect(script.take(ben) == [.kicked])
+        #expect(started(script.take(ana)).count == 1)
+    }
+
+    @Test func aDroppedPlayerKeepsTheQuizOpenUntilTheTimeUp() throws {
+        var (script, players) = try runningRoom()
+        let start = script.now
+        try script.act { try $0.drop(players[2], at: $1) }
+        for player in players.prefix(2) {
+            try script.act { try $0.guess(by: player, quiz: 1, text: "Inception", at: $1) }
+        }
+        #expect(script.room.phase == .playing(quiz: 1), "Cleo may still come back and answer")
+        script.runUntil { !isPlaying($0) }
+        #expect(summaries(script.take(players[0])).last?.ending == .timeUp)
+        #expect(script.now == start + .seconds(20))
+    }
+
     // MARK: - Scoring on the server's clock
 
     /// The points of Ben's guess of quiz 1 received `receivedAfter` its start with the latency allowance `allowance`.

@@ -468,7 +468,8 @@ public struct Room: Sendable {
         out.append(RoomMessage(to: .everyone, .quizStarted(quizClock())))
     }
 
-    /// Ends the quiz early once every remaining player of it has solved it.
+    /// Ends the quiz early once every remaining player of it has solved it. A dropped player still holding a seat counts:
+    /// they may come back and answer, so the quiz then runs to its time limit.
     private mutating func endIfEveryoneDone(at instant: Duration, into out: inout [RoomMessage]) {
         guard case .playing = phase else { return }
         let rounds = seats.filter(\.isSeated).compactMap(\.round)
