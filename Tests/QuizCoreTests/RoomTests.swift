@@ -723,3 +723,42 @@ struct RoomTests {
         #expect(!String(describing: token).contains(token.value), "a token is never printed whole")
     }
 }
+
+@Suite("Room connection limits")
+struct RoomConnectionGuardTests {
+    @Test func aBurstIsTakenAndAFloodIsCutOff() {
+        var connection = RoomConnectionGuard(openedAt: .seconds(10))
+        for _ in 0..<RoomConnectionGuard.burst { #expect(connection.receive(bytes: 100, at: .seconds(10)) == .accept) }
+        #expect(connection.receive(bytes: 100, at: .seconds(10)) == .cutOff(.flooding))
+    }
+
+    @Test func aSteadyFiveMessagesASecondGoOnForever() {
+        var connection = RoomConnectionGuard(openedAt: .zero)
+        for _ in 0..<RoomConnectionGuard.burst { _ = connection.receive(bytes: 10, at: .zero) }
+        var refused = 0
+        for tick in 1...10_000 where connection.receive(bytes: 10, at: .milliseconds(200 * tick)) != .accept { refused += 1 }
+        #expect(refused == 0)
+        #expect(connection.receive(bytes: 10, at: .milliseconds(2_000_000)) == .cutOff(.flooding), "one more at once is too many")
+        // Four quiet seconds give the whole burst back, and no more.
+        for _ in 0..<RoomConnectionGuard.burst { #expect(connection.receive(bytes: 10, at: .seconds(2004)) == .accept) }
+        #expect(connection.receive(bytes: 10, at: .seconds(2004)) == .cutOff(.flooding))
+    }
+
+    @Test func aTooLargeMessageIsCutOff() {
+        var connection = RoomConnectionGuard(openedAt: .zero)
+        #expect(connection.receive(bytes: 4096, at: .zero) == .accept)
+        #expect(connection.receive(bytes: 4097, at: .zero) == .cutOff(.messageTooLarge(limit: 4096)))
+    }
+
+    @Test func heartbeatsFindADeadConnection() {
+        var connection = RoomConnectionGuard(openedAt: .seconds(100))
+        #expect(!connection.needsPing(at: .milliseconds(114_999)))
+        #expect(connection.needsPing(at: .seconds(115)))
+        #expect(!connection.isDead(at: .milliseconds(144_999)))
+        connection.heard(at: .seconds(140))
+        #expect(!connection.isDead(at: .seconds(180)), "the pong counts")
+        #expect(connection.isDead(at: .seconds(185)))
+        _ = connection.receive(bytes: 10, at: .seconds(184))
+        #expect(!connection.isDead(at: .seconds(185)), "so does any message")
+    }
+}
