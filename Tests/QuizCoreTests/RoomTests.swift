@@ -712,6 +712,16 @@ struct RoomTests {
         #expect(throws: RoomSetupError.quizWithoutStages(quiz: 2)) {
             try Room(code: RoomCode("AB2C")!, shareCode: ShareCode("FE7NWW")!, quizzes: bare, rules: rules, openedAt: .zero)
         }
+        var backwards = rules
+        backwards.interlude = .seconds(-1)
+        #expect(throws: RoomSetupError.negativeTiming) {
+            try Room(code: RoomCode("AB2C")!, shareCode: ShareCode("FE7NWW")!, quizzes: quizzes(2), rules: backwards, openedAt: .zero)
+        }
+        var instant = rules
+        instant.stageDuration = .zero
+        #expect(throws: RoomSetupError.invalidTimings(.stageDurationNotPositive(stage: 1))) {
+            try Room(code: RoomCode("AB2C")!, shareCode: ShareCode("FE7NWW")!, quizzes: quizzes(2), rules: instant, openedAt: .zero)
+        }
     }
 
     @Test func tokensComeFromTheInjectedGenerator() throws {
@@ -721,6 +731,8 @@ struct RoomTests {
         #expect(token == ResumeToken.random(using: &second))
         #expect(token.value.count == 32 && ResumeToken(token.value) == token)
         #expect(!String(describing: token).contains(token.value), "a token is never printed whole")
+        #expect(token.matches(ResumeToken(token.value.uppercased())!))
+        #expect(!token.matches(ResumeToken.random(using: &first)))
     }
 }
 

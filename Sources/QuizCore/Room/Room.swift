@@ -7,6 +7,8 @@ public enum RoomSetupError: Error, Equatable, Sendable {
     case quizWithoutStages(quiz: Int)
     case invalidTimings(RevealScheduleError)
     case timeLimitNotPositive
+    /// A loading timeout, interlude, seat hold or lifetime below zero.
+    case negativeTiming
 }
 
 /// What `join` gives the new player.
@@ -107,8 +109,11 @@ public struct Room: Sendable {
         guard !quizzes.isEmpty else { throw .noQuizzes }
         if let bare = quizzes.firstIndex(where: { $0.stageCount < 1 }) { throw .quizWithoutStages(quiz: bare + 1) }
         guard rules.timeLimit > .zero else { throw .timeLimitNotPositive }
+        let waits = [rules.loadingTimeout, rules.interlude, rules.seatHold, rules.idleLifetime, rules.endedLifetime]
+        guard waits.allSatisfy({ $0 >= .zero }) else { throw .negativeTiming }
         do {
-            _ = try RevealSchedule(start: openedAt, stageCount: 1, stageDuration: rules.stageDuration, timeLimit: rules.timeLimit)
+            _ = try RevealSchedule(
+                start: openedAt, stageCount: 1, stageDuration: rules.stageDuration, timeLimit: rules.timeLimit)
         } catch {
             throw .invalidTimings(error)
         }
@@ -166,7 +171,8 @@ public struct Room: Sendable {
     public mutating func join(
         name: String, at instant: Duration, using generator: inout some RandomNumberGenerator
     ) throws(RoomError) -> RoomJoin {
-        let (joined, messages) = try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        let (joined, messages) = try perform(at: instant) {
+            (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             if case .finished = room.phase { throw .roomFinished }
             let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             guard !trimmed.isEmpty, trimmed.count <= RoomRules.maxNameLength,
@@ -192,8 +198,8 @@ public struct Room: Sendable {
     public mutating func resume(
         token: ResumeToken, at instant: Duration
     ) throws(RoomError) -> (player: RoomPlayerID, messages: [RoomMessage]) {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
-            guard let index = room.seats.firstIndex(where: { $0.token == token }) else { throw .wrongResumeToken }
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
+            guard let index = room.seats.firstIndex(where: { $0.token.matches(token) }) else { throw .wrongResumeToken }
             guard room.seats[index].isSeated else { throw .notInRoom }
             let wasDropped = room.seats[index].droppedAt != nil
             room.seats[index].droppedAt = nil
@@ -206,67 +212,68 @@ public struct Room: Sendable {
     /// The player's connection is lost (closed, or its heartbeats stopped): the seat is kept `seatHold` for a resume.
     /// Not an activity of the player's, so it does not keep the room alive.
     public mutating func drop(_ player: RoomPlayerID, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant, isActivity: false) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant, isActivity: false) {
+            (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.seatedIndex(of: player)
             guard room.seats[index].droppedAt == nil else { return }
-            room.seats[index].droppedAt = now
+            room.seats[index].droppedAt = room.now
             out.append(RoomMessage(to: .everyone, .lobbyChanged(room.lobby)))
-            room.startIfEveryoneLoaded(at: now, into: &out)
+            room.startIfEveryoneLoaded(at: room.now, into: &out)
         }.1
     }
 
     /// The player leaves for good; their points stay on the board. A leaving host passes the role on.
     public mutating func leave(_ player: RoomPlayerID, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.seatedIndex(of: player)
-            room.depart(index, .left, at: now, into: &out)
+            room.depart(index, .left, at: room.now, into: &out)
         }.1
     }
 
     /// The player has the first poster of `quiz`; the quiz starts as soon as every connected player of it has.
     public mutating func loaded(_ player: RoomPlayerID, quiz: Int, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.connectedIndex(of: player)
             guard case .loading(let loading, _) = room.phase, loading == quiz else { throw .quizNotRunning(quiz: quiz) }
             room.seats[index].loadedQuiz = quiz
-            room.startIfEveryoneLoaded(at: now, into: &out)
+            room.startIfEveryoneLoaded(at: room.now, into: &out)
         }.1
     }
 
     public mutating func start(by player: RoomPlayerID, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             try room.requireHost(player)
             guard case .lobby = room.phase else { throw .alreadyStarted }
-            room.beginLoading(1, at: now, into: &out)
+            room.beginLoading(1, at: room.now, into: &out)
         }.1
     }
 
     /// Ends the running quiz `quiz` for everyone, unsolved guesses scoring 0. The quiz number guards against a double
     /// click skipping the next quiz too.
     public mutating func skip(by player: RoomPlayerID, quiz: Int, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             try room.requireHost(player)
             guard case .playing(let running) = room.phase else { throw .nothingToSkip }
             guard running == quiz else { throw .quizNotRunning(quiz: quiz) }
-            room.endQuiz(.skipped, at: now, into: &out)
+            room.endQuiz(.skipped, at: room.now, into: &out)
         }.1
     }
 
     public mutating func kick(
         by player: RoomPlayerID, _ target: RoomPlayerID, at instant: Duration
     ) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             try room.requireHost(player)
             guard target != player, let index = room.seats.firstIndex(where: { $0.id == target && $0.isSeated })
             else { throw .invalidTarget }
-            room.depart(index, .kicked, at: now, into: &out)
+            room.depart(index, .kicked, at: room.now, into: &out)
         }.1
     }
 
     public mutating func passHost(
         by player: RoomPlayerID, to target: RoomPlayerID, at instant: Duration
     ) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             try room.requireHost(player)
             guard target != player, let index = room.seats.firstIndex(where: { $0.id == target && $0.isSeated })
             else { throw .invalidTarget }
@@ -286,31 +293,33 @@ public struct Room: Sendable {
     public mutating func guess(
         by player: RoomPlayerID, quiz: Int, text: String, latencyAllowance: Duration = .zero, at instant: Duration
     ) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.playingIndex(of: player, quiz: quiz)
             guard text.count <= RoomRules.maxGuessLength else { throw .guessTooLong(limit: RoomRules.maxGuessLength) }
             let allowance = min(max(latencyAllowance, .zero), RoomRules.maxLatencyAllowance)
-            let seenStageStart = room.schedule!.window(ofStage: room.revealedStages - 1).start ?? now
-            let judgedAt = max(now - allowance, seenStageStart)
+            let seenStageStart = room.schedule!.window(ofStage: room.revealedStages - 1).start ?? room.now
+            let judgedAt = max(room.now - allowance, seenStageStart)
             var round = room.seats[index].round!
             var verdict = Verdict.rejected(.tooFar)
             for case let .guessed(_, _, judged, _) in round.guess(text, at: judgedAt) { verdict = judged }
             room.seats[index].round = round
             let id = room.seats[index].id
-            out.append(RoomMessage(to: .player(id), .guessJudged(quiz: quiz, judgement: RoomGuessJudgement(verdict, result: round.result))))
+            let judgement = RoomGuessJudgement(verdict, result: round.result)
+            out.append(RoomMessage(to: .player(id), .guessJudged(quiz: quiz, judgement: judgement)))
             if let result = round.result, result.solved {
                 out.append(RoomMessage(to: .everyone, .solved(quiz: quiz, player: id, stage: result.stageReached)))
-                room.endIfEveryoneDone(at: now, into: &out)
+                room.endIfEveryoneDone(at: room.now, into: &out)
             }
         }.1
     }
 
     /// Shows the running quiz's hint to the player; it halves their points for this quiz, as in solo play.
     public mutating func hint(by player: RoomPlayerID, quiz: Int, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, now: Duration, out: inout [RoomMessage]) throws(RoomError) in
+        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.playingIndex(of: player, quiz: quiz)
-            _ = room.seats[index].round!.hint(at: now)
-            out.append(RoomMessage(to: .player(room.seats[index].id), .hintShown(quiz: quiz, hint: room.quizzes[quiz - 1].hint)))
+            _ = room.seats[index].round!.hint(at: room.now)
+            let hint = room.quizzes[quiz - 1].hint
+            out.append(RoomMessage(to: .player(room.seats[index].id), .hintShown(quiz: quiz, hint: hint)))
         }.1
     }
 
@@ -328,12 +337,12 @@ public struct Room: Sendable {
     /// Runs a command on a copy brought to `instant`, which replaces the room only if the command succeeds.
     private mutating func perform<Value>(
         at instant: Duration, isActivity: Bool = true,
-        _ body: (inout Room, Duration, inout [RoomMessage]) throws(RoomError) -> Value
+        _ body: (inout Room, inout [RoomMessage]) throws(RoomError) -> Value
     ) throws(RoomError) -> (Value, [RoomMessage]) {
         var next = self
         var messages = next.advance(to: instant)
         if case .expired = next.phase { throw .roomExpired }
-        let value = try body(&next, next.now, &messages)
+        let value = try body(&next, &messages)
         if isActivity { next.lastActivity = next.now }
         self = next
         return (value, messages)

@@ -32,6 +32,14 @@ public struct ResumeToken: Hashable, Sendable, CustomStringConvertible {
         return ResumeToken(hex.joined())!
     }
 
+    /// Compares in time independent of where the tokens differ, so response times tell a guesser nothing.
+    public func matches(_ other: ResumeToken) -> Bool {
+        let mine = Array(value.utf8)
+        let theirs = Array(other.value.utf8)
+        guard mine.count == theirs.count else { return false }
+        return zip(mine, theirs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
     /// Tokens are secrets: never printed in logs or test failures in full.
     public var description: String { "token(\(value.prefix(4))…)" }
 }
