@@ -295,6 +295,12 @@ struct RoomTests {
                     87,
                 ])
                 #expect(judgements(events) == [.accepted(points: summary!.solvers[1].points, stage: 2)])
+            case 3:
+                // Fay watched: the stages after she came and the answer reached her, but she had nothing to guess.
+                let watched = script.take(fay!)
+                #expect(watched.contains { if case .stageRevealed(let clock) = $0 { clock.quiz == 3 && clock.stage == 5 } else { false } })
+                #expect(summaries(watched).last?.solvers.contains { $0.name == "Fay" } == false)
+                #expect(summaries(watched).last?.answerTitle == "Casablanca")
             case 4:
                 #expect(judgements(events) == [.anotherMovie, .accepted(points: summary!.solvers.first { $0.name == "Ben" }!.points, stage: 3)])
             case 5:
