@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var guesses: RateLimit
     public var movieSearches: RateLimit
     public var posterUploads: RateLimit
+    /// Per client address: requests answered 401 although they carried an Authorization header.
+    public var failedAuthentications: RateLimit
     /// How plays run: the pause before each quiz, how long finished plays stay in memory.
     public var plays: PlayRules
     /// The web player's files; `nil` serves the API alone.
@@ -42,8 +44,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
-        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads, plays: PlayRules = .init(),
-        web: WebPlayer? = nil
+        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads,
+        failedAuthentications: RateLimit = .failedAuthentications, plays: PlayRules = .init(), web: WebPlayer? = nil
     ) {
         self.host = host
         self.port = port
@@ -54,6 +56,7 @@ public struct ServerConfiguration: Sendable {
         self.guesses = guesses
         self.movieSearches = movieSearches
         self.posterUploads = posterUploads
+        self.failedAuthentications = failedAuthentications
         self.plays = plays
         self.web = web
     }
@@ -68,6 +71,7 @@ public struct ServerConfiguration: Sendable {
         lifted.guesses = .unlimited
         lifted.movieSearches = .unlimited
         lifted.posterUploads = .unlimited
+        lifted.failedAuthentications = .unlimited
         return lifted
     }
 }
@@ -106,7 +110,7 @@ public func buildApplication(
 }
 
 /// Every route of the server, with the middleware every request goes through: request logs with an id, the security
-/// headers, then errors turned into JSON, then the body limit; with a web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
+/// headers, then errors turned into JSON, then the limit on failed authentications, then the body limit; with a web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
 /// play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
@@ -116,6 +120,10 @@ public func buildRouter(
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
+    // Gives authentication the client's count of refused tokens (`AuthenticationGate`).
+    router.add(
+        middleware: FailedAuthenticationLimitMiddleware(
+            limiter: RateLimiter(limit: configuration.failedAuthentications, now: monotonicNow)))
     router.add(
         middleware: BodyLimitMiddleware(
             maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes]))
