@@ -208,6 +208,11 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
             _ = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
+        } catch {
+            // The body stream fails when the client sends malformed HTTP in it or stops before its end (the connection
+            // closed on it, by the client or by the idle timeout): the client's fault, not the server's, so a 400 (if
+            // anyone is still there to read it) and no "unexpected error" in the log.
+            throw APIError.badRequest("the request body could not be read: it ended early or is not well-formed HTTP")
         }
         return try await next(request, context)
     }
