@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// A connection with no request for this long is closed.
     public var idleTimeout: Duration
+    /// A request body that has not arrived whole after this long is refused (408) and its reading stopped.
+    public var bodyTimeout: Duration
     /// Per client address.
     public var playerCreation: RateLimit
     /// Per player.
@@ -43,6 +45,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
+        bodyTimeout: Duration = .seconds(60),
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
         movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads,
         failedAuthentications: RateLimit = .failedAuthentications, plays: PlayRules = .init(), web: WebPlayer? = nil
@@ -51,6 +54,7 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
         self.playerCreation = playerCreation
         self.playStarts = playStarts
         self.guesses = guesses
@@ -126,7 +130,8 @@ public func buildRouter(
             limiter: RateLimiter(limit: configuration.failedAuthentications, now: monotonicNow)))
     router.add(
         middleware: BodyLimitMiddleware(
-            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes]))
+            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes],
+            bodyTimeout: configuration.bodyTimeout))
     HealthRoutes(environment: environment).add(to: router)
     // One set of plays for the routes that play and the one that updates packages, which must not change one under a
     // play.

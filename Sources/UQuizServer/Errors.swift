@@ -164,6 +164,7 @@ struct APIError: Error {
         case .contentTooLarge: "too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .unprocessableContent: "broken_rule"
+        case .requestTimeout: "request_timeout"
         case .tooManyRequests: "too_many_requests"
         case .serviceUnavailable: "not_ready"
         default: status.code < 500 ? "bad_request" : "internal"
@@ -197,6 +198,10 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     var maxBytes: Int
     /// Paths whose bodies have a limit of their own (poster uploads, which are larger than any JSON body).
     var maxBytesByPath: [String: Int] = [:]
+    /// The longest a body may take to arrive whole. The idle timeout closes a connection that sends nothing, but each
+    /// byte of a body restarts it: without this, a client trickling a byte a second would hold a request open for
+    /// days.
+    var bodyTimeout: Duration = .seconds(60)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
@@ -205,7 +210,26 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
         }
         do {
-            _ = try await request.collectBody(upTo: limit)
+            let body = request.body
+            let timeout = bodyTimeout
+            // Whichever ends first: the body, or the time it may take (the reading is then cancelled).
+            let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let collected else {
+                throw APIError(
+                    status: .requestTimeout, code: "request_timeout",
+                    message: "the body did not arrive within \(timeout.components.seconds) s")
+            }
+            request.body = .init(buffer: collected)
+        } catch let error as APIError {
+            throw error
         } catch is NIOTooManyBytesError {
             throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
         } catch {

@@ -254,6 +254,26 @@ struct ServeFaultTests {
         #expect(server.stop() == 0)
     }
 
+    /// A client that sends a body a few bytes at a time, each within the idle timeout, is refused with a JSON 408
+    /// once the body timeout (2 s here) has passed, however long it would go on.
+    @Test func aTricklingBodyIsRefusedAfterTheBodyTimeout() throws {
+        let server = try Server(["--idle-timeout", "1", "--body-timeout", "2"])
+        let connection = try server.connect()
+        try connection.send(Data("POST /v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n".utf8))
+        // A byte every 200 ms keeps the connection from idling; the pacing is the client's, nothing is timed here.
+        var reply: Reply?
+        for _ in 0..<300 where reply == nil {
+            try connection.send(Data(" ".utf8))
+            reply = try? connection.reply(within: 0.2)
+        }
+        let refused = try #require(reply, "no answer after 60 s of trickling")
+        #expect(refused.status == 408 && refused.isJSON && refused.errorCode == "request_timeout", "\(refused.status) \(refused.text)")
+        #expect(connection.waitForClose(within: 30), "and the connection is let go")
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(!server.output.contains("unexpected error"), "\(server.output.suffix(2000))")
+        #expect(server.stop() == 0)
+    }
+
     @Test func theIdleTimeoutIsCheckedWhenGiven() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("s.sqlite"), "--idle-timeout", "0"])

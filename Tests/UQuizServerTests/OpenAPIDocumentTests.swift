@@ -81,6 +81,21 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    /// Every operation that takes a body says what any body can get, whatever the route does with it: 400 (cut short,
+    /// not JSON), 408 (too slow to arrive), 413 (too large). The guesses, hints and skips answered an undocumented
+    /// 413 to ServeFaultTests.
+    @Test func everyOperationWithABodyDocumentsTheBodysFaults() {
+        let blocks = Self.operationBlocks(in: OpenAPIDocument.text)
+        let withBody = blocks.filter { $0.value.contains { $0 == "      requestBody:" } }
+        #expect(withBody.count == 7, "\(withBody.keys.sorted())")
+        for (operation, lines) in withBody.sorted(by: { $0.key < $1.key }) {
+            let statuses = Set(lines.map { $0.trimmingCharacters(in: .whitespaces) })
+            for status in ["\"400\":", "\"408\":", "\"413\":"] {
+                #expect(statuses.contains(status), "\(operation) does not document \(status)")
+            }
+        }
+    }
+
     @Test func theServedDocumentIsTheRepositoryFile() async throws {
         let onDisk = try Data(contentsOf: Self.file)
         #expect(Data(OpenAPIDocument.bytes) == onDisk)
