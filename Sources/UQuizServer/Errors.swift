@@ -209,6 +209,12 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
         }
+        // Without a length or chunks there is no body to wait for (a GET): no timer, so reads cost what they did.
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if request.headers[.transferEncoding] == nil, length == nil || length == 0 {
+            _ = try await request.collectBody(upTo: limit)
+            return try await next(request, context)
+        }
         do {
             let body = request.body
             let timeout = bodyTimeout
