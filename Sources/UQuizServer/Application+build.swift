@@ -114,8 +114,9 @@ public func buildApplication(
 }
 
 /// Every route of the server, with the middleware every request goes through: request logs with an id, the security
-/// headers, then errors turned into JSON, then the limit on failed authentications, then the body limit; with a web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
-/// play's stages and score follow it alone.
+/// headers, then errors turned into JSON, then the limit on refused tokens, then the body limit and timeout; with a
+/// web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it): a play's
+/// stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
     monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart
