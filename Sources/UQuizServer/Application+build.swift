@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// A connection with no request for this long is closed.
     public var idleTimeout: Duration
+    /// A request body that has not arrived whole after this long is refused (408) and its reading stopped.
+    public var bodyTimeout: Duration
     /// Per client address.
     public var playerCreation: RateLimit
     /// Per player.
@@ -34,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var guesses: RateLimit
     public var movieSearches: RateLimit
     public var posterUploads: RateLimit
+    /// Per client address: requests answered 401 although they carried an Authorization header.
+    public var failedAuthentications: RateLimit
     /// How plays run: the pause before each quiz, how long finished plays stay in memory.
     public var plays: PlayRules
     /// The web player's files; `nil` serves the API alone.
@@ -44,19 +48,23 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
+        bodyTimeout: Duration = .seconds(60),
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
-        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads, plays: PlayRules = .init(),
-        web: WebPlayer? = nil, rateLimitsInStore: Bool = false
+        movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads,
+        failedAuthentications: RateLimit = .failedAuthentications, plays: PlayRules = .init(), web: WebPlayer? = nil,
+        rateLimitsInStore: Bool = false
     ) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
         self.playerCreation = playerCreation
         self.playStarts = playStarts
         self.guesses = guesses
         self.movieSearches = movieSearches
         self.posterUploads = posterUploads
+        self.failedAuthentications = failedAuthentications
         self.plays = plays
         self.web = web
         self.rateLimitsInStore = rateLimitsInStore
@@ -72,6 +80,7 @@ public struct ServerConfiguration: Sendable {
         lifted.guesses = .unlimited
         lifted.movieSearches = .unlimited
         lifted.posterUploads = .unlimited
+        lifted.failedAuthentications = .unlimited
         return lifted
     }
 }
@@ -111,9 +120,9 @@ public func buildApplication(
 }
 
 /// Every route of the server, with the middleware every request goes through: request logs with an id, the security
-/// headers, then errors turned into JSON, then the body limit; with a web player, its pages and assets.
-/// `monotonicNow` is the clock of plays and rate limits (tests drive it; `uquiz serve` passes `SharedClock.now`, the
-/// same time on every instance): a play's stages and score follow it alone.
+/// headers, then errors turned into JSON, then the limit on refused tokens, then the body limit and timeout; with a
+/// web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it; `uquiz
+/// serve` passes `SharedClock.now`, the same time on every instance): a play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
     monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart
@@ -122,9 +131,14 @@ public func buildRouter(
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
+    // Gives authentication the client's count of refused tokens (`AuthenticationGate`).
+    router.add(
+        middleware: FailedAuthenticationLimitMiddleware(
+            limiter: RateLimiter(limit: configuration.failedAuthentications, now: monotonicNow)))
     router.add(
         middleware: BodyLimitMiddleware(
-            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes]))
+            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes],
+            bodyTimeout: configuration.bodyTimeout))
     HealthRoutes(environment: environment).add(to: router)
     // One set of plays for the routes that play and the one that updates packages, which must not change one under a
     // play.

@@ -170,6 +170,7 @@ struct APIError: Error {
         case .contentTooLarge: "too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .unprocessableContent: "broken_rule"
+        case .requestTimeout: "request_timeout"
         case .tooManyRequests: "too_many_requests"
         case .serviceUnavailable: "not_ready"
         default: status.code < 500 ? "bad_request" : "internal"
@@ -203,6 +204,10 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     var maxBytes: Int
     /// Paths whose bodies have a limit of their own (poster uploads, which are larger than any JSON body).
     var maxBytesByPath: [String: Int] = [:]
+    /// The longest a body may take to arrive whole. The idle timeout closes a connection that sends nothing, but each
+    /// byte of a body restarts it: without this, a client trickling a byte a second would hold a request open for
+    /// days.
+    var bodyTimeout: Duration = .seconds(60)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
@@ -210,10 +215,40 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
         }
-        do {
+        // Without a length or chunks there is no body to wait for (a GET): no timer, so reads cost what they did.
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if request.headers[.transferEncoding] == nil, length == nil || length == 0 {
             _ = try await request.collectBody(upTo: limit)
+            return try await next(request, context)
+        }
+        do {
+            let body = request.body
+            let timeout = bodyTimeout
+            // Whichever ends first: the body, or the time it may take (the reading is then cancelled).
+            let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let collected else {
+                throw APIError(
+                    status: .requestTimeout, code: "request_timeout",
+                    message: "the body did not arrive within \(timeout.components.seconds) s")
+            }
+            request.body = .init(buffer: collected)
+        } catch let error as APIError {
+            throw error
         } catch is NIOTooManyBytesError {
             throw APIError(status: .contentTooLarge, code: "too_large", message: Self.message(limit))
+        } catch {
+            // The body stream fails when the client sends malformed HTTP in it or stops before its end (the connection
+            // closed on it, by the client or by the idle timeout): the client's fault, not the server's, so a 400 (if
+            // anyone is still there to read it) and no "unexpected error" in the log.
+            throw APIError.badRequest("the request body could not be read: it ended early or is not well-formed HTTP")
         }
         return try await next(request, context)
     }

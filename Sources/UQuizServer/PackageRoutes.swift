@@ -72,7 +72,9 @@ struct PackageRoutes {
             cursor = parsed
         }
         var text: String?
-        if let q = query.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty {
+        if let q = try query.get("q").map({ try QueryValue.searchText($0, name: "q") })?
+            .trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty
+        {
             guard q.count <= BrowsePackages.maxSearchLength else {
                 throw APIError.badRequest("q: at most \(BrowsePackages.maxSearchLength) characters")
             }

@@ -116,7 +116,9 @@ struct PlayRoutes {
     private func searchMovies(_ request: Request) throws -> Response {
         let player = try request.authenticatedPlayer(environment)
         let query = request.uri.queryParameters
-        guard let text = query.get("q"), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let text = try query.get("q").map({ try QueryValue.searchText($0, name: "q") }),
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else {
             throw APIError.badRequest("q: a title or part of one is needed")
         }
         guard text.count <= ServerMovieSearch.maxQueryLength else {

@@ -18,11 +18,23 @@ struct PlayerRoutes {
 }
 
 extension Request {
-    /// The player whose bearer token the request carries: 401 without one, or with one nobody has.
+    /// The player whose bearer token the request carries: 401 without one, or with one nobody has; 429 once the
+    /// client's address has had too many refused (`AuthenticationGate`).
     func authenticatedPlayer(_ environment: ServerEnvironment) throws -> Player {
         guard let header = headers[.authorization] else {
             throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
         }
+        let gate = AuthenticationGate.current
+        try gate?.check()
+        do {
+            return try player(header: header, environment)
+        } catch {
+            if APIError.from(error)?.status == .unauthorized { gate?.failed() }
+            throw error
+        }
+    }
+
+    private func player(header: String, _ environment: ServerEnvironment) throws -> Player {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("the Authorization header must be \"Bearer TOKEN\"")

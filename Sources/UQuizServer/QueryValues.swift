@@ -24,4 +24,13 @@ enum QueryValue {
         }
         return value
     }
+
+    /// A search text without control characters, 400 naming `name` otherwise. A store cuts a text at a NUL (SQLite
+    /// reads its C string to there: "unterminated string", a 500), and no title or maker holds a control character.
+    static func searchText(_ text: String, name: String) throws -> String {
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError.badRequest("\(name): control characters are not searched for")
+        }
+        return text
+    }
 }

@@ -32,6 +32,12 @@ public struct RateLimit: Sendable, Equatable {
     /// Movie searches, per player: 10 at once, then 1 a second; TMDB's own limit is shared by every maker.
     public static let movieSearches = RateLimit(burst: 10, interval: .seconds(1))
 
+    /// Failed authentications (a bearer token nobody has, an Authorization header that is not one), per client address:
+    /// 20 at once, then 1 a second. A token is 32 random bytes, so guessing one is hopeless anyway; the limit keeps a
+    /// script from making the server hash and look up tokens without end, and a client that keeps sending a stale
+    /// token is told to stop. Right tokens never use it up.
+    public static let failedAuthentications = RateLimit(burst: 20, interval: .seconds(1))
+
     /// A limit no client reaches, for `uquiz serve --rate-limits off` (benchmarks, load tests). The limiter still runs
     /// (a bucket looked up and refilled per request), so a benchmark measures what a request costs with limits on,
     /// only without the 429s.
@@ -70,6 +76,19 @@ final class RateLimiter: Sendable {
         self.now = now
         // An unlimited limit never refuses: no need to ask the store.
         shared = limit == .unlimited ? nil : (name, store)
+    }
+
+    /// How long until `client` has a token in this process's buckets, without taking it; `nil` when it has one now.
+    /// (The refused-token limit, its only user, counts per instance.)
+    func wait(for client: String) -> Duration? {
+        let nowMicros = now().wholeMicroseconds
+        let intervalMicros = limit.interval.wholeMicroseconds
+        return memory.withLock { buckets in
+            guard let bucket = buckets[client] else { return nil }
+            let tokens = min(
+                Double(limit.burst), bucket.tokens + Double(nowMicros - bucket.atMicros) / Double(max(1, intervalMicros)))
+            return tokens >= 1 ? nil : .microseconds(Int64((Double(intervalMicros) * (1 - tokens)).rounded(.up)))
+        }
     }
 
     /// Takes one token for `client`; `nil` when allowed, else how long until the next token.
@@ -118,5 +137,37 @@ struct RateLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let wait = try limiter.take(for: context.clientAddress) { throw APIError.tooManyRequests(wait) }
         return try await next(request, context)
+    }
+}
+
+/// The failed-authentication limit of the request being handled: its client's address and the limiter, handed to
+/// `Request.authenticatedPlayer` as a task-local so that only authentication is refused (a read that ignores the
+/// Authorization header still answers a client that is locked out).
+struct AuthenticationGate: Sendable {
+    @TaskLocal static var current: AuthenticationGate?
+
+    let limiter: RateLimiter
+    let client: String
+
+    /// 429 with `Retry-After` while the client has no failed attempt left; checked before the token is looked at, so a
+    /// right token found by trying is no faster to find.
+    func check() throws {
+        if let wait = limiter.wait(for: client) { throw APIError.tooManyRequests(wait) }
+    }
+
+    /// One failed attempt: a token nobody has, or an Authorization header that is not a bearer token.
+    func failed() { _ = try? limiter.take(for: client) }
+}
+
+/// Sets the `AuthenticationGate` of each request from the client's address. Only requests whose Authorization header
+/// was refused count; one without the header, and a right token, never do.
+struct FailedAuthenticationLimitMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let limiter: RateLimiter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await AuthenticationGate.$current.withValue(AuthenticationGate(limiter: limiter, client: context.clientAddress)) {
+            try await next(request, context)
+        }
     }
 }

@@ -26,7 +26,7 @@ struct NoNetwork: Error {}
 
 /// Collects what a front end would be shown.
 final class RecordingObserver: SolveObserver {
-    var events: [PlayEvent] = []
+    var events: [QuizCore.PlayEvent] = []
     var ended: [(Int, QuizResult)] = []
 
     func show(_ step: SolveStep) { events.append(step.event) }

@@ -31,6 +31,16 @@ struct ServeCommand: AsyncParsableCommand {
             discussion: "Off is for benchmarks and load tests from one address: never for a server people use.",
             valueName: "on|off"))
     var rateLimits: RateLimitSwitch = .on
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection that sends no complete request for this long, a half-sent one included (1 to 3600).",
+            valueName: "seconds"))
+    var idleTimeout = 30
+    @Option(
+        help: ArgumentHelp(
+            "Refuse (408) a request whose body has not arrived whole after this long, however slowly it trickles (1 to 3600).",
+            valueName: "seconds"))
+    var bodyTimeout = 60
 
     enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -38,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
+        guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
     }
 
     func run() async throws {
@@ -54,7 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         if webPlayer == nil {
             logger.notice("no web player found (give its folder with --web DIR); serving the API alone")
         }
-        var configuration = ServerConfiguration(host: host, port: port, web: webPlayer)
+        var configuration = ServerConfiguration(
+            host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer)
         if rateLimits == .off {
             configuration = configuration.withoutRateLimits()
             logger.warning("rate limits are off (--rate-limits off): for benchmarks only")

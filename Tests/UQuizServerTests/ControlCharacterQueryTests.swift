@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import UQuizServer
+
+/// A search text with a control character (a NUL above all) is refused as a 400 naming `q`, before any store sees it.
+/// Found by contract fuzzing: `GET /v1/movies?q=…%00` reached the catalog search, which SQLite ended at the NUL
+/// ("unterminated string"), and the server answered 500.
+@Suite("Control characters in search texts")
+struct ControlCharacterQueryTests {
+    @Test(arguments: ["%00", "a%00b", "toy%1F", "%7F", "%C2%85", "%0Atoy"])
+    func aSearchWithAControlCharacterIsA400(_ text: String) async throws {
+        try await TestServer().test { client in
+            let token = try await client.newPlayer()
+            let movies = try await client.send(.get, "/v1/movies?q=\(text)", token: token)
+            #expect(movies.status == .badRequest && movies.errorCode == "bad_request", "\(movies.status) \(movies.text)")
+            #expect(movies.errorMessage.hasPrefix("q: "), "\(movies.errorMessage)")
+            let packages = try await client.send(.get, "/v1/packages?q=\(text)")
+            #expect(packages.status == .badRequest && packages.errorCode == "bad_request", "\(packages.status) \(packages.text)")
+            #expect(packages.errorMessage.hasPrefix("q: "), "\(packages.errorMessage)")
+        }
+    }
+
+    @Test func textWithoutControlCharactersIsSearchedAsBefore() async throws {
+        try await TestServer().test { client in
+            let token = try await client.newPlayer()
+            #expect(try await client.send(.get, "/v1/movies?q=toy%20story", token: token).status == .ok)
+            #expect(try await client.send(.get, "/v1/movies?q=%EB%AC%B4%EC%84%B1", token: token).status == .ok, "Korean")
+            #expect(try await client.send(.get, "/v1/packages?q=%EB%AC%B4%EC%84%B1").status == .ok)
+        }
+    }
+}
