@@ -1,0 +1,124 @@
+import Foundation
+@testable import PostgresStore
+import QuizStore
+import Testing
+
+/// What only the PostgreSQL store has: one migration and seed for instances starting at once, refusing a newer
+/// schema, no password in any error, and a database that goes away and comes back.
+@Suite struct PostgresOnlyTests {
+    @Test func instancesOpeningOneFreshDatabaseAtOnceMigrateAndSeedOnce() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let instances = 4
+        let results = ResultLog()
+        DispatchQueue.concurrentPerform(iterations: instances) { _ in
+            do {
+                let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+                results.add(seeded: seeded, packages: try store.publicPackages(.init(), after: nil, limit: 10_000).count)
+                store.close()
+            } catch {
+                results.fail("\(error)")
+            }
+        }
+        #expect(results.failures.isEmpty)
+        #expect(results.seeded.filter { $0 }.count == 1)
+        let seedPackages = try repositorySeed.content().packages.count
+        #expect(results.packages == Array(repeating: seedPackages, count: instances))
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
+        defer { store.close() }
+        #expect(try store.appliedMigrations() == PostgresQuizStore.knownMigrations)
+    }
+
+    @Test func aDatabaseFromANewerBuildIsRefusedBeforeAnythingIsWritten() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
+        try store.recordMigrationForTesting("pg99-from-the-future")
+        store.close()
+        let redacted = try PostgresURL(database.url).redacted
+        #expect(throws: StoreError.newerSchema(path: redacted, unknownMigrations: ["pg99-from-the-future"])) {
+            _ = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+        }
+        let reopened = try PostgresQuizStore.openWithoutSeeding(url: database.url, migrating: false)
+        defer { reopened.close() }
+        // Refused before seeding: still no package.
+        #expect(try reopened.publicPackages(.init(), after: nil, limit: 10).isEmpty)
+    }
+
+    @Test func urlsAreParsedAndRedacted() throws {
+        #expect(try PostgresURL("postgres://ann:pa%3Ass@db.example:6543/quiz").redacted == "postgres://ann@db.example:6543/quiz")
+        #expect(try PostgresURL("postgresql://ann@localhost/quiz").redacted == "postgres://ann@localhost:5432/quiz")
+        for bad in ["mysql://ann@host/db", "postgres://host/db", "postgres://ann:secret-pw@host/", "not a url"] {
+            do {
+                _ = try PostgresURL(bad)
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(!"\(error)".contains("secret-pw"))
+            }
+        }
+    }
+
+    @Test func anUnreachableServerFailsFastWithoutThePassword() throws {
+        let started = Date()
+        do {
+            _ = try PostgresQuizStore.openWithoutSeeding(url: "postgres://ann:hunter2-secret@127.0.0.1:1/quiz")
+            Issue.record("connected to port 1")
+        } catch let error as StoreError {
+            guard case .unavailable(let detail) = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(detail.contains("postgres://ann@127.0.0.1:1/quiz"))
+            #expect(!"\(error)".contains("hunter2-secret"))
+            #expect(!String(reflecting: error).contains("hunter2-secret"))
+        }
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    /// A role that must give its password (the cluster of `.ci/postgres` asks it of `uquiz_password_test` alone).
+    @Test func aWrongPasswordIsReportedWithoutIt() throws {
+        let server = try postgresServerURL()
+        let admin = try FreshPostgresDatabase()
+        defer { admin.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: admin.url)
+        try store.ensurePasswordRoleForTesting(name: "uquiz_password_test", password: "right-password")
+        store.close()
+        let wrong = try PostgresURL(server).with(user: "uquiz_password_test", password: "wrong-PASSWORD-42").connectionString
+        do {
+            _ = try PostgresQuizStore.openWithoutSeeding(url: wrong)
+            Issue.record("the server accepted a wrong password: is its pg_hba.conf the one `.ci/postgres` writes?")
+        } catch {
+            #expect(!"\(error)".contains("wrong-PASSWORD-42"))
+            #expect(!String(reflecting: error).contains("wrong-PASSWORD-42"))
+            #expect("\(error)".contains("uquiz_password_test@"))
+        }
+    }
+
+    /// The server ends every connection of the store (as a restart does): the next calls reconnect by themselves.
+    @Test func deadConnectionsAreReplaced() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        let admin = try PostgresQuizStore.openWithoutSeeding(url: database.serverURL, migrating: false)
+        defer { admin.close() }
+        let ended = try admin.terminateConnectionsForTesting(database: database.name)
+        #expect(ended >= 1)
+        // A call may meet a connection the server just closed: it fails as unavailable, never hangs, and the one
+        // after it is served on a new connection.
+        var answers: [Bool] = []
+        for _ in 0..<3 { answers.append((try? store.player(tokenHash: tokenHash(1))) == ann) }
+        #expect(answers.last == true)
+        #expect(answers.filter { !$0 }.count <= 1)
+    }
+}
+
+final class ResultLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var seeded: [Bool] = []
+    private(set) var packages: [Int] = []
+    private(set) var failures: [String] = []
+    func add(seeded: Bool, packages: Int) { lock.withLock { self.seeded.append(seeded); self.packages.append(packages) } }
+    func fail(_ failure: String) { lock.withLock { failures.append(failure) } }
+}
