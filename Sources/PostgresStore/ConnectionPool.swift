@@ -78,7 +78,9 @@ final class ConnectionPool: @unchecked Sendable {
                     do {
                         try session.execute("BEGIN")
                     } catch StoreError.unavailable where reused && !retried {
+                        // The server dropped it (a restart): the other idle ones went the same way.
                         session.markBroken()
+                        closeIdle()
                         throw StaleConnection()
                     }
                 }
@@ -93,9 +95,17 @@ final class ConnectionPool: @unchecked Sendable {
     func close() {
         condition.lock()
         closed = true
+        condition.unlock()
+        closeIdle()
+    }
+
+    /// Closes the connections nobody is using; new ones are opened as needed.
+    private func closeIdle() {
+        condition.lock()
         let connections = idle
         idle = []
         open -= connections.count
+        condition.broadcast()
         condition.unlock()
         for connection in connections {
             let closing: EventLoopFuture<Void> = connection.close()

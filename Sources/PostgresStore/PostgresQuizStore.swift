@@ -49,11 +49,16 @@ public final class PostgresQuizStore: Sendable {
         defer { if failed { pool.close() } }
         let seeded = try mapped {
             try pool.withConnection { session in
+                // Another instance may be migrating and seeding: wait for it longer than for any other statement.
+                try session.execute("SET statement_timeout = '120s'")
+                try session.execute("SET lock_timeout = '120s'")
                 try session.execute("SELECT pg_advisory_lock($1)", [.int(Migrations.advisoryLockKey)])
                 defer {
-                    // A connection that cannot give the lock back must not be lent again while holding it.
+                    // A connection that cannot give the lock back (or its timeouts) must not be lent again.
                     do {
                         try session.execute("SELECT pg_advisory_unlock($1)", [.int(Migrations.advisoryLockKey)])
+                        try session.execute("RESET statement_timeout")
+                        try session.execute("RESET lock_timeout")
                     } catch {
                         session.markBroken()
                     }

@@ -122,3 +122,122 @@ final class ResultLog: @unchecked Sendable {
     func add(seeded: Bool, packages: Int) { lock.withLock { self.seeded.append(seeded); self.packages.append(packages) } }
     func fail(_ failure: String) { lock.withLock { failures.append(failure) } }
 }
+
+/// Failures of the server itself, on a cluster of the test's own (`.ci/postgres`), since they would disturb the
+/// tests sharing UQUIZ_TEST_POSTGRES_URL's server.
+@Suite struct PostgresAvailabilityTests {
+    @Test func aRestartedDatabaseFailsFastThenServesAgainByItself() throws {
+        _ = try postgresServerURL()  // Same requirement as every PostgreSQL test: the machine has a server to run.
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: cluster.url)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+
+        try cluster.run("pause")
+        for _ in 0..<3 {
+            let started = Date()
+            #expect {
+                _ = try store.player(tokenHash: tokenHash(1))
+            } throws: { error in
+                guard case StoreError.unavailable(let detail) = error else { return false }
+                return detail.hasPrefix("postgres://")
+            }
+            #expect(Date().timeIntervalSince(started) < 2)
+        }
+        #expect(!store.answers())
+
+        try cluster.run("resume")
+        #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+        #expect(store.answers())
+    }
+
+    /// Every connection busy: a call waits a bounded time for one, fails as unavailable, and the pool serves again once
+    /// the connection is given back.
+    @Test func aPoolWithNoFreeConnectionFailsFast() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url, maxConnections: 1)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+        try store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: try store.quizIDs(packageId: id)), maxOpen: 5)
+
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? store.updateOpenPlay(id: "p1") { record in
+                holding.signal()
+                release.wait()
+                return ((), .keep(record))
+            }
+            done.signal()
+        }
+        holding.wait()
+        let started = Date()
+        #expect {
+            _ = try store.player(tokenHash: tokenHash(1))
+        } throws: { error in
+            guard case StoreError.unavailable(let detail) = error else { return false }
+            return detail.contains("busy")
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 1.5 && waited < 3)
+        release.signal()
+        done.wait()
+        #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+    }
+}
+
+/// A PostgreSQL cluster of one test's own, made and removed by `.ci/postgres`.
+struct PrivateCluster {
+    let folder: String
+    let url: String
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
+
+    init() throws {
+        let output = try Self.bash(["start"])
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
+            let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { values[String(pair[0])] = String(pair[1]) }
+        }
+        guard let url = values["UQUIZ_TEST_POSTGRES_URL"], let folder = values["UQUIZ_TEST_POSTGRES_DIR"] else {
+            throw ClusterFailure(description: ".ci/postgres start printed no URL: \(output)")
+        }
+        self.url = url
+        self.folder = folder
+    }
+
+    func run(_ command: String) throws { _ = try Self.bash([command, folder]) }
+
+    func stop() { _ = try? Self.bash(["stop", folder]) }
+
+    /// Runs the script with posix_spawn and waitpid: Foundation's `Process.waitUntilExit` was seen to wait forever
+    /// here once the script had started a server (which outlives it as a daemon). Output goes through a file.
+    private static func bash(_ arguments: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-cluster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let command = ([script] + arguments).map { "'" + $0 + "'" }.joined(separator: " ") + " >'\(output.path)' </dev/null"
+        let words: [String] = ["/bin/bash", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
+            throw ClusterFailure(description: "could not start .ci/postgres")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw ClusterFailure(description: ".ci/postgres \(arguments.joined(separator: " ")) failed (status \(status))")
+        }
+        return text
+    }
+}
+
+struct ClusterFailure: Error, CustomStringConvertible {
+    var description: String
+}
