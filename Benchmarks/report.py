@@ -173,21 +173,62 @@ def rewrap(markdown, width=118):
     return "\n\n".join(blocks)
 
 
-if len(sys.argv) in (4, 5) and sys.argv[1] == "--server-section":
-    # Run alone, server.sh replaces its own section and keeps the rest; a new one goes before the raw process runs.
-    # The optional last argument is StagePosterBenchmarks' markdown, for the cold cut.
-    stage_output = plain_benchmark_output(open(sys.argv[4]).read()) if len(sys.argv) == 5 else ""
-    section = server_section(json.load(open(sys.argv[2])), benchmark_p50(stage_output, STAGE_CUT_BENCHMARK),
-                             benchmark_p50(stage_output, STAGE_CACHED_BENCHMARK)).rstrip("\n") + "\n"
-    text = open(sys.argv[3]).read()
-    start = text.find(SERVER_HEADING + "\n")
+SCALING_HEADING = "## Scaling: SQLite, PostgreSQL, two instances (issue 16)"
+
+
+def scaling_section(figures):
+    """The table of Benchmarks/scaling.sh: each configuration's runs beside its own floor of the same run."""
+    lines = [SCALING_HEADING, "",
+             f"`bash Benchmarks/scaling.sh`, {figures['date']}: `uquiz serve --rate-limits off` (release, static), wrk "
+             "with 2 threads and 32 connections for 10 s per row, split evenly between the instances (one wrk per "
+             "instance, at the same time); requests per second summed, p50/p99 the worse instance's. Plays are "
+             "started on the first instance and guessed on every instance. PostgreSQL 15 is a throw-away cluster "
+             "(.ci/postgres: fsync off) on the same 2 cores as the servers and wrk.", "",
+             "| configuration | request | requests/s | × floor | p50 | p99 | non-2xx |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for run in figures["runs"]:
+        floor = run["floor"]["rps"]
+        for key, label in (("floor", "/healthz (floor)"), ("package", "GET package"), ("start", "POST play start"),
+                           ("guess", "POST guess")):
+            r = run[key]
+            lines.append(f"| {run['name']} | {label} | {r['rps']:,.0f} | {r['rps'] / floor:.2f}x | "
+                         f"{r['p50_us'] / 1000:.2f} ms | {r['p99_us'] / 1000:.2f} ms | {r['non_2xx_3xx'] + r['errors']} |")
+    one = next(r for r in figures["runs"] if r["name"].startswith("PostgreSQL, 1"))
+    two = next(r for r in figures["runs"] if r["name"].startswith("PostgreSQL, 2"))
+    ratios = ", ".join(f"{key} {two[key]['rps'] / one[key]['rps']:.2f}x" for key in ("package", "start", "guess"))
+    lines += ["", f"From 1 to 2 PostgreSQL instances: {ratios} (requests/s). On this machine the two instances, "
+              "PostgreSQL and wrk share 2 cores, so a second instance adds no CPU: what it can show is that requests "
+              "spread over instances are served at the same rate and correctly, not more of them. The limit is the "
+              "CPU; a second machine's instance would add its own cores, with the database's writes (one per start "
+              "and per guess) the next bound."]
+    return rewrap("\n".join(lines)) + "\n"
+
+
+def replace_section(path, heading, section):
+    """Replaces the section under `heading` in the markdown file `path` and keeps the rest; a new one goes before the
+    raw process runs (or at the end)."""
+    text = open(path).read()
+    start = text.find(heading + "\n")
     if start >= 0:
-        following = text.find("\n## ", start + len(SERVER_HEADING))
+        following = text.find("\n## ", start + len(heading))
         text = text[:start] + section + ("\n" + text[following + 1:] if following >= 0 else "")
     else:
         anchor = text.find("## Process runs (hyperfine)")
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
-    open(sys.argv[3], "w").write(text)
+    open(path, "w").write(text)
+
+
+if len(sys.argv) == 4 and sys.argv[1] == "--scaling-section":
+    replace_section(sys.argv[3], SCALING_HEADING, scaling_section(json.load(open(sys.argv[2]))))
+    sys.exit(0)
+
+if len(sys.argv) in (4, 5) and sys.argv[1] == "--server-section":
+    # Run alone, server.sh replaces its own section and keeps the rest.
+    # The optional last argument is StagePosterBenchmarks' markdown, for the cold cut.
+    stage_output = plain_benchmark_output(open(sys.argv[4]).read()) if len(sys.argv) == 5 else ""
+    section = server_section(json.load(open(sys.argv[2])), benchmark_p50(stage_output, STAGE_CUT_BENCHMARK),
+                             benchmark_p50(stage_output, STAGE_CACHED_BENCHMARK)).rstrip("\n") + "\n"
+    replace_section(sys.argv[3], SERVER_HEADING, section)
     sys.exit(0)
 
 work = sys.argv[1]

@@ -42,24 +42,7 @@ static_files="$root/Benchmarks/.build-static/release/uquiz-static-files"
 # Nothing of the user's: configuration and data live in the work folder.
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 
-# Starts a server whose stdout goes to $1.out; sets $started_pid and $started_url once it prints its listening line
-# (polled: a first run seeds its database before it listens, and this machine is shared).
-start() {
-  local name=$1; shift
-  # Made here, not by the background job's redirection, which may come after the first poll below.
-  : > "$work/$name.out"
-  "$@" > "$work/$name.out" 2> "$work/$name.log" &
-  started_pid=$!
-  pids+=("$started_pid")
-  for _ in $(seq 300); do
-    started_url=$(sed -n 's/^listening on \(http:\/\/[^ ]*\)$/\1/p' "$work/$name.out")
-    [ -n "$started_url" ] && return 0
-    kill -0 "$started_pid" 2>/dev/null || { cat "$work/$name.log" >&2; echo "$name exited before listening" >&2; exit 1; }
-    sleep 0.1
-  done
-  echo "$name did not say it was listening within 30 s" >&2
-  exit 1
-}
+. "$root/Benchmarks/start-server.sh"
 
 mkdir -p "$work/static"
 start static "$static_files" "$work/static"

@@ -13,6 +13,9 @@ public struct AppEnvironment: Sendable {
     public var randomSeed: @Sendable () -> UInt64
     /// The store, opened (and seeded on a first run) when a use case first needs it.
     public var store: @Sendable () throws -> any QuizStorage
+    /// The catalog, packages and posters every store has: the store itself for the CLI, the server's database (SQLite
+    /// or PostgreSQL) for `uquiz serve`. The use cases the server runs (posters, movie search) read only this.
+    public var catalog: @Sendable () throws -> any CatalogStorage
     /// TMDB with credentials, or `nil` without them (search and resolving then use the catalog).
     public var movieClient: @Sendable () throws -> TMDBClient?
     /// The image server, which needs no credentials.
@@ -27,11 +30,13 @@ public struct AppEnvironment: Sendable {
         now: @escaping @Sendable () -> Date, randomSeed: @escaping @Sendable () -> UInt64,
         store: @escaping @Sendable () throws -> any QuizStorage, movieClient: @escaping @Sendable () throws -> TMDBClient?,
         imageClient: @escaping @Sendable () throws -> TMDBClient, posterCache: @escaping @Sendable () throws -> PosterCache,
-        posterPlayWidth: @escaping @Sendable () throws -> Int, log: @escaping @Sendable (String) -> Void
+        posterPlayWidth: @escaping @Sendable () throws -> Int, log: @escaping @Sendable (String) -> Void,
+        catalog: (@Sendable () throws -> any CatalogStorage)? = nil
     ) {
         self.now = now
         self.randomSeed = randomSeed
         self.store = store
+        self.catalog = catalog ?? { try store() }
         self.movieClient = movieClient
         self.imageClient = imageClient
         self.posterCache = posterCache

@@ -38,12 +38,15 @@ public struct ServerConfiguration: Sendable {
     public var plays: PlayRules
     /// The web player's files; `nil` serves the API alone.
     public var web: WebPlayer?
+    /// Whether rate limits count in the store (shared by every instance on it, one write per limited request) rather
+    /// than in this process's memory: on for several instances on PostgreSQL.
+    public var rateLimitsInStore: Bool
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
         movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads, plays: PlayRules = .init(),
-        web: WebPlayer? = nil
+        web: WebPlayer? = nil, rateLimitsInStore: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -56,6 +59,7 @@ public struct ServerConfiguration: Sendable {
         self.posterUploads = posterUploads
         self.plays = plays
         self.web = web
+        self.rateLimitsInStore = rateLimitsInStore
     }
 
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
@@ -91,12 +95,13 @@ public struct ServerEnvironment: Sendable {
 /// SIGINT and SIGTERM: in-flight requests finish, then it returns.
 public func buildApplication(
     configuration: ServerConfiguration, environment: ServerEnvironment, logger: Logger,
+    now: @escaping @Sendable () -> Duration = ServerClock.sinceStart,
     onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
 ) -> some ApplicationProtocol {
     let host = configuration.host
     let seconds = configuration.idleTimeout.components.seconds
     return Application(
-        router: buildRouter(environment: environment, configuration: configuration),
+        router: buildRouter(environment: environment, configuration: configuration, monotonicNow: now),
         server: .http1(configuration: .init(idleTimeout: .seconds(seconds))),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
@@ -106,8 +111,9 @@ public func buildApplication(
 }
 
 /// Every route of the server, with the middleware every request goes through: request logs with an id, the security
-/// headers, then errors turned into JSON, then the body limit; with a web player, its pages and assets. `monotonicNow` is the clock of plays and rate limits (tests drive it): a
-/// play's stages and score follow it alone.
+/// headers, then errors turned into JSON, then the body limit; with a web player, its pages and assets.
+/// `monotonicNow` is the clock of plays and rate limits (tests drive it; `uquiz serve` passes `SharedClock.now`, the
+/// same time on every instance): a play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
     monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart
@@ -124,20 +130,25 @@ public func buildRouter(
     // play.
     let plays = ServerPlays(
         environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow)
+    func limiter(_ limit: RateLimit, _ name: String) -> RateLimiter {
+        guard configuration.rateLimitsInStore else { return RateLimiter(limit: limit, now: monotonicNow) }
+        let store = environment.sharing.store
+        return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
+    }
     PlayerRoutes(environment: environment).add(
         to: router.group("v1/players").add(
-            middleware: RateLimitMiddleware(limiter: RateLimiter(limit: configuration.playerCreation, now: monotonicNow))))
+            middleware: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players"))))
     PackageRoutes(environment: environment, plays: plays, recent: RecentAnswers(now: monotonicNow))
         .add(to: router.group("v1/packages"))
-    PosterRoutes(environment: environment, uploads: RateLimiter(limit: configuration.posterUploads, now: monotonicNow))
+    PosterRoutes(environment: environment, uploads: limiter(configuration.posterUploads, "uploads"))
         .add(to: router)
     PlayRoutes(
         environment: environment,
         plays: plays,
         movies: ServerMovieSearch(environment: environment.sharing, now: monotonicNow),
-        playStarts: RateLimiter(limit: configuration.playStarts, now: monotonicNow),
-        guesses: RateLimiter(limit: configuration.guesses, now: monotonicNow),
-        movieSearches: RateLimiter(limit: configuration.movieSearches, now: monotonicNow)
+        playStarts: limiter(configuration.playStarts, "plays"),
+        guesses: limiter(configuration.guesses, "guesses"),
+        movieSearches: limiter(configuration.movieSearches, "searches")
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.

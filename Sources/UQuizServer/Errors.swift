@@ -75,6 +75,12 @@ struct APIError: Error {
             return .init(
                 status: .serviceUnavailable, code: "not_ready", message: "the store is busy; try again",
                 headers: [.retryAfter: "1"])
+        case StoreError.unavailable:
+            // The database is down or restarting: said at once rather than after a long wait, and nothing was done.
+            return .init(
+                status: .serviceUnavailable, code: "not_ready",
+                message: "the database cannot be reached now; nothing was done; try again shortly",
+                headers: [.retryAfter: "2"])
         case StoreError.noFreeShareCode:
             return .init(status: .conflict, code: "conflict", message: "no free share code was found; try again")
         case is NIOTooManyBytesError:

@@ -154,6 +154,6 @@ struct PlayRoutes {
 
     /// One token of `limiter` for `player`, or 429 with `Retry-After`.
     static func take(_ limiter: RateLimiter, for player: Player) throws {
-        if let wait = limiter.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+        if let wait = try limiter.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
     }
 }

@@ -20,7 +20,7 @@ struct PosterRoutes {
             guard mediaType == "image/jpeg" else {
                 throw APIError.unsupportedMediaType("Content-Type: send the poster as image/jpeg")
             }
-            if let wait = uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+            if let wait = try uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
             let uploaded = try UploadPoster(environment: environment.sharing, geometry: environment.geometry)
                 .upload(try await JSONBody.bytes(of: request), by: player)
             return JSONBody.response(

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import QuizStore
 import Synchronization
 import UQuizApp
 
@@ -37,39 +38,75 @@ public struct RateLimit: Sendable, Equatable {
     public static let unlimited = RateLimit(burst: .max, interval: .nanoseconds(1))
 }
 
-/// Token buckets per client address, on a monotonic clock that tests can drive. Memory stays bounded: past
-/// `maxClients` addresses, the ones whose buckets have refilled (they would allow a full burst anyway) are forgotten.
+/// Token buckets per client (an address, a player), on the server's clock that tests can drive, kept in this
+/// process's memory or in the store.
+///
+/// In memory (one instance, SQLite), memory stays bounded: past `maxClients` clients, the ones whose buckets have
+/// refilled (they would allow a full burst anyway) are forgotten. In the store (several instances on PostgreSQL), a
+/// limit holds across instances: each take is one atomic update of the client's bucket row, named after the limit.
 final class RateLimiter: Sendable {
     let limit: RateLimit
     private let now: @Sendable () -> Duration
-    private let buckets = Mutex<[String: (tokens: Double, at: Duration)]>([:])
+    /// The store's buckets and this limit's name in them, or `nil` for buckets in `memory`.
+    private let shared: (name: String, store: @Sendable () throws -> any RateLimitStorage)?
+    private let memory = Mutex<[String: RateBucket]>([:])
+    /// When this limiter last dropped full buckets from the store.
+    private let lastCleanup = Mutex<Int64?>(nil)
     static let maxClients = 10_000
 
+    /// Buckets in this process's memory.
     init(limit: RateLimit, now: @escaping @Sendable () -> Duration) {
         self.limit = limit
         self.now = now
+        shared = nil
+    }
+
+    /// Buckets in `store`, under keys `name:client`.
+    init(
+        limit: RateLimit, name: String, store: @escaping @Sendable () throws -> any RateLimitStorage,
+        now: @escaping @Sendable () -> Duration
+    ) {
+        self.limit = limit
+        self.now = now
+        // An unlimited limit never refuses: no need to ask the store.
+        shared = limit == .unlimited ? nil : (name, store)
     }
 
     /// Takes one token for `client`; `nil` when allowed, else how long until the next token.
-    func take(for client: String) -> Duration? {
-        let now = now()
-        let interval = limit.interval
-        let burst = Double(limit.burst)
-        return buckets.withLock { buckets in
-            var bucket = buckets[client] ?? (burst, now)
-            bucket.tokens = min(burst, bucket.tokens + (now - bucket.at) / interval)
-            bucket.at = now
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
-                buckets[client] = bucket
-                if buckets.count > Self.maxClients {
-                    buckets = buckets.filter { $0.value.tokens + (now - $0.value.at) / interval < burst }
-                }
-                return nil
-            }
-            buckets[client] = bucket
-            return interval * (1 - bucket.tokens)
+    func take(for client: String) throws -> Duration? {
+        let nowMicros = now().wholeMicroseconds
+        let intervalMicros = limit.interval.wholeMicroseconds
+        if let (name, store) = shared {
+            let store = try store()
+            try forgetFullBuckets(in: store, nowMicros: nowMicros)
+            return try store.takeToken(
+                key: "\(name):\(client)", burst: limit.burst, intervalMicros: intervalMicros, nowMicros: nowMicros
+            ).map { .microseconds($0) }
         }
+        return memory.withLock { buckets in
+            let bucket = (buckets[client] ?? RateBucket(tokens: Double(limit.burst), atMicros: nowMicros))
+                .taking(burst: limit.burst, intervalMicros: intervalMicros, nowMicros: nowMicros)
+            buckets[client] = bucket
+            if bucket.waitMicros == nil, buckets.count > Self.maxClients {
+                buckets = buckets.filter {
+                    $0.value.tokens + Double(nowMicros - $0.value.atMicros) / Double(max(1, intervalMicros))
+                        < Double(limit.burst)
+                }
+            }
+            return bucket.waitMicros.map { .microseconds($0) }
+        }
+    }
+
+    /// Once a minute, drops the store's buckets untouched for an hour, so the table holds recent clients only. Every
+    /// limit's bucket refills within a minute, so those are full anyway, whichever limit they belong to.
+    private func forgetFullBuckets(in store: any RateLimitStorage, nowMicros: Int64) throws {
+        let due = lastCleanup.withLock { last -> Bool in
+            guard nowMicros - (last ?? .min / 2) >= 60_000_000 else { return false }
+            last = nowMicros
+            return true
+        }
+        guard due else { return }
+        try store.forgetBuckets(untouchedSince: nowMicros - 3_600_000_000)
     }
 }
 
@@ -79,7 +116,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let wait = limiter.take(for: context.clientAddress) { throw APIError.tooManyRequests(wait) }
+        if let wait = try limiter.take(for: context.clientAddress) { throw APIError.tooManyRequests(wait) }
         return try await next(request, context)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import Synchronization
 import Testing
 import UQuizApp
 import UQuizTestSupport
@@ -25,6 +26,31 @@ struct SharingUseCaseTests {
         #expect(try players.authenticate(made.token) == made.player)
         for forged in ["", "short", String(repeating: "-", count: 43), made.token.text + "x", String(made.token.text.dropLast()) + "+"] {
             #expect(throws: Players.Problem.unknownToken) { try players.authenticate(PlayerToken(text: forged)) }
+        }
+    }
+
+    /// Once authenticated, a player is known to this process without asking the store again; an unknown token always
+    /// asks (and is refused), so a forged token never gets in from memory.
+    @Test func aKnownPlayerIsRememberedAndAnUnknownTokenAlwaysAsksTheStore() throws {
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let app = try testEnvironment(folder)
+        let lookups = Mutex(0)
+        let environment = SharingEnvironment(app: app, store: {
+            lookups.withLock { $0 += 1 }
+            return try app.store() as! AppDatabase
+        })
+        let players = Players(environment: environment)
+        let made = try players.register(name: "Ada")
+        let afterRegister = lookups.withLock { $0 }
+        #expect(try players.authenticate(made.token) == made.player)
+        #expect(lookups.withLock { $0 } == afterRegister + 1)
+        for _ in 0..<5 { #expect(try players.authenticate(made.token) == made.player) }
+        #expect(lookups.withLock { $0 } == afterRegister + 1, "remembered: the store is not asked again")
+        let unknown = PlayerToken(text: String(repeating: "A", count: 43))
+        for attempt in 1...2 {
+            #expect(throws: Players.Problem.unknownToken) { try players.authenticate(unknown) }
+            #expect(lookups.withLock { $0 } == afterRegister + 1 + attempt)
         }
     }
 

@@ -250,7 +250,6 @@ struct PlaysAfterUpdateTests {
             #expect(try await client.send(.put, "/v1/packages/\(code)", json: after, token: owner).status == .ok)
             clock.advance(PlayTests.interlude)
             #expect(try await client.send(.post, "/v1/plays/\(occupying)/skips", json: ["quiz": 1], token: first).status == .ok)
-            clock.advance(PlayRules().finishedRetention + .seconds(10))
 
             let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: second).json["id"] as? String)
             clock.advance(PlayTests.interlude)

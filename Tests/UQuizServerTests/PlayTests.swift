@@ -375,36 +375,28 @@ struct PlayTests {
         }
     }
 
-    @Test func aPlayWhosePackageWasDeletedIsGivenUpNotRetriedForEver() async throws {
+    @Test func aPlayWhosePackageWasDeletedEndsWithItAndLeavesNothing() async throws {
         let server = try TestServer()
         let clock = ManualClock()
-        let configuration = ServerConfiguration(plays: PlayRules(finishedRetention: .seconds(30)))
-        try await server.test(configuration: configuration, monotonicNow: clock.now) { client in
+        try await server.test(monotonicNow: clock.now) { client in
             let maker = try await client.newPlayer("Maker")
             let code = try await client.publish(validSpec(), token: maker)
             let token = try await client.newPlayer()
             let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: token).json["id"] as? String)
+            #expect(try server.database.openPlayCount(packageId: nil) == 1)
             #expect(try await client.send(.delete, "/v1/packages/\(code)", token: maker).status == .noContent)
+            #expect(try server.database.openPlayCount(packageId: nil) == 0, "the open play went with its package")
             clock.advance(Self.interlude + .seconds(1))
-            let solved = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Toy Story"], token: token)
-            #expect(solved.status == .ok && solved.play["finished"] as? Bool == true)
-            #expect(solved.play["ranked"] == nil, "the store refused it: not ranked, not stored")
-            for _ in 0..<3 {
-                clock.advance(.seconds(6))
-                _ = try await client.send(.get, "/v1/plays/\(id)", token: token)
-            }
-            clock.advance(.seconds(31))
-            let gone = try await client.send(.get, "/v1/plays/\(id)", token: token)
-            #expect(gone.status == .notFound, "given up, then let go")
+            let guess = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Toy Story"], token: token)
+            #expect(guess.status == .notFound)
             #expect(try server.database.serverPlay(publicId: id) == nil)
         }
     }
 
-    @Test func aFinishedPlayIsStoredAndReadBackOnceMemoryLetsItGo() async throws {
+    @Test func aPlayThatRanOutOfTimeWithNobodyAskingIsStoredByASweepAndReadBack() async throws {
         let server = try TestServer()
         let clock = ManualClock()
-        let configuration = ServerConfiguration(plays: PlayRules(finishedRetention: .seconds(30)))
-        try await server.test(configuration: configuration, monotonicNow: clock.now) { client in
+        try await server.test(monotonicNow: clock.now) { client in
             let maker = try await client.newPlayer("Maker")
             let code = try await client.publish(validSpec(), token: maker)
             let token = try await client.newPlayer()

@@ -62,7 +62,7 @@ public struct MovieSearching: Sendable {
     public func find(
         _ query: String, language: QuizLanguage, page: Int = 1, year: Int? = nil, offline: Bool
     ) throws -> FoundMovies {
-        let store = try environment.store()
+        let store = try environment.catalog()
         let reason: OfflineReason
         if offline {
             reason = .asked
@@ -99,7 +99,7 @@ public struct MovieSearching: Sendable {
     /// The facts of a movie: from TMDB when it can be reached (and then remembered in the catalog), from the catalog
     /// otherwise.
     public func resolve(_ reference: MovieReference) throws -> ResolvedMovie {
-        let store = try environment.store()
+        let store = try environment.catalog()
         let known = try store.catalogMovie(key: reference.catalogKey)
         let client = try environment.movieClient()
         if case .tmdb(let id) = reference, let client {
@@ -115,7 +115,7 @@ public struct MovieSearching: Sendable {
 
     /// Titles in both languages, the aliases TMDB knows, the posters; what the catalog knew (a bundled poster, aliases
     /// from elsewhere) is kept.
-    private func fetch(id: Int, client: TMDBClient, known: CatalogMovie?, store: any QuizStorage) throws -> ResolvedMovie {
+    private func fetch(id: Int, client: TMDBClient, known: CatalogMovie?, store: any CatalogStorage) throws -> ResolvedMovie {
         var movie = known ?? CatalogMovie(
             catalogKey: "tmdb-\(id)", tmdbId: id, originalTitle: "", titles: [:], releaseDate: nil, posterPaths: [:],
             bundledPoster: nil, aliases: [])

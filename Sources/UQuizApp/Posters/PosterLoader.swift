@@ -76,7 +76,7 @@ public struct PosterLoader: Sendable {
         for (index, entry) in quizzes.enumerated() {
             switch entry.quiz.posterSource {
             case .bundled:
-                let bytes = try? environment.store().bundledPoster(fileName: entry.quiz.posterPath)
+                let bytes = try? environment.catalog().bundledPoster(fileName: entry.quiz.posterPath)
                 results[index] = Self.raster(bytes, geometry: entry.quiz.geometry, otherwise: .bundledPosterMissing)
             case .tmdb:
                 online.append(index)
@@ -107,7 +107,7 @@ public struct PosterLoader: Sendable {
                     results[index] = .failure(.downloadFailed(reason))
                     continue
                 case .replaced(let newPath):
-                    try? environment.store().replacePoster(quizId: quizzes[index].id, with: newPath)
+                    try? environment.catalog().replacePoster(quizId: quizzes[index].id, with: newPath)
                     path = newPath
                 case .alreadyCached, .downloaded:
                     break
@@ -131,7 +131,7 @@ public struct PosterLoader: Sendable {
     private func jpegBytes(posterPath: String, source: PosterSource) -> Data? {
         switch source {
         case .bundled:
-            return try? environment.store().bundledPoster(fileName: posterPath)
+            return try? environment.catalog().bundledPoster(fileName: posterPath)
         case .tmdb:
             guard let cache = try? environment.posterCache().checking(JPEG.isReadable), let width = try? environment.posterPlayWidth() else {
                 return nil

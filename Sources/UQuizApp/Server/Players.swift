@@ -2,6 +2,7 @@ internal import Crypto
 import Foundation
 import QuizCore
 import QuizStore
+import Synchronization
 
 /// A bearer token as handed to a player once: 32 random bytes, base64url without padding (43 characters).
 public struct PlayerToken: Sendable, Equatable, CustomStringConvertible {
@@ -47,7 +48,31 @@ public struct Players: Sendable {
         guard token.text.utf8.count == 43, token.text.utf8.allSatisfy(Base64URL.isAlphabet) else {
             throw Problem.unknownToken
         }
-        guard let player = try environment.store().player(tokenHash: token.hash) else { throw Problem.unknownToken }
+        let hash = token.hash
+        if let known = environment.knownPlayers.player(tokenHash: hash) { return known }
+        guard let player = try environment.store().player(tokenHash: hash) else { throw Problem.unknownToken }
+        environment.knownPlayers.remember(player, tokenHash: hash)
         return player
+    }
+}
+
+/// Players this process has recently authenticated, by their token's hash: a player is never renamed, deleted or given
+/// another token, so a remembered one stays right on every instance, and most requests of a play skip the store's
+/// lookup. Bounded: past `capacity` entries it starts again empty.
+public final class KnownPlayers: Sendable {
+    private let players = Mutex<[Data: Player]>([:])
+    let capacity: Int
+
+    public init(capacity: Int = 100_000) {
+        self.capacity = capacity
+    }
+
+    func player(tokenHash: Data) -> Player? { players.withLock { $0[tokenHash] } }
+
+    func remember(_ player: Player, tokenHash: Data) {
+        players.withLock { players in
+            if players.count >= capacity { players.removeAll(keepingCapacity: true) }
+            players[tokenHash] = player
+        }
     }
 }

@@ -63,7 +63,7 @@ public struct PublishPackage: Sendable {
     /// were judged on its quizzes, so from then on an update may change the title and maker only: one that changes
     /// the quizzes (a movie, a poster, an area, their order), the level or the language is refused (`played`); the
     /// maker deletes it and publishes anew for a fresh board. `plays` is the server's plays in memory, which must not
-    /// have an open play of the package either; it forgets its plan of the package, so new plays see the update.
+    /// have an open play of the package either (the store checks both); this instance forgets its plan of the package.
     public func update(
         shareCode text: String, with spec: PackageSpec, visibility: Visibility?, by player: Player, plays: ServerPlays
     ) throws -> PublishedPackage {
@@ -83,7 +83,7 @@ public struct PublishPackage: Sendable {
             throw Problem.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
         }
         let quizzes = try quizzes(of: checked, language: language)
-        let stored = try environment.app.store().package(id: current.id)
+        let stored = try environment.store().package(id: current.id)
         let maker = checked.maker ?? player.name
         let playsAlike = stored.level == checked.level && stored.language == language
             && stored.quizzes.count == quizzes.count && zip(stored.quizzes, quizzes).allSatisfy(Self.playsAlike)
@@ -95,14 +95,14 @@ public struct PublishPackage: Sendable {
                     shareCode: stored.shareCode, seedId: nil, origin: .user, title: checked.title, maker: maker,
                     level: checked.level, language: language, createdAt: stored.createdAt, quizzes: quizzes))
         do {
-            try plays.changingPackage(current.id, quizzesChange: !playsAlike) {
-                try store.updatePublished(packageId: current.id, change, visibility: visibility)
-            }
+            // The store refuses, in the same transaction, quizzes replaced under a stored or an open play.
+            try store.updatePublished(packageId: current.id, change, visibility: visibility)
         } catch StoreError.packagePlayed(let count) {
             throw Problem.played(text, plays: count)
-        } catch ServerPlays.Problem.packageInPlay {
+        } catch StoreError.packageInPlay {
             throw Problem.played(text, plays: nil)
         }
+        plays.packageChanged(current.id)
         guard let updated = try store.publishedPackage(shareCode: code) else { throw Problem.notFound(text) }
         return updated
     }

@@ -10,19 +10,13 @@ public struct PlayRules: Sendable {
     /// The pause before each quiz starts (the first one too): time for a client to fetch the poster and, after a quiz,
     /// to show its answer, without costing the player points.
     public var interlude: Duration
-    /// How long a finished play stays in memory; afterwards it is read back from the store.
-    public var finishedRetention: Duration
-    /// The most plays held in memory at once; starting one more is refused until some finish.
+    /// The most plays open at once (across every instance on the store); starting one more is refused until some end.
     public var maxOpenPlays: Int
     /// The JPEG bytes of cut stage posters kept in memory.
     public var posterCacheBytes: Int
 
-    public init(
-        interlude: Duration = .seconds(3), finishedRetention: Duration = .seconds(600), maxOpenPlays: Int = 100_000,
-        posterCacheBytes: Int = 64 << 20
-    ) {
+    public init(interlude: Duration = .seconds(3), maxOpenPlays: Int = 100_000, posterCacheBytes: Int = 64 << 20) {
         self.interlude = interlude
-        self.finishedRetention = finishedRetention
         self.maxOpenPlays = maxOpenPlays
         self.posterCacheBytes = posterCacheBytes
     }
@@ -95,19 +89,33 @@ public struct GuessOutcome: Sendable, Equatable {
     public var play: PlayView
 }
 
-/// Plays judged by the server: a player starts one on a package, the server's monotonic clock runs its quizzes one
-/// after another (each starts `interlude` after the previous ended), and guesses, hints and skips are judged by the
-/// same `QuizRound` and `AnswerJudge` as the CLI's. Open plays are held in memory; a finished one is recorded (the
-/// player's first finished play of a package being the ranked one) and later read back from the store.
+/// Plays judged by the server: a player starts one on a package, the servers' shared clock runs its quizzes one after
+/// another (each starts `interlude` after the previous ended), and guesses, hints and skips are judged by the same
+/// `QuizRound` and `AnswerJudge` as the CLI's.
 ///
-/// The clock is injected: `now` is monotonic time, which only moves forward; tests drive it by hand.
+/// No play lives in this object's memory: an open play is a record in the store (`OpenPlayRecord`: who, what, when it
+/// started, and what the player did when), and every request rebuilds the play by replaying that record through
+/// `QuizRound` up to now. So any server instance on the same store takes any request of any play, a restarted instance
+/// loses nothing, and a change is saved under the store's lock on the play, so two instances never act on one play at
+/// once. When the play ends it leaves the open plays and is recorded in the same transaction (the player's first
+/// finished play of a package being the ranked one); later it is read back from the store.
+///
+/// The clock is injected: `now` is the shared clock (`SharedClock`: the database server's time, read through each
+/// instance's monotonic clock), which only moves forward; tests drive it by hand. Instants are kept to the microsecond,
+/// as they are stored, so a replay sees exactly what the request that saved an action saw.
 public final class ServerPlays: Sendable {
     public let environment: SharingEnvironment
     public let levels: LevelRules
     public let rules: PlayRules
     private let now: @Sendable () -> Duration
-    private let state = Mutex(State())
+    private let plans = Mutex<[Int64: (plan: PlayPlan, madeAt: Duration)]>([:])
+    private let lastSweep = Mutex<Duration?>(nil)
     private let posters: StagePosterCache<String>
+
+    /// How long an instance reuses its plan of a package: a title or maker changed on another instance shows in new
+    /// views within this time. Quizzes cannot change under an open play (the store refuses it), and a play is never
+    /// started on an outdated plan (the store checks its quiz ids), so only those two texts can lag.
+    static let planLifetime: Duration = .seconds(5)
 
     public init(
         environment: SharingEnvironment, levels: LevelRules, rules: PlayRules = .init(),
@@ -151,91 +159,71 @@ public final class ServerPlays: Sendable {
         case packageChanging
     }
 
-    /// A plan made before its package changed: the start is tried again on a fresh one.
-    struct OutdatedPlan: Error {}
-
     // MARK: - Starting
 
     /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now.
     public func start(shareCode: String, by player: Player) throws -> PlayView {
         let package = try BrowsePackages(environment: environment).package(shareCode: shareCode)
-        return try beginOnFreshPlan { try begin(plan: try plan(packageId: package.id, only: nil), player: player, daily: nil) }
+        return try beginOnFreshPlan { fresh in
+            try begin(plan: try plan(packageId: package.id, fresh: fresh), player: player, daily: nil)
+        }
     }
 
     /// Starts today's daily quiz for `player`: a play of that one quiz, once per player and day.
     public func startDaily(by player: Player) throws -> PlayView {
         let choice = try today()
-        guard let packageId = choice.packageId, let position = choice.position else {
+        guard let packageId = choice.packageId, let quizId = choice.quizId else {
             throw Problem.dailyDeleted(number: choice.number)
         }
         if let stored = try environment.store().dailyPlayId(playerId: player.id, day: choice.day) {
             throw Problem.dailyAlreadyPlayed(playId: stored)
         }
-        return try beginOnFreshPlan {
-            try begin(plan: try plan(packageId: packageId, only: position), player: player, daily: (choice.day, choice.number))
+        return try beginOnFreshPlan { fresh in
+            try begin(
+                plan: try plan(packageId: packageId, fresh: fresh).restricted(to: quizId), player: player,
+                daily: (choice.day, choice.number))
         }
     }
 
-    /// Runs `start`, again on a fresh plan when its package changed between planning and starting (an owner's update
-    /// at that very moment); a package that keeps changing that fast is refused for now.
-    private func beginOnFreshPlan(_ start: () throws -> PlayView) throws -> PlayView {
-        for _ in 1...3 {
-            do { return try start() } catch is OutdatedPlan { continue }
+    /// Runs `start`, on a plan read fresh from the store when the store found the cached one outdated (its owner
+    /// replaced the quizzes meanwhile); a package that keeps changing that fast is refused for now.
+    private func beginOnFreshPlan(_ start: (_ fresh: Bool) throws -> PlayView) throws -> PlayView {
+        for attempt in 0..<3 {
+            do { return try start(attempt > 0) } catch OpenPlayRefusal.outdatedPlan { continue }
         }
         throw Problem.packageChanging
     }
 
-    /// Runs `change` (an owner's update of package `packageId` in the store) while no play can start: when
-    /// `quizzesChange`, only if no play of the package is open or waiting to be stored, since such a play would be
-    /// judged or recorded on quizzes that are gone. Afterwards plans made of the old package are dropped and any made
-    /// meanwhile refused, so every play started later sees the update. `change` runs under the plays' lock, so it
-    /// holds up every play request for its few milliseconds: updates are rare, and this keeps the check and the
-    /// change one step.
-    public func changingPackage(_ packageId: Int64, quizzesChange: Bool, _ change: () throws -> Void) throws {
-        try state.withLock { state in
-            if quizzesChange {
-                let inPlay = state.plays.values.contains { play in
-                    guard play.plan.packageId == packageId else { return false }
-                    switch play.storage {
-                    case .stored, .abandoned: return false
-                    case .notStored, .recording: return true
-                    }
-                }
-                if inPlay { throw Problem.packageInPlay }
-            }
-            try change()
-            state.packageVersions[packageId, default: 0] += 1
-            state.plans = state.plans.filter { $0.key.packageId != packageId }
-        }
+    /// Forgets this instance's plan of a package its owner has just changed, so the next play here reads it afresh.
+    public func packageChanged(_ packageId: Int64) {
+        plans.withLock { $0[packageId] = nil }
     }
 
     private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) throws -> PlayView {
         guard !plan.rounds.isEmpty else { throw Problem.nothingToPlay }
-        let id = Base64URL.encode(Data(environment.tokenBytes(16)))
-        let instant = now()
-        try sweep(at: instant)
-        let play = OpenPlay(
-            id: id, player: player, plan: plan, startedAt: environment.app.now(), dailyDay: daily?.day,
-            dailyNumber: daily?.number, startInstant: instant, nextStart: instant + rules.interlude)
-        return try state.withLock { state in
-            guard plan.version == state.packageVersions[plan.packageId, default: 0] else { throw OutdatedPlan() }
-            guard state.plays.count < rules.maxOpenPlays else { throw Problem.full }
-            if let day = daily?.day {
-                let key = OpenPlay.dailyKey(player.id, day)
-                if let open = state.openDaily[key] { throw Problem.dailyAlreadyPlayed(playId: open) }
-                state.openDaily[key] = id
-            }
-            state.plays[id] = play
-            return play.view(at: instant, interlude: rules.interlude)
+        let instant = currentInstant()
+        sweep(at: instant)
+        let record = OpenPlayRecord(
+            id: Base64URL.encode(Data(environment.tokenBytes(16))), playerId: player.id, playerName: player.name,
+            packageId: plan.packageId, quizIds: plan.quizIDs, dailyDay: daily?.day, dailyNumber: daily?.number,
+            startedAt: environment.app.now(), startMicros: Self.micros(instant),
+            endsByMicros: Self.micros(plan.latestEnd(startingAt: instant, interlude: rules.interlude)))
+        do {
+            try environment.store().insertOpenPlay(record, maxOpen: rules.maxOpenPlays)
+        } catch OpenPlayRefusal.full {
+            throw Problem.full
+        } catch OpenPlayRefusal.dailyOpen(let playId) {
+            throw Problem.dailyAlreadyPlayed(playId: playId)
         }
+        return OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
+            .view(at: instant, interlude: rules.interlude)
     }
 
     // MARK: - Playing
 
     /// The play as it stands on the server's clock now.
     public func view(playId: String, by player: Player) throws -> PlayView {
-        let instant = now()
-        if let view = try withOpenPlay(playId, player, at: instant, { play in play.view(at: instant, interlude: rules.interlude) }) {
+        if let view = try readOpenPlay(playId, player, { play, instant in play.view(at: instant, interlude: rules.interlude) }) {
             return view
         }
         return try storedView(playId: playId, player: player)
@@ -243,51 +231,32 @@ public final class ServerPlays: Sendable {
 
     /// Judges a guess at quiz `quiz` (1-based), which must be the one being played.
     public func guess(playId: String, quiz: Int, text: String, by player: Player) throws -> GuessOutcome {
-        let instant = now()
-        let outcome = try withOpenPlay(playId, player, at: instant) { play -> GuessOutcome in
-            try play.requirePlaying(quiz, at: instant)
-            var verdict: Verdict?
-            for event in play.round!.guess(text, at: instant) {
-                if case .guessed(_, _, let judged, _) = event { verdict = judged }
-            }
-            play.endIfOver(at: instant, interlude: rules.interlude)
-            return GuessOutcome(judgement: Self.judgement(verdict), play: play.view(at: instant, interlude: rules.interlude))
+        try act(playId, player, quiz: quiz, .guess, text: text) { play, verdict, instant in
+            GuessOutcome(judgement: Self.judgement(verdict), play: play.view(at: instant, interlude: rules.interlude))
         }
-        guard let outcome else { throw try problemForStoredPlay(playId, player, quiz: quiz) }
-        return outcome
     }
 
     /// The hint of quiz `quiz` (1-based), which must be the one being played; the first ask halves its score.
     public func hint(playId: String, quiz: Int, by player: Player) throws -> HintOutcome {
-        let instant = now()
-        let result = try withOpenPlay(playId, player, at: instant) { play -> HintOutcome in
-            try play.requirePlaying(quiz, at: instant)
-            _ = play.round!.hint(at: instant)
-            return HintOutcome(hint: play.round!.hintText, play: play.view(at: instant, interlude: rules.interlude))
+        try act(playId, player, quiz: quiz, .hint, text: nil) { play, _, instant in
+            HintOutcome(
+                hint: Hint.firstHint(for: play.plan.rounds[quiz - 1].quiz.title),
+                play: play.view(at: instant, interlude: rules.interlude))
         }
-        guard let result else { throw try problemForStoredPlay(playId, player, quiz: quiz) }
-        return result
     }
 
     /// Gives up quiz `quiz` (1-based), which must be the one being played: it scores 0 and its answer shows.
     public func skip(playId: String, quiz: Int, by player: Player) throws -> PlayView {
-        let instant = now()
-        let view = try withOpenPlay(playId, player, at: instant) { play -> PlayView in
-            try play.requirePlaying(quiz, at: instant)
-            _ = play.round!.skip(at: instant)
-            play.endIfOver(at: instant, interlude: rules.interlude)
-            return play.view(at: instant, interlude: rules.interlude)
+        try act(playId, player, quiz: quiz, .skip, text: nil) { play, _, instant in
+            play.view(at: instant, interlude: rules.interlude)
         }
-        guard let view else { throw try problemForStoredPlay(playId, player, quiz: quiz) }
-        return view
     }
 
     /// The poster of quiz `quiz` (1-based) as a JPEG: while it is played, with only the areas of stages 1 to `stage`
     /// visible, where a stage the clock has not reached counts as the current one (never more); once it has ended, the
     /// whole poster.
     public func poster(playId: String, quiz: Int, stage: Int?, by player: Player) throws -> Data {
-        let instant = now()
-        let sight = try withOpenPlay(playId, player, at: instant) { play -> PosterSight in
+        let sight = try readOpenPlay(playId, player) { play, instant -> PosterSight in
             try play.checkQuiz(quiz)
             let round = play.plan.rounds[quiz - 1]
             if let stage, !(1...round.quiz.areas.count).contains(stage) {
@@ -304,7 +273,7 @@ public final class ServerPlays: Sendable {
         if let sight {
             seen = sight
         } else {
-            // A play no longer in memory is over: every quiz of it has ended, and shows whole.
+            // A play that is not open is over: every quiz of it has ended, and shows whole.
             let stored = try storedPlay(playId: playId, player: player)
             guard quiz >= 1, quiz <= stored.quizzes.count else {
                 throw Problem.noSuchQuiz(quiz, quizCount: stored.quizzes.count)
@@ -324,9 +293,6 @@ public final class ServerPlays: Sendable {
             throw Problem.posterUnavailable
         }
     }
-
-    /// How many plays are in memory now, open or recently finished.
-    public var heldPlays: Int { state.withLock { $0.plays.count } }
 
     // MARK: - The daily quiz
 
@@ -372,8 +338,8 @@ public final class ServerPlays: Sendable {
 
     /// The daily play a player finished or is playing today, if any.
     public func dailyPlay(of player: Player, day: String) throws -> PlayView? {
-        let open = state.withLock { $0.openDaily[OpenPlay.dailyKey(player.id, day)] }
-        if let id = try open ?? environment.store().dailyPlayId(playerId: player.id, day: day) {
+        let store = try environment.store()
+        if let id = try store.openDailyPlayId(playerId: player.id, day: day) ?? store.dailyPlayId(playerId: player.id, day: day) {
             return try view(playId: id, by: player)
         }
         return nil
@@ -406,7 +372,7 @@ public final class ServerPlays: Sendable {
     // MARK: - Inside
 
     /// The quizzes of a package as the server plays them: in the package's order, those with areas, with their judges.
-    /// Plans are shared by every play of a package, so many open plays of one package hold one copy.
+    /// Plans are shared by every play of a package, so many open plays of one package replay on one copy.
     struct PlayPlan: Sendable {
         var packageId: Int64
         var shareCode: ShareCode
@@ -414,21 +380,39 @@ public final class ServerPlays: Sendable {
         var loop: SolveLoop
         var rounds: [SolveRound] { loop.rounds }
         var quizIDs: [Int64]
-        /// How many times the package had changed when this plan was made of it.
-        var version: Int
+
+        /// The plan of a daily play: the one quiz `quizId` (as quiz 1), or no quiz when the package no longer has it.
+        func restricted(to quizId: Int64) -> PlayPlan {
+            var daily = self
+            let kept = zip(quizIDs, rounds).filter { $0.0 == quizId }
+            daily.quizIDs = kept.map(\.0)
+            daily.loop = SolveLoop(
+                rounds: kept.map { SolveRound(quiz: $0.1.quiz, judge: $0.1.judge, number: 1) }, levels: loop.levels,
+                level: loop.level, timeScale: loop.timeScale)
+            return daily
+        }
+
+        /// The latest a play started at `start` can end: every quiz running out of time after its interlude.
+        func latestEnd(startingAt start: Duration, interlude: Duration) -> Duration {
+            var end = start
+            for round in rounds {
+                end += interlude
+                end = loop.state(for: round, start: end)?.schedule.deadline ?? end
+            }
+            return end
+        }
     }
 
-    private func plan(packageId: Int64, only position: Int?) throws -> PlayPlan {
-        let key = PlanKey(packageId: packageId, position: position)
-        // The version is read before the package is: a change after this point makes the plan outdated, not wrong.
-        let (cached, version) = state.withLock { ($0.plans[key], $0.packageVersions[packageId, default: 0]) }
-        if let cached { return cached }
-        let store = try environment.app.store()
+    private func plan(packageId: Int64, fresh: Bool) throws -> PlayPlan {
+        let instant = now()
+        if !fresh, let cached = plans.withLock({ $0[packageId] }), instant - cached.madeAt < Self.planLifetime {
+            return cached.plan
+        }
+        let store = try environment.store()
         let package = try store.package(id: packageId)
         let ids = try store.quizIDs(packageId: packageId)
         let catalog = try store.allCatalogMovies()
-        var indices = package.quizzes.indices.filter { !package.quizzes[$0].areas.isEmpty }
-        if let position { indices = indices.filter { $0 == position } }
+        let indices = package.quizzes.indices.filter { !package.quizzes[$0].areas.isEmpty }
         let rounds = indices.enumerated().map { number, index in
             SolveRound(
                 quiz: package.quizzes[index], judge: AnswerJudge(quiz: package.quizzes[index], catalog: catalog),
@@ -437,19 +421,23 @@ public final class ServerPlays: Sendable {
         let plan = PlayPlan(
             packageId: packageId, shareCode: package.shareCode, title: package.title,
             loop: SolveLoop(rounds: rounds, levels: levels, level: package.level, timeScale: 1),
-            quizIDs: indices.map { ids[$0] }, version: version)
-        state.withLock { state in
-            // An update drops a package's plans (`changingPackage`); one made of the package before it is not kept.
-            guard version == state.packageVersions[packageId, default: 0] else { return }
-            if state.plans.count >= 256 { state.plans.removeAll() }
-            state.plans[key] = plan
+            quizIDs: indices.map { ids[$0] })
+        plans.withLock { plans in
+            if plans.count >= 256 { plans.removeAll() }
+            plans[packageId] = (plan, instant)
         }
         return plan
     }
 
-    struct PlanKey: Hashable {
-        var packageId: Int64
-        var position: Int?
+    /// The plan an open play was started on: the cached one when its quizzes are the play's, else read afresh.
+    private func plan(for record: OpenPlayRecord) throws -> PlayPlan {
+        for fresh in [false, true] {
+            var plan = try plan(packageId: record.packageId, fresh: fresh)
+            if record.dailyDay != nil, let quizId = record.quizIds.first { plan = plan.restricted(to: quizId) }
+            if plan.quizIDs == record.quizIds { return plan }
+        }
+        // The store never lets a package's quizzes change under an open play, so this is a store out of step.
+        throw Problem.packageChanging
     }
 
     struct PosterSight {
@@ -458,112 +446,107 @@ public final class ServerPlays: Sendable {
         var revealed: [Cell]?
     }
 
-    struct State {
-        var plays: [String: OpenPlay] = [:]
-        /// "player|day" of daily plays in memory, to refuse a second one before the first is stored.
-        var openDaily: [String: String] = [:]
-        var plans: [PlanKey: PlayPlan] = [:]
-        /// How many times each package was changed by its owner since the server started (absent: never).
-        var packageVersions: [Int64: Int] = [:]
-        var lastSweep: Duration?
-    }
+    /// Now on the shared clock, to the microsecond (as instants are stored).
+    private func currentInstant() -> Duration { .microseconds(Self.micros(now())) }
 
-    /// Runs `body` on the play in memory after bringing it to `instant`, then records it if it has just finished.
-    /// `nil` when the play is not in memory (unknown, or finished and let go).
-    private func withOpenPlay<Value: CarriesPlayView>(
-        _ playId: String, _ player: Player, at instant: Duration, _ body: (inout OpenPlay) throws -> Value
+    static func micros(_ instant: Duration) -> Int64 { instant.wholeMicroseconds }
+
+    /// Runs `body` on the open play `playId` replayed up to now, for reading; a play found finished meanwhile (its
+    /// time ran out with nobody asking) is recorded first. `nil` when no such play is open.
+    private func readOpenPlay<Value: CarriesPlayView>(
+        _ playId: String, _ player: Player, _ body: (OpenPlay, Duration) throws -> Value
     ) throws -> Value? {
         guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
-        try sweep(at: instant)
-        let (value, toRecord) = try state.withLock { state -> (Value?, OpenPlay?) in
-            guard var play = state.plays[playId] else { return (nil, nil) }
-            guard play.player.id == player.id else { throw Problem.notYours }
-            play.advance(to: instant, interlude: rules.interlude)
-            // The play is written back whatever `body` throws: the clock has moved it on either way.
-            defer { state.plays[playId] = play }
-            let value = try body(&play)
-            var toRecord: OpenPlay?
-            if play.isFinished, play.storage == .notStored {
-                play.storage = .recording
-                toRecord = play
-            }
-            return (value, toRecord)
-        }
-        if let toRecord { record(toRecord) }
-        // The view was made before the play was stored: it learns now whether the store ranked it.
-        guard var value else { return nil }
-        if toRecord != nil, let ranked = state.withLock({ $0.plays[playId]?.ranked }) { value.setRanked(ranked) }
+        let instant = currentInstant()
+        sweep(at: instant)
+        guard let record = try environment.store().openPlay(id: playId) else { return nil }
+        guard record.playerId == player.id else { throw Problem.notYours }
+        let play = OpenPlay.replay(record, plan: try plan(for: record), to: instant, interlude: rules.interlude)
+        var value = try body(play, instant)
+        if play.isFinished, let ranked = try settle(playId, at: instant) { value.setRanked(ranked) }
         return value
     }
 
-    /// How many times a finished play is offered to the store before it is given up.
-    static let recordTries = 3
-
-    /// Stores a finished play; on failure it is tried again on the next ask or sweep.
-    private func record(_ play: OpenPlay) {
-        let results = play.ended.map(\.result)
-        let elapsed = results.reduce(0) { $0 + $1.seconds }
-        let outcome: PlayStorage
-        do {
-            let ranked = try environment.store().recordServerPlay(
-                publicId: play.id, packageId: play.plan.packageId, player: play.player, startedAt: play.startedAt,
-                finishedAt: environment.app.now(), score: results.reduce(0) { $0 + $1.score }, elapsedSeconds: elapsed,
-                dailyDay: play.dailyDay,
-                attempts: zip(play.plan.quizIDs, play.ended).map {
-                    AppDatabase.Attempt(quizId: $0, endedAt: $1.endedAt, result: $1.result)
-                })
-            outcome = .stored(ranked: ranked)
-        } catch {
-            // A store that is busy now may take it later; a play it refuses every time (its package deleted since,
-            // say) is given up after a few tries, so it does not fill the log and the memory for ever.
-            let tries = play.recordFailures + 1
-            environment.app.log(
-                "play \(play.id) could not be stored (try \(tries) of \(Self.recordTries)): \(error)")
-            outcome = tries >= Self.recordTries ? .abandoned : .notStored
+    /// Does what the player did (`kind` at quiz `quiz`) on the open play `playId`, under the store's lock on it: the
+    /// play is replayed up to now, the action judged and appended, and the play recorded if it has ended. What `result`
+    /// makes of the play is the answer.
+    private func act<Value: CarriesPlayView>(
+        _ playId: String, _ player: Player, quiz: Int, _ kind: PlayerAction.Kind, text: String?,
+        _ result: (OpenPlay, Verdict?, Duration) -> Value
+    ) throws -> Value {
+        guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
+        let instant = currentInstant()
+        sweep(at: instant)
+        // The plan is found before the lock is taken: `change` must not call the store it runs in.
+        guard let seen = try environment.store().openPlay(id: playId) else {
+            throw try problemForStoredPlay(playId, player, quiz: quiz)
         }
-        state.withLock { state in
-            state.plays[play.id]?.storage = outcome
-            if outcome == .notStored { state.plays[play.id]?.recordFailures += 1 }
-            if outcome == .abandoned, let day = play.dailyDay {
-                state.openDaily[OpenPlay.dailyKey(play.player.id, day)] = nil
+        guard seen.playerId == player.id else { throw Problem.notYours }
+        let plan = try plan(for: seen)
+        let changed = try environment.store().updateOpenPlay(id: playId) { record -> (Result<Value, any Error>, OpenPlayChange) in
+            guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw Problem.notYours }
+            var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
+            // Another instance's clock may have read a hair later for the last action: never act before it.
+            let at = max(instant, record.events.last.map { .microseconds($0.atMicros) } ?? .zero)
+            var kept = record
+            let outcome: Result<Value, any Error>
+            do {
+                try play.requirePlaying(quiz, at: at)
+                let action = PlayerAction(kind: kind, quiz: quiz, text: text, atMicros: Self.micros(at))
+                let verdict = play.apply(action, interlude: rules.interlude)
+                kept.events.append(action)
+                outcome = .success(result(play, verdict, at))
+            } catch {
+                // Refused (not this quiz's turn, say): nothing to save, but a play found over is still recorded.
+                outcome = .failure(error)
             }
-            if case .stored = outcome, let day = play.dailyDay {
-                state.openDaily[OpenPlay.dailyKey(play.player.id, day)] = nil
-            }
+            return (outcome, play.isFinished ? .finish(play.finished()) : .keep(kept))
         }
+        guard let changed else { throw try problemForStoredPlay(playId, player, quiz: quiz) }
+        var value = try changed.value.get()
+        if let ranked = changed.ranked { value.setRanked(ranked) }
+        return value
     }
 
-    /// At most every few seconds, on any request about plays: brings every play to now, stores those that finished
-    /// with nobody asking (their quizzes ran out of time), and lets go of those finished longer than
-    /// `finishedRetention` ago. Plays still open when the process stops are lost; finished ones are all stored.
-    private func sweep(at instant: Duration) throws {
-        let finished = state.withLock { state -> [OpenPlay] in
-            if let last = state.lastSweep, instant - last < .seconds(5) { return [] }
-            state.lastSweep = instant
-            var toRecord: [OpenPlay] = []
-            for id in Array(state.plays.keys) {
-                guard var play = state.plays[id] else { continue }
-                play.advance(to: instant, interlude: rules.interlude)
-                if let over = play.finishedAt, play.storage.isSettled, instant - over > rules.finishedRetention
-                {
-                    state.plays[id] = nil
-                    continue
-                }
-                if play.isFinished, play.storage == .notStored {
-                    play.storage = .recording
-                    toRecord.append(play)
-                }
-                state.plays[id] = play
-            }
-            return toRecord
+    /// Records the open play `playId` if it has ended by `instant`, under the store's lock; whether it is ranked, or
+    /// `nil` when it is still going or someone else recorded it first (then read from the store).
+    @discardableResult
+    private func settle(_ playId: String, at instant: Duration) throws -> Bool? {
+        guard let seen = try environment.store().openPlay(id: playId) else {
+            return try environment.store().serverPlay(publicId: playId)?.ranked
         }
-        for play in finished { record(play) }
+        let plan = try plan(for: seen)
+        let settled = try environment.store().updateOpenPlay(id: playId) { record -> (Void, OpenPlayChange) in
+            let play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
+            return ((), play.isFinished ? .finish(play.finished()) : .keep(record))
+        }
+        if let settled { return settled.ranked }
+        return try environment.store().serverPlay(publicId: playId)?.ranked
+    }
+
+    /// At most every 5 seconds per instance, on any request about plays: records the plays whose time ran out with
+    /// nobody asking (at most 100 a time, the oldest first). Any instance may; the store's lock makes it once.
+    private func sweep(at instant: Duration) {
+        let due = lastSweep.withLock { last -> Bool in
+            if let last, instant - last < .seconds(5) { return false }
+            last = instant
+            return true
+        }
+        guard due else { return }
+        do {
+            for playId in try environment.store().overdueOpenPlays(before: Self.micros(instant), limit: 100) {
+                try settle(playId, at: instant)
+            }
+        } catch {
+            // The request that swept goes on; the next sweep tries again.
+            environment.app.log("open plays could not be swept: \(error)")
+        }
     }
 
     private func storedPlay(playId: String, player: Player) throws -> (play: StoredServerPlay, quizzes: [Quiz]) {
         guard let stored = try environment.store().serverPlay(publicId: playId) else { throw Problem.unknownPlay }
         guard stored.playerId == player.id else { throw Problem.notYours }
-        let store = try environment.app.store()
+        let store = try environment.store()
         let package = try store.package(id: stored.packageId)
         let ids = try store.quizIDs(packageId: stored.packageId)
         let byId = Dictionary(uniqueKeysWithValues: zip(ids, package.quizzes))
@@ -572,14 +555,16 @@ public final class ServerPlays: Sendable {
 
     private func storedView(playId: String, player: Player) throws -> PlayView {
         let (stored, quizzes) = try storedPlay(playId: playId, player: player)
-        let package = try environment.app.store().package(id: stored.packageId)
+        let package = try environment.store().package(id: stored.packageId)
         var dailyNumber: Int?
         if let day = stored.dailyDay {
             dailyNumber = try environment.store().dailyChoice(day: day)?.number
         }
         let results = stored.attempts.map(\.result)
         let views = zip(quizzes, results).enumerated().map { index, pair in
-            QuizView.ended(number: index + 1, quiz: pair.0, result: pair.1, hint: nil)
+            QuizView.ended(
+                number: index + 1, quiz: pair.0, result: pair.1,
+                hint: pair.1.hintsUsed > 0 ? Hint.firstHint(for: pair.0.title) : nil)
         }
         return PlayView(
             id: stored.publicId, shareCode: package.shareCode.value, packageTitle: package.title, dailyNumber: dailyNumber,
@@ -637,27 +622,11 @@ extension ServerPlays.PosterSight: CarriesPlayView {
     mutating func setRanked(_ ranked: Bool) {}
 }
 
-enum PlayStorage: Equatable {
-    case notStored
-    case recording
-    case stored(ranked: Bool)
-    /// The store refused it every time it was offered.
-    case abandoned
-
-    /// Nothing more will be done about storing it.
-    var isSettled: Bool {
-        switch self {
-        case .stored, .abandoned: true
-        case .notStored, .recording: false
-        }
-    }
-}
-
-/// One play in the server's memory: which quiz is on, its `QuizRound`, and how the ones before it ended.
+/// One play rebuilt from its record: which quiz is on, its `QuizRound`, and how the ones before it ended.
 struct OpenPlay {
     struct Ended {
         var result: QuizResult
-        /// Instant on the monotonic clock, and wall time for the record.
+        /// Instant on the shared clock, and wall time for the record.
         var at: Duration
         var endedAt: Date
         var hint: String?
@@ -667,7 +636,7 @@ struct OpenPlay {
     let player: Player
     let plan: ServerPlays.PlayPlan
     let startedAt: Date
-    /// The monotonic instant the play started.
+    /// The instant the play started on the shared clock.
     let startInstant: Duration
     let dailyDay: String?
     let dailyNumber: Int?
@@ -679,31 +648,64 @@ struct OpenPlay {
     var nextStart: Duration
     var ended: [Ended] = []
     var finishedAt: Duration?
-    var storage = PlayStorage.notStored
-    var recordFailures = 0
 
-    init(
-        id: String, player: Player, plan: ServerPlays.PlayPlan, startedAt: Date, dailyDay: String?, dailyNumber: Int?,
-        startInstant: Duration, nextStart: Duration
-    ) {
-        self.startInstant = startInstant
-        self.id = id
-        self.player = player
+    init(_ record: OpenPlayRecord, plan: ServerPlays.PlayPlan, interlude: Duration) {
+        id = record.id
+        player = Player(id: record.playerId, name: record.playerName)
         self.plan = plan
-        self.startedAt = startedAt
-        self.dailyDay = dailyDay
-        self.dailyNumber = dailyNumber
-        self.nextStart = nextStart
+        startedAt = record.startedAt
+        startInstant = .microseconds(record.startMicros)
+        dailyDay = record.dailyDay
+        dailyNumber = record.dailyNumber
+        nextStart = startInstant + interlude
     }
 
-    static func dailyKey(_ playerId: Int64, _ day: String) -> String { "\(playerId)|\(day)" }
+    /// The play as it stands at `instant`: the record's actions done again, each at its instant, then the clock run on.
+    /// `QuizRound` is a pure function of these, so every instance rebuilds the same play.
+    static func replay(
+        _ record: OpenPlayRecord, plan: ServerPlays.PlayPlan, to instant: Duration, interlude: Duration
+    ) -> OpenPlay {
+        var play = OpenPlay(record, plan: plan, interlude: interlude)
+        for action in record.events { _ = play.apply(action, interlude: interlude) }
+        play.advance(to: instant, interlude: interlude)
+        return play
+    }
+
+    /// Does one action at its instant (after bringing the play to it); the guess's verdict, if it was one. An action on
+    /// a quiz that is not being played does nothing: none is ever saved, and a replay must not fail on one.
+    mutating func apply(_ action: PlayerAction, interlude: Duration) -> Verdict? {
+        let at = Duration.microseconds(action.atMicros)
+        advance(to: at, interlude: interlude)
+        guard action.quiz - 1 == current, round != nil else { return nil }
+        var verdict: Verdict?
+        switch action.kind {
+        case .guess:
+            for event in round!.guess(action.text ?? "", at: at) {
+                if case .guessed(_, _, let judged, _) = event { verdict = judged }
+            }
+        case .hint:
+            _ = round!.hint(at: at)
+        case .skip:
+            _ = round!.skip(at: at)
+        }
+        endIfOver(at: at, interlude: interlude)
+        return verdict
+    }
+
+    /// The play as the store records it once it has ended.
+    func finished() -> FinishedServerPlay {
+        let results = ended.map(\.result)
+        return FinishedServerPlay(
+            publicId: id, packageId: plan.packageId, player: player, startedAt: startedAt,
+            finishedAt: startedAt.addingTimeInterval(((finishedAt ?? startInstant) - startInstant).seconds),
+            score: results.reduce(0) { $0 + $1.score }, elapsedSeconds: results.reduce(0) { $0 + $1.seconds },
+            dailyDay: dailyDay,
+            attempts: zip(plan.quizIDs, ended).map {
+                AppDatabase.Attempt(quizId: $0, endedAt: $1.endedAt, result: $1.result)
+            })
+    }
 
     var isFinished: Bool { finishedAt != nil }
-
-    var ranked: Bool? {
-        if case .stored(let ranked) = storage { return ranked }
-        return nil
-    }
 
     /// Starts the quizzes whose time has come and ends those whose time is up, up to `now`.
     mutating func advance(to now: Duration, interlude: Duration) {
@@ -782,7 +784,7 @@ struct OpenPlay {
         let results = ended.map(\.result)
         return PlayView(
             id: id, shareCode: plan.shareCode.value, packageTitle: plan.title, dailyNumber: dailyNumber,
-            finished: isFinished, ranked: ranked, score: results.reduce(0) { $0 + $1.score },
+            finished: isFinished, ranked: nil, score: results.reduce(0) { $0 + $1.score },
             currentQuiz: isFinished ? nil : current + 1, quizzes: quizzes,
             shareLine: isFinished ? Self.shareLine(code: plan.shareCode, daily: dailyNumber, results: results) : nil)
     }

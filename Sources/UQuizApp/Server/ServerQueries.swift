@@ -50,7 +50,7 @@ extension ServerPlays {
         guard let packageId = choice.packageId, let position = choice.position else {
             throw Problem.dailyDeleted(number: choice.number)
         }
-        let package = try environment.app.store().package(id: packageId)
+        let package = try environment.store().package(id: packageId)
         guard package.quizzes.indices.contains(position) else { throw Problem.dailyDeleted(number: choice.number) }
         var view = DailyView(choice: choice, package: package, stageCount: package.quizzes[position].areas.count)
         if let viewer {

@@ -6,7 +6,7 @@ import QuizStore
 /// The storage the sharing use cases (players, publishing, browsing) need beyond `QuizStorage`: players known by their
 /// token's hash, who owns a published package and who may find it, browsing from a position, and uploaded posters.
 /// `AppDatabase` (SQLite) and `PostgresDatabase` implement it.
-public protocol SharingStorage: CatalogStorage {
+public protocol SharingStorage: CatalogStorage, OpenPlayStorage, RateLimitStorage, StoreClock {
     func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player
     func player(tokenHash: Data) throws -> Player?
     /// Saves the package and its publication in one transaction, under a share code chosen inside it.
@@ -56,7 +56,8 @@ public protocol OpenPlayStorage: Sendable {
     /// Locks the open play `id` against every other writer (every instance), hands it to `change`, and saves what
     /// `change` says in the same transaction: `.keep` stores the record's events; `.finish` removes the open play and
     /// records the finished one as `recordServerPlay` does, returning whether it is ranked. `nil` when no play `id` is
-    /// open. What `change` throws rolls the transaction back and is rethrown.
+    /// open. What `change` throws rolls the transaction back and is rethrown. `change` must not call the store: it runs
+    /// inside the store's transaction (a second call would wait for the connection it holds).
     func updateOpenPlay<T>(
         id: String, _ change: (OpenPlayRecord) throws -> (T, OpenPlayChange)
     ) throws -> (value: T, ranked: Bool?)?
@@ -93,14 +94,18 @@ public struct SharingEnvironment: Sendable {
     public var app: AppEnvironment
     public var store: @Sendable () throws -> any SharingStorage
     public var tokenBytes: @Sendable (Int) -> [UInt8]
+    /// Players authenticated before, shared by every request of this process.
+    public let knownPlayers: KnownPlayers
 
     public init(
         app: AppEnvironment, store: @escaping @Sendable () throws -> any SharingStorage,
-        tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes
+        tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes,
+        knownPlayers: KnownPlayers = KnownPlayers()
     ) {
         self.app = app
         self.store = store
         self.tokenBytes = tokenBytes
+        self.knownPlayers = knownPlayers
     }
 
     /// Bytes from `SystemRandomNumberGenerator` (the kernel's `getrandom`), fit for secrets.

@@ -59,15 +59,27 @@ struct ServeCommand: AsyncParsableCommand {
             configuration = configuration.withoutRateLimits()
             logger.warning("rate limits are off (--rate-limits off): for benchmarks only")
         }
+        // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time.
+        let clock = try SharedClock(store: database)
         let app = buildApplication(
-            configuration: configuration, environment: environment, logger: logger,
+            configuration: configuration, environment: environment, logger: logger, now: clock.now,
             onListening: { host, port in
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 // Written straight to the file descriptor: a pipe would otherwise hold the line in a buffer, and
                 // whoever waits for it would wait forever.
                 FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
             })
-        try await app.runService()
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                // Follows the database clock's corrections; a failed measurement keeps the last offset. Ends quietly
+                // when the server stops.
+                while (try? await Task.sleep(for: .seconds(60))) != nil {
+                    try? clock.synchronize()
+                }
+            }
+            try await app.runService()
+            group.cancelAll()
+        }
     }
 }
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The load of Benchmarks/scaling.sh (issue 16): one configuration of servers, all on one database.
+
+Usage: scaling-bench.py NAME WORK OUT.json URL [URL ...]
+
+Runs bounded wrk runs against every URL at once (one wrk per instance, the connections split between them, so the
+client load is the same whatever the number of instances): /healthz (the framework's floor), GET /v1/packages/{code},
+POST /v1/packages/{code}/plays (a play start: a write of a new open play) and POST /v1/plays/{id}/guesses (a wrong
+guess: the play's record read, replayed and appended to under the database's lock). Plays are started on the first
+instance and guessed on all of them, so a guess often reaches an instance the play was not started on. Requests per
+second are summed over the instances; p50 and p99 are the worst of the instances' own.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+
+spec = importlib.util.spec_from_file_location("server_bench", os.path.join(os.path.dirname(__file__), "server-bench.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+# The same client load as server.sh's wrk (2 threads, 32 connections, 10 s), split between the instances.
+THREADS, CONNECTIONS, SECONDS = 2, 32, 10
+
+
+def wrk_all(name, urls, work, script_body=""):
+    """One bounded wrk per instance, at the same time; their summed rate and worst percentiles."""
+    per = max(1, THREADS // len(urls))
+    procs = []
+    for index, url in enumerate(urls):
+        script = os.path.join(work, f"{name}-{index}.lua")
+        with open(script, "w") as f:
+            f.write(script_body + bench.REPORTER)
+        command = ["wrk", f"-t{per}", f"-c{CONNECTIONS // len(urls)}", f"-d{SECONDS}s", "--timeout", "5s", "--latency",
+                   "-s", script, url]
+        procs.append(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    runs = []
+    for proc in procs:
+        output, _ = proc.communicate(timeout=60)
+        line = next(l for l in output.splitlines() if l.startswith("WRK_JSON "))
+        run = json.loads(line[len("WRK_JSON "):])
+        run["rps"] = run["requests"] / (run["duration_us"] / 1e6)
+        runs.append(run)
+    result = {"rps": sum(r["rps"] for r in runs), "p50_us": max(r["p50_us"] for r in runs),
+              "p99_us": max(r["p99_us"] for r in runs), "requests": sum(r["requests"] for r in runs),
+              "non_2xx_3xx": sum(r["non_2xx_3xx"] for r in runs),
+              "errors": sum(r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"] for r in runs),
+              "per_instance_rps": [round(r["rps"]) for r in runs]}
+    print(f"{name}: {result['rps']:.0f} requests/s {result['per_instance_rps']}, p50 {result['p50_us']} µs, "
+          f"p99 {result['p99_us']} µs, non-2xx/3xx {result['non_2xx_3xx']}, errors {result['errors']}", file=sys.stderr)
+    return result
+
+
+def tokens_script(tokens, method, path):
+    """Lua sending `method path` with the next player's token each time."""
+    rows = ",\n".join(f'  "{token}"' for token in tokens)
+    return f"""
+local tokens = {{
+{rows}
+}}
+local next_token = 0
+request = function()
+  next_token = next_token % #tokens + 1
+  return wrk.format("{method}", "{path}", {{["Authorization"] = "Bearer " .. tokens[next_token]}}, nil)
+end
+"""
+
+
+def main(name, work, out, urls):
+    client = bench.Client(urls[0])
+    tokens = [bench.new_player(client, f"Scale {index}") for index in range(bench.PLAYERS_PER_RUN)]
+    for url in urls:
+        subprocess.run(["wrk", "-t1", "-c4", "-d2s", f"{url}/v1/packages/{bench.SHARE_CODE}"], capture_output=True,
+                       timeout=30)
+    results = {"name": name, "instances": len(urls), "loadavg_before": open("/proc/loadavg").read().split()[:3]}
+    results["floor"] = wrk_all(f"{name} floor", [f"{u}/healthz" for u in urls], work)
+    results["package"] = wrk_all(f"{name} package", [f"{u}/v1/packages/{bench.SHARE_CODE}" for u in urls], work)
+    results["start"] = wrk_all(f"{name} start", urls, work,
+                               tokens_script(tokens, "POST", f"/v1/packages/{bench.SHARE_CODE}/plays"))
+    # Guesses on plays started just now, so their first quiz plays through the whole run (20 s a quiz).
+    plays = bench.start_plays(client, tokens, bench.PLAYS_PER_RUN)
+    bench.wait_until_playing(client, plays)
+    results["guess"] = wrk_all(
+        f"{name} guess", urls, work,
+        bench.request_script(plays, "POST", lambda play: f"/v1/plays/{play}/guesses",
+                             {"quiz": 1, "text": bench.WRONG_GUESS}))
+    results["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
+    with open(out, "w") as f:
+        json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 5:
+        raise SystemExit(__doc__)
+    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The scaling benchmarks of issue 16, on 127.0.0.1: requests per second and p50/p99 of a package fetch, a play start
+# and a guess beside the framework's floor (/healthz, same run), for `uquiz serve` on SQLite (1 instance) and on
+# PostgreSQL with 1 and 2 instances. A throw-away PostgreSQL cluster (.ci/postgres) is started and removed; wrk comes
+# from Debian; every run is bounded (10 s each).
+# Usage: bash Benchmarks/scaling.sh [OUT.json]
+#   Alone, the "Scaling (issue 16)" section of BENCHMARKS.md is rewritten in place; with OUT.json the figures go there.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=${1:-}
+
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v curl >/dev/null || missing+=(curl)
+[ -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/initdb" ] || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+work=$(mktemp -d)
+pids=()
+postgres_dir=""
+stop_servers() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do { wait "$pid"; } 2>/dev/null || true; done
+  pids=()
+}
+cleanup() {
+  stop_servers
+  [ -n "$postgres_dir" ] && bash .ci/postgres stop "$postgres_dir"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# The same build as every other figure of BENCHMARKS.md: release, Swift's runtime linked in.
+swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
+uquiz="$root/.build-static/release/uquiz"
+export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
+
+. "$root/Benchmarks/start-server.sh"
+# Rate limits off: one address and a few players drive thousands of requests a second (README, "The server").
+serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
+
+serve sqlite --db "$work/server.sqlite"
+python3 Benchmarks/scaling-bench.py "SQLite, 1 instance" "$work" "$work/sqlite-1.json" "$started_url"
+stop_servers
+
+eval "$(bash .ci/postgres start)"
+postgres_dir=$UQUIZ_TEST_POSTGRES_DIR
+serve postgres-a --db "$UQUIZ_TEST_POSTGRES_URL"
+python3 Benchmarks/scaling-bench.py "PostgreSQL, 1 instance" "$work" "$work/postgres-1.json" "$started_url"
+a_url=$started_url
+serve postgres-b --db "$UQUIZ_TEST_POSTGRES_URL"
+python3 Benchmarks/scaling-bench.py "PostgreSQL, 2 instances" "$work" "$work/postgres-2.json" "$a_url" "$started_url"
+stop_servers
+
+python3 - "$work" "${out:-$work/scaling.json}" <<'PY'
+import datetime, json, sys
+work, out = sys.argv[1:3]
+runs = [json.load(open(f"{work}/{name}.json")) for name in ("sqlite-1", "postgres-1", "postgres-2")]
+json.dump({"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "runs": runs},
+          open(out, "w"), indent=1)
+PY
+if [ -z "$out" ]; then
+  python3 Benchmarks/report.py --scaling-section "$work/scaling.json" BENCHMARKS.md
+  echo "rewrote the scaling section of BENCHMARKS.md"
+fi

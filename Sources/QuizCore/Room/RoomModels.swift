@@ -1,0 +1,357 @@
+import PosterGrid
+
+/// A player's number in one room, given in join order from 1; never reused in that room, so events about a player who
+/// left still name them unambiguously.
+public struct RoomPlayerID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let value: Int
+
+    public init(_ value: Int) { self.value = value }
+
+    public static func < (lhs: RoomPlayerID, rhs: RoomPlayerID) -> Bool { lhs.value < rhs.value }
+    public var description: String { "#\(value)" }
+}
+
+/// The secret a player keeps to take their seat back after a lost connection: 128 bits from the room's injected
+/// generator, as 32 lowercase hex digits.
+public struct ResumeToken: Hashable, Sendable, CustomStringConvertible {
+    public let value: String
+
+    /// Accepts the 32 hex digits in any case; `nil` for anything else.
+    public init?(_ text: String) {
+        let lower = text.lowercased()
+        guard lower.count == 32, lower.allSatisfy(\.isHexDigit) else { return nil }
+        value = lower
+    }
+
+    public static func random(using generator: inout some RandomNumberGenerator) -> ResumeToken {
+        let words = [generator.next(), generator.next()] as [UInt64]
+        let hex = words.map { word in
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return ResumeToken(hex.joined())!
+    }
+
+    /// Compares in time independent of where the tokens differ, so response times tell a guesser nothing.
+    public func matches(_ other: ResumeToken) -> Bool {
+        let mine = Array(value.utf8)
+        let theirs = Array(other.value.utf8)
+        guard mine.count == theirs.count else { return false }
+        return zip(mine, theirs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Tokens are secrets: never printed in logs or test failures in full.
+    public var description: String { "token(\(value.prefix(4))…)" }
+}
+
+/// One quiz as a room plays it: what judges the guesses and what is shown once it has ended.
+public struct RoomQuiz: Sendable {
+    /// Shown to everyone only when the quiz has ended.
+    public var answerTitle: String
+    public var answerYear: String?
+    public var judge: AnswerJudge
+    public var hint: String
+    /// Areas revealed one per stage; at least 1.
+    public var stageCount: Int
+
+    public init(answerTitle: String, answerYear: String?, judge: AnswerJudge, stageCount: Int, hint: String? = nil) {
+        self.answerTitle = answerTitle
+        self.answerYear = answerYear
+        self.judge = judge
+        self.stageCount = stageCount
+        self.hint = hint ?? Hint.firstHint(for: answerTitle)
+    }
+
+    /// A package's quiz with the judge the solo play uses for it (`AnswerJudge(quiz:catalog:)`).
+    public init(quiz: Quiz, judge: AnswerJudge) {
+        self.init(answerTitle: quiz.title, answerYear: quiz.releaseYear, judge: judge, stageCount: quiz.areas.count)
+    }
+}
+
+/// The timings of a room. Fixed limits that are safety bounds rather than game settings are static constants.
+public struct RoomRules: Sendable, Equatable {
+    /// The most players seated in a room at once (connected or holding a seat); one more join is refused.
+    public static let maxPlayers = 50
+    /// The most a guess's time may be moved back for the latency measured on the player's connection. Bounded so a
+    /// client claiming a huge latency gains at most this much time bonus (150 ms of a 20 s quiz is under 1 point).
+    public static let maxLatencyAllowance: Duration = .milliseconds(150)
+    /// Names are shown on everyone's screen: short, on one line.
+    public static let maxNameLength = 24
+    /// The longest guess judged; longer text is refused unread (no title is anywhere near this long).
+    public static let maxGuessLength = 200
+
+    /// How long each stage lasts and the quiz's time limit: the package level's, as in solo play.
+    public var stageDuration: Duration
+    public var timeLimit: Duration
+    /// The longest a quiz waits for every player to have loaded its first poster.
+    public var loadingTimeout: Duration
+    /// Between two quizzes: the answer, the whole poster and the scoreboard are shown this long.
+    public var interlude: Duration
+    /// How long a dropped player's seat (and score) is kept for them to resume.
+    public var seatHold: Duration
+    /// A room in which no player did anything for this long expires.
+    public var idleLifetime: Duration
+    /// A finished room (podium shown) expires this long after its end.
+    public var endedLifetime: Duration
+
+    public init(
+        stageDuration: Duration, timeLimit: Duration, loadingTimeout: Duration = .seconds(10),
+        interlude: Duration = .seconds(8), seatHold: Duration = .seconds(90), idleLifetime: Duration = .seconds(2 * 3600),
+        endedLifetime: Duration = .seconds(30 * 60)
+    ) {
+        self.stageDuration = stageDuration
+        self.timeLimit = timeLimit
+        self.loadingTimeout = loadingTimeout
+        self.interlude = interlude
+        self.seatHold = seatHold
+        self.idleLifetime = idleLifetime
+        self.endedLifetime = endedLifetime
+    }
+
+    /// The rules of a package of `level`: its stage duration and the time limit, as solo play uses them.
+    public init(levels: LevelRules, level: Level) {
+        self.init(stageDuration: levels[level].stageDuration, timeLimit: levels.timeLimit)
+    }
+}
+
+/// Why a command changed nothing.
+public enum RoomError: Error, Equatable, Sendable {
+    case roomExpired
+    /// The last quiz has ended: nobody joins a finished room.
+    case roomFinished
+    case roomFull(limit: Int)
+    /// Empty after trimming, too long, or with control characters.
+    case invalidName
+    /// Another seated player has this name (ignoring case).
+    case nameTaken
+    /// The player was never in the room, left, was kicked or lost their seat.
+    case notInRoom
+    /// The token is not any seat's.
+    case wrongResumeToken
+    /// The player's connection is lost: they resume first.
+    case notConnected
+    case notHost
+    /// The target of a kick or a host pass is not a seated player (or is the host themself).
+    case invalidTarget
+    case alreadyStarted
+    /// A guess, hint or `loaded` for a quiz that is not the one running (or loading): too early, too late or unknown.
+    case quizNotRunning(quiz: Int)
+    case nothingToSkip
+    /// The player joined during this quiz: they watch it and play from the next.
+    case watching(quiz: Int)
+    /// The player already solved this quiz (or it ended for them).
+    case alreadyDone(quiz: Int)
+    case guessTooLong(limit: Int)
+}
+
+/// Who a message goes to; the server sends `everyone` to each connected player of the room.
+public enum RoomRecipient: Hashable, Sendable {
+    case everyone
+    case player(RoomPlayerID)
+}
+
+public struct RoomMessage: Sendable, Equatable {
+    public var to: RoomRecipient
+    public var event: RoomEvent
+
+    public init(to: RoomRecipient, _ event: RoomEvent) {
+        self.to = to
+        self.event = event
+    }
+}
+
+/// Everything a room tells its players. Remaining times are whole milliseconds from `serverTime`, the server's
+/// monotonic instant when the message was made, rounded up (0 means "now").
+public enum RoomEvent: Sendable, Equatable {
+    /// Who is in, connected or not, and who hosts.
+    case lobbyChanged(RoomLobby)
+    case hostChanged(RoomPlayerID)
+    /// The next quiz's first poster may be fetched; it starts when everyone has loaded it or after `startsWithinMs`.
+    case quizLoading(quiz: Int, quizCount: Int, stageCount: Int, startsWithinMs: Int, serverTime: Duration)
+    /// Stage 1 is revealed: the quiz clock runs for everyone from now.
+    case quizStarted(RoomQuizClock)
+    case stageRevealed(RoomQuizClock)
+    /// To the guesser only.
+    case guessJudged(quiz: Int, judgement: RoomGuessJudgement)
+    /// To the asker only.
+    case hintShown(quiz: Int, hint: String)
+    /// To everyone: who solved, at which stage; never what they typed.
+    case solved(quiz: Int, player: RoomPlayerID, stage: Int)
+    case quizEnded(RoomQuizSummary)
+    case podium(RoomPodium)
+    /// To the kicked player, before the server closes their connection.
+    case kicked
+    case roomExpired(RoomExpiry)
+    /// To one player: everything they may know now (on joining and on resuming).
+    case snapshot(RoomSnapshot)
+}
+
+public enum RoomExpiry: String, Sendable, Equatable {
+    /// Nobody did anything for `idleLifetime`.
+    case idle
+    /// `endedLifetime` passed after the podium.
+    case ended
+    /// The last seated player went.
+    case empty
+}
+
+/// A quiz's clock as one message states it.
+public struct RoomQuizClock: Sendable, Equatable {
+    public var quiz: Int
+    /// Stages revealed, 1…stageCount.
+    public var stage: Int
+    public var stageCount: Int
+    /// `nil` once the last stage is revealed.
+    public var nextStageInMs: Int?
+    public var endsInMs: Int
+    public var serverTime: Duration
+
+    public init(quiz: Int, stage: Int, stageCount: Int, nextStageInMs: Int?, endsInMs: Int, serverTime: Duration) {
+        self.quiz = quiz
+        self.stage = stage
+        self.stageCount = stageCount
+        self.nextStageInMs = nextStageInMs
+        self.endsInMs = endsInMs
+        self.serverTime = serverTime
+    }
+}
+
+/// A guess as judged, for the guesser. A rejection never names the answer (`Rejection.digitsDiffer` would, so only its
+/// kind is said).
+public enum RoomGuessJudgement: Sendable, Equatable {
+    case accepted(points: Int, stage: Int)
+    case empty
+    case wrongNumber
+    case anotherMovie
+    case wrong
+
+    init(_ verdict: Verdict, result: QuizResult?) {
+        switch verdict {
+        case .accepted: self = .accepted(points: result?.score ?? 0, stage: result?.stageReached ?? 1)
+        case .rejected(.emptyGuess): self = .empty
+        case .rejected(.digitsDiffer): self = .wrongNumber
+        case .rejected(.titleOfAnotherMovie): self = .anotherMovie
+        case .rejected(.tooFar): self = .wrong
+        }
+    }
+}
+
+public struct RoomLobby: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public var player: RoomPlayerID
+        public var name: String
+        public var connected: Bool
+        /// Joined during a quiz: watches it, plays from the next.
+        public var watching: Bool
+
+        public init(player: RoomPlayerID, name: String, connected: Bool, watching: Bool) {
+            self.player = player
+            self.name = name
+            self.connected = connected
+            self.watching = watching
+        }
+    }
+
+    /// Seated players in join order.
+    public var players: [Entry]
+    public var host: RoomPlayerID?
+
+    public init(players: [Entry], host: RoomPlayerID?) {
+        self.players = players
+        self.host = host
+    }
+}
+
+/// One line of the scoreboard: points of the quizzes that have ended.
+public struct RoomScore: Sendable, Equatable {
+    /// Equal scores share a rank (1, 1, 3); among them, join order.
+    public var rank: Int
+    public var player: RoomPlayerID
+    public var name: String
+    public var score: Int
+    public var solved: Int
+    /// Quizzes this player played (late joiners played fewer).
+    public var played: Int
+    /// Left the room or lost their seat: their points stay on the board.
+    public var left: Bool
+}
+
+public struct RoomQuizSummary: Sendable, Equatable {
+    public enum Ending: String, Sendable, Equatable {
+        /// Every player of the quiz solved it before the time was up.
+        case everyoneSolved
+        case timeUp
+        case skipped
+    }
+
+    public struct Solver: Sendable, Equatable {
+        public var player: RoomPlayerID
+        public var name: String
+        public var points: Int
+        public var stage: Int
+        public var seconds: Double
+    }
+
+    public var quiz: Int
+    public var quizCount: Int
+    public var answerTitle: String
+    public var answerYear: String?
+    public var ending: Ending
+    /// Best first (most points, then fastest, then join order).
+    public var solvers: [Solver]
+    public var scoreboard: [RoomScore]
+    /// When the next quiz starts loading; `nil` after the last.
+    public var nextQuizInMs: Int?
+    public var serverTime: Duration
+}
+
+public struct RoomPodium: Sendable, Equatable {
+    public struct Place: Sendable, Equatable {
+        public var rank: Int
+        public var player: RoomPlayerID
+        public var name: String
+        public var score: Int
+        public var left: Bool
+        /// Each played quiz's result, by quiz number: what the server stores for this player and room.
+        public var results: [Int: QuizResult]
+        /// `ShareLine.text` of the quizzes this player played, in order; `nil` for one who played none (joined
+        /// during the last quiz).
+        public var shareLine: String?
+    }
+
+    public var places: [Place]
+}
+
+/// A player's view of the room at one instant: what a reconnecting player or a late joiner needs to draw it. It holds
+/// the current quiz's stage count and revealed stages, never its answer or anything about stages still hidden.
+public struct RoomSnapshot: Sendable, Equatable {
+    public enum Phase: Sendable, Equatable {
+        case lobby
+        case loading(quiz: Int, stageCount: Int, startsWithinMs: Int)
+        case playing(RoomQuizClock)
+        /// Quiz `after` has ended (its summary is `lastQuiz`); the next loads in `nextQuizInMs`.
+        case interlude(after: Int, nextQuizInMs: Int)
+        case finished
+        case expired
+    }
+
+    /// How the current quiz stands for the snapshot's player.
+    public enum Standing: Sendable, Equatable {
+        case watching
+        case playing(hint: String?)
+        case done(QuizResult)
+    }
+
+    public var code: RoomCode
+    public var you: RoomPlayerID
+    public var quizCount: Int
+    public var lobby: RoomLobby
+    public var phase: Phase
+    /// Only while a quiz is loading or running.
+    public var standing: Standing?
+    public var scoreboard: [RoomScore]
+    /// The quiz that ended last, answer included.
+    public var lastQuiz: RoomQuizSummary?
+    public var podium: RoomPodium?
+    public var serverTime: Duration
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// The servers' one clock: time since 1970 by the database server's clock, read through this process's monotonic clock.
+///
+/// Several `uquiz serve` instances judge the same plays, so a play's stages must not depend on which instance's clock
+/// answers. Each instance measures the offset between its monotonic clock and the store's clock (`StoreClock`) from a
+/// few round trips, keeping the one with the shortest round trip (its error is at most half that trip: well under a
+/// millisecond on a LAN), and reads time as monotonic time plus that offset. Measuring again (`synchronize`, every
+/// minute while serving) follows the database clock's own corrections; what this clock returns never goes back.
+public final class SharedClock: Sendable {
+    private let store: any StoreClock
+    private let monotonic: @Sendable () -> Duration
+    private let state: Mutex<(offset: Duration, last: Duration)>
+
+    /// Measures the offset now; fails when the store does not answer.
+    public init(
+        store: any StoreClock, samples: Int = 5,
+        monotonic: @escaping @Sendable () -> Duration = SharedClock.processMonotonic
+    ) throws {
+        self.store = store
+        self.monotonic = monotonic
+        let offset = try Self.measure(store: store, monotonic: monotonic, samples: samples)
+        state = Mutex((offset, .zero))
+    }
+
+    /// Now on the shared clock; never earlier than a time it returned before.
+    @Sendable public func now() -> Duration {
+        let reading = monotonic()
+        return state.withLock { state in
+            state.last = max(state.last, reading + state.offset)
+            return state.last
+        }
+    }
+
+    /// Measures the offset again.
+    public func synchronize(samples: Int = 5) throws {
+        let offset = try Self.measure(store: store, monotonic: monotonic, samples: samples)
+        state.withLock { $0.offset = offset }
+    }
+
+    /// The offset seen on the round trip that took least time, taken at that trip's midpoint.
+    static func measure(
+        store: any StoreClock, monotonic: @Sendable () -> Duration, samples: Int
+    ) throws -> Duration {
+        var best: (trip: Duration, offset: Duration)?
+        for _ in 0..<max(1, samples) {
+            let sent = monotonic()
+            let database = Duration.microseconds(try store.databaseMicros())
+            let received = monotonic()
+            let trip = received - sent
+            let offset = database - (sent + trip / 2)
+            if best == nil || trip < best!.trip { best = (trip, offset) }
+        }
+        return best!.offset
+    }
+
+    private static let processStart = ContinuousClock.now
+
+    @Sendable public static func processMonotonic() -> Duration { ContinuousClock.now - processStart }
+}
+
+extension Duration {
+    /// Whole microseconds (rounded toward zero): how instants are stored.
+    public var wholeMicroseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}

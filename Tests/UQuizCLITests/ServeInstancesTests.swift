@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import UQuizTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Two real `uquiz serve` processes on one database, requests alternating between them, one killed with SIGKILL in the
+/// middle of a play: the other carries the play on, and nothing is lost.
+@Suite("Several uquiz serve processes on one database")
+struct ServeInstancesTests {
+    let serve = ServeCommandTests()
+
+    func json(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Plays a one-quiz package across instances A and B of `database`, killing B mid-play.
+    func playAcrossInstances(database: String, home: Sandbox) throws {
+        let a = try ServeCommandTests.RunningServer(sandbox: home, database: database)
+        let b = try ServeCommandTests.RunningServer(sandbox: home, database: database)
+        let (_, code) = try serve.publishOneQuiz(on: a)
+        let player = try serve.curl([
+            "--header", "Content-Type: application/json", "--data", "{\"name\": \"Solver\"}", b.baseURL + "/v1/players",
+        ])
+        let token = try #require(json(player.body)["token"] as? String)
+        let auth = ["--header", "Authorization: Bearer \(token)", "--header", "Content-Type: application/json"]
+
+        let started = try serve.curl(auth + ["--request", "POST", b.baseURL + "/v1/packages/\(code)/plays"])
+        #expect(started.status == 201, "\(started.body)")
+        let id = try #require(json(started.body)["id"] as? String)
+
+        // The quiz starts after the server's interlude (3 s): A is asked until it says so.
+        let deadline = Date().addingTimeInterval(20)
+        var status = ""
+        while Date() < deadline {
+            let view = try serve.curl(auth + [a.baseURL + "/v1/plays/\(id)"])
+            status = ((json(view.body)["quizzes"] as? [[String: Any]])?.first?["status"] as? String) ?? ""
+            if status == "playing" { break }
+            usleep(100_000)
+        }
+        #expect(status == "playing", "a play started on B is seen playing on A")
+
+        let wrong = try serve.curl(auth + ["--data", "{\"quiz\": 1, \"text\": \"Cars\"}", a.baseURL + "/v1/plays/\(id)/guesses"])
+        #expect(wrong.status == 200 && json(wrong.body)["judgement"] as? String != "accepted", "\(wrong.body)")
+        let hint = try serve.curl(auth + ["--data", "{\"quiz\": 1}", b.baseURL + "/v1/plays/\(id)/hints"])
+        #expect(hint.status == 200, "\(hint.body)")
+
+        kill(b.process.processIdentifier, SIGKILL)
+        b.process.waitUntilExit()
+
+        let right = try serve.curl(auth + ["--data", "{\"quiz\": 1, \"text\": \"Metropolis\"}", a.baseURL + "/v1/plays/\(id)/guesses"])
+        #expect(right.status == 200 && json(right.body)["judgement"] as? String == "accepted", "\(right.body)")
+        let play = json(right.body)["play"] as? [String: Any] ?? [:]
+        #expect(play["finished"] as? Bool == true && play["ranked"] as? Bool == true)
+        let quiz = (play["quizzes"] as? [[String: Any]])?.first ?? [:]
+        let result = quiz["result"] as? [String: Any] ?? [:]
+        #expect(result["hintsUsed"] as? Int == 1, "the hint asked on B before it died counts: \(quiz)")
+
+        let board = try serve.curl([a.baseURL + "/v1/packages/\(code)/leaderboard"])
+        #expect(board.status == 200 && board.body.contains("\"Solver\""), "\(board.body)")
+        #expect(a.terminate() == 0)
+    }
+
+    @Test func onSQLiteAPlaySurvivesTheInstanceItStartedOn() throws {
+        let home = try Sandbox()
+        try playAcrossInstances(database: home.path("server.sqlite"), home: home)
+    }
+}
