@@ -131,10 +131,17 @@ let package = Package(
             ]
         ),
         // Each storage test written once and run against AppDatabase (SQLite) and PostgresQuizStore (PostgreSQL at
-        // UQUIZ_TEST_POSTGRES_URL, which `bash .ci/test` starts; see `.ci/postgres`).
+        // UQUIZ_TEST_POSTGRES_URL, which `bash .ci/test` starts; see `.ci/postgres`), and the server on PostgreSQL.
         .testTarget(
             name: "StorageContractTests",
-            dependencies: ["PostgresStore", "UQuizApp", "QuizStore", "QuizCore", "PosterGrid"]
+            dependencies: [
+                "PostgresStore", "UQuizApp", "UQuizServer", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
+                // Two server instances' routers in process on one PostgreSQL database.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "PosterArtTests", dependencies: ["PosterArt", "PosterGrid"]),
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
