@@ -26,10 +26,18 @@ final class ConnectionPool: @unchecked Sendable {
     private var nextID = 0
     private var closed = false
 
-    init(url: PostgresURL, maxConnections: Int, slotWait: TimeInterval = 2, connectTimeout: TimeInterval = 1) {
+    /// How long a statement may go unanswered before its connection is closed: a server that stopped answering
+    /// altogether (frozen, cut off by the network) cannot end it by `statement_timeout`, so the client does.
+    let queryTimeout: TimeInterval
+
+    init(
+        url: PostgresURL, maxConnections: Int, slotWait: TimeInterval = 2, connectTimeout: TimeInterval = 1,
+        queryTimeout: TimeInterval = 20
+    ) {
         self.url = url
         self.maxConnections = max(1, maxConnections)
         self.slotWait = slotWait
+        self.queryTimeout = queryTimeout
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: .disable)
@@ -42,6 +50,17 @@ final class ConnectionPool: @unchecked Sendable {
         var logger = Logger(label: "uquiz.postgres")
         logger.logLevel = .critical
         self.logger = logger
+    }
+
+    deinit {
+        for connection in idle { Self.closeWithoutWaiting(connection) }
+    }
+
+    /// Closes a connection without blocking (the caller may be anywhere), keeping it alive until it is closed:
+    /// postgres-nio asserts that a connection is closed when it goes away.
+    static func closeWithoutWaiting(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// Lends a connection to `body`; a connection that broke meanwhile is closed and replaced by the next caller.
@@ -167,9 +186,7 @@ final class ConnectionPool: @unchecked Sendable {
         }
         condition.signal()
         condition.unlock()
-        if !healthy || closed {
-            let _: EventLoopFuture<Void> = connection.close()
-        }
+        if !healthy || closed { Self.closeWithoutWaiting(connection) }
     }
 }
 
@@ -237,8 +254,15 @@ final class Session {
             case .bytes(let v): bindings.append(v.map { ByteBuffer(bytes: $0) })
             }
         }
+        let connection = self.connection
+        let running = connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger)
+        // Past the timeout the connection is closed, which fails the statement (as unavailable) and frees the caller.
+        let deadline = connection.eventLoop.scheduleTask(in: .milliseconds(Int64(pool.queryTimeout * 1000))) {
+            ConnectionPool.closeWithoutWaiting(connection)
+        }
+        defer { deadline.cancel() }
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger).wait()
+            let result = try running.wait()
             return result.rows.map { Row(row: $0.makeRandomAccess()) }
         } catch {
             let mapped = PostgresFailure.map(error, url: pool.url, connecting: false)

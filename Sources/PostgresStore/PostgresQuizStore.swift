@@ -16,7 +16,7 @@ public final class PostgresQuizStore: Sendable {
     /// How many share codes a new package tries, as `AppDatabase.shareCodeTries`.
     static let shareCodeTries = AppDatabase.shareCodeTries
 
-    private init(pool: ConnectionPool) {
+    init(pool: ConnectionPool) {
         self.pool = pool
         self.redactedURL = pool.url.redacted
     }

@@ -3,6 +3,18 @@ import Foundation
 /// Hooks for the storage contract tests (`@testable import PostgresStore`): states of a database that no use case
 /// makes, made here so that the tests need no SQL of their own.
 extension PostgresQuizStore {
+    /// A migrated store whose statements time out on the client after `queryTimeout` seconds.
+    static func openForTesting(url: String, maxConnections: Int, queryTimeout: TimeInterval) throws -> PostgresQuizStore {
+        try openWithoutSeeding(url: url).close()
+        return PostgresQuizStore(
+            pool: ConnectionPool(url: try PostgresURL(url), maxConnections: maxConnections, queryTimeout: queryTimeout))
+    }
+
+    /// The server processes behind the pooled connections this call can reach (one with a pool of one).
+    func backendProcessForTesting() throws -> Int32 {
+        try read { session in Int32(try session.one("SELECT pg_backend_pid()::bigint AS pid")!.int64("pid")) }
+    }
+
     /// The migrations the database records, in the order applied.
     func appliedMigrations() throws -> [String] {
         try read { session in

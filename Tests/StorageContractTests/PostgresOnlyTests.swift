@@ -241,3 +241,45 @@ struct PrivateCluster {
 struct ClusterFailure: Error, CustomStringConvertible {
     var description: String
 }
+
+/// A server process that stops answering (frozen, or cut off) cannot end a statement itself: the client does.
+@Suite struct PostgresUnansweredTests {
+    @Test func aFrozenConnectionIsReplacedAndAStatementNobodyAnswersWritesNothing() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openForTesting(url: database.url, maxConnections: 1, queryTimeout: 1)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+        try store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: try store.quizIDs(packageId: id)), maxOpen: 5)
+
+        // The one server process behind the pool's connection freezes between calls (the test runs as root): the
+        // next call's BEGIN goes unanswered, the connection is closed after the timeout, and the call is served on a
+        // new one, nothing having been sent but BEGIN.
+        let first = try store.backendProcessForTesting()
+        #expect(kill(first, SIGSTOP) == 0)
+        defer { kill(first, SIGCONT) }
+        let started = Date()
+        #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.9 && waited < 3)
+        #expect(try store.backendProcessForTesting() != first)
+
+        // It freezes inside a transaction: the statement after it fails as unavailable, and nothing of it is kept.
+        let second = try store.backendProcessForTesting()
+        defer { kill(second, SIGCONT) }
+        #expect {
+            try store.updateOpenPlay(id: "p1") { record in
+                var record = record
+                record.events.append(.init(kind: .skip, quiz: 1, atMicros: 42))
+                kill(second, SIGSTOP)
+                return ((), .keep(record))
+            }
+        } throws: { error in
+            guard case StoreError.unavailable = error else { return false }
+            return true
+        }
+        kill(second, SIGCONT)
+        #expect(try store.openPlay(id: "p1")?.events.isEmpty == true)
+    }
+}
