@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PosterGrid", targets: ["PosterGrid"]),
         .library(name: "QuizCore", targets: ["QuizCore"]),
         .library(name: "QuizStore", targets: ["QuizStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "MovieSearch", targets: ["MovieSearch"]),
         .library(name: "PosterArt", targets: ["PosterArt"]),
         .library(name: "UQuizApp", targets: ["UQuizApp"]),
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // `uquiz serve` on PostgreSQL (issue 16): the wire protocol client, used only by the PostgresStore module.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -40,6 +43,18 @@ let package = Package(
         .target(
             name: "QuizStore",
             dependencies: ["QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The only module that knows PostgreSQL SQL: the same storage boundaries as QuizStore's AppDatabase over
+        // postgres-nio, so that several `uquiz serve` instances share one database (issue 16).
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "QuizCore", "QuizStore", "PosterGrid",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // libcurl, the only HTTP stack of the product (apt libcurl4-openssl-dev): its headers only. No pkg-config and
         // no link: linking libcurl would load it and ~30 libraries behind it at every start-up (9 ms, doubling the
@@ -67,7 +82,7 @@ let package = Package(
         .target(
             name: "UQuizApp",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
+                "PosterGrid", "QuizCore", "QuizStore", "PostgresStore", "MovieSearch", "PosterArt",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -109,6 +124,19 @@ let package = Package(
             name: "UQuizServerTests",
             dependencies: [
                 "UQuizServer", "UQuizApp", "QuizStore", "QuizCore", "PosterGrid",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Each storage test written once and run against AppDatabase (SQLite) and PostgresQuizStore (PostgreSQL at
+        // UQUIZ_TEST_POSTGRES_URL, which `bash .ci/test` starts; see `.ci/postgres`), and the server on PostgreSQL.
+        .testTarget(
+            name: "StorageContractTests",
+            dependencies: [
+                "PostgresStore", "UQuizApp", "UQuizServer", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
+                // Two server instances' routers in process on one PostgreSQL database.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -52,11 +52,21 @@ extension AppDatabase {
             }
             let records = try MovieRecord.filter(ids.contains(Column("id"))).fetchAll(db)
             let movies = try Catalog.movies(records, in: db)
-            return Array(movies.sorted { Self.rank($0, needle, language) < Self.rank($1, needle, language) }.prefix(limit))
+            return CatalogMovie.rankedForSearch(movies, query: needle, language: language, limit: limit)
         }
     }
+}
 
-    /// Exact title first, then titles that start with the query, then the rest; the player's language breaks ties.
+extension CatalogMovie {
+    /// The order of a catalog search's results, shared by every store so that the same matches come back in the same
+    /// order: exact title first, then titles that start with the query, then the rest; the player's language breaks
+    /// ties, then the title and the key, so the order is total. `query` is trimmed already.
+    public static func rankedForSearch(
+        _ movies: [CatalogMovie], query: String, language: QuizLanguage, limit: Int
+    ) -> [CatalogMovie] {
+        Array(movies.sorted { rank($0, query, language) < rank($1, query, language) }.prefix(limit))
+    }
+
     private static func rank(_ movie: CatalogMovie, _ query: String, _ language: QuizLanguage) -> (Int, Int, String, String) {
         let wanted = query.lowercased()
         let titles = [movie.titles[language], movie.titles[language == .ko ? .en : .ko], movie.originalTitle]

@@ -106,13 +106,16 @@ extension AppDatabase {
         Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
 
-    static func encode(_ record: OpenPlayRecord) throws -> String {
+    static func encode(_ record: OpenPlayRecord) throws -> String { try encodeOpenPlay(record) }
+
+    /// An open play as stored, JSON with dates in milliseconds: every store keeps it so, and reads back the same record.
+    public static func encodeOpenPlay(_ record: OpenPlayRecord) throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
         return String(decoding: try encoder.encode(record), as: UTF8.self)
     }
 
-    static func decodeOpenPlay(_ json: String) throws -> OpenPlayRecord {
+    public static func decodeOpenPlay(_ json: String) throws -> OpenPlayRecord {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return try decoder.decode(OpenPlayRecord.self, from: Data(json.utf8))

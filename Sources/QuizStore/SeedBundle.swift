@@ -133,3 +133,45 @@ public enum SeedBuilder {
         return (resolved.packages.count, Set(resolved.packages.flatMap { $0.quizzes.compactMap(\.catalogKey) }).count)
     }
 }
+
+/// What a seed bundle holds, read whole: for a store that cannot copy the bundle's SQLite file as it is (PostgreSQL)
+/// and seeds itself from its content instead.
+public struct SeedContent: Sendable {
+    public struct PosterImage: Sendable, Equatable {
+        public var fileName: String
+        public var jpeg: Data
+        public var attribution: String
+    }
+
+    public var bundleVersion: String
+    /// The seed packages in their stored order, with their share codes, seed ids and creation times.
+    public var packages: [QuizPackage]
+    /// The whole catalog, by catalog key.
+    public var movies: [CatalogMovie]
+    /// The bundled poster images, by file name.
+    public var posters: [PosterImage]
+}
+
+extension SeedBundle {
+    /// Reads the bundle's packages, catalog and poster images through a read-only connection; the bundle is never
+    /// written.
+    public func content() throws -> SeedContent {
+        let queue = try open()
+        do {
+            return try queue.read { db in
+                let version = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'bundleVersion'") ?? "unknown"
+                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM package ORDER BY id")
+                let packages = try ids.compactMap { try AppDatabase.fetchPackage(id: $0, in: db) }
+                let posters = try PosterImageRecord.order(Column("fileName")).fetchAll(db).map {
+                    SeedContent.PosterImage(fileName: $0.fileName, jpeg: $0.jpeg, attribution: $0.attribution)
+                }
+                return SeedContent(
+                    bundleVersion: version, packages: packages, movies: try Catalog.fetchAll(in: db), posters: posters)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.seedBundleCorrupt(path: databaseURL.path, detail: Self.describe(error))
+        }
+    }
+}

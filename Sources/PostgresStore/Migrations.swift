@@ -1,0 +1,152 @@
+import Foundation
+import QuizStore
+
+/// The PostgreSQL schema, as named migrations applied in order. Names and statements are never edited once shipped:
+/// a change is a new migration appended. It mirrors what the storage protocols need of QuizStore's SQLite schema
+/// (Schema.swift), with the same uniqueness rules and cascades, plus the tables several server instances share
+/// (open plays, rate buckets).
+enum Migrations {
+    /// Every instance takes this session-level advisory lock around checking, migrating and seeding, so instances
+    /// starting at once do it once. Fixed forever: "uquiz" in ASCII.
+    static let advisoryLockKey: Int64 = 0x75_71_75_69_7A
+
+    static let all: [(name: String, statements: [String])] = [
+        (
+            "pg1-packages-catalog-players-plays",
+            [
+                "CREATE TABLE seed_meta (key text PRIMARY KEY, value text NOT NULL)",
+                "CREATE TABLE poster_image (file_name text PRIMARY KEY, jpeg bytea NOT NULL, attribution text NOT NULL)",
+                """
+                CREATE TABLE movie (
+                    id bigserial PRIMARY KEY, catalog_key text NOT NULL UNIQUE, tmdb_id bigint UNIQUE,
+                    original_title text NOT NULL, title_ko text, title_en text, release_date text,
+                    poster_path_ko text, poster_path_en text,
+                    bundled_poster text REFERENCES poster_image (file_name) ON DELETE SET NULL)
+                """,
+                """
+                CREATE TABLE movie_alias (
+                    id bigserial PRIMARY KEY, movie_id bigint NOT NULL REFERENCES movie ON DELETE CASCADE,
+                    title text NOT NULL, UNIQUE (movie_id, title))
+                """,
+                """
+                CREATE TABLE package (
+                    id bigserial PRIMARY KEY, share_code text NOT NULL UNIQUE, seed_id text UNIQUE,
+                    origin text NOT NULL CHECK (origin IN ('seed', 'user')), title text NOT NULL, maker text NOT NULL,
+                    level text NOT NULL CHECK (level IN ('beginner', 'intermediate', 'expert')),
+                    language text NOT NULL CHECK (language IN ('ko', 'en')), created_at text NOT NULL,
+                    user_edited boolean NOT NULL DEFAULT false)
+                """,
+                // Browsing newest first pages through (created_at, id).
+                "CREATE INDEX package_on_created_at_id ON package (created_at, id)",
+                """
+                CREATE TABLE quiz (
+                    id bigserial PRIMARY KEY, package_id bigint NOT NULL REFERENCES package ON DELETE CASCADE,
+                    position bigint NOT NULL, catalog_key text, tmdb_id bigint, title text NOT NULL,
+                    original_title text NOT NULL, release_date text, genre_ids text NOT NULL DEFAULT '[]',
+                    poster_path text NOT NULL, poster_source text NOT NULL CHECK (poster_source IN ('tmdb', 'bundled')),
+                    grid_columns bigint NOT NULL, grid_rows bigint NOT NULL, grid_area_size bigint NOT NULL,
+                    grid_margin bigint NOT NULL, UNIQUE (package_id, position))
+                """,
+                """
+                CREATE TABLE area (
+                    id bigserial PRIMARY KEY, quiz_id bigint NOT NULL REFERENCES quiz ON DELETE CASCADE,
+                    stage bigint NOT NULL, centre_row bigint NOT NULL, centre_column bigint NOT NULL,
+                    UNIQUE (quiz_id, stage))
+                """,
+                """
+                CREATE TABLE quiz_alias (
+                    id bigserial PRIMARY KEY, quiz_id bigint NOT NULL REFERENCES quiz ON DELETE CASCADE,
+                    title text NOT NULL, UNIQUE (quiz_id, title))
+                """,
+                // The bearer token is never stored: only its SHA-256.
+                """
+                CREATE TABLE player (
+                    id bigserial PRIMARY KEY, name text NOT NULL, token_hash bytea NOT NULL UNIQUE,
+                    created_at text NOT NULL)
+                """,
+                """
+                CREATE TABLE publication (
+                    package_id bigint PRIMARY KEY REFERENCES package ON DELETE CASCADE,
+                    owner_id bigint REFERENCES player ON DELETE SET NULL,
+                    visibility text NOT NULL CHECK (visibility IN ('public', 'unlisted')))
+                """,
+                """
+                CREATE TABLE play (
+                    id bigserial PRIMARY KEY, package_id bigint NOT NULL REFERENCES package ON DELETE CASCADE,
+                    player text NOT NULL, started_at text NOT NULL, finished_at text, score bigint,
+                    public_id text UNIQUE, player_id bigint REFERENCES player ON DELETE CASCADE,
+                    ranked boolean NOT NULL DEFAULT false, elapsed_seconds double precision, daily_day text)
+                """,
+                "CREATE INDEX play_on_package_id ON play (package_id)",
+                // A player's first finished play of a package is the ranked one; the index makes a second impossible.
+                "CREATE UNIQUE INDEX play_ranked_once ON play (package_id, player_id) WHERE ranked",
+                // One daily play per player and day, whatever any instance's memory says.
+                "CREATE UNIQUE INDEX play_daily_once ON play (player_id, daily_day) WHERE daily_day IS NOT NULL",
+                "CREATE INDEX play_leaderboard ON play (package_id, score DESC, elapsed_seconds) WHERE ranked",
+                """
+                CREATE TABLE attempt (
+                    id bigserial PRIMARY KEY, play_id bigint REFERENCES play ON DELETE CASCADE,
+                    quiz_id bigint NOT NULL REFERENCES quiz ON DELETE CASCADE, player text NOT NULL,
+                    started_at text NOT NULL, correct boolean NOT NULL, seconds double precision NOT NULL,
+                    stage_reached bigint NOT NULL, hints_used bigint NOT NULL DEFAULT 0, outcome text, score bigint)
+                """,
+                "CREATE INDEX attempt_on_play_id ON attempt (play_id)",
+                "CREATE INDEX attempt_on_quiz_id ON attempt (quiz_id)",
+                // Chosen once per UTC day, numbered from the first day on; a deleted quiz leaves the day without one.
+                """
+                CREATE TABLE daily (
+                    day text PRIMARY KEY, number bigint NOT NULL UNIQUE,
+                    quiz_id bigint REFERENCES quiz ON DELETE SET NULL, chosen_at text NOT NULL)
+                """,
+                // Plays being played, seen by every instance: the `OpenPlayRecord` kept whole as JSON (encoded as the
+                // SQLite store encodes it), beside the columns it is searched by.
+                """
+                CREATE TABLE open_play (
+                    id text PRIMARY KEY, player_id bigint NOT NULL REFERENCES player ON DELETE CASCADE,
+                    package_id bigint NOT NULL REFERENCES package ON DELETE CASCADE, daily_day text,
+                    ends_by_micros bigint NOT NULL, record text NOT NULL)
+                """,
+                // One open daily play per player and day.
+                "CREATE UNIQUE INDEX open_play_daily_once ON open_play (player_id, daily_day) WHERE daily_day IS NOT NULL",
+                "CREATE INDEX open_play_on_package_id ON open_play (package_id)",
+                "CREATE INDEX open_play_on_ends_by_micros ON open_play (ends_by_micros)",
+                // Rate limits' token buckets (QuizStore's `RateBucket` arithmetic), shared by every instance.
+                "CREATE TABLE rate_bucket (key text PRIMARY KEY, tokens double precision NOT NULL, at_micros bigint NOT NULL)",
+            ]
+        )
+    ]
+
+    static var names: [String] { all.map(\.name) }
+
+    /// Migrates the database on `session` (a connection of its own: the advisory lock is the session's), refusing a
+    /// database that holds a migration this build does not know before anything is written.
+    /// - Returns: the migrations applied now.
+    @discardableResult
+    static func migrate(_ session: Session, url: PostgresURL) throws -> [String] {
+        let exists = try session.one("SELECT to_regclass('uquiz_migration') IS NOT NULL AS present")!.bool("present")
+        var applied: Set<String> = []
+        if exists {
+            applied = Set(try session.query("SELECT name FROM uquiz_migration").map { try $0.string("name") })
+            let unknown = applied.subtracting(names).sorted()
+            guard unknown.isEmpty else { throw StoreError.newerSchema(path: url.redacted, unknownMigrations: unknown) }
+        } else {
+            try session.execute(
+                "CREATE TABLE IF NOT EXISTS uquiz_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        }
+        var done: [String] = []
+        for migration in all where !applied.contains(migration.name) {
+            // Each migration and its record in one transaction: a failure leaves it unapplied, whole.
+            try session.execute("BEGIN")
+            do {
+                for statement in migration.statements { try session.execute(statement) }
+                try session.execute("INSERT INTO uquiz_migration (name) VALUES ($1)", [.text(migration.name)])
+                try session.execute("COMMIT")
+            } catch {
+                try? session.execute("ROLLBACK")
+                throw error
+            }
+            done.append(migration.name)
+        }
+        return done
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import QuizCore
+import QuizStore
+
+/// Plays judged by the server, leaderboards and the daily quiz, as AppDatabase's ServerPlays.swift.
+extension PostgresQuizStore {
+    /// Records a finished server play and its quizzes in one transaction; returns whether it is ranked (no daily play,
+    /// and the player's first of this package: the unique index `play_ranked_once` holds that against every writer).
+    public func recordServerPlay(
+        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
+        elapsedSeconds: Double, dailyDay: String?, attempts: [AppDatabase.Attempt]
+    ) throws -> Bool {
+        try write { session in
+            try Self.recordServerPlay(
+                FinishedServerPlay(
+                    publicId: publicId, packageId: packageId, player: player, startedAt: startedAt,
+                    finishedAt: finishedAt, score: score, elapsedSeconds: elapsedSeconds, dailyDay: dailyDay,
+                    attempts: attempts),
+                in: session)
+        }
+    }
+
+    static func recordServerPlay(_ play: FinishedServerPlay, in session: Session) throws -> Bool {
+        var ranked = false
+        if play.dailyDay == nil {
+            // Serialises two plays of one player and package: the second waits, then sees the first.
+            try session.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('ranked:' || $1::text || ':' || $2::text, 0))",
+                [.int(play.packageId), .int(play.player.id)])
+            ranked = !(try session.one(
+                "SELECT EXISTS (SELECT 1 FROM play WHERE package_id = $1 AND player_id = $2 AND ranked) AS present",
+                [.int(play.packageId), .int(play.player.id)])!.bool("present"))
+        }
+        let row = try session.one(
+            """
+            INSERT INTO play (package_id, player, started_at, finished_at, score, public_id, player_id, ranked,
+                              elapsed_seconds, daily_day)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
+            """,
+            [
+                .int(play.packageId), .text(play.player.name), .text(timestamp(play.startedAt)),
+                .text(timestamp(play.finishedAt)), .int(play.score), .text(play.publicId), .int(play.player.id),
+                .bool(ranked), .double(play.elapsedSeconds), .text(play.dailyDay),
+            ])!
+        let playId = try row.int64("id")
+        for attempt in play.attempts {
+            try session.execute(
+                """
+                INSERT INTO attempt (play_id, quiz_id, player, started_at, correct, seconds, stage_reached, hints_used,
+                                     outcome, score)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                """,
+                [
+                    .int(playId), .int(attempt.quizId), .text(play.player.name), .text(timestamp(attempt.endedAt)),
+                    .bool(attempt.result.solved), .double(attempt.result.seconds), .int(attempt.result.stageReached),
+                    .int(attempt.result.hintsUsed), .text(attempt.result.outcome.rawValue), .int(attempt.result.score),
+                ])
+        }
+        return ranked
+    }
+
+    public func serverPlay(publicId: String) throws -> StoredServerPlay? {
+        try read { session in
+            guard let row = try session.one(
+                """
+                SELECT id, public_id, package_id, player_id, score, elapsed_seconds, ranked, daily_day FROM play
+                WHERE public_id = $1 AND player_id IS NOT NULL
+                """, [.text(publicId)])
+            else { return nil }
+            let attempts = try session.query(
+                "SELECT quiz_id, outcome, seconds, stage_reached, hints_used, score FROM attempt WHERE play_id = $1 ORDER BY id",
+                [.int(try row.int64("id"))]
+            ).map { attempt in
+                StoredServerPlay.StoredAttempt(
+                    quizId: try attempt.int64("quiz_id"),
+                    result: QuizResult(
+                        outcome: QuizResult.Outcome(rawValue: try attempt.stringOrNil("outcome") ?? "") ?? .missed,
+                        seconds: try attempt.double("seconds"), stageReached: try attempt.int("stage_reached"),
+                        hintsUsed: try attempt.int("hints_used"), score: try attempt.intOrNil("score") ?? 0))
+            }
+            return StoredServerPlay(
+                publicId: try row.string("public_id"), packageId: try row.int64("package_id"),
+                playerId: try row.int64("player_id"), score: try row.intOrNil("score") ?? 0,
+                elapsedSeconds: try row.doubleOrNil("elapsed_seconds") ?? 0, ranked: try row.bool("ranked"),
+                dailyDay: try row.stringOrNil("daily_day"), attempts: attempts)
+        }
+    }
+
+    /// The best `limit` ranked plays by score, then less quiz time (then the earlier finish), and `playerId`'s line.
+    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) throws -> Leaderboard {
+        try read { session in
+            let rows = try session.query(
+                """
+                WITH board AS (
+                    SELECT play.player_id, player.name, play.score, play.elapsed_seconds, play.finished_at,
+                           RANK() OVER (ORDER BY play.score DESC, play.elapsed_seconds ASC) AS rank,
+                           ROW_NUMBER() OVER (
+                               ORDER BY play.score DESC, play.elapsed_seconds ASC, play.finished_at COLLATE "C" ASC, play.id ASC
+                           ) AS position,
+                           COUNT(*) OVER () AS total
+                    FROM play JOIN player ON player.id = play.player_id
+                    WHERE play.package_id = $1 AND play.ranked
+                )
+                SELECT * FROM board WHERE position <= $2 OR player_id = $3 ORDER BY position
+                """, [.int(packageId), .int(limit), .int(playerId)])
+            var board = Leaderboard(top: [], mine: nil, rankedPlays: try rows.first?.int("total") ?? 0)
+            for row in rows {
+                let entry = LeaderboardEntry(
+                    rank: try row.int("rank"), playerId: try row.int64("player_id"), player: try row.string("name"),
+                    score: try row.int("score"), elapsedSeconds: try row.double("elapsed_seconds"),
+                    finishedAt: try row.string("finished_at"))
+                if try row.int("position") <= limit { board.top.append(entry) }
+                if entry.playerId == playerId { board.mine = entry }
+            }
+            return board
+        }
+    }
+
+    public func quizSolveStats(packageId: Int64) throws -> [QuizSolveStats] {
+        try read { session in
+            try session.query(
+                """
+                SELECT quiz.position, COUNT(attempt.id) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
+                       AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage
+                FROM quiz LEFT JOIN attempt ON attempt.quiz_id = quiz.id
+                WHERE quiz.package_id = $1 GROUP BY quiz.id ORDER BY quiz.position
+                """, [.int(packageId)]
+            ).map { row in
+                QuizSolveStats(
+                    position: try row.int("position") + 1, attempts: try row.int("attempts"), solved: try row.int("solved"),
+                    averageStage: try row.doubleOrNil("average_stage"))
+            }
+        }
+    }
+
+    /// The daily quiz of `day`, chosen on the first ask (see `AppDatabase.daily`). The `daily` table is locked for the
+    /// choice, so two first requests of a day, on any instances, get the same quiz and numbers never collide.
+    public func daily(
+        day: String, chosenAt: Date, number: (String?) -> Int, pick: ([Int64]) -> Int
+    ) throws -> DailyChoice? {
+        try write { session in
+            if let known = try Self.daily(day: day, in: session) { return known }
+            try session.execute("LOCK TABLE daily IN SHARE ROW EXCLUSIVE MODE")
+            if let known = try Self.daily(day: day, in: session) { return known }
+            let publicQuizzes = """
+                SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
+                LEFT JOIN publication pub ON pub.package_id = p.id
+                WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+                  AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
+                """
+            var candidates = try session.query(
+                publicQuizzes + " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL) ORDER BY quiz.id"
+            ).map { try $0.int64("id") }
+            if candidates.isEmpty {
+                candidates = try session.query(publicQuizzes + " ORDER BY quiz.id").map { try $0.int64("id") }
+            }
+            guard !candidates.isEmpty else { return nil }
+            let chosen = candidates[min(max(0, pick(candidates)), candidates.count - 1)]
+            let first = try session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
+            var dayNumber = number(first)
+            let taken = try session.one(
+                "SELECT EXISTS (SELECT 1 FROM daily WHERE number = $1) AS taken", [.int(dayNumber)])!.bool("taken")
+            if dayNumber < 1 || taken {
+                // A wall clock set back can ask for a day before the first: it gets the next free number instead.
+                dayNumber = try session.one("SELECT COALESCE(MAX(number), 0) + 1 AS next FROM daily")!.int("next")
+            }
+            try session.execute(
+                "INSERT INTO daily (day, number, quiz_id, chosen_at) VALUES ($1, $2, $3, $4)",
+                [.text(day), .int(dayNumber), .int(chosen), .text(Self.timestamp(chosenAt))])
+            return try Self.daily(day: day, in: session)
+        }
+    }
+
+    public func dailyChoice(day: String) throws -> DailyChoice? {
+        try read { session in try Self.daily(day: day, in: session) }
+    }
+
+    static func daily(day: String, in session: Session) throws -> DailyChoice? {
+        try session.one(
+            """
+            SELECT daily.day, daily.number, daily.quiz_id, quiz.package_id, quiz.position
+            FROM daily LEFT JOIN quiz ON quiz.id = daily.quiz_id WHERE daily.day = $1
+            """, [.text(day)]
+        ).map { row in
+            DailyChoice(
+                day: try row.string("day"), number: try row.int("number"), quizId: try row.int64OrNil("quiz_id"),
+                packageId: try row.int64OrNil("package_id"), position: try row.intOrNil("position"))
+        }
+    }
+
+    public func dailyResults(playerId: Int64) throws -> [(day: String, solved: Bool)] {
+        try read { session in
+            try session.query(
+                """
+                SELECT play.daily_day, COALESCE(BOOL_OR(attempt.correct), false) AS solved
+                FROM play LEFT JOIN attempt ON attempt.play_id = play.id
+                WHERE play.player_id = $1 AND play.daily_day IS NOT NULL
+                GROUP BY play.id ORDER BY play.daily_day COLLATE "C" DESC
+                """, [.int(playerId)]
+            ).map { (day: try $0.string("daily_day"), solved: try $0.bool("solved")) }
+        }
+    }
+
+    public func dailyPlayId(playerId: Int64, day: String) throws -> String? {
+        try read { session in
+            try session.one(
+                "SELECT public_id FROM play WHERE player_id = $1 AND daily_day = $2", [.int(playerId), .text(day)]
+            )?.stringOrNil("public_id")
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import QuizCore
+import QuizStore
+
+/// Players, publishing and browsing, as AppDatabase's Publishing.swift.
+extension PostgresQuizStore {
+    public func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player {
+        try write { session in
+            let row = try session.one(
+                "INSERT INTO player (name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING id",
+                [.text(name), .bytes(tokenHash), .text(Self.timestamp(date))])!
+            return Player(id: try row.int64("id"), name: name)
+        }
+    }
+
+    public func player(tokenHash: Data) throws -> Player? {
+        try read { session in
+            try session.one("SELECT id, name FROM player WHERE token_hash = $1", [.bytes(tokenHash)]).map {
+                Player(id: try $0.int64("id"), name: try $0.string("name"))
+            }
+        }
+    }
+
+    /// Saves the package and its publication in one transaction, under a share code chosen inside it.
+    public func insertPublished(
+        _ package: QuizPackage, owner: Int64, visibility: Visibility, newCode: () -> ShareCode
+    ) throws -> (id: Int64, shareCode: ShareCode) {
+        try write { session in
+            let saved = try Self.insertChoosingShareCode(package, newCode: newCode, in: session)
+            try session.execute(
+                "INSERT INTO publication (package_id, owner_id, visibility) VALUES ($1, $2, $3)",
+                [.int(saved.id), .int(owner), .text(visibility.rawValue)])
+            return saved
+        }
+    }
+
+    /// A published (public or unlisted) or seed package; `nil` for a code nobody may read.
+    public func publishedPackage(shareCode: ShareCode) throws -> PublishedPackage? {
+        try read { session in
+            try session.one(
+                Self.publishedSelect + " WHERE p.share_code = $1 AND (p.origin = 'seed' OR pub.package_id IS NOT NULL)",
+                [.text(shareCode.value)]
+            ).map(Self.published)
+        }
+    }
+
+    /// Public and seed packages, newest first (then highest id), after `position`.
+    public func publicPackages(
+        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
+    ) throws -> [PublishedPackage] {
+        try read { session in
+            var (conditions, values) = Self.publicConditions(filter)
+            if let position {
+                let n = values.count
+                conditions.append("(p.created_at < $\(n + 1) OR (p.created_at = $\(n + 1) AND p.id < $\(n + 2)))")
+                values += [.text(position.createdAt), .int(position.id)]
+            }
+            values.append(.int(limit))
+            return try session.query(
+                Self.publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
+                    + " ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC LIMIT $\(values.count)", values
+            ).map(Self.published)
+        }
+    }
+
+    /// Public and seed packages, most plays first (then highest id), after `position`.
+    public func popularPackages(
+        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
+    ) throws -> [PublishedPackage] {
+        try read { session in
+            var (conditions, values) = Self.publicConditions(filter)
+            var after = ""
+            if let position {
+                let n = values.count
+                after = " WHERE plays < $\(n + 1) OR (plays = $\(n + 1) AND id < $\(n + 2))"
+                values += [.int(position.plays), .int(position.id)]
+            }
+            values.append(.int(limit))
+            let ids = try session.query(
+                """
+                SELECT id FROM (
+                    SELECT p.id, (SELECT COUNT(*) FROM play WHERE play.package_id = p.id) AS plays
+                    FROM package p LEFT JOIN publication pub ON pub.package_id = p.id
+                    WHERE \(conditions.joined(separator: " AND "))
+                ) counted\(after) ORDER BY plays DESC, id DESC LIMIT $\(values.count)
+                """, values
+            ).map { try $0.int64("id") }
+            guard !ids.isEmpty else { return [] }
+            let packages = try session.query(
+                Self.publishedSelect + " WHERE p.id IN (\(Self.placeholders(ids.count)))", ids.map { .int($0) }
+            ).map(Self.published)
+            let byId = Dictionary(uniqueKeysWithValues: packages.map { ($0.id, $0) })
+            return ids.compactMap { byId[$0] }
+        }
+    }
+
+    /// Changes a published package in one transaction, keeping its id, share code, creation time and owner. The
+    /// package's row is locked first (as `insertOpenPlay` locks it), so no play starts or is stored past the checks:
+    /// a `whole` update is refused with `packagePlayed` once a play is stored and with `packageInPlay` while plays of
+    /// it are open.
+    public func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) throws {
+        try write { session in
+            guard try session.one("SELECT id FROM package WHERE id = $1 FOR UPDATE", [.int(packageId)]) != nil,
+                let current = try Self.fetchPackage(id: packageId, in: session)
+            else { throw StoreError.packageNotFound("\(packageId)") }
+            switch update {
+            case .whole(var package):
+                let plays = try session.one(
+                    "SELECT COUNT(*) AS n FROM play WHERE package_id = $1", [.int(packageId)])!.int("n")
+                guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
+                let open = try session.one(
+                    "SELECT COUNT(*) AS n FROM open_play WHERE package_id = $1", [.int(packageId)])!.int("n")
+                guard open == 0 else { throw StoreError.packageInPlay(openPlays: open) }
+                package.shareCode = current.shareCode
+                package.createdAt = current.createdAt
+                package.origin = current.origin
+                package.seedId = current.seedId
+                try Self.update(packageId: packageId, to: package, in: session)
+            case let .titleAndMaker(title, maker):
+                var package = current
+                package.title = title
+                package.maker = maker
+                try Self.checkStorable(package)
+                try session.execute(
+                    "UPDATE package SET title = $1, maker = $2 WHERE id = $3", [.text(title), .text(maker), .int(packageId)])
+            }
+            if let visibility {
+                try session.execute(
+                    "UPDATE publication SET visibility = $1 WHERE package_id = $2",
+                    [.text(visibility.rawValue), .int(packageId)])
+            }
+        }
+    }
+
+    private static func publicConditions(_ filter: BrowseFilter) -> ([String], [Bind]) {
+        var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
+        var values: [Bind] = []
+        if let level = filter.level {
+            values.append(.text(level.rawValue))
+            conditions.append("p.level = $\(values.count)")
+        }
+        if let language = filter.language {
+            values.append(.text(language.rawValue))
+            conditions.append("p.language = $\(values.count)")
+        }
+        if let text = filter.text {
+            // A substring of the title or the maker, in any case; the user's % and _ are matched as themselves.
+            let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            values.append(.text(pattern))
+            conditions.append("(p.title ILIKE $\(values.count) ESCAPE '\\' OR p.maker ILIKE $\(values.count) ESCAPE '\\')")
+        }
+        return (conditions, values)
+    }
+
+    private static let publishedSelect = """
+        SELECT p.id, p.share_code, p.title, p.maker, p.level, p.language, p.created_at, p.origin,
+               pub.visibility, pub.owner_id,
+               (SELECT COUNT(*) FROM quiz q WHERE q.package_id = p.id) AS quiz_count,
+               (SELECT COUNT(*) FROM play WHERE play.package_id = p.id) AS plays,
+               (SELECT COUNT(*) FROM attempt a JOIN play pl ON pl.id = a.play_id
+                WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_attempts,
+               (SELECT COUNT(*) FILTER (WHERE a.correct) FROM attempt a JOIN play pl ON pl.id = a.play_id
+                WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_solves
+        FROM package p LEFT JOIN publication pub ON pub.package_id = p.id
+        """
+
+    private static func published(_ row: Row) throws -> PublishedPackage {
+        PublishedPackage(
+            id: try row.int64("id"), shareCode: try row.string("share_code"), title: try row.string("title"),
+            maker: try row.string("maker"), level: try decodeEnum(try row.string("level")),
+            language: try decodeEnum(try row.string("language")), quizCount: try row.int("quiz_count"),
+            plays: try row.int("plays"), serverAttempts: try row.int("server_attempts"),
+            serverSolves: try row.int("server_solves"), createdAt: try row.string("created_at"),
+            visibility: try row.stringOrNil("visibility").map { try decodeEnum($0) } ?? .public,
+            ownerId: try row.int64OrNil("owner_id"))
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+@testable import PostgresStore
+import QuizStore
+import Testing
+
+/// What only the PostgreSQL store has: one migration and seed for instances starting at once, refusing a newer
+/// schema, no password in any error, and a database that goes away and comes back.
+@Suite struct PostgresOnlyTests {
+    @Test func instancesOpeningOneFreshDatabaseAtOnceMigrateAndSeedOnce() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let instances = 4
+        let results = ResultLog()
+        DispatchQueue.concurrentPerform(iterations: instances) { _ in
+            do {
+                let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+                results.add(seeded: seeded, packages: try store.publicPackages(.init(), after: nil, limit: 10_000).count)
+                store.close()
+            } catch {
+                results.fail("\(error)")
+            }
+        }
+        #expect(results.failures.isEmpty)
+        #expect(results.seeded.filter { $0 }.count == 1)
+        let seedPackages = try repositorySeed.content().packages.count
+        #expect(results.packages == Array(repeating: seedPackages, count: instances))
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
+        defer { store.close() }
+        #expect(try store.appliedMigrations() == PostgresQuizStore.knownMigrations)
+    }
+
+    @Test func aDatabaseFromANewerBuildIsRefusedBeforeAnythingIsWritten() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
+        try store.recordMigrationForTesting("pg99-from-the-future")
+        store.close()
+        let redacted = try PostgresURL(database.url).redacted
+        #expect(throws: StoreError.newerSchema(path: redacted, unknownMigrations: ["pg99-from-the-future"])) {
+            _ = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+        }
+        let reopened = try PostgresQuizStore.openWithoutSeeding(url: database.url, migrating: false)
+        defer { reopened.close() }
+        // Refused before seeding: still no package.
+        #expect(try reopened.publicPackages(.init(), after: nil, limit: 10).isEmpty)
+    }
+
+    @Test func urlsAreParsedAndRedacted() throws {
+        #expect(try PostgresURL("postgres://ann:pa%3Ass@db.example:6543/quiz").redacted == "postgres://ann@db.example:6543/quiz")
+        #expect(try PostgresURL("postgresql://ann@localhost/quiz").redacted == "postgres://ann@localhost:5432/quiz")
+        for bad in ["mysql://ann@host/db", "postgres://host/db", "postgres://ann:secret-pw@host/", "not a url"] {
+            do {
+                _ = try PostgresURL(bad)
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(!"\(error)".contains("secret-pw"))
+            }
+        }
+    }
+
+    @Test func anUnreachableServerFailsFastWithoutThePassword() throws {
+        let started = Date()
+        do {
+            _ = try PostgresQuizStore.openWithoutSeeding(url: "postgres://ann:hunter2-secret@127.0.0.1:1/quiz")
+            Issue.record("connected to port 1")
+        } catch let error as StoreError {
+            guard case .unavailable(let detail) = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(detail.contains("postgres://ann@127.0.0.1:1/quiz"))
+            #expect(!"\(error)".contains("hunter2-secret"))
+            #expect(!String(reflecting: error).contains("hunter2-secret"))
+        }
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    /// A role that must give its password (the cluster of `.ci/postgres` asks it of `uquiz_password_test` alone).
+    @Test func aWrongPasswordIsReportedWithoutIt() throws {
+        let server = try postgresServerURL()
+        let admin = try FreshPostgresDatabase()
+        defer { admin.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: admin.url)
+        try store.ensurePasswordRoleForTesting(name: "uquiz_password_test", password: "right-password")
+        store.close()
+        let wrong = try PostgresURL(server).with(user: "uquiz_password_test", password: "wrong-PASSWORD-42").connectionString
+        do {
+            _ = try PostgresQuizStore.openWithoutSeeding(url: wrong)
+            Issue.record("the server accepted a wrong password: is its pg_hba.conf the one `.ci/postgres` writes?")
+        } catch {
+            #expect(!"\(error)".contains("wrong-PASSWORD-42"))
+            #expect(!String(reflecting: error).contains("wrong-PASSWORD-42"))
+            #expect("\(error)".contains("uquiz_password_test@"))
+        }
+    }
+
+    /// The server ends every connection of the store (as a restart does): the next calls reconnect by themselves.
+    @Test func deadConnectionsAreReplaced() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        let admin = try PostgresQuizStore.openWithoutSeeding(url: database.serverURL, migrating: false)
+        defer { admin.close() }
+        let ended = try admin.terminateConnectionsForTesting(database: database.name)
+        #expect(ended >= 1)
+        // A call may meet a connection the server just closed: it fails as unavailable, never hangs, and the one
+        // after it is served on a new connection.
+        var answers: [Bool] = []
+        for _ in 0..<3 { answers.append((try? store.player(tokenHash: tokenHash(1))) == ann) }
+        #expect(answers.last == true)
+        #expect(answers.filter { !$0 }.count <= 1)
+    }
+}
+
+final class ResultLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var seeded: [Bool] = []
+    private(set) var packages: [Int] = []
+    private(set) var failures: [String] = []
+    func add(seeded: Bool, packages: Int) { lock.withLock { self.seeded.append(seeded); self.packages.append(packages) } }
+    func fail(_ failure: String) { lock.withLock { failures.append(failure) } }
+}
+
+/// Failures of the server itself, on a cluster of the test's own (`.ci/postgres`), since they would disturb the
+/// tests sharing UQUIZ_TEST_POSTGRES_URL's server.
+@Suite struct PostgresAvailabilityTests {
+    @Test func aRestartedDatabaseFailsFastThenServesAgainByItself() throws {
+        _ = try postgresServerURL()  // Same requirement as every PostgreSQL test: the machine has a server to run.
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: cluster.url)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+
+        try cluster.run("pause")
+        for _ in 0..<3 {
+            let started = Date()
+            #expect {
+                _ = try store.player(tokenHash: tokenHash(1))
+            } throws: { error in
+                guard case StoreError.unavailable(let detail) = error else { return false }
+                return detail.hasPrefix("postgres://")
+            }
+            #expect(Date().timeIntervalSince(started) < 2)
+        }
+        #expect(!store.answers())
+
+        try cluster.run("resume")
+        #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+        #expect(store.answers())
+    }
+
+    /// Every connection busy: a call waits a bounded time for one, fails as unavailable, and the pool serves again once
+    /// the connection is given back.
+    @Test func aPoolWithNoFreeConnectionFailsFast() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url, maxConnections: 1)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+        try store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: try store.quizIDs(packageId: id)), maxOpen: 5)
+
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? store.updateOpenPlay(id: "p1") { record in
+                holding.signal()
+                release.wait()
+                return ((), .keep(record))
+            }
+            done.signal()
+        }
+        holding.wait()
+        let started = Date()
+        #expect {
+            _ = try store.player(tokenHash: tokenHash(1))
+        } throws: { error in
+            guard case StoreError.unavailable(let detail) = error else { return false }
+            return detail.contains("busy")
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 1.5 && waited < 3)
+        release.signal()
+        done.wait()
+        #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+    }
+}
+
+/// A PostgreSQL cluster of one test's own, made and removed by `.ci/postgres`.
+struct PrivateCluster {
+    let folder: String
+    let url: String
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
+
+    init() throws {
+        let output = try Self.bash(["start"])
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
+            let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { values[String(pair[0])] = String(pair[1]) }
+        }
+        guard let url = values["UQUIZ_TEST_POSTGRES_URL"], let folder = values["UQUIZ_TEST_POSTGRES_DIR"] else {
+            throw ClusterFailure(description: ".ci/postgres start printed no URL: \(output)")
+        }
+        self.url = url
+        self.folder = folder
+    }
+
+    func run(_ command: String) throws { _ = try Self.bash([command, folder]) }
+
+    func stop() { _ = try? Self.bash(["stop", folder]) }
+
+    /// Runs the script with posix_spawn and waitpid: Foundation's `Process.waitUntilExit` was seen to wait forever
+    /// here once the script had started a server (which outlives it as a daemon). Output goes through a file.
+    private static func bash(_ arguments: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-cluster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let command = ([script] + arguments).map { "'" + $0 + "'" }.joined(separator: " ") + " >'\(output.path)' </dev/null"
+        let words: [String] = ["/bin/bash", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
+            throw ClusterFailure(description: "could not start .ci/postgres")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw ClusterFailure(description: ".ci/postgres \(arguments.joined(separator: " ")) failed (status \(status))")
+        }
+        return text
+    }
+}
+
+struct ClusterFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A server process that stops answering (frozen, or cut off) cannot end a statement itself: the client does.
+@Suite struct PostgresUnansweredTests {
+    @Test func aFrozenConnectionIsReplacedAndAStatementNobodyAnswersWritesNothing() throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let store = try PostgresQuizStore.openForTesting(url: database.url, maxConnections: 1, queryTimeout: 1)
+        defer { store.close() }
+        let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+        try store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: try store.quizIDs(packageId: id)), maxOpen: 5)
+
+        // The one server process behind the pool's connection freezes between calls (the test runs as root): the
+        // next call's BEGIN goes unanswered, the connection is closed after the timeout, and the call is served on a
+        // new one, nothing having been sent but BEGIN.
+        let first = try store.backendProcessForTesting()
+        #expect(kill(first, SIGSTOP) == 0)
+        defer { kill(first, SIGCONT) }
+        let started = Date()
+        #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.9 && waited < 3)
+        #expect(try store.backendProcessForTesting() != first)
+
+        // It freezes inside a transaction: the statement after it fails as unavailable, and nothing of it is kept.
+        let second = try store.backendProcessForTesting()
+        defer { kill(second, SIGCONT) }
+        #expect {
+            try store.updateOpenPlay(id: "p1") { record in
+                var record = record
+                record.events.append(.init(kind: .skip, quiz: 1, atMicros: 42))
+                kill(second, SIGSTOP)
+                return ((), .keep(record))
+            }
+        } throws: { error in
+            guard case StoreError.unavailable = error else { return false }
+            return true
+        }
+        kill(second, SIGCONT)
+        #expect(try store.openPlay(id: "p1")?.events.isEmpty == true)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import Logging
+import MovieSearch
+import PosterGrid
+@testable import PostgresStore
+import QuizCore
+import QuizStore
+import Synchronization
+import Testing
+import UQuizApp
+import UQuizServer
+
+/// `uquiz serve`'s routes on PostgreSQL: two instances (two routers, each with its own memory) on one database seeded
+/// from the bundle, as the server runs them in production.
+@Suite struct ServerOnPostgresTests {
+    /// The seed's "Silent Classics": beginner (5 stages of 2 s), English, bundled posters.
+    static let silentClassics = "FE7NWW"
+    /// The pause before each quiz's first stage.
+    static let interlude = Duration.seconds(3)
+
+    @Test func aPlayStartedOnOneInstanceIsPlayedOnTheOtherAndEndsRanked() async throws {
+        try await withTwoInstances { store, clock, a, b in
+            let token = try await a.newPlayer("Solver")
+            let package = try await b.send(.get, "/v1/packages/\(Self.silentClassics)")
+            #expect(package.status == .ok)
+            let id = try #require(try await a.send(.post, "/v1/packages/\(Self.silentClassics)/plays", token: token).json["id"] as? String)
+            #expect(try store.openPlayCount(packageId: nil) == 1, "the play is in the database, not in A's memory")
+
+            clock.advance(Self.interlude + .milliseconds(2500))
+            let hint = try await a.send(.post, "/v1/plays/\(id)/hints", json: ["quiz": 1], token: token)
+            #expect(hint.status == .ok)
+            let onB = try await b.send(.get, "/v1/plays/\(id)", token: token)
+            #expect(onB.status == .ok)
+            let quizzes = try #require((onB.json["quizzes"] ?? (onB.json["play"] as? [String: Any])?["quizzes"]) as? [[String: Any]])
+            #expect(quizzes.first?["stage"] as? Int == 2, "B sees A's play at stage 2 after 2.5 s")
+            let packageId = try store.publishedPackage(shareCode: ShareCode(Self.silentClassics)!)!.id
+            let title = try store.package(id: packageId).quizzes[0].title
+            let right = try await b.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": title], token: token)
+            #expect(right.json["judgement"] as? String == "accepted")
+            for quiz in 2...quizzes.count {
+                clock.advance(Self.interlude)
+                let client = quiz.isMultiple(of: 2) ? a : b
+                #expect(try await client.send(.post, "/v1/plays/\(id)/skips", json: ["quiz": quiz], token: token).status == .ok)
+            }
+            let onA = try await a.send(.get, "/v1/plays/\(id)", token: token)
+            #expect(onA.json["finished"] as? Bool == true && onA.json["ranked"] as? Bool == true)
+            #expect(try store.openPlayCount(packageId: nil) == 0)
+            let stored = try #require(try store.serverPlay(publicId: id))
+            #expect(stored.ranked && stored.attempts.count == quizzes.count && stored.attempts[0].result.hintsUsed == 1)
+            let board = try await b.send(.get, "/v1/packages/\(Self.silentClassics)/leaderboard", token: token)
+            #expect(((board.json["entries"] ?? board.json["top"]) as? [[String: Any]])?.first?["score"] as? Int == stored.score)
+        }
+    }
+
+    @Test func rateLimitsInTheDatabaseHoldAcrossInstances() async throws {
+        let configuration = ServerConfiguration(playStarts: RateLimit(burst: 4, interval: .seconds(6)), rateLimitsInStore: true)
+        try await withTwoInstances(configuration: configuration) { _, clock, a, b in
+            let token = try await a.newPlayer()
+            for client in [a, b, a, b] {
+                #expect(try await client.send(.post, "/v1/packages/\(Self.silentClassics)/plays", token: token).status == .created)
+            }
+            for client in [a, b] {
+                let limited = try await client.send(.post, "/v1/packages/\(Self.silentClassics)/plays", token: token)
+                #expect(limited.status == .tooManyRequests)
+            }
+        }
+    }
+
+    /// Two routers on one freshly seeded PostgreSQL database, on a manual monotonic clock.
+    func withTwoInstances(
+        configuration: ServerConfiguration = .init(),
+        _ test: @Sendable (PostgresQuizStore, TestClock, any TestClientProtocol, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let database = try FreshPostgresDatabase()
+        defer { database.drop() }
+        let (store, _) = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+        defer { store.close() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-pg-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
+        let app = AppEnvironment(
+            now: { Date(timeIntervalSince1970: 1_800_000_000) }, randomSeed: { .random(in: 0...UInt64.max) },
+            store: { throw NoLocalStore() }, movieClient: { nil }, imageClient: { throw NoLocalStore() },
+            posterCache: { cache }, posterPlayWidth: { 342 }, log: { _ in }, catalog: { store })
+        let environment = ServerEnvironment(
+            sharing: SharingEnvironment(app: app, store: { store }), levels: .standard,
+            geometry: try GridGeometry(columns: 50, rows: 75, areaSize: 5, margin: 2))
+        let clock = TestClock()
+        @Sendable func quietLogger() -> Logger {
+            var logger = Logger(label: "uquiz.server.tests")
+            logger.logLevel = .critical
+            return logger
+        }
+        let routerA = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
+        try await Application(router: routerA, logger: quietLogger()).test(.router) { a in
+            let routerB = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
+            try await Application(router: routerB, logger: quietLogger()).test(.router) { b in
+                try await test(store, clock, a, b)
+            }
+        }
+    }
+}
+
+/// The server on PostgreSQL has no SQLite file: a use case asking for one is a mistake these tests should see.
+struct NoLocalStore: Error {}
+
+final class TestClock: Sendable {
+    private let instant = Mutex<Duration>(.seconds(1000))
+    var now: @Sendable () -> Duration { { self.instant.withLock { $0 } } }
+    func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
+}
+
+extension TestResponse {
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:]
+    }
+}
+
+extension TestClientProtocol {
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, json: Any? = nil, token: String? = nil
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return try await execute(uri: uri, method: method, headers: headers, body: body)
+    }
+
+    func newPlayer(_ name: String = "Tester") async throws -> String {
+        let response = try await send(.post, "/v1/players", json: ["name": name])
+        return try #require(response.json["token"] as? String, "POST /v1/players: \(response.status)")
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import PosterGrid
+import QuizCore
+import QuizStore
+import Testing
+
+/// Players, publishing, browsing, updates, deletions and posters: the same answers from SQLite and PostgreSQL.
+@Suite struct SharingContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func playersAreKnownByTheirTokenHash(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            #expect(ann.id != bob.id)
+            #expect(try store.player(tokenHash: tokenHash(1)) == ann)
+            #expect(try store.player(tokenHash: tokenHash(2)) == Player(id: bob.id, name: "Bob"))
+            #expect(try store.player(tokenHash: tokenHash(3)) == nil)
+            #expect(throws: (any Error).self) { try store.insertPlayer(name: "Ann again", tokenHash: tokenHash(1), at: Date()) }
+            #expect(store.answers())
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func publishingChoosesAFreeShareCode(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let owner = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let first = try store.insertPublished(
+                makePackage(code: "AAAAA2"), owner: owner.id, visibility: .public, newCode: CodeSequence([]).next)
+            #expect(first.shareCode.value == "AAAAA2")
+            // The package's own code is taken, and so is the first drawn: the second drawn is free.
+            let codes = CodeSequence(["AAAAA2", "BBBBB3"])
+            let second = try store.insertPublished(
+                makePackage(title: "Second", code: "AAAAA2"), owner: owner.id, visibility: .unlisted, newCode: codes.next)
+            #expect(second.shareCode.value == "BBBBB3")
+            #expect(try store.package(id: second.id).title == "Second")
+            #expect(try store.publishedPackage(shareCode: ShareCode("BBBBB3")!)?.visibility == .unlisted)
+            // Every code taken: refused, and nothing of it is stored.
+            #expect(throws: StoreError.noFreeShareCode(tries: AppDatabase.shareCodeTries)) {
+                try store.insertPublished(
+                    makePackage(title: "Third", code: "AAAAA2"), owner: owner.id, visibility: .public,
+                    newCode: { ShareCode("BBBBB3")! })
+            }
+            #expect(try store.publicPackages(.init(), after: nil, limit: 10).map(\.title) == ["My movies"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func publishedPackageShowsItsCountsAndOwner(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let (id, owner) = try publish(makePackage(code: "CCCCC4", quizzes: 3), on: store)
+            let player = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(9), at: Date())
+            try recordPlay(on: store, packageId: id, player: player, score: 300)
+            let published = try #require(try store.publishedPackage(shareCode: ShareCode("CCCCC4")!))
+            #expect(published.id == id)
+            #expect(published.ownerId == owner.id)
+            #expect(published.quizCount == 3)
+            #expect(published.plays == 1)
+            #expect(published.serverAttempts == 3)
+            #expect(published.serverSolves == 3)
+            #expect(published.visibility == .public)
+            #expect(published.createdAt == "2026-11-22T10:00:00Z")
+            #expect(try store.publishedPackage(shareCode: ShareCode("DDDDD5")!) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func browsingNewestFirstPagesWithFilters(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let owner = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let specs: [(String, String, Level, QuizLanguage, String, Visibility)] = [
+                ("Alpha", "AAAAA2", .beginner, .en, "2026-01-01T00:00:00Z", .public),
+                ("Beta 100%", "BBBBB3", .expert, .en, "2026-01-02T00:00:00Z", .public),
+                ("감마", "CCCCC4", .beginner, .ko, "2026-01-02T00:00:00Z", .public),
+                ("Delta", "DDDDD5", .beginner, .en, "2026-01-03T00:00:00Z", .unlisted),
+                ("Epsilon", "EEEEE6", .beginner, .en, "2026-01-04T00:00:00Z", .public),
+            ]
+            for (title, code, level, language, createdAt, visibility) in specs {
+                _ = try store.insertPublished(
+                    makePackage(title: title, code: code, level: level, language: language, createdAt: createdAt),
+                    owner: owner.id, visibility: visibility, newCode: CodeSequence([]).next)
+            }
+            var pages: [[String]] = []
+            var position: BrowsePosition?
+            repeat {
+                let page = try store.publicPackages(.init(), after: position, limit: 2)
+                pages.append(page.map(\.title))
+                position = page.last.map { BrowsePosition(createdAt: $0.createdAt, id: $0.id) }
+            } while position != nil
+            // Same creation time: the higher id first. The unlisted package never shows.
+            #expect(pages == [["Epsilon", "감마"], ["Beta 100%", "Alpha"], []])
+            #expect(try store.publicPackages(.init(level: .beginner), after: nil, limit: 10).map(\.title) == ["Epsilon", "감마", "Alpha"])
+            #expect(try store.publicPackages(.init(language: .ko), after: nil, limit: 10).map(\.title) == ["감마"])
+            #expect(try store.publicPackages(.init(text: "ALPH"), after: nil, limit: 10).map(\.title) == ["Alpha"])
+            #expect(try store.publicPackages(.init(text: "0%"), after: nil, limit: 10).map(\.title) == ["Beta 100%"])
+            #expect(try store.publicPackages(.init(text: "감"), after: nil, limit: 10).map(\.title) == ["감마"])
+            #expect(try store.publicPackages(.init(text: "tester"), after: nil, limit: 10).count == 4)
+            #expect(try store.publicPackages(.init(text: "_"), after: nil, limit: 10).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func browsingByPopularityPagesByPlays(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let owner = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            var ids: [String: Int64] = [:]
+            for (title, code) in [("One", "AAAAA2"), ("Two", "BBBBB3"), ("Three", "CCCCC4"), ("None", "DDDDD5")] {
+                ids[title] = try store.insertPublished(
+                    makePackage(title: title, code: code, language: title == "Three" ? .ko : .en), owner: owner.id,
+                    visibility: .public, newCode: CodeSequence([]).next
+                ).id
+            }
+            let players = try (0..<3).map { try store.insertPlayer(name: "P\($0)", tokenHash: tokenHash(UInt8(10 + $0)), at: Date()) }
+            for (title, count) in [("One", 1), ("Two", 2), ("Three", 3)] {
+                for index in 0..<count { try recordPlay(on: store, packageId: ids[title]!, player: players[index], score: 10) }
+            }
+            var pages: [[String]] = []
+            var position: PopularPosition?
+            repeat {
+                let page = try store.popularPackages(.init(), after: position, limit: 3)
+                pages.append(page.map(\.title))
+                position = page.last.map { PopularPosition(plays: $0.plays, id: $0.id) }
+            } while position != nil
+            #expect(pages == [["Three", "Two", "One"], ["None"], []])
+            #expect(try store.popularPackages(.init(language: .en), after: nil, limit: 10).map(\.title) == ["Two", "One", "None"])
+            #expect(try store.popularPackages(.init(text: "on"), after: nil, limit: 10).map(\.title) == ["One", "None"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func updatesReplaceQuizzesOnlyWhileUnplayedAndNotInPlay(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            try store.updatePublished(packageId: id, .titleAndMaker(title: "Renamed", maker: "Ann"), visibility: .unlisted)
+            var package = try store.package(id: id)
+            #expect(package.title == "Renamed" && package.maker == "Ann")
+            #expect(try store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.visibility == .unlisted)
+            // A whole update keeps the code, creation time and the quizzes that stay.
+            let kept = try store.quizIDs(packageId: id)
+            var edited = makePackage(title: "Whole", code: "ZZZZZ9", createdAt: "2030-01-01T00:00:00Z", quizzes: 3, firstFilm: 2)
+            edited.level = .beginner
+            try store.updatePublished(packageId: id, .whole(edited), visibility: nil)
+            package = try store.package(id: id)
+            #expect(package.title == "Whole" && package.level == .beginner)
+            #expect(package.shareCode.value == "AAAAA2" && package.createdAt == "2026-11-22T10:00:00Z")
+            #expect(package.quizzes.map(\.title) == ["Film 2", "Film 3", "Film 4"])
+            let now = try store.quizIDs(packageId: id)
+            #expect(now.first == kept[1])
+            #expect(!now.contains(kept[0]))
+            // An open play of it: refused while it is open.
+            let player = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(7), at: Date())
+            try store.insertOpenPlay(openRecord(id: "open-1", player: player, packageId: id, quizIds: now), maxOpen: 10)
+            #expect(throws: StoreError.packageInPlay(openPlays: 1)) {
+                try store.updatePublished(packageId: id, .whole(edited), visibility: nil)
+            }
+            // Title and maker may still change.
+            try store.updatePublished(packageId: id, .titleAndMaker(title: "Again", maker: "Ann"), visibility: nil)
+            // A stored play: refused for good.
+            try recordPlay(on: store, packageId: id, player: player, score: 10)
+            #expect(throws: StoreError.packagePlayed(plays: 1)) {
+                try store.updatePublished(packageId: id, .whole(edited), visibility: nil)
+            }
+            #expect(throws: StoreError.packageNotFound("999999")) {
+                try store.updatePublished(packageId: 999_999, .titleAndMaker(title: "X", maker: "Y"), visibility: nil)
+            }
+            #expect(try store.package(id: id).title == "Again")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletingPackagesIsAllOrNothing(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let (first, owner) = try publish(makePackage(title: "First", code: "AAAAA2"), on: store)
+            let (second, _) = try publish(makePackage(title: "Second", code: "BBBBB3"), on: store, owner: owner)
+            try recordPlay(on: store, packageId: first, player: owner, score: 10)
+            #expect(throws: StoreError.packageNotFound("424242")) { try store.deletePackages(ids: [first, 424_242]) }
+            #expect(try store.package(id: first).title == "First")
+            #expect(try store.deletePackages(ids: [second, first]) == ["Second", "First"])
+            #expect(throws: StoreError.packageNotFound("\(first)")) { try store.package(id: first) }
+            #expect(try store.publishedPackage(shareCode: ShareCode("AAAAA2")!) == nil)
+            #expect(try store.quizIDs(packageId: first).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func posterImagesAreKeptOnceAndPostersReplaced(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let jpeg = Data([0xFF, 0xD8, 0xFF, 0x00, 0x01, 0xFF, 0xD9])
+            #expect(try store.storePosterImage(fileName: "abc.jpg", jpeg: jpeg, attribution: "upload"))
+            #expect(try !store.storePosterImage(fileName: "abc.jpg", jpeg: Data([1]), attribution: "upload"))
+            #expect(try store.bundledPoster(fileName: "abc.jpg") == jpeg)
+            #expect(try store.bundledPoster(fileName: "missing.jpg") == nil)
+            try store.upsertMovies([
+                CatalogMovie(
+                    catalogKey: "tmdb-1001", tmdbId: 1001, originalTitle: "Film 1", titles: [.en: "Film 1"],
+                    releaseDate: nil, posterPaths: [.en: "/poster1.jpg", .ko: "/ko.jpg"], bundledPoster: nil, aliases: [])
+            ])
+            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let quizId = try store.quizIDs(packageId: id)[0]
+            try store.replacePoster(quizId: quizId, with: "/new.jpg")
+            #expect(try store.package(id: id).quizzes[0].posterPath == "/new.jpg")
+            #expect(try store.catalogMovie(key: "tmdb-1001")?.posterPaths == [.en: "/new.jpg", .ko: "/ko.jpg"])
+            #expect(throws: StoreError.packageNotFound("quiz 999999")) { try store.replacePoster(quizId: 999_999, with: "/x.jpg") }
+        }
+    }
+}
