@@ -136,6 +136,7 @@ let package = Package(
             name: "StorageContractTests",
             dependencies: [
                 "PostgresStore", "UQuizApp", "UQuizServer", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
+                "UQuizTestSupport",
                 // Two server instances' routers in process on one PostgreSQL database.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -333,9 +333,34 @@ struct Settings: Sendable {
     // MARK: - Typed settings
 
     /// The database file: `--db`, else `UQUIZ_DB`, else the config files, else `$XDG_DATA_HOME/uquiz/uquiz.sqlite`.
+    /// A PostgreSQL URL there is for `uquiz serve` alone (`serverDatabase()`): the other commands say so.
     func databasePath() throws -> String {
+        if case .postgres = try serverDatabase() {
+            throw CommandFailure(
+                message: "the database setting names a PostgreSQL server, which only `uquiz serve` uses; the other commands work on a SQLite file: pass --db PATH")
+        }
+        return try sqlitePath()
+    }
+
+    private func sqlitePath() throws -> String {
         if let (path, _) = try lookup(SettingKeys.database), !path.isEmpty { return expandTilde(path) }
         return Self.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/uquiz/uquiz.sqlite"
+    }
+
+    /// Where `uquiz serve` keeps its data: a PostgreSQL server when the database setting is a `postgres://` or
+    /// `postgresql://` URL (as given: it may hold a password, never printed), else the SQLite file of `databasePath()`.
+    func serverDatabase() throws -> ServerDatabase {
+        if let (value, _) = try lookup(SettingKeys.database),
+            ["postgres://", "postgresql://"].contains(where: { value.lowercased().hasPrefix($0) })
+        {
+            return .postgres(url: value)
+        }
+        return .sqlite(path: try sqlitePath())
+    }
+
+    enum ServerDatabase {
+        case sqlite(path: String)
+        case postgres(url: String)
     }
 
     func seedBundle(marker: String = SeedBundle.databaseFileName) throws -> SeedBundle {

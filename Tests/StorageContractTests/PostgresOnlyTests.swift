@@ -2,6 +2,7 @@ import Foundation
 @testable import PostgresStore
 import QuizStore
 import Testing
+import UQuizTestSupport
 
 /// What only the PostgreSQL store has: one migration and seed for instances starting at once, refusing a newer
 /// schema, no password in any error, and a database that goes away and comes back.
@@ -188,58 +189,6 @@ final class ResultLog: @unchecked Sendable {
         done.wait()
         #expect(try store.player(tokenHash: tokenHash(1)) == ann)
     }
-}
-
-/// A PostgreSQL cluster of one test's own, made and removed by `.ci/postgres`.
-struct PrivateCluster {
-    let folder: String
-    let url: String
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".ci/postgres").path
-
-    init() throws {
-        let output = try Self.bash(["start"])
-        var values: [String: String] = [:]
-        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
-            let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { values[String(pair[0])] = String(pair[1]) }
-        }
-        guard let url = values["UQUIZ_TEST_POSTGRES_URL"], let folder = values["UQUIZ_TEST_POSTGRES_DIR"] else {
-            throw ClusterFailure(description: ".ci/postgres start printed no URL: \(output)")
-        }
-        self.url = url
-        self.folder = folder
-    }
-
-    func run(_ command: String) throws { _ = try Self.bash([command, folder]) }
-
-    func stop() { _ = try? Self.bash(["stop", folder]) }
-
-    /// Runs the script with posix_spawn and waitpid: Foundation's `Process.waitUntilExit` was seen to wait forever
-    /// here once the script had started a server (which outlives it as a daemon). Output goes through a file.
-    private static func bash(_ arguments: [String]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-cluster-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let command = ([script] + arguments).map { "'" + $0 + "'" }.joined(separator: " ") + " >'\(output.path)' </dev/null"
-        let words: [String] = ["/bin/bash", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
-            throw ClusterFailure(description: "could not start .ci/postgres")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw ClusterFailure(description: ".ci/postgres \(arguments.joined(separator: " ")) failed (status \(status))")
-        }
-        return text
-    }
-}
-
-struct ClusterFailure: Error, CustomStringConvertible {
-    var description: String
 }
 
 /// A server process that stops answering (frozen, or cut off) cannot end a statement itself: the client does.

@@ -15,9 +15,9 @@ struct ServeCommandTests {
         let process = Process()
         let baseURL: String
 
-        init(sandbox: Sandbox, database: String) throws {
+        init(sandbox: Sandbox, database: String, options: [String] = []) throws {
             process.executableURL = uquizBinary
-            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", database]
+            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", database] + options
             process.environment = sandbox.environment
             let output = Pipe()
             process.standardOutput = output

@@ -63,8 +63,35 @@ struct ServeInstancesTests {
         #expect(a.terminate() == 0)
     }
 
+    /// On a fresh PostgreSQL database the two instances start at once: one migrates and seeds, the other waits for it.
+    @Test func onPostgreSQLAPlaySurvivesTheInstanceItStartedOn() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        try playAcrossInstances(database: cluster.url, home: try Sandbox())
+        #expect(try cluster.value("SELECT COUNT(*) FROM open_play") == "0")
+        #expect(try cluster.value("SELECT COUNT(*) FROM play WHERE ranked") == "1")
+    }
+
     @Test func onSQLiteAPlaySurvivesTheInstanceItStartedOn() throws {
         let home = try Sandbox()
         try playAcrossInstances(database: home.path("server.sqlite"), home: home)
+    }
+
+    /// A PostgreSQL URL is for `uquiz serve`; the other commands say so. A server that cannot be reached stops the
+    /// server at once, naming it without the password.
+    @Test func aPostgresURLIsForServeAndItsPasswordIsNeverShown() throws {
+        let home = try Sandbox()
+        let url = "postgres://uquiz:hunter2secret@127.0.0.1:1/uquiz"
+        let list = try home.run(["list", "--db", url])
+        #expect(list.status == 1)
+        #expect(list.stderr.contains("only `uquiz serve` uses"), "\(list.stderr)")
+        #expect(!list.stderr.contains("hunter2secret"))
+
+        let started = Date()
+        let serve = try home.run(["serve", "--port", "0", "--db", url], extraEnvironment: ["UQUIZ_DB": url])
+        #expect(serve.status == 1 && serve.stdout.isEmpty, "never listening: \(serve.stderr)")
+        #expect(serve.stderr.contains("postgres://uquiz@127.0.0.1:1/uquiz"), "\(serve.stderr)")
+        #expect(!serve.stderr.contains("hunter2secret") && !serve.stdout.contains("hunter2secret"))
+        #expect(Date().timeIntervalSince(started) < 10, "an unreachable database fails fast")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import UQuizApp
+import PostgresStore
 import UQuizServer
 
 /// `uquiz serve`: the quiz backend over HTTP, on the same database and use cases as every other command.
@@ -54,13 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        // Opened now rather than on the first request: a first run seeds here, and a bad database stops the server
-        // before it says it is listening.
-        let database = try context.openDatabase()
         var logger = Logger(label: "uquiz.server") { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = store.verbose ? .debug : .info
+        // Opened now rather than on the first request: a first run seeds here, and a bad database stops the server
+        // before it says it is listening.
+        let (database, appEnvironment, onPostgres) = try openDatabase(context, logger: logger)
         let environment = ServerEnvironment(
-            sharing: SharingEnvironment(app: context.environment, store: { database }),
+            sharing: SharingEnvironment(app: appEnvironment, store: { database }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
         let webPlayer = try context.webPlayer(flag: web)
         if webPlayer == nil {
@@ -68,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var configuration = ServerConfiguration(
             host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer)
+        // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in
+        // memory.
+        configuration.rateLimitsInStore = onPostgres
         if rateLimits == .off {
             configuration = configuration.withoutRateLimits()
             logger.warning("rate limits are off (--rate-limits off): for benchmarks only")
@@ -92,6 +96,31 @@ struct ServeCommand: AsyncParsableCommand {
             }
             try await app.runService()
             group.cancelAll()
+        }
+    }
+}
+
+extension ServeCommand {
+    /// The server's database, SQLite or PostgreSQL (see `Settings.serverDatabase`), and the application environment
+    /// over it; whether it is PostgreSQL.
+    func openDatabase(
+        _ context: AppContext, logger: Logger
+    ) throws -> (database: any SharingStorage, environment: AppEnvironment, onPostgres: Bool) {
+        switch try context.settings.serverDatabase() {
+        case .sqlite:
+            return (try context.openDatabase(), context.environment, false)
+        case .postgres(let url):
+            let (database, seeded) = try PostgresQuizStore.open(url: url, seedBundle: { try context.settings.seedBundle() })
+            logger.info("database \(database.redactedURL)")
+            if seeded { logger.notice("seeded \(database.redactedURL) from the seed bundle") }
+            var environment = context.environment
+            // The use cases the server runs read the catalog, packages and posters from PostgreSQL; the CLI's own
+            // store (local packages, plays, the seed's maintenance) is a SQLite file the server never opens.
+            environment.catalog = { database }
+            environment.store = {
+                throw CommandFailure(message: "uquiz serve on PostgreSQL has no local SQLite store (a server bug if seen)")
+            }
+            return (database, environment, true)
         }
     }
 }
