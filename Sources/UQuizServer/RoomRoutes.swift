@@ -49,45 +49,42 @@ struct RoomRoutes {
                 try await outbound.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room is gone")
                 return
             }
-            await withTaskGroup(of: Void.self) { group in
-                // The writer: the room's messages in order, and the close that ends the connection.
-                group.addTask {
-                    for await item in outgoing {
-                        switch item {
-                        case .text(let text):
-                            do { try await outbound.writeTextMessage(text) } catch { return }
-                        case .close(let reason):
-                            try? await outbound.close(.unknown(reason.code), reason: reason.text)
-                            return
-                        }
+            // The writer: the room's messages in order, and the close that ends the connection. It is never cancelled:
+            // it drains what the room queued (a close included) and ends when the queue is finished.
+            let writer = Task {
+                for await item in outgoing {
+                    switch item {
+                    case .text(let text):
+                        do { try await outbound.writeTextMessage(text) } catch { return }
+                    case .close(let reason):
+                        try? await outbound.close(.unknown(reason.code), reason: reason.text)
+                        return
                     }
                 }
-                // The reader: every message goes to the connection, which judges its size and rate.
-                group.addTask {
-                    do {
-                        for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
-                            switch message {
-                            case .text(let text): connection.receive(text, bytes: text.utf8.count)
-                            case .binary(let buffer): connection.receive(nil, bytes: buffer.readableBytes)
-                            }
-                            if connection.isClosed { break }
-                        }
-                    } catch {}
-                }
-                // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
-                group.addTask {
-                    while !Task.isCancelled {
-                        do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
-                        connection.heartbeat()
-                        if connection.isClosed { return }
-                    }
-                }
-                // Whichever ends first (the client went, or the server closed) ends the others.
-                await group.next()
-                connection.closed()
-                continuation.finish()
-                group.cancelAll()
             }
+            // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
+                    connection.heartbeat()
+                    if connection.isClosed { return }
+                }
+            }
+            // The reader: every message goes to the connection, which judges its size and rate. It ends when the client
+            // closes or goes, or as soon as the server has closed the connection.
+            do {
+                for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
+                    switch message {
+                    case .text(let text): connection.receive(text, bytes: text.utf8.count)
+                    case .binary(let buffer): connection.receive(nil, bytes: buffer.readableBytes)
+                    }
+                    if connection.isClosed { break }
+                }
+            } catch {}
+            connection.closed()
+            continuation.finish()
+            heartbeat.cancel()
+            await writer.value
         }
     }
 }
