@@ -35,9 +35,14 @@ struct RoomRoutes {
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
-        group.ws("{code}/ws") { _, context in
-            // An unknown room is a plain 404, before any upgrade.
+        group.ws("{code}/ws") { request, context in
+            // An unknown room is a plain 404, before any upgrade; a plain GET (no upgrade asked) is told what to ask.
             guard rooms.exists(code: try context.parameters.require("code")) else { throw ServerRooms.Problem.unknownRoom }
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(
+                    status: .upgradeRequired, code: "upgrade_required",
+                    message: "this is the room's WebSocket: connect with an upgrade to websocket", headers: [.upgrade: "websocket"])
+            }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let code = context.requestContext.parameters.get("code") ?? ""

@@ -146,6 +146,9 @@ struct RoomLiveTests {
             #expect(opened.json["wsURL"] as? String == "/v1/rooms/\(code)/ws")
             #expect(try await client.send(.post, "/v1/rooms", json: ["shareCode": silentClassics]).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/rooms/ZZZZ").status == .notFound)
+            #expect(try await client.send(.get, "/v1/rooms/ZZZZ/ws").status == .notFound)
+            let plain = try await client.send(.get, "/v1/rooms/\(code)/ws")
+            #expect(plain.status == .upgradeRequired && plain.errorCode == "upgrade_required")
 
             let host = LiveRoomClient.connect(port: port, code: code)
             #expect(try await host.join("Host", token: hostToken).player == 1)

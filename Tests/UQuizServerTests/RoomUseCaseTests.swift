@@ -27,6 +27,14 @@ final class RecordingOutbox: Sendable {
 
     func clear() { items.withLock { $0.removeAll() } }
 
+    /// The messages as the wire carries them, parsed as plain JSON objects.
+    var rawObjects: [[String: Any]] {
+        items.withLock { $0 }.compactMap { item in
+            guard case .text(let text) = item else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        }
+    }
+
     func errors() -> [String] {
         messages.compactMap { if case .error(let failure) = $0 { failure.code } else { nil } }
     }
@@ -105,6 +113,22 @@ struct RoomUseCaseTests {
         let info = try bench.rooms.info(code: bench.code.value.lowercased())
         #expect(info.players.count == 2 && info.host == 1 && info.phase == "lobby" && info.quizCount == 25)
         #expect(throws: ServerRooms.Problem.unknownRoom) { try bench.rooms.info(code: "ZZZZ") }
+    }
+
+    /// Every message is one flat, versioned object: `v`, `type`, then the type's own fields.
+    @Test func messagesAreFlatVersionedJSON() throws {
+        let bench = try RoomBench()
+        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
+        let welcome = try #require(hostBox.rawObjects.first)
+        #expect(welcome["v"] as? Int == 1 && welcome["type"] as? String == "welcome")
+        #expect(welcome["player"] as? Int == 1 && (welcome["resumeToken"] as? String)?.count == 32)
+        #expect(welcome["seatHoldMs"] as? Int == 90_000)
+        host.sayRaw(#"{"v":2,"type":"start"}"#)
+        host.sayRaw(#"{"v":1,"type":"teleport"}"#)
+        host.sayRaw("not json")
+        host.sayRaw(#"{"v":1,"type":"guess","quiz":1}"#)
+        #expect(hostBox.errors() == ["bad_message", "bad_message", "bad_message", "bad_message"])
+        #expect(hostBox.closeReason == nil, "a malformed message is answered, not punished")
     }
 
     @Test func aPlayerHostsAtMostThreeOpenRooms() throws {
@@ -248,6 +272,26 @@ struct RoomUseCaseTests {
         let pong = try #require(hostBox.messages.compactMap { if case .pong(let p) = $0 { p } else { nil } }.last)
         #expect(pong.clientTime == 1234.5)
         #expect(pong.serverTime == Int((bench.clock.now() / .milliseconds(1)).rounded(.down)))
+    }
+
+    @Test func aLateJoinerWatchesTheRunningQuizAndPlaysTheNext() throws {
+        let bench = try RoomBench()
+        let answer = try bench.server.quiz(silentClassics, 1).title
+        let (host, _) = try bench.join("Host", token: bench.host.token.text)
+        host.say(.start)
+        host.say(.loaded(quiz: 1))
+        let (late, lateBox) = try bench.join("Late")
+        let snapshot = try #require(lateBox.messages.compactMap { if case .snapshot(let s) = $0 { s } else { nil } }.first)
+        #expect(snapshot.phase == "playing" && snapshot.standing == "watching" && snapshot.clock?.stage == 1)
+        late.say(.guess(quiz: 1, text: answer))
+        #expect(lateBox.errors() == ["watching"])
+        host.say(.skip(quiz: 1))
+        bench.advance(.seconds(8))
+        host.say(.loaded(quiz: 2))
+        late.say(.loaded(quiz: 2))
+        #expect(lateBox.messages.contains { if case .quizStarted(let c) = $0 { c.quiz == 2 } else { false } })
+        late.say(.guess(quiz: 2, text: "not the title"))
+        #expect(lateBox.judgements().last?.judgement == "wrong")
     }
 
     @Test func theHostKicksAndPassesTheRoleAndALeavingHostHandsItOn() throws {

@@ -400,11 +400,12 @@ public enum RoomWire {
         init(_ message: String) { self.message = message }
     }
 
-    nonisolated(unsafe) private static let encoder: JSONEncoder = {
+    /// A new encoder per message: messages are encoded under many rooms' locks at once, and an encoder is cheap.
+    private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }()
+    }
 
     /// Every field any client message has: unknown fields (a forged `time`, say) are ignored, never read.
     struct ClientEnvelope: Codable {
