@@ -131,13 +131,25 @@ struct RoomUseCaseTests {
         #expect(hostBox.closeReason == nil, "a malformed message is answered, not punished")
     }
 
+    /// Three rooms that someone joined are the most one player hosts; a room of theirs nobody joined makes way instead.
     @Test func aPlayerHostsAtMostThreeOpenRooms() throws {
         let bench = try RoomBench()
-        _ = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
-        _ = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        _ = try bench.join("Host", token: bench.host.token.text)
+        let second = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        let third = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        let fourth = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        #expect(!bench.rooms.exists(code: second.value), "the oldest unjoined room made way")
+        #expect(bench.rooms.exists(code: third.value) && bench.rooms.exists(code: fourth.value))
+        for code in [third, fourth] {
+            let outbox = RecordingOutbox()
+            try bench.rooms.connect(code: code.value, outbox: outbox.send).say(.join(name: "Host", playerToken: bench.host.token.text))
+            #expect(welcome(outbox) != nil)
+        }
         #expect(throws: ServerRooms.Problem.tooManyRooms(limit: 3)) {
             try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
         }
+        let other = try Players(environment: bench.server.environment.sharing).register(name: "Other")
+        _ = try bench.rooms.open(shareCode: silentClassics, host: other.player)
     }
 
     /// Guesses before the quiz or before a stage are refused, and a time a client writes into its message is never read:

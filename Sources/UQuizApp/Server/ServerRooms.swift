@@ -110,8 +110,16 @@ public final class ServerRooms: Sendable {
         let instant = now()
         let live = try rooms.withLock { rooms throws -> LiveRoom in
             guard rooms.count < limits.maxRooms else { throw Problem.full }
-            let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }.count
-            guard hosted < limits.maxHostedRooms else { throw Problem.tooManyRooms(limit: limits.maxHostedRooms) }
+            let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
+            if hosted.count >= limits.maxHostedRooms {
+                // A room of theirs nobody has joined yet (not even they) holds nobody's game: the oldest such one makes
+                // way, so an opener whose client failed before joining is never locked out for the idle lifetime.
+                guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.openedAt < $1.openedAt }) else {
+                    throw Problem.tooManyRooms(limit: limits.maxHostedRooms)
+                }
+                rooms[unjoined.code] = nil
+                unjoined.discard()
+            }
             var generator = SystemRandomNumberGenerator()
             var code = RoomCode.random(using: &generator)
             while rooms[code] != nil { code = RoomCode.random(using: &generator) }
@@ -124,7 +132,7 @@ public final class ServerRooms: Sendable {
                 throw Problem.nothingToPlay
             }
             let live = LiveRoom(
-                room: room, packageId: published.id, quizzes: quizzes, openedBy: host.id, rooms: self)
+                room: room, packageId: published.id, quizzes: quizzes, openedBy: host.id, openedAt: instant, rooms: self)
             rooms[code] = live
             return live
         }
@@ -229,16 +237,30 @@ final class LiveRoom: Sendable {
     let packageId: Int64
     let quizzes: [Quiz]
     let openedBy: Int64
+    let openedAt: Duration
     let rooms: ServerRooms
     let state: Mutex<State>
 
-    init(room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, rooms: ServerRooms) {
+    init(room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, openedAt: Duration, rooms: ServerRooms) {
         code = room.code
         self.packageId = packageId
         self.quizzes = quizzes
         self.openedBy = openedBy
+        self.openedAt = openedAt
         self.rooms = rooms
         state = Mutex(State(room: room))
+    }
+
+    var hasJoiners: Bool { state.withLock { $0.anyoneJoined } }
+
+    /// Forgets a room nobody joined: its timer stops and any connection still waiting to say hello is closed.
+    func discard() {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+            for connection in state.connections.values { connection.close(.roomGone) }
+            state.connections.removeAll()
+        }
     }
 
     var isFinished: Bool {
