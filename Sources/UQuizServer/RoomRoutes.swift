@@ -60,7 +60,10 @@ struct RoomRoutes {
                 for await item in outgoing {
                     switch item {
                     case .text(let text):
+                        // A client cut off for not reading gets its close now, not the backlog first.
+                        if connection.isTooSlow { continue }
                         do { try await outbound.writeTextMessage(text) } catch { return }
+                        connection.written()
                     case .close(let reason):
                         try? await outbound.close(.unknown(reason.code), reason: reason.text)
                         return

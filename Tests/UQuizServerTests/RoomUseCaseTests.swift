@@ -62,7 +62,8 @@ struct RoomBench {
     let host: (player: Player, token: PlayerToken)
     let code: RoomCode
 
-    init(limits: RoomLimits = .init()) throws {
+    /// In process nothing reports a message written, so the bench's connections may queue many.
+    init(limits: RoomLimits = RoomLimits(maxQueuedMessages: 100_000)) throws {
         server = try TestServer()
         let database = server.database
         rooms = ServerRooms(
@@ -253,6 +254,25 @@ struct RoomUseCaseTests {
         hostBox.clear()
         host.say(.loaded(quiz: 1))
         #expect(hostBox.messages.contains { if case .quizStarted = $0 { true } else { false } })
+    }
+
+    /// A client that reads nothing is cut off once its unread messages pass the limit; one that reads is not.
+    @Test func aClientThatDoesNotReadIsCutOff() throws {
+        let bench = try RoomBench(limits: RoomLimits(maxQueuedMessages: 6))
+        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
+        let (reader, readerBox) = try bench.join("Reader")
+        for _ in 0..<hostBox.messages.count { host.written() }
+        for _ in 0..<readerBox.messages.count { reader.written() }
+        let (_, deafBox) = try bench.join("Deaf")
+        for number in 1...6 {
+            _ = try bench.join("Guest \(number)")
+            for _ in 0..<hostBox.messages.count { host.written() }
+            hostBox.clear()
+        }
+        #expect(deafBox.closeReason == .tooSlow)
+        #expect(hostBox.closeReason == nil)
+        #expect(readerBox.closeReason == .tooSlow, "the reader never reported what it read after joining either")
+        #expect(try bench.rooms.info(code: bench.code.value).players.count == 9, "a cut-off player keeps the seat")
     }
 
     @Test func heartbeatsPingQuietConnectionsAndFindDeadOnes() throws {

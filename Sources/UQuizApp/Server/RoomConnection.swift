@@ -14,6 +14,9 @@ public final class RoomConnection: Sendable {
         var guardian: RoomConnectionGuard
         var player: RoomPlayerID?
         var closed = false
+        /// Texts handed to the outbox and not yet reported written by the transport.
+        var queued = 0
+        var tooSlow = false
         /// Heartbeat pings sent and not answered yet, by the `serverTime` they carried: a pong counts only if it echoes
         /// one of these, so a client cannot claim a latency the server did not measure.
         var pendingPings: [Int: Duration] = [:]
@@ -120,9 +123,32 @@ public final class RoomConnection: Sendable {
 
     // MARK: - Sending (under the room's lock)
 
+    /// Whether the connection was cut off for not reading: the transport then skips the texts still queued and goes
+    /// straight to the close.
+    public var isTooSlow: Bool { state.withLock { $0.tooSlow } }
+
+    /// The transport wrote one text to the socket.
+    public func written() {
+        state.withLock { $0.queued = max(0, $0.queued - 1) }
+    }
+
     func send(_ text: String) {
-        let open = state.withLock { !$0.closed }
-        if open { outbox(.text(text)) }
+        enum Outcome { case send, drop, overflow }
+        let outcome: Outcome = state.withLock { state in
+            if state.closed { return .drop }
+            state.queued += 1
+            guard state.queued <= rooms.limits.maxQueuedMessages else {
+                state.tooSlow = true
+                return .overflow
+            }
+            return .send
+        }
+        switch outcome {
+        case .send: outbox(.text(text))
+        case .drop: break
+        // Called under the room's lock, so the room is told of the drop when the transport reports the socket closed.
+        case .overflow: close(.tooSlow)
+        }
     }
 
     func close(_ reason: RoomWire.CloseReason) {

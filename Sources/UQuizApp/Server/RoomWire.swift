@@ -310,6 +310,9 @@ public enum RoomWire {
         case kicked
         /// The player resumed on another connection.
         case replaced
+        /// The client left `RoomLimits.maxQueuedMessages` messages unread: it does not read, so it is cut off before
+        /// the server holds more for it.
+        case tooSlow
 
         public var code: UInt16 {
             switch self {
@@ -321,6 +324,7 @@ public enum RoomWire {
             case .dead: 4002
             case .kicked: 4003
             case .replaced: 4004
+            case .tooSlow: 4005
             }
         }
 
@@ -334,6 +338,7 @@ public enum RoomWire {
             case .dead: "no sign of life"
             case .kicked: "kicked by the host"
             case .replaced: "resumed on another connection"
+            case .tooSlow: "too many messages left unread"
             }
         }
     }

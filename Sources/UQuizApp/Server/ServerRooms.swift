@@ -27,16 +27,20 @@ public struct RoomLimits: Sendable {
     public var maxRooms: Int
     /// How long a new connection may take to say `join` or `resume`.
     public var helloTimeout: Duration
+    /// Messages queued for one connection and not written yet: past this the client is not reading, and is cut off
+    /// rather than have the server hold ever more for it.
+    public var maxQueuedMessages: Int
     /// The rules drawn from the package's level, as the room plays them; tests shorten the waits with it.
     public var adjustRules: @Sendable (RoomRules) -> RoomRules
 
     public init(
         maxHostedRooms: Int = 3, maxRooms: Int = 1_000, helloTimeout: Duration = .seconds(5),
-        adjustRules: @escaping @Sendable (RoomRules) -> RoomRules = { $0 }
+        maxQueuedMessages: Int = 256, adjustRules: @escaping @Sendable (RoomRules) -> RoomRules = { $0 }
     ) {
         self.maxHostedRooms = maxHostedRooms
         self.maxRooms = maxRooms
         self.helloTimeout = helloTimeout
+        self.maxQueuedMessages = maxQueuedMessages
         self.adjustRules = adjustRules
     }
 }
@@ -114,7 +118,7 @@ public final class ServerRooms: Sendable {
             if hosted.count >= limits.maxHostedRooms {
                 // A room of theirs nobody has joined yet (not even they) holds nobody's game: the oldest such one makes
                 // way, so an opener whose client failed before joining is never locked out for the idle lifetime.
-                guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.openedAt < $1.openedAt }) else {
+                guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.serial < $1.serial }) else {
                     throw Problem.tooManyRooms(limit: limits.maxHostedRooms)
                 }
                 rooms[unjoined.code] = nil
@@ -131,8 +135,10 @@ public final class ServerRooms: Sendable {
                 // Only a package the publishing rules would refuse gets here.
                 throw Problem.nothingToPlay
             }
+            // Opening order, for "the oldest": instants may tie on a coarse or hand-driven clock.
+            let serial = (rooms.values.map(\.serial).max() ?? 0) + 1
             let live = LiveRoom(
-                room: room, packageId: published.id, quizzes: quizzes, openedBy: host.id, openedAt: instant, rooms: self)
+                room: room, packageId: published.id, quizzes: quizzes, openedBy: host.id, serial: serial, rooms: self)
             rooms[code] = live
             return live
         }
@@ -237,16 +243,17 @@ final class LiveRoom: Sendable {
     let packageId: Int64
     let quizzes: [Quiz]
     let openedBy: Int64
-    let openedAt: Duration
+    /// Rooms opened earlier on this instance have smaller ones.
+    let serial: Int
     let rooms: ServerRooms
     let state: Mutex<State>
 
-    init(room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, openedAt: Duration, rooms: ServerRooms) {
+    init(room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, serial: Int, rooms: ServerRooms) {
         code = room.code
         self.packageId = packageId
         self.quizzes = quizzes
         self.openedBy = openedBy
-        self.openedAt = openedAt
+        self.serial = serial
         self.rooms = rooms
         state = Mutex(State(room: room))
     }
