@@ -211,7 +211,10 @@ public final class ServerRooms: Sendable {
     /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
     func store(_ rows: [RoomResultRow], code: RoomCode) {
         do {
-            guard let store = try resultStore() else { return }
+            guard let store = try resultStore() else {
+                environment.app.log("room \(code): this store keeps no room results (it is no RoomResultStorage)")
+                return
+            }
             try store.insertRoomResults(rows)
         } catch {
             environment.app.log("room \(code): its results could not be stored: \(error)")
