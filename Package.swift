@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // `uquiz serve` on PostgreSQL (issue 16): the wire protocol client, used only by the PostgresStore module.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Live rooms (issue 17): the WebSocket route `/v1/rooms/{code}/ws`, and a real client for the loopback tests.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -101,6 +103,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The web player's asset version, a hash of its files.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Live rooms' WebSocket route.
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),
@@ -128,6 +132,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                // Real WebSocket clients for the live-room tests on loopback.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
         // Each storage test written once and run against AppDatabase (SQLite) and PostgresQuizStore (PostgreSQL at

@@ -194,6 +194,25 @@ enum Schema {
                 t.column("atMicros", .integer).notNull()
             }
         }
+        migrator.registerMigration("v8-room-results") { db in
+            // The final results of live rooms (issue 17), one row per player and room, written once when a room's last
+            // quiz ends: nothing of a room in progress is stored. `playerId` is set for players who joined with their
+            // bearer token (their stats count it) and null for guests known only by the name they typed.
+            try db.create(table: "roomResult") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("roomCode", .text).notNull()
+                t.column("packageId", .integer).notNull().references("package", onDelete: .cascade)
+                t.column("playerId", .integer).references("player", onDelete: .setNull)
+                t.column("name", .text).notNull()
+                t.column("rank", .integer).notNull()
+                t.column("score", .integer).notNull()
+                t.column("solved", .integer).notNull()
+                t.column("played", .integer).notNull()
+                t.column("shareLine", .text)
+                t.column("finishedAt", .text).notNull()
+            }
+            try db.create(index: "roomResult_on_playerId", on: "roomResult", columns: ["playerId"])
+        }
         return migrator
     }
 }

@@ -13,6 +13,7 @@
 
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PosterGrid
@@ -45,6 +46,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether rate limits count in the store (shared by every instance on it, one write per limited request) rather
     /// than in this process's memory: on for several instances on PostgreSQL.
     public var rateLimitsInStore: Bool
+    /// Live rooms' bounds on this instance (rooms per host, rooms in all, the hello deadline).
+    public var rooms: RoomLimits
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
@@ -52,7 +55,7 @@ public struct ServerConfiguration: Sendable {
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
         movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads,
         failedAuthentications: RateLimit = .failedAuthentications, plays: PlayRules = .init(), web: WebPlayer? = nil,
-        rateLimitsInStore: Bool = false
+        rateLimitsInStore: Bool = false, rooms: RoomLimits = .init()
     ) {
         self.host = host
         self.port = port
@@ -68,6 +71,7 @@ public struct ServerConfiguration: Sendable {
         self.plays = plays
         self.web = web
         self.rateLimitsInStore = rateLimitsInStore
+        self.rooms = rooms
     }
 
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
@@ -109,9 +113,14 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let host = configuration.host
     let seconds = configuration.idleTimeout.components.seconds
+    let router = buildRouter(environment: environment, configuration: configuration, monotonicNow: now)
     return Application(
-        router: buildRouter(environment: environment, configuration: configuration, monotonicNow: now),
-        server: .http1(configuration: .init(idleTimeout: .seconds(seconds))),
+        router: router,
+        // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`); the rooms send their own
+        // heartbeats, so the library's automatic pings are off.
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(http1: .init(idleTimeout: .seconds(seconds)), ws: roomSocketConfiguration)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
             await onListening(host, channel.localAddress?.port ?? configuration.port)
@@ -164,15 +173,26 @@ public func buildRouter(
         guesses: limiter(configuration.guesses, "guesses"),
         movieSearches: limiter(configuration.movieSearches, "searches")
     ).add(to: router)
+    let rooms = ServerRooms(
+        environment: environment.sharing, levels: environment.levels, limits: configuration.rooms,
+        resultStore: { [sharing = environment.sharing] in try sharing.store() as? any RoomResultStorage },
+        now: monotonicNow)
+    RoomRoutes(environment: environment, rooms: rooms).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     return router
 }
 
+/// The WebSocket settings of live rooms: frames up to 16 KiB (larger messages are sent in several), no automatic pings
+/// (`RoomConnection` sends its own heartbeats and measures latency with them).
+public let roomSocketConfiguration = WebSocketServerConfiguration(maxFrameSize: 16 << 10, autoPing: .disabled)
+
 /// The request context of every route: Hummingbird's core storage and who is asking.
-public struct ServerRequestContext: RequestContext {
+public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// Where the WebSocket route leaves its handler for the upgrade.
+    public let webSocket = WebSocketHandlerReference<ServerRequestContext>()
     /// The client's IP address, what rate limits count per; "unknown" when the channel has none (in-process tests).
     public let clientAddress: String
 

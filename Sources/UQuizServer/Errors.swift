@@ -67,6 +67,8 @@ struct APIError: Error {
             return .badRequest("cursor: given out for sort=\(order.rawValue); start again without it")
         case let problem as ServerPlays.Problem:
             return from(problem)
+        case let problem as ServerRooms.Problem:
+            return from(problem)
         case Players.Problem.unknownToken:
             return .unauthorized("the bearer token is not one this server gave out")
         case let problem as SpecProblem:

@@ -1,0 +1,112 @@
+import Foundation
+internal import GRDB
+
+/// One player's final result in one live room (issue 17), as stored when the room's last quiz ends.
+public struct RoomResultRow: Sendable, Equatable {
+    public var roomCode: String
+    public var packageId: Int64
+    /// The player's account when they joined with their bearer token; `nil` for a guest known only by name.
+    public var playerId: Int64?
+    public var name: String
+    public var rank: Int
+    public var score: Int
+    public var solved: Int
+    public var played: Int
+    public var shareLine: String?
+    public var finishedAt: Date
+
+    public init(
+        roomCode: String, packageId: Int64, playerId: Int64?, name: String, rank: Int, score: Int, solved: Int,
+        played: Int, shareLine: String?, finishedAt: Date
+    ) {
+        self.roomCode = roomCode
+        self.packageId = packageId
+        self.playerId = playerId
+        self.name = name
+        self.rank = rank
+        self.score = score
+        self.solved = solved
+        self.played = played
+        self.shareLine = shareLine
+        self.finishedAt = finishedAt
+    }
+}
+
+/// What a player's room results add up to, for their stats.
+public struct RoomStats: Sendable, Equatable {
+    public var rooms: Int
+    /// Rooms finished at rank 1 (ties included).
+    public var wins: Int
+    public var points: Int
+    public var solved: Int
+    public var played: Int
+
+    public init(rooms: Int, wins: Int, points: Int, solved: Int, played: Int) {
+        self.rooms = rooms
+        self.wins = wins
+        self.points = points
+        self.solved = solved
+        self.played = played
+    }
+}
+
+struct RoomResultRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "roomResult"
+    var id: Int64?
+    var roomCode: String
+    var packageId: Int64
+    var playerId: Int64?
+    var name: String
+    var rank: Int
+    var score: Int
+    var solved: Int
+    var played: Int
+    var shareLine: String?
+    var finishedAt: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension AppDatabase {
+    /// Stores a room's final results in one transaction: all of them or none.
+    public func insertRoomResults(_ rows: [RoomResultRow]) throws {
+        try write { db in
+            for row in rows {
+                var record = RoomResultRecord(
+                    id: nil, roomCode: row.roomCode, packageId: row.packageId, playerId: row.playerId, name: row.name,
+                    rank: row.rank, score: row.score, solved: row.solved, played: row.played, shareLine: row.shareLine,
+                    finishedAt: Self.timestamp(row.finishedAt))
+                try record.insert(db)
+            }
+        }
+    }
+
+    /// The player's room results, newest first.
+    public func roomResults(playerId: Int64) throws -> [RoomResultRow] {
+        try read { db in
+            try RoomResultRecord.filter(Column("playerId") == playerId).order(Column("id").desc).fetchAll(db).map {
+                RoomResultRow(
+                    roomCode: $0.roomCode, packageId: $0.packageId, playerId: $0.playerId, name: $0.name, rank: $0.rank,
+                    score: $0.score, solved: $0.solved, played: $0.played, shareLine: $0.shareLine,
+                    finishedAt: ISO8601DateFormatter().date(from: $0.finishedAt) ?? Date(timeIntervalSince1970: 0))
+            }
+        }
+    }
+
+    /// The player's room results added up.
+    public func roomStats(playerId: Int64) throws -> RoomStats {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS rooms, COALESCE(SUM(rank = 1), 0) AS wins, COALESCE(SUM(score), 0) AS points,
+                           COALESCE(SUM(solved), 0) AS solved, COALESCE(SUM(played), 0) AS played
+                    FROM roomResult WHERE playerId = ?
+                    """,
+                arguments: [playerId])
+            return RoomStats(
+                rooms: row?["rooms"] ?? 0, wins: row?["wins"] ?? 0, points: row?["points"] ?? 0,
+                solved: row?["solved"] ?? 0, played: row?["played"] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,640 @@
+import Foundation
+import QuizCore
+
+/// The WebSocket messages of a live room (`/v1/rooms/{code}/ws`, issue 17), version 1: one JSON object per text message,
+/// `{"v": 1, "type": "...", ...}` with the type's fields beside `v` and `type`. Shared by the server that speaks them and
+/// any Swift client, so both ends read one definition. README.md ("Live rooms") documents them for other clients.
+///
+/// Times: `serverTime` is the server's monotonic clock in whole milliseconds (not a date: only differences mean
+/// anything); `...InMs` fields are milliseconds from that `serverTime`. A client estimates its offset to the server's
+/// clock with ping/pong round trips (median of several) only to draw countdowns smoothly; nothing it says about time is
+/// ever used to judge or score it.
+public enum RoomWire {
+    public static let version = 1
+
+    // MARK: - REST beside the WebSocket
+
+    /// `POST /v1/rooms` body.
+    public struct OpenRequest: Codable, Sendable {
+        public var shareCode: String
+        public init(shareCode: String) { self.shareCode = shareCode }
+    }
+
+    /// `POST /v1/rooms` answer.
+    public struct Opened: Codable, Sendable, Equatable {
+        public var code: String
+        /// The WebSocket's path on this server; the opener joins it first, with their bearer token.
+        public var wsURL: String
+        public init(code: String, wsURL: String) {
+            self.code = code
+            self.wsURL = wsURL
+        }
+    }
+
+    /// `GET /v1/rooms/{code}`: the lobby as anyone with the code sees it.
+    public struct RoomInfo: Codable, Sendable, Equatable {
+        public var code: String
+        public var shareCode: String
+        public var quizCount: Int
+        /// `lobby`, `loading`, `playing`, `interlude`, `finished` or `expired`.
+        public var phase: String
+        public var players: [LobbyPlayer]
+        public var host: Int?
+    }
+
+    // MARK: - Client to server
+
+    public enum ClientMessage: Sendable, Equatable {
+        /// The first message of a new player: the name everyone sees and, optionally, their bearer token so the
+        /// room's final result counts in their stats (the room's opener must join with theirs, and first).
+        case join(name: String, playerToken: String?)
+        /// The first message of a returning player: the resume token their `welcome` gave.
+        case resume(token: String)
+        /// The first poster of `quiz` is on screen.
+        case loaded(quiz: Int)
+        case guess(quiz: Int, text: String)
+        case hint(quiz: Int)
+        /// Host only.
+        case start
+        /// Host only: ends the running quiz `quiz` for everyone.
+        case skip(quiz: Int)
+        case kick(player: Int)
+        case passHost(player: Int)
+        case leave
+        /// For the clock offset: the server answers `pong` with the same `clientTime` and its own time.
+        case ping(clientTime: Double)
+        /// The answer to the server's heartbeat `ping`, echoing its `serverTime`: how the server measures latency.
+        case pong(serverTime: Int)
+
+        var type: String {
+            switch self {
+            case .join: "join"
+            case .resume: "resume"
+            case .loaded: "loaded"
+            case .guess: "guess"
+            case .hint: "hint"
+            case .start: "start"
+            case .skip: "skip"
+            case .kick: "kick"
+            case .passHost: "passHost"
+            case .leave: "leave"
+            case .ping: "ping"
+            case .pong: "pong"
+            }
+        }
+    }
+
+    // MARK: - Server to client
+
+    public struct Welcome: Codable, Sendable, Equatable {
+        public var code: String
+        public var player: Int
+        /// Secret: keep it to resume after a lost connection (the seat is held `seatHoldMs`).
+        public var resumeToken: String
+        public var seatHoldMs: Int
+    }
+
+    public struct LobbyPlayer: Codable, Sendable, Equatable {
+        public var player: Int
+        public var name: String
+        public var connected: Bool
+        public var watching: Bool
+    }
+
+    public struct Lobby: Codable, Sendable, Equatable {
+        public var players: [LobbyPlayer]
+        public var host: Int?
+    }
+
+    public struct PlayerRef: Codable, Sendable, Equatable {
+        public var player: Int
+    }
+
+    public struct QuizLoading: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var quizCount: Int
+        public var stageCount: Int
+        public var startsWithinMs: Int
+        public var serverTime: Int
+        /// Stage 1's poster: fetch it, then send `loaded`.
+        public var posterURL: String
+    }
+
+    public struct QuizClock: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var stage: Int
+        public var stageCount: Int
+        public var nextStageInMs: Int?
+        public var endsInMs: Int
+        public var serverTime: Int
+        /// The poster with the revealed stages' areas only.
+        public var posterURL: String
+    }
+
+    public struct GuessJudged: Codable, Sendable, Equatable {
+        public var quiz: Int
+        /// `accepted`, `empty`, `wrong_number`, `another_movie` or `wrong`: never the answer.
+        public var judgement: String
+        public var points: Int?
+        public var stage: Int?
+    }
+
+    public struct HintShown: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var hint: String
+    }
+
+    public struct Solved: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var player: Int
+        public var stage: Int
+    }
+
+    public struct Score: Codable, Sendable, Equatable {
+        public var rank: Int
+        public var player: Int
+        public var name: String
+        public var score: Int
+        public var solved: Int
+        public var played: Int
+        public var left: Bool
+    }
+
+    public struct Solver: Codable, Sendable, Equatable {
+        public var player: Int
+        public var name: String
+        public var points: Int
+        public var stage: Int
+        public var seconds: Double
+    }
+
+    public struct QuizEnded: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var quizCount: Int
+        public var answerTitle: String
+        public var answerYear: String?
+        /// `everyoneSolved`, `timeUp` or `skipped`.
+        public var ending: String
+        public var solvers: [Solver]
+        public var scoreboard: [Score]
+        public var nextQuizInMs: Int?
+        public var serverTime: Int
+        /// The whole poster, now that the quiz has ended.
+        public var posterURL: String
+    }
+
+    public struct Place: Codable, Sendable, Equatable {
+        public var rank: Int
+        public var player: Int
+        public var name: String
+        public var score: Int
+        public var left: Bool
+        public var shareLine: String?
+    }
+
+    public struct Podium: Codable, Sendable, Equatable {
+        public var places: [Place]
+    }
+
+    public struct Expired: Codable, Sendable, Equatable {
+        /// `idle`, `ended` or `empty`.
+        public var reason: String
+    }
+
+    public struct QuizResultView: Codable, Sendable, Equatable {
+        public var outcome: String
+        public var points: Int
+        public var stage: Int
+        public var seconds: Double
+    }
+
+    /// Everything the player may know now: sent after `welcome`, on joining and on resuming.
+    public struct Snapshot: Codable, Sendable, Equatable {
+        public var code: String
+        public var you: Int
+        public var quizCount: Int
+        public var lobby: Lobby
+        /// `lobby`, `loading`, `playing`, `interlude`, `finished` or `expired`.
+        public var phase: String
+        /// While loading: the quiz, its stage count, when it starts at the latest, and stage 1's poster.
+        public var loading: QuizLoading?
+        /// While playing.
+        public var clock: QuizClock?
+        /// In an interlude.
+        public var nextQuizInMs: Int?
+        /// While a quiz loads or runs: `watching`, `playing` or `done`.
+        public var standing: String?
+        /// The hint, when this player asked for it in the running quiz.
+        public var hint: String?
+        /// This player's result of the running quiz once it is over for them.
+        public var result: QuizResultView?
+        public var scoreboard: [Score]
+        public var lastQuiz: QuizEnded?
+        public var podium: Podium?
+        public var serverTime: Int
+    }
+
+    /// A command refused; the connection stays open.
+    public struct Failure: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+    }
+
+    public struct Ping: Codable, Sendable, Equatable {
+        public var serverTime: Int
+    }
+
+    public struct Pong: Codable, Sendable, Equatable {
+        public var clientTime: Double
+        public var serverTime: Int
+    }
+
+    public struct Empty: Codable, Sendable, Equatable {}
+
+    public enum ServerMessage: Sendable, Equatable {
+        case welcome(Welcome)
+        case lobby(Lobby)
+        case hostChanged(PlayerRef)
+        case quizLoading(QuizLoading)
+        case quizStarted(QuizClock)
+        case stageRevealed(QuizClock)
+        case guessJudged(GuessJudged)
+        case hint(HintShown)
+        case solved(Solved)
+        case quizEnded(QuizEnded)
+        case podium(Podium)
+        case kicked
+        case roomExpired(Expired)
+        case snapshot(Snapshot)
+        case error(Failure)
+        case ping(Ping)
+        case pong(Pong)
+
+        public var type: String {
+            switch self {
+            case .welcome: "welcome"
+            case .lobby: "lobby"
+            case .hostChanged: "hostChanged"
+            case .quizLoading: "quizLoading"
+            case .quizStarted: "quizStarted"
+            case .stageRevealed: "stageRevealed"
+            case .guessJudged: "guessJudged"
+            case .hint: "hint"
+            case .solved: "solved"
+            case .quizEnded: "quizEnded"
+            case .podium: "podium"
+            case .kicked: "kicked"
+            case .roomExpired: "roomExpired"
+            case .snapshot: "snapshot"
+            case .error: "error"
+            case .ping: "ping"
+            case .pong: "pong"
+            }
+        }
+    }
+
+    /// Why the server closed a connection; WebSocket close codes (4000–4999 are the application's own).
+    public enum CloseReason: Sendable, Equatable {
+        /// The player left.
+        case left
+        /// The room expired or the server is stopping.
+        case roomGone
+        /// More than `RoomConnectionGuard.maxMessageBytes` in one message.
+        case messageTooLarge
+        /// More messages than `RoomConnectionGuard` allows: the room goes on, the seat is kept for a resume.
+        case flooding
+        /// The first message was not a `join` or `resume`, or did not come within `RoomLimits.helloTimeout`.
+        case noHello
+        /// Nothing heard (message or pong) for `RoomConnectionGuard.deadAfter`.
+        case dead
+        case kicked
+        /// The player resumed on another connection.
+        case replaced
+        /// The client left `RoomLimits.maxQueuedMessages` messages unread: it does not read, so it is cut off before
+        /// the server holds more for it.
+        case tooSlow
+
+        public var code: UInt16 {
+            switch self {
+            case .left: 1000
+            case .roomGone: 1001
+            case .messageTooLarge: 1009
+            case .flooding: 4008
+            case .noHello: 4001
+            case .dead: 4002
+            case .kicked: 4003
+            case .replaced: 4004
+            case .tooSlow: 4005
+            }
+        }
+
+        public var text: String {
+            switch self {
+            case .left: "left the room"
+            case .roomGone: "the room is gone"
+            case .messageTooLarge: "message larger than \(RoomConnectionGuard.maxMessageBytes) bytes"
+            case .flooding: "too many messages: at most \(RoomConnectionGuard.sustainedPerSecond) a second"
+            case .noHello: "the first message must be join or resume"
+            case .dead: "no sign of life"
+            case .kicked: "kicked by the host"
+            case .replaced: "resumed on another connection"
+            case .tooSlow: "too many messages left unread"
+            }
+        }
+    }
+
+    /// Reads one client message; the error says what was wrong, for the `error` message sent back.
+    public static func decodeClient(_ data: Data) throws(WireError) -> ClientMessage {
+        let envelope: ClientEnvelope
+        do {
+            envelope = try JSONDecoder().decode(ClientEnvelope.self, from: data)
+        } catch {
+            throw WireError("not a message: a JSON object with \"v\": \(version) and a \"type\"")
+        }
+        guard envelope.v == version else { throw WireError("v: only version \(version) is spoken here") }
+        func need<T>(_ value: T?, _ name: String) throws(WireError) -> T {
+            guard let value else { throw WireError("\(envelope.type): \(name) is missing") }
+            return value
+        }
+        switch envelope.type {
+        case "join": return .join(name: try need(envelope.name, "name"), playerToken: envelope.playerToken)
+        case "resume": return .resume(token: try need(envelope.token, "token"))
+        case "loaded": return .loaded(quiz: try need(envelope.quiz, "quiz"))
+        case "guess": return .guess(quiz: try need(envelope.quiz, "quiz"), text: try need(envelope.text, "text"))
+        case "hint": return .hint(quiz: try need(envelope.quiz, "quiz"))
+        case "start": return .start
+        case "skip": return .skip(quiz: try need(envelope.quiz, "quiz"))
+        case "kick": return .kick(player: try need(envelope.player, "player"))
+        case "passHost": return .passHost(player: try need(envelope.player, "player"))
+        case "leave": return .leave
+        case "ping": return .ping(clientTime: try need(envelope.clientTime, "clientTime"))
+        case "pong": return .pong(serverTime: try need(envelope.serverTime, "serverTime"))
+        default: throw WireError("type: \"\(envelope.type)\" is not a message type")
+        }
+    }
+
+    public static func encode(_ message: ClientMessage) -> Data {
+        var envelope = ClientEnvelope(v: version, type: message.type)
+        switch message {
+        case let .join(name, playerToken):
+            envelope.name = name
+            envelope.playerToken = playerToken
+        case .resume(let token): envelope.token = token
+        case .loaded(let quiz), .hint(let quiz), .skip(let quiz): envelope.quiz = quiz
+        case let .guess(quiz, text):
+            envelope.quiz = quiz
+            envelope.text = text
+        case .kick(let player), .passHost(let player): envelope.player = player
+        case .start, .leave: break
+        case .ping(let clientTime): envelope.clientTime = clientTime
+        case .pong(let serverTime): envelope.serverTime = serverTime
+        }
+        return try! encoder.encode(envelope)
+    }
+
+    public static func encode(_ message: ServerMessage) -> String {
+        String(decoding: try! encoder.encode(ServerEnvelope(message: message)), as: UTF8.self)
+    }
+
+    public static func decodeServer(_ data: Data) throws -> ServerMessage {
+        try JSONDecoder().decode(ServerEnvelope.self, from: data).message
+    }
+
+    public struct WireError: Error, Equatable, Sendable {
+        public var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// A new encoder per message: messages are encoded under many rooms' locks at once, and an encoder is cheap.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Every field any client message has: unknown fields (a forged `time`, say) are ignored, never read.
+    struct ClientEnvelope: Codable {
+        var v: Int
+        var type: String
+        var name: String?
+        var playerToken: String?
+        var token: String?
+        var quiz: Int?
+        var text: String?
+        var player: Int?
+        var clientTime: Double?
+        var serverTime: Int?
+
+        init(v: Int, type: String) {
+            self.v = v
+            self.type = type
+        }
+    }
+
+    /// `v` and `type`, then the payload's own fields in the same object.
+    struct ServerEnvelope: Codable {
+        var message: ServerMessage
+
+        init(message: ServerMessage) { self.message = message }
+
+        enum Keys: String, CodingKey { case v, type }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(RoomWire.version, forKey: .v)
+            try container.encode(message.type, forKey: .type)
+            switch message {
+            case .welcome(let payload): try payload.encode(to: encoder)
+            case .lobby(let payload): try payload.encode(to: encoder)
+            case .hostChanged(let payload): try payload.encode(to: encoder)
+            case .quizLoading(let payload): try payload.encode(to: encoder)
+            case .quizStarted(let payload), .stageRevealed(let payload): try payload.encode(to: encoder)
+            case .guessJudged(let payload): try payload.encode(to: encoder)
+            case .hint(let payload): try payload.encode(to: encoder)
+            case .solved(let payload): try payload.encode(to: encoder)
+            case .quizEnded(let payload): try payload.encode(to: encoder)
+            case .podium(let payload): try payload.encode(to: encoder)
+            case .kicked: break
+            case .roomExpired(let payload): try payload.encode(to: encoder)
+            case .snapshot(let payload): try payload.encode(to: encoder)
+            case .error(let payload): try payload.encode(to: encoder)
+            case .ping(let payload): try payload.encode(to: encoder)
+            case .pong(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            let type = try container.decode(String.self, forKey: .type)
+            switch type {
+            case "welcome": message = .welcome(try Welcome(from: decoder))
+            case "lobby": message = .lobby(try Lobby(from: decoder))
+            case "hostChanged": message = .hostChanged(try PlayerRef(from: decoder))
+            case "quizLoading": message = .quizLoading(try QuizLoading(from: decoder))
+            case "quizStarted": message = .quizStarted(try QuizClock(from: decoder))
+            case "stageRevealed": message = .stageRevealed(try QuizClock(from: decoder))
+            case "guessJudged": message = .guessJudged(try GuessJudged(from: decoder))
+            case "hint": message = .hint(try HintShown(from: decoder))
+            case "solved": message = .solved(try Solved(from: decoder))
+            case "quizEnded": message = .quizEnded(try QuizEnded(from: decoder))
+            case "podium": message = .podium(try Podium(from: decoder))
+            case "kicked": message = .kicked
+            case "roomExpired": message = .roomExpired(try Expired(from: decoder))
+            case "snapshot": message = .snapshot(try Snapshot(from: decoder))
+            case "error": message = .error(try Failure(from: decoder))
+            case "ping": message = .ping(try Ping(from: decoder))
+            case "pong": message = .pong(try Pong(from: decoder))
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container, debugDescription: "unknown message type \(type)")
+            }
+        }
+    }
+}
+
+// MARK: - From the room's events
+
+extension RoomWire {
+    /// Milliseconds of the server's monotonic clock, as every message states it.
+    static func milliseconds(_ instant: Duration) -> Int { Int((instant / .milliseconds(1)).rounded(.down)) }
+
+    static func posterURL(code: RoomCode, quiz: Int, stage: Int?) -> String {
+        "/v1/rooms/\(code.value)/quizzes/\(quiz)/poster" + (stage.map { "?stage=\($0)" } ?? "")
+    }
+
+    static func lobby(_ lobby: RoomLobby) -> Lobby {
+        Lobby(
+            players: lobby.players.map {
+                LobbyPlayer(player: $0.player.value, name: $0.name, connected: $0.connected, watching: $0.watching)
+            },
+            host: lobby.host?.value)
+    }
+
+    static func clock(_ clock: RoomQuizClock, code: RoomCode) -> QuizClock {
+        QuizClock(
+            quiz: clock.quiz, stage: clock.stage, stageCount: clock.stageCount, nextStageInMs: clock.nextStageInMs,
+            endsInMs: clock.endsInMs, serverTime: milliseconds(clock.serverTime),
+            posterURL: posterURL(code: code, quiz: clock.quiz, stage: clock.stage))
+    }
+
+    static func scoreboard(_ scores: [RoomScore]) -> [Score] {
+        scores.map {
+            Score(
+                rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, solved: $0.solved,
+                played: $0.played, left: $0.left)
+        }
+    }
+
+    static func quizEnded(_ summary: RoomQuizSummary, code: RoomCode) -> QuizEnded {
+        QuizEnded(
+            quiz: summary.quiz, quizCount: summary.quizCount, answerTitle: summary.answerTitle,
+            answerYear: summary.answerYear, ending: summary.ending.rawValue,
+            solvers: summary.solvers.map {
+                Solver(player: $0.player.value, name: $0.name, points: $0.points, stage: $0.stage, seconds: $0.seconds)
+            },
+            scoreboard: scoreboard(summary.scoreboard), nextQuizInMs: summary.nextQuizInMs,
+            serverTime: milliseconds(summary.serverTime), posterURL: posterURL(code: code, quiz: summary.quiz, stage: nil))
+    }
+
+    static func podium(_ podium: RoomPodium) -> Podium {
+        Podium(places: podium.places.map {
+            Place(rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, left: $0.left, shareLine: $0.shareLine)
+        })
+    }
+
+    static func judgement(_ judgement: RoomGuessJudgement, quiz: Int) -> GuessJudged {
+        switch judgement {
+        case let .accepted(points, stage): GuessJudged(quiz: quiz, judgement: "accepted", points: points, stage: stage)
+        case .empty: GuessJudged(quiz: quiz, judgement: "empty")
+        case .wrongNumber: GuessJudged(quiz: quiz, judgement: "wrong_number")
+        case .anotherMovie: GuessJudged(quiz: quiz, judgement: "another_movie")
+        case .wrong: GuessJudged(quiz: quiz, judgement: "wrong")
+        }
+    }
+
+    static func snapshot(_ snapshot: RoomSnapshot) -> Snapshot {
+        let code = snapshot.code
+        var wire = Snapshot(
+            code: code.value, you: snapshot.you.value, quizCount: snapshot.quizCount, lobby: lobby(snapshot.lobby),
+            phase: "lobby", scoreboard: scoreboard(snapshot.scoreboard),
+            lastQuiz: snapshot.lastQuiz.map { quizEnded($0, code: code) }, podium: snapshot.podium.map(podium),
+            serverTime: milliseconds(snapshot.serverTime))
+        switch snapshot.phase {
+        case .lobby:
+            wire.phase = "lobby"
+        case let .loading(quiz, stageCount, startsWithinMs):
+            wire.phase = "loading"
+            wire.loading = QuizLoading(
+                quiz: quiz, quizCount: snapshot.quizCount, stageCount: stageCount, startsWithinMs: startsWithinMs,
+                serverTime: wire.serverTime, posterURL: posterURL(code: code, quiz: quiz, stage: 1))
+        case .playing(let clock):
+            wire.phase = "playing"
+            wire.clock = Self.clock(clock, code: code)
+        case let .interlude(_, nextQuizInMs):
+            wire.phase = "interlude"
+            wire.nextQuizInMs = nextQuizInMs
+        case .finished:
+            wire.phase = "finished"
+        case .expired:
+            wire.phase = "expired"
+        }
+        switch snapshot.standing {
+        case nil: break
+        case .watching: wire.standing = "watching"
+        case .playing(let hint):
+            wire.standing = "playing"
+            wire.hint = hint
+        case .done(let result):
+            wire.standing = "done"
+            wire.result = QuizResultView(
+                outcome: result.outcome.rawValue, points: result.score, stage: result.stageReached, seconds: result.seconds)
+        }
+        return wire
+    }
+
+    /// The wire form of one room event. `nil` for none: every event has one.
+    static func message(_ event: RoomEvent, code: RoomCode) -> ServerMessage {
+        switch event {
+        case .lobbyChanged(let lobby): .lobby(Self.lobby(lobby))
+        case .hostChanged(let player): .hostChanged(PlayerRef(player: player.value))
+        case let .quizLoading(quiz, quizCount, stageCount, startsWithinMs, serverTime):
+            .quizLoading(QuizLoading(
+                quiz: quiz, quizCount: quizCount, stageCount: stageCount, startsWithinMs: startsWithinMs,
+                serverTime: milliseconds(serverTime), posterURL: posterURL(code: code, quiz: quiz, stage: 1)))
+        case .quizStarted(let clock): .quizStarted(Self.clock(clock, code: code))
+        case .stageRevealed(let clock): .stageRevealed(Self.clock(clock, code: code))
+        case let .guessJudged(quiz, judgement): .guessJudged(Self.judgement(judgement, quiz: quiz))
+        case let .hintShown(quiz, hint): .hint(HintShown(quiz: quiz, hint: hint))
+        case let .solved(quiz, player, stage): .solved(Solved(quiz: quiz, player: player.value, stage: stage))
+        case .quizEnded(let summary): .quizEnded(quizEnded(summary, code: code))
+        case .podium(let podium): .podium(Self.podium(podium))
+        case .kicked: .kicked
+        case .roomExpired(let reason): .roomExpired(Expired(reason: reason.rawValue))
+        case .snapshot(let snapshot): .snapshot(Self.snapshot(snapshot))
+        }
+    }
+
+    /// A refused command as the client reads it: a stable code and a sentence.
+    static func failure(_ error: RoomError) -> Failure {
+        switch error {
+        case .roomExpired: Failure(code: "room_expired", message: "the room has expired")
+        case .roomFinished: Failure(code: "room_finished", message: "the room's last quiz has ended")
+        case .roomFull(let limit): Failure(code: "room_full", message: "the room is full: at most \(limit) players")
+        case .invalidName:
+            Failure(code: "invalid_name", message: "name: 1 to \(RoomRules.maxNameLength) characters on one line")
+        case .nameTaken: Failure(code: "name_taken", message: "another player in the room has this name")
+        case .notInRoom: Failure(code: "not_in_room", message: "that player is not in the room")
+        case .wrongResumeToken: Failure(code: "wrong_resume_token", message: "this resume token is not a seat of this room")
+        case .notConnected: Failure(code: "not_connected", message: "that player's connection is lost")
+        case .notHost: Failure(code: "not_host", message: "only the host may do that")
+        case .invalidTarget: Failure(code: "invalid_target", message: "player: not another seated player")
+        case .alreadyStarted: Failure(code: "already_started", message: "the room has started")
+        case .quizNotRunning(let quiz): Failure(code: "quiz_not_running", message: "quiz \(quiz) is not running")
+        case .nothingToSkip: Failure(code: "nothing_to_skip", message: "no quiz is running")
+        case .watching(let quiz):
+            Failure(code: "watching", message: "you joined during quiz \(quiz): you watch it and play from the next")
+        case .alreadyDone(let quiz): Failure(code: "already_done", message: "quiz \(quiz) is over for you")
+        case .guessTooLong(let limit): Failure(code: "guess_too_long", message: "text: at most \(limit) characters")
+        }
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+import PosterArt
+import PosterGrid
+import QuizCore
+import QuizStore
+import Synchronization
+
+/// Where the final results of live rooms are kept: one row per player and room, written once at a room's end. Its own
+/// protocol rather than a part of `SharingStorage`, so a store gains it without touching that one (`AppDatabase` has it;
+/// a store without it runs rooms and keeps no results).
+public protocol RoomResultStorage: Sendable {
+    /// All the rows of one room in one transaction.
+    func insertRoomResults(_ rows: [RoomResultRow]) throws
+    /// The player's room results, newest first.
+    func roomResults(playerId: Int64) throws -> [RoomResultRow]
+    /// The player's room results added up.
+    func roomStats(playerId: Int64) throws -> RoomStats
+}
+
+extension AppDatabase: RoomResultStorage {}
+
+/// The bounds of live rooms on one instance.
+public struct RoomLimits: Sendable {
+    /// Rooms a player may host at once (a finished room no longer counts).
+    public var maxHostedRooms: Int
+    /// Rooms this instance holds at once.
+    public var maxRooms: Int
+    /// How long a new connection may take to say `join` or `resume`.
+    public var helloTimeout: Duration
+    /// Messages queued for one connection and not written yet: past this the client is not reading, and is cut off
+    /// rather than have the server hold ever more for it.
+    public var maxQueuedMessages: Int
+    /// The rules drawn from the package's level, as the room plays them; tests shorten the waits with it.
+    public var adjustRules: @Sendable (RoomRules) -> RoomRules
+
+    public init(
+        maxHostedRooms: Int = 3, maxRooms: Int = 1_000, helloTimeout: Duration = .seconds(5),
+        maxQueuedMessages: Int = 256, adjustRules: @escaping @Sendable (RoomRules) -> RoomRules = { $0 }
+    ) {
+        self.maxHostedRooms = maxHostedRooms
+        self.maxRooms = maxRooms
+        self.helloTimeout = helloTimeout
+        self.maxQueuedMessages = maxQueuedMessages
+        self.adjustRules = adjustRules
+    }
+}
+
+/// What the transport does for a connection: send a text message, or close with a reason.
+public enum RoomOutbound: Sendable, Equatable {
+    case text(String)
+    case close(RoomWire.CloseReason)
+}
+
+/// The live rooms of this server instance (issue 17): each a `Room` value behind a lock, with its players' connections
+/// and one timer that wakes at the room's `nextDeadline`. Rooms live in this process's memory only: a room is a few
+/// minutes of play among people connected to this instance, and only its final results are stored.
+///
+/// The clock is injected, as for `ServerPlays`: every command is stamped with `now()` when the server received it, and
+/// a guess is judged at that instant (less the latency the server measured, bounded by the room): nothing a client
+/// says about time is read. With `runsTimers` off (tests on a hand-driven clock) time passes in `advanceRooms()` only.
+public final class ServerRooms: Sendable {
+    public enum Problem: Error, Equatable {
+        /// No room has this code on this instance (or it expired).
+        case unknownRoom
+        /// The player hosts as many rooms as they may.
+        case tooManyRooms(limit: Int)
+        /// This instance holds as many rooms as it may.
+        case full
+        /// The package has no quiz with areas.
+        case nothingToPlay
+        case noSuchQuiz(Int, quizCount: Int)
+        case noSuchStage(Int, stageCount: Int)
+        /// The server has not announced that stage (or, with `stage` nil, the quiz has not ended).
+        case notRevealed(quiz: Int, stage: Int?)
+        case posterUnavailable
+    }
+
+    public let environment: SharingEnvironment
+    public let levels: LevelRules
+    public let limits: RoomLimits
+    let now: @Sendable () -> Duration
+    let runsTimers: Bool
+    let resultStore: (@Sendable () throws -> (any RoomResultStorage)?)
+    private let rooms = Mutex<[RoomCode: LiveRoom]>([:])
+    let posters: StagePosterCache<String>
+
+    public init(
+        environment: SharingEnvironment, levels: LevelRules, limits: RoomLimits = .init(), runsTimers: Bool = true,
+        posterCacheBytes: Int = 32 << 20,
+        resultStore: @escaping @Sendable () throws -> (any RoomResultStorage)? = { nil },
+        now: @escaping @Sendable () -> Duration
+    ) {
+        self.environment = environment
+        self.levels = levels
+        self.limits = limits
+        self.runsTimers = runsTimers
+        self.resultStore = resultStore
+        self.now = now
+        posters = StagePosterCache(byteLimit: posterCacheBytes)
+    }
+
+    // MARK: - Rooms
+
+    /// Opens a room on the package `shareCode` (any case) hosted by `host`, who must then join it first with their token.
+    public func open(shareCode: String, host: Player) throws -> RoomCode {
+        let published = try BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let store = try environment.store()
+        let package = try store.package(id: published.id)
+        let catalog = try store.allCatalogMovies()
+        let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
+        guard !quizzes.isEmpty else { throw Problem.nothingToPlay }
+        let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
+        let rules = limits.adjustRules(RoomRules(levels: levels, level: package.level))
+        let instant = now()
+        let live = try rooms.withLock { rooms throws -> LiveRoom in
+            guard rooms.count < limits.maxRooms else { throw Problem.full }
+            let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
+            if hosted.count >= limits.maxHostedRooms {
+                // A room of theirs nobody has joined yet (not even they) holds nobody's game: the oldest such one makes
+                // way, so an opener whose client failed before joining is never locked out for the idle lifetime.
+                guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.serial < $1.serial }) else {
+                    throw Problem.tooManyRooms(limit: limits.maxHostedRooms)
+                }
+                rooms[unjoined.code] = nil
+                unjoined.discard()
+            }
+            var generator = SystemRandomNumberGenerator()
+            var code = RoomCode.random(using: &generator)
+            while rooms[code] != nil { code = RoomCode.random(using: &generator) }
+            let room: Room
+            do {
+                room = try Room(
+                    code: code, shareCode: package.shareCode, quizzes: roomQuizzes, rules: rules, openedAt: instant)
+            } catch {
+                // Only a package the publishing rules would refuse gets here.
+                throw Problem.nothingToPlay
+            }
+            // Opening order, for "the oldest": instants may tie on a coarse or hand-driven clock.
+            let serial = (rooms.values.map(\.serial).max() ?? 0) + 1
+            let live = LiveRoom(
+                room: room, packageId: published.id, quizzes: quizzes, openedBy: host.id, serial: serial, rooms: self)
+            rooms[code] = live
+            return live
+        }
+        live.tick()
+        return live.code
+    }
+
+    /// Who is in the room and what it is doing.
+    public func info(code: String) throws -> RoomWire.RoomInfo {
+        let live = try room(code)
+        live.tick()
+        return live.info()
+    }
+
+    /// Whether a room has this code now: the WebSocket route answers 404 before upgrading otherwise.
+    public func exists(code: String) -> Bool { (try? room(code)) != nil }
+
+    /// A new connection to the room `code`; `outbox` is how the transport sends and closes.
+    public func connect(code: String, outbox: @escaping @Sendable (RoomOutbound) -> Void) throws -> RoomConnection {
+        RoomConnection(live: try room(code), rooms: self, outbox: outbox, openedAt: now())
+    }
+
+    /// Brings every room to now: what the timers do, for tests on a hand-driven clock.
+    public func advanceRooms() {
+        for live in rooms.withLock({ Array($0.values) }) { live.tick() }
+    }
+
+    /// Rooms on this instance now.
+    public var count: Int { rooms.withLock { $0.count } }
+
+    /// The poster of quiz `quiz` of the room as a JPEG: stage `stage`'s areas only, once the server has announced that
+    /// stage (stage 1 from the quiz's loading on); the whole poster, with no stage, once the quiz has ended.
+    public func poster(code: String, quiz: Int, stage: Int?) throws -> Data {
+        let live = try room(code)
+        guard (1...live.quizzes.count).contains(quiz) else {
+            throw Problem.noSuchQuiz(quiz, quizCount: live.quizzes.count)
+        }
+        let spec = live.quizzes[quiz - 1]
+        if let stage, !(1...spec.areas.count).contains(stage) {
+            throw Problem.noSuchStage(stage, stageCount: spec.areas.count)
+        }
+        live.tick()
+        let announced = live.announcedStage(of: quiz)
+        let loader = PosterLoader(environment: environment.app)
+        if announced == LiveRoom.wholePoster && stage == nil {
+            do { return try loader.jpeg(for: spec) } catch { throw Problem.posterUnavailable }
+        }
+        guard let stage, let announced, stage <= announced else { throw Problem.notRevealed(quiz: quiz, stage: stage) }
+        let key = StagePosterCache<String>.Key(
+            poster: "\(spec.posterSource.rawValue):\(spec.posterPath)", geometry: spec.geometry,
+            revealed: Array(spec.areas.prefix(stage)))
+        do {
+            return try posters.cut(key) { () throws(PosterUnavailable) -> Data in try loader.jpeg(for: spec) }
+        } catch {
+            throw Problem.posterUnavailable
+        }
+    }
+
+    // MARK: - Inside
+
+    func room(_ code: String) throws -> LiveRoom {
+        guard let code = RoomCode(code), let live = rooms.withLock({ $0[code] }) else { throw Problem.unknownRoom }
+        return live
+    }
+
+    func remove(_ code: RoomCode) {
+        _ = rooms.withLock { $0.removeValue(forKey: code) }
+    }
+
+    /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
+    func store(_ rows: [RoomResultRow], code: RoomCode) {
+        do {
+            guard let store = try resultStore() else {
+                environment.app.log("room \(code): this store keeps no room results (it is no RoomResultStorage)")
+                return
+            }
+            try store.insertRoomResults(rows)
+        } catch {
+            environment.app.log("room \(code): its results could not be stored: \(error)")
+        }
+    }
+}
+
+/// One room with its connections. Every change happens under its lock, and the messages it makes are handed to the
+/// connections' outboxes under it too, so every player receives the room's messages in the room's order.
+final class LiveRoom: Sendable {
+    /// The announced stage of an ended quiz: every stage, and the whole poster.
+    static let wholePoster = Int.max
+
+    struct State {
+        var room: Room
+        /// The connection each connected player is on.
+        var connections: [RoomPlayerID: RoomConnection] = [:]
+        /// Players who joined with their bearer token: their result counts in their stats.
+        var accounts: [RoomPlayerID: Int64] = [:]
+        var anyoneJoined = false
+        /// The highest stage announced per quiz: what the poster route may cut.
+        var announced: [Int: Int] = [:]
+        var timer: Task<Void, Never>?
+        var timerDeadline: Duration?
+        var resultsStored = false
+    }
+
+    let code: RoomCode
+    let packageId: Int64
+    let quizzes: [Quiz]
+    let openedBy: Int64
+    /// Rooms opened earlier on this instance have smaller ones.
+    let serial: Int
+    let rooms: ServerRooms
+    let state: Mutex<State>
+
+    init(room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, serial: Int, rooms: ServerRooms) {
+        code = room.code
+        self.packageId = packageId
+        self.quizzes = quizzes
+        self.openedBy = openedBy
+        self.serial = serial
+        self.rooms = rooms
+        state = Mutex(State(room: room))
+    }
+
+    var hasJoiners: Bool { state.withLock { $0.anyoneJoined } }
+
+    /// Forgets a room nobody joined: its timer stops and any connection still waiting to say hello is closed.
+    func discard() {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+            for connection in state.connections.values { connection.close(.roomGone) }
+            state.connections.removeAll()
+        }
+    }
+
+    var isFinished: Bool {
+        state.withLock { state in
+            switch state.room.phase {
+            case .finished, .expired: true
+            default: false
+            }
+        }
+    }
+
+    func announcedStage(of quiz: Int) -> Int? { state.withLock { $0.announced[quiz] } }
+
+    func info() -> RoomWire.RoomInfo {
+        state.withLock { state in
+            let room = state.room
+            let phase: String = switch room.phase {
+            case .lobby: "lobby"
+            case .loading: "loading"
+            case .playing: "playing"
+            case .interlude: "interlude"
+            case .finished: "finished"
+            case .expired: "expired"
+            }
+            let lobby = RoomWire.lobby(room.lobby)
+            return RoomWire.RoomInfo(
+                code: code.value, shareCode: room.shareCode.value, quizCount: room.quizzes.count, phase: phase,
+                players: lobby.players, host: lobby.host)
+        }
+    }
+
+    /// Brings the room to now, sends what that made and sets the timer for the next deadline.
+    func tick() { timerFired() }
+
+    struct Aftermath {
+        var results: [RoomResultRow]?
+        var expired = false
+    }
+}
+
+extension LiveRoom {
+    /// Runs a room command under the lock: its messages are delivered, the timer re-armed, and any end handled.
+    func command(_ body: (inout State, Duration) throws(RoomError) -> [RoomMessage]) throws(RoomError) {
+        let instant = rooms.now()
+        var aftermath = Aftermath()
+        let result: Result<Void, RoomError> = state.withLock { state in
+            do throws(RoomError) {
+                let messages = try body(&state, instant)
+                deliver(messages, in: &state, aftermath: &aftermath)
+                rearm(&state)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        finish(aftermath)
+        try result.get()
+    }
+
+    /// Hands each message to its recipients' connections, in order; notes what the poster route may show, closes a
+    /// kicked player's connection, and collects a finished room's results.
+    func deliver(_ messages: [RoomMessage], in state: inout State, aftermath: inout Aftermath) {
+        for message in messages {
+            let wire = RoomWire.message(message.event, code: code)
+            switch message.event {
+            case .quizLoading(let quiz, _, _, _, _): state.announced[quiz] = max(state.announced[quiz] ?? 0, 1)
+            case .quizStarted(let clock), .stageRevealed(let clock):
+                state.announced[clock.quiz] = max(state.announced[clock.quiz] ?? 0, clock.stage)
+            case .quizEnded(let summary): state.announced[summary.quiz] = Self.wholePoster
+            case .podium(let podium) where !state.resultsStored:
+                state.resultsStored = true
+                aftermath.results = rows(of: podium, accounts: state.accounts)
+            case .roomExpired: aftermath.expired = true
+            default: break
+            }
+            let text = RoomWire.encode(wire)
+            switch message.to {
+            case .everyone:
+                for connection in state.connections.values { connection.send(text) }
+            case .player(let id):
+                state.connections[id]?.send(text)
+                if case .kicked = message.event, let connection = state.connections.removeValue(forKey: id) {
+                    connection.close(.kicked)
+                }
+            }
+        }
+        if aftermath.expired {
+            for connection in state.connections.values { connection.close(.roomGone) }
+            state.connections.removeAll()
+        }
+    }
+
+    /// Sets the room's one timer for its next deadline (when timers run): a task that sleeps until then and ticks.
+    func rearm(_ state: inout State) {
+        guard rooms.runsTimers else { return }
+        let deadline = state.room.nextDeadline
+        guard deadline != state.timerDeadline else { return }
+        state.timer?.cancel()
+        state.timerDeadline = deadline
+        guard let deadline else {
+            state.timer = nil
+            return
+        }
+        let wait = deadline - rooms.now()
+        state.timer = Task { [weak self] in
+            if wait > .zero {
+                do { try await Task.sleep(for: wait) } catch { return }
+            }
+            self?.timerFired()
+        }
+    }
+
+    func timerFired() {
+        var aftermath = Aftermath()
+        let instant = rooms.now()
+        state.withLock { state in
+            // Forgotten so that `rearm` sets a timer again even for the same deadline (a sleep that woke a little early).
+            state.timerDeadline = nil
+            deliver(state.room.advance(to: instant), in: &state, aftermath: &aftermath)
+            rearm(&state)
+        }
+        finish(aftermath)
+    }
+
+    func finish(_ aftermath: Aftermath) {
+        if let rows = aftermath.results { rooms.store(rows, code: code) }
+        if aftermath.expired {
+            rooms.remove(code)
+            state.withLock { state in
+                state.timer?.cancel()
+                state.timer = nil
+            }
+        }
+    }
+
+    func rows(of podium: RoomPodium, accounts: [RoomPlayerID: Int64]) -> [RoomResultRow] {
+        let finishedAt = rooms.environment.app.now()
+        return podium.places.map { place in
+            RoomResultRow(
+                roomCode: code.value, packageId: packageId, playerId: accounts[place.player], name: place.name,
+                rank: place.rank, score: place.score, solved: place.results.values.filter(\.solved).count,
+                played: place.results.count, shareLine: place.shareLine, finishedAt: finishedAt)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import UQuizApp
+
+/// Live rooms (issue 17): opening one, its lobby, its WebSocket and its stage posters. The rules live in `ServerRooms`
+/// and `RoomConnection` (UQuizApp); these routes carry bytes between them and the sockets.
+struct RoomRoutes {
+    let environment: ServerEnvironment
+    let rooms: ServerRooms
+
+    /// The largest message read off a room's socket: past `RoomConnectionGuard.maxMessageBytes` so the guard, not the
+    /// WebSocket layer, refuses a big one, with the room's own close code; the frame limit (16 KiB) bounds it anyway.
+    static let maxReadBytes = 16 << 10
+
+    func add(to router: Router<ServerRequestContext>) {
+        let group = router.group("v1/rooms")
+        group.post { request, _ in
+            let host = try request.authenticatedPlayer(environment)
+            let body = try JSONBody.decode(RoomWire.OpenRequest.self, from: try await JSONBody.bytes(of: request))
+            let code = try rooms.open(shareCode: body.shareCode, host: host)
+            return JSONBody.response(
+                RoomWire.Opened(code: code.value, wsURL: "/v1/rooms/\(code.value)/ws"), status: .created)
+        }
+        group.get("{code}") { _, context in
+            JSONBody.response(try rooms.info(code: try context.parameters.require("code")))
+        }
+        group.get("{code}/quizzes/{quiz}/poster") { request, context in
+            let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
+            let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
+            let jpeg = try rooms.poster(code: try context.parameters.require("code"), quiz: quiz, stage: stage)
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+        group.ws("{code}/ws") { request, context in
+            // An unknown room is a plain 404, before any upgrade; a plain GET (no upgrade asked) is told what to ask.
+            guard rooms.exists(code: try context.parameters.require("code")) else { throw ServerRooms.Problem.unknownRoom }
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(
+                    status: .upgradeRequired, code: "upgrade_required",
+                    message: "this is the room's WebSocket: connect with an upgrade to websocket", headers: [.upgrade: "websocket"])
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let code = context.requestContext.parameters.get("code") ?? ""
+            let (outgoing, continuation) = AsyncStream<RoomOutbound>.makeStream()
+            let connection: RoomConnection
+            do {
+                connection = try rooms.connect(code: code) { continuation.yield($0) }
+            } catch {
+                try await outbound.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room is gone")
+                return
+            }
+            // The writer: the room's messages in order, and the close that ends the connection. It is never cancelled:
+            // it drains what the room queued (a close included) and ends when the queue is finished.
+            let writer = Task {
+                for await item in outgoing {
+                    switch item {
+                    case .text(let text):
+                        // A client cut off for not reading gets its close now, not the backlog first.
+                        if connection.isTooSlow { continue }
+                        do { try await outbound.writeTextMessage(text) } catch { return }
+                        connection.written()
+                    case .close(let reason):
+                        try? await outbound.close(.unknown(reason.code), reason: reason.text)
+                        return
+                    }
+                }
+            }
+            // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
+                    connection.heartbeat()
+                    if connection.isClosed { return }
+                }
+            }
+            // The reader: every message goes to the connection, which judges its size and rate. It ends when the client
+            // closes or goes, or as soon as the server has closed the connection.
+            do {
+                for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
+                    switch message {
+                    case .text(let text): connection.receive(text, bytes: text.utf8.count)
+                    case .binary(let buffer): connection.receive(nil, bytes: buffer.readableBytes)
+                    }
+                    if connection.isClosed { break }
+                }
+            } catch {}
+            connection.closed()
+            continuation.finish()
+            heartbeat.cancel()
+            await writer.value
+        }
+    }
+}
+
+extension APIError {
+    /// What a room's problem means to a client. A refusal never says what a hidden stage shows.
+    static func from(_ problem: ServerRooms.Problem) -> APIError {
+        switch problem {
+        case .unknownRoom:
+            return .notFound("no room with this code here (POST /v1/rooms opens one)")
+        case .tooManyRooms(let limit):
+            return .conflict("you host \(limit) open rooms already; finish one first")
+        case .full:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "this server holds as many rooms as it may; try later",
+                headers: [.retryAfter: "60"])
+        case .nothingToPlay:
+            return .init(status: .unprocessableContent, code: "broken_rule", message: "the package has no quiz to play")
+        case let .noSuchQuiz(quiz, count):
+            return .badRequest("quiz: \(quiz) is not a quiz of this room: use 1 to \(count)")
+        case let .noSuchStage(stage, count):
+            return .badRequest("stage: \(stage) is not a stage of this quiz: use 1 to \(count)")
+        case let .notRevealed(quiz, stage):
+            let what = stage.map { "stage \($0) of quiz \(quiz) has" } ?? "quiz \(quiz) has not ended, so its whole poster has"
+            return .init(status: .forbidden, code: "not_revealed", message: "\(what) not been revealed")
+        case .posterUnavailable:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again",
+                headers: [.retryAfter: "5"])
+        }
+    }
+}
