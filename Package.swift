@@ -95,6 +95,8 @@ let package = Package(
             dependencies: [
                 "UQuizApp", "QuizCore", "QuizStore", "PosterGrid",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The server's connection type, wrapped to close idle connections (ReadIdleGuard.swift).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // The bound channel's address, to say the real port when asked for port 0.

@@ -10,14 +10,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-}
 
-missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-command -v curl >/dev/null || missing+=(curl)
-[ -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/initdb" ] || missing+=(postgresql)
-if [ ${#missing[@]} -gt 0 ]; then
+. "$root/Benchmarks/lib.sh"
+install_missing wrk curl
+# PostgreSQL's server, for the throw-away cluster.
+[ -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/initdb" ] || {
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends postgresql
+}
 
 work=$(mktemp -d)
 pids=()
@@ -39,7 +38,6 @@ swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$ro
 uquiz="$root/.build-static/release/uquiz"
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 
-. "$root/Benchmarks/start-server.sh"
 # Rate limits off: one address and a few players drive thousands of requests a second (README, "The server").
 serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
 

@@ -10,13 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-}
 
-missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-command -v curl >/dev/null || missing+=(curl)
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+. "$root/Benchmarks/lib.sh"
+install_missing wrk curl
 
 work=$(mktemp -d)
 pids=()
@@ -42,7 +37,6 @@ static_files="$root/Benchmarks/.build-static/release/uquiz-static-files"
 # Nothing of the user's: configuration and data live in the work folder.
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 
-. "$root/Benchmarks/start-server.sh"
 
 mkdir -p "$work/static"
 start static "$static_files" "$work/static"

@@ -101,13 +101,7 @@ extension PostgresQuizStore {
             try upsert(movie, in: session)
             return movie
         }
-        if !movie.originalTitle.isEmpty { known.originalTitle = movie.originalTitle }
-        known.tmdbId = movie.tmdbId ?? known.tmdbId
-        known.releaseDate = movie.releaseDate ?? known.releaseDate
-        known.titles.merge(movie.titles) { _, stated in stated }
-        known.posterPaths.merge(movie.posterPaths) { _, stated in stated }
-        known.bundledPoster = movie.bundledPoster ?? known.bundledPoster
-        known.aliases = Aliases.merged(known.aliases, movie.aliases)
+        known.take(whatIsStatedIn: movie)
         try upsert(known, in: session)
         return known
     }

@@ -36,16 +36,10 @@ enum Catalog {
         }
         switch source {
         case .authority:
-            if !movie.originalTitle.isEmpty { known.originalTitle = movie.originalTitle }
-            known.tmdbId = movie.tmdbId ?? known.tmdbId
-            known.releaseDate = movie.releaseDate ?? known.releaseDate
-            known.titles.merge(movie.titles) { _, stated in stated }
-            known.posterPaths.merge(movie.posterPaths) { _, stated in stated }
-            known.bundledPoster = movie.bundledPoster ?? known.bundledPoster
+            known.take(whatIsStatedIn: movie)
         case .file:
             return known
         }
-        known.aliases = Aliases.merged(known.aliases, movie.aliases)
         try upsert(known, in: db)
         return known
     }
@@ -105,5 +99,19 @@ enum Catalog {
                 bundledPoster: record.bundledPoster, aliases: aliases[record.id!, default: []].map(\.title)
             )
         }
+    }
+}
+
+extension CatalogMovie {
+    /// Takes what an authority (TMDB, the seed) states about this movie and keeps what it does not say: every store
+    /// merges catalog facts by this one rule. Aliases are only ever added.
+    public mutating func take(whatIsStatedIn movie: CatalogMovie) {
+        if !movie.originalTitle.isEmpty { originalTitle = movie.originalTitle }
+        tmdbId = movie.tmdbId ?? tmdbId
+        releaseDate = movie.releaseDate ?? releaseDate
+        titles.merge(movie.titles) { _, stated in stated }
+        posterPaths.merge(movie.posterPaths) { _, stated in stated }
+        bundledPoster = movie.bundledPoster ?? bundledPoster
+        aliases = Aliases.merged(aliases, movie.aliases)
     }
 }

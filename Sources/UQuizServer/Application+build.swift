@@ -116,11 +116,10 @@ public func buildApplication(
     let router = buildRouter(environment: environment, configuration: configuration, monotonicNow: now)
     return Application(
         router: router,
-        // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`); the rooms send their own
-        // heartbeats, so the library's automatic pings are off.
+        // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`), idle connections closed from
+        // their first byte on; the rooms send their own heartbeats, so the library's automatic pings are off.
         server: .http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(http1: .init(idleTimeout: .seconds(seconds)), ws: roomSocketConfiguration)),
+            guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
             await onListening(host, channel.localAddress?.port ?? configuration.port)

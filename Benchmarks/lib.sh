@@ -1,4 +1,16 @@
-# Sourced by Benchmarks/server.sh and Benchmarks/scaling.sh (needs $work and a $pids array).
+# Sourced by Benchmarks/server.sh and Benchmarks/scaling.sh.
+
+# install_missing COMMAND...: installs from Debian the packages of the same names whose commands are not found.
+install_missing() {
+  local missing=()
+  for command in "$@"; do command -v "$command" >/dev/null || missing+=("$command"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# (start needs $work and a $pids array.)
 # start NAME COMMAND...: runs COMMAND with stdout to $work/NAME.out and stderr to $work/NAME.log; sets $started_pid and
 # $started_url once it prints its listening line (polled: a first run seeds its database before it listens, and this
 # machine is shared).
