@@ -128,8 +128,6 @@ struct APIError: Error {
         case .dailyAlreadyPlayed(let playId):
             return .conflict(
                 "you have played today's daily quiz already" + (playId.map { "; see GET /v1/plays/\($0)" } ?? ""))
-        case .packageInPlay:
-            return .conflict("the package is being played now; its quizzes cannot change under a play")
         case .packageChanging:
             return .init(
                 status: .serviceUnavailable, code: "not_ready", message: "the package is being changed by its maker; try again",

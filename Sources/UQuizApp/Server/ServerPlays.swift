@@ -153,8 +153,6 @@ public final class ServerPlays: Sendable {
         case dailyDeleted(number: Int)
         /// The player has played today's daily quiz already (or is playing it).
         case dailyAlreadyPlayed(playId: String?)
-        /// A play of the package is open, or finished and not stored yet: its quizzes cannot be replaced under it.
-        case packageInPlay
         /// The package changed every time a play of it was about to start; try again.
         case packageChanging
     }
