@@ -62,8 +62,15 @@ class Client:
         if body is not None:
             headers["Content-Type"] = "application/json"
             body = json.dumps(body)
-        self.connection.request(method, path, body=body, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closed this keep-alive connection after its idle timeout (the wrk runs between two calls
+            # can be longer); it read nothing of this request, so sending it again on a new connection is safe.
+            self.connection.close()
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
         data = response.read()
         if response.status not in expect:
             raise SystemExit(f"{method} {path}: {response.status} {data[:300]!r}")

@@ -481,6 +481,9 @@ public final class ServerPlays: Sendable {
         }
         guard seen.playerId == player.id else { throw Problem.notYours }
         let plan = try plan(for: seen)
+        if kind == .guess, let answer = try rejectedGuess(seen, plan: plan, quiz: quiz, text: text, at: instant, result) {
+            return answer
+        }
         let changed = try environment.store().updateOpenPlay(id: playId) { record -> (Result<Value, any Error>, OpenPlayChange) in
             guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw Problem.notYours }
             var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
@@ -492,7 +495,8 @@ public final class ServerPlays: Sendable {
                 try play.requirePlaying(quiz, at: at)
                 let action = PlayerAction(kind: kind, quiz: quiz, text: text, atMicros: Self.micros(at))
                 let verdict = play.apply(action, interlude: rules.interlude)
-                kept.events.append(action)
+                // A rejected guess changes nothing in a quiz: it is not kept, so a replay never judges it again.
+                if kind != .guess || verdict?.isAccepted == true { kept.events.append(action) }
                 outcome = .success(result(play, verdict, at))
             } catch {
                 // Refused (not this quiz's turn, say): nothing to save, but a play found over is still recorded.
@@ -504,6 +508,22 @@ public final class ServerPlays: Sendable {
         var value = try changed.value.get()
         if let ranked = changed.ranked { value.setRanked(ranked) }
         return value
+    }
+
+    /// The answer to a guess judged on the play as read, without the lock, when it is rejected and the play goes on:
+    /// a rejected guess changes nothing, so there is nothing to save and no lock to wait for. `nil` when the guess is
+    /// accepted, refused or the play has ended: then it is done again under the lock, which saves what changed.
+    private func rejectedGuess<Value: CarriesPlayView>(
+        _ record: OpenPlayRecord, plan: PlayPlan, quiz: Int, text: String?, at instant: Duration,
+        _ result: (OpenPlay, Verdict?, Duration) -> Value
+    ) throws -> Value? {
+        var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
+        let at = max(instant, record.events.last.map { .microseconds($0.atMicros) } ?? .zero)
+        guard !play.isFinished, (try? play.requirePlaying(quiz, at: at)) != nil else { return nil }
+        let verdict = play.apply(
+            PlayerAction(kind: .guess, quiz: quiz, text: text, atMicros: Self.micros(at)), interlude: rules.interlude)
+        guard verdict?.isAccepted != true, !play.isFinished else { return nil }
+        return result(play, verdict, at)
     }
 
     /// Records the open play `playId` if it has ended by `instant`, under the store's lock; whether it is ranked, or
