@@ -5,7 +5,7 @@ import QuizStore
 
 /// The storage the sharing use cases (players, publishing, browsing) need beyond `QuizStorage`: players known by their
 /// token's hash, who owns a published package and who may find it, browsing from a position, and uploaded posters.
-/// `AppDatabase` (SQLite) and `PostgresDatabase` implement it.
+/// `AppDatabase` (SQLite) and `PostgresQuizStore` (PostgreSQL) implement it.
 public protocol SharingStorage: CatalogStorage, OpenPlayStorage, RateLimitStorage, StoreClock {
     func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player
     func player(tokenHash: Data) throws -> Player?

@@ -15,7 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
             letting requests in progress finish. Prints `listening on http://HOST:PORT` once bound (with --port 0, \
             the port the system chose). Request logs go to standard error. With the web player's files found (--web, \
             the web setting, share/uquiz/web under the install prefix or Web/ of the checkout), it also serves the \
-            web player at / (a package at /p/CODE, the daily quiz at /d).
+            web player at / (a package at /p/CODE, the daily quiz at /d). With --db postgres://USER[:PASSWORD]@HOST[:PORT]/DB \
+            (or UQUIZ_DB) it runs on PostgreSQL instead, where several instances can share one database (migrated and \
+            seeded by the first; the password is never printed).
             """
     )
 
