@@ -120,8 +120,8 @@ Memory, from `/proc/PID/status` of a fresh server: VmRSS {mb(rss_kb('idle_kb'))}
 {mb(rss_kb('one_play_kb'))} after the first play (what a first play loads once: the package's plan, which every later
 play of the package shares, and the catalog the answer judge reads), {mb(rss_kb('held_kb'))} with
 {memory['plays']:,} plays open (VmHWM {mb(memory['held_kb']['VmHWM'])}): ({mb(rss_kb('held_kb'))} -
-{mb(rss_kb('one_play_kb'))}) / {memory['plays'] - 1:,} = {per_play_kb:.1f} KB a play, which holds its id, its player,
-its clock and the current quiz's round. The plays were started by {memory['players']} players over four keep-alive
+{mb(rss_kb('one_play_kb'))}) / {memory['plays'] - 1:,} = {per_play_kb:.1f} KB a play: an open play is a row of the
+database, not an object of the server (issue 16), so this is the SQLite page cache and the allocator's growth. The plays were started by {memory['players']} players over four keep-alive
 connections in {memory['opened_in_seconds']:.1f} s. RSS counts what the allocator holds, freed or not, so the figure
 is an upper bound. After the load runs above, that server (128 plays, its caches) held VmRSS
 {mb(load['rss_after_kb']['VmRSS'])}, VmHWM {mb(load['rss_after_kb']['VmHWM'])}.
