@@ -134,11 +134,18 @@ public struct RateBucket: Equatable, Sendable {
         self.atMicros = atMicros
     }
 
-    public func taking(burst: Int, intervalMicros: Int64, nowMicros: Int64) -> RateBucket {
+    /// The tokens the bucket holds at `nowMicros`, refilled by the time since it was last touched, at most `burst`.
+    public func tokens(atMicros nowMicros: Int64, burst: Int, intervalMicros: Int64) -> Double {
         // A clock read a little earlier by another instance must not take tokens back.
         let now = max(nowMicros, atMicros)
         let refill = intervalMicros > 0 ? Double(now - atMicros) / Double(intervalMicros) : Double(burst)
-        var next = RateBucket(tokens: min(Double(burst), tokens + refill), atMicros: now)
+        return min(Double(burst), tokens + refill)
+    }
+
+    public func taking(burst: Int, intervalMicros: Int64, nowMicros: Int64) -> RateBucket {
+        var next = RateBucket(
+            tokens: tokens(atMicros: nowMicros, burst: burst, intervalMicros: intervalMicros),
+            atMicros: max(nowMicros, atMicros))
         if next.tokens >= 1 {
             next.tokens -= 1
         } else {

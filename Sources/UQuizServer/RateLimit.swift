@@ -85,8 +85,7 @@ final class RateLimiter: Sendable {
         let intervalMicros = limit.interval.wholeMicroseconds
         return memory.withLock { buckets in
             guard let bucket = buckets[client] else { return nil }
-            let tokens = min(
-                Double(limit.burst), bucket.tokens + Double(nowMicros - bucket.atMicros) / Double(max(1, intervalMicros)))
+            let tokens = bucket.tokens(atMicros: nowMicros, burst: limit.burst, intervalMicros: intervalMicros)
             return tokens >= 1 ? nil : .microseconds(Int64((Double(intervalMicros) * (1 - tokens)).rounded(.up)))
         }
     }
@@ -108,7 +107,7 @@ final class RateLimiter: Sendable {
             buckets[client] = bucket
             if bucket.waitMicros == nil, buckets.count > Self.maxClients {
                 buckets = buckets.filter {
-                    $0.value.tokens + Double(nowMicros - $0.value.atMicros) / Double(max(1, intervalMicros))
+                    $0.value.tokens(atMicros: nowMicros, burst: limit.burst, intervalMicros: intervalMicros)
                         < Double(limit.burst)
                 }
             }
