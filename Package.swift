@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Live rooms (issue 17): the WebSocket route `/v1/rooms/{code}/ws`, and a real client for the loopback tests.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Rooms across instances (issue 17): an instance forwards a room's lobby and poster requests to the instance
+        // holding the room (the room's socket goes through HummingbirdWSClient).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -105,8 +108,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The web player's asset version, a hash of its files.
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Live rooms' WebSocket route.
+                // Live rooms' WebSocket route, and the relay of a room's socket to the instance holding the room.
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),

@@ -113,7 +113,25 @@ enum Migrations {
                 // Rate limits' token buckets (QuizStore's `RateBucket` arithmetic), shared by every instance.
                 "CREATE TABLE rate_bucket (key text PRIMARY KEY, tokens double precision NOT NULL, at_micros bigint NOT NULL)",
             ]
-        )
+        ),
+        (
+            "pg2-live-rooms",
+            [
+                // The final results of live rooms, one row per player and room (QuizStore's `roomResult`).
+                """
+                CREATE TABLE room_result (
+                    id bigserial PRIMARY KEY, room_code text NOT NULL,
+                    package_id bigint NOT NULL REFERENCES package ON DELETE CASCADE,
+                    player_id bigint REFERENCES player ON DELETE SET NULL, name text NOT NULL, rank integer NOT NULL,
+                    score integer NOT NULL, solved integer NOT NULL, played integer NOT NULL, share_line text,
+                    finished_at text NOT NULL)
+                """,
+                "CREATE INDEX room_result_on_player_id ON room_result (player_id)",
+                // Which instance holds each open room: the others forward to it (QuizStore's `roomDirectory`).
+                "CREATE TABLE room_directory (code text PRIMARY KEY, instance text NOT NULL, opened_at text NOT NULL)",
+                "CREATE INDEX room_directory_on_instance ON room_directory (instance)",
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -110,3 +110,37 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Records that the room `code` lives on `instance` (its base URL); `false` when the code is taken already.
+    public func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO roomDirectory (code, instance, openedAt) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
+                arguments: [code, instance, Self.timestamp(date)])
+            return db.changesCount == 1
+        }
+    }
+
+    /// The base URL of the instance holding the room `code`, or `nil` when no instance has it.
+    public func roomInstance(code: String) throws -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT instance FROM roomDirectory WHERE code = ?", arguments: [code])
+        }
+    }
+
+    /// Forgets the room `code` if `instance` holds it (never another instance's room of the same code).
+    public func releaseRoomCode(_ code: String, instance: String) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM roomDirectory WHERE code = ? AND instance = ?", arguments: [code, instance])
+        }
+    }
+
+    /// Forgets every room of `instance`: what an instance does when it starts, since rooms it held before a crash
+    /// went with its memory.
+    public func releaseRoomCodes(instance: String) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM roomDirectory WHERE instance = ?", arguments: [instance])
+        }
+    }
+}

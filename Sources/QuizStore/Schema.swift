@@ -213,6 +213,17 @@ enum Schema {
             }
             try db.create(index: "roomResult_on_playerId", on: "roomResult", columns: ["playerId"])
         }
+        migrator.registerMigration("v9-room-directory") { db in
+            // Which server instance holds each open live room (issue 17): a room lives in the memory of the instance
+            // that opened it, and another instance on the same store forwards the room's requests and sockets there.
+            // The primary key makes a room code unique across every instance.
+            try db.create(table: "roomDirectory") { t in
+                t.primaryKey("code", .text)
+                t.column("instance", .text).notNull()
+                t.column("openedAt", .text).notNull()
+            }
+            try db.create(index: "roomDirectory_on_instance", on: "roomDirectory", columns: ["instance"])
+        }
         return migrator
     }
 }

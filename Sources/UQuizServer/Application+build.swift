@@ -48,6 +48,10 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitsInStore: Bool
     /// Live rooms' bounds on this instance (rooms per host, rooms in all, the hello deadline).
     public var rooms: RoomLimits
+    /// This instance's base URL as the other instances on its store reach it (`http://HOST:PORT`), under which its
+    /// live rooms are listed in the store's room directory; `nil` for `http://` + the bound address (127.0.0.1 for a
+    /// wildcard one), which serves instances on one machine.
+    public var instanceURL: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
@@ -55,7 +59,7 @@ public struct ServerConfiguration: Sendable {
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
         movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads,
         failedAuthentications: RateLimit = .failedAuthentications, plays: PlayRules = .init(), web: WebPlayer? = nil,
-        rateLimitsInStore: Bool = false, rooms: RoomLimits = .init()
+        rateLimitsInStore: Bool = false, rooms: RoomLimits = .init(), instanceURL: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -72,6 +76,7 @@ public struct ServerConfiguration: Sendable {
         self.web = web
         self.rateLimitsInStore = rateLimitsInStore
         self.rooms = rooms
+        self.instanceURL = instanceURL
     }
 
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
@@ -113,7 +118,9 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let host = configuration.host
     let seconds = configuration.idleTimeout.components.seconds
-    let router = buildRouter(environment: environment, configuration: configuration, monotonicNow: now)
+    let rooms = makeRooms(environment: environment, configuration: configuration, monotonicNow: now)
+    let router = buildRouter(
+        environment: environment, configuration: configuration, monotonicNow: now, rooms: rooms, logger: logger)
     return Application(
         router: router,
         // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`), idle connections closed from
@@ -122,7 +129,17 @@ public func buildApplication(
             guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
-            await onListening(host, channel.localAddress?.port ?? configuration.port)
+            let port = channel.localAddress?.port ?? configuration.port
+            let reachableHost = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
+            let instanceURL = configuration.instanceURL ?? "http://\(reachableHost.contains(":") ? "[\(reachableHost)]" : reachableHost):\(port)"
+            do {
+                try rooms.listening(at: instanceURL)
+            } catch {
+                // The store does not answer now: rooms opened here stay out of the directory, so only players on this
+                // instance reach them; the server serves everything else.
+                logger.warning("live rooms: the room directory could not be read (\(error)); rooms stay on this instance")
+            }
+            await onListening(host, port)
         },
         logger: logger)
 }
@@ -133,7 +150,8 @@ public func buildApplication(
 /// serve` passes `SharedClock.now`, the same time on every instance): a play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
-    monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart
+    monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: ServerRooms? = nil,
+    logger: Logger = Logger(label: "uquiz.serve")
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
@@ -158,8 +176,7 @@ public func buildRouter(
         return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
     }
     PlayerRoutes(environment: environment).add(
-        to: router.group("v1/players").add(
-            middleware: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players"))))
+        to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players")))
     PackageRoutes(environment: environment, plays: plays, recent: RecentAnswers(now: monotonicNow))
         .add(to: router.group("v1/packages"))
     PosterRoutes(environment: environment, uploads: limiter(configuration.posterUploads, "uploads"))
@@ -172,15 +189,25 @@ public func buildRouter(
         guesses: limiter(configuration.guesses, "guesses"),
         movieSearches: limiter(configuration.movieSearches, "searches")
     ).add(to: router)
-    let rooms = ServerRooms(
-        environment: environment.sharing, levels: environment.levels, limits: configuration.rooms,
-        resultStore: { [sharing = environment.sharing] in try sharing.store() as? any RoomResultStorage },
-        now: monotonicNow)
-    RoomRoutes(environment: environment, rooms: rooms).add(to: router)
+    RoomRoutes(
+        environment: environment,
+        rooms: rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow),
+        forwarding: RoomForwarding(logger: logger)
+    ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     return router
+}
+
+/// The live rooms of one instance, keeping results and the room directory in the store when it has them.
+public func makeRooms(
+    environment: ServerEnvironment, configuration: ServerConfiguration,
+    monotonicNow: @escaping @Sendable () -> Duration
+) -> ServerRooms {
+    ServerRooms(
+        environment: environment.sharing, levels: environment.levels, limits: configuration.rooms,
+        roomStore: { [sharing = environment.sharing] in try sharing.store() as? any RoomStorage }, now: monotonicNow)
 }
 
 /// The WebSocket settings of live rooms: frames up to 16 KiB (larger messages are sent in several), no automatic pings

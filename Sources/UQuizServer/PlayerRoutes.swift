@@ -3,12 +3,17 @@ import Hummingbird
 import QuizStore
 import UQuizApp
 
-/// `POST /v1/players`: a guest player and its token.
+/// `POST /v1/players`: a guest player and its token; `GET /v1/players/me`: who a token is, with their room stats.
 struct PlayerRoutes {
     let environment: ServerEnvironment
 
-    func add(to group: RouterGroup<ServerRequestContext>) {
-        group.post { request, _ in
+    /// `creationLimit` limits making players only (per client address), not reading one.
+    func add(to router: Router<ServerRequestContext>, creationLimit: RateLimitMiddleware) {
+        router.get("v1/players/me") { request, _ in
+            let player = try request.authenticatedPlayer(environment)
+            return JSONBody.response(try Players(environment: environment.sharing).roomStats(of: player))
+        }
+        router.group("v1/players").add(middleware: creationLimit).post { request, _ in
             let body = try JSONBody.decode(ServerAPI.NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))
             let made = try Players(environment: environment.sharing).register(name: body.name)
             return JSONBody.response(

@@ -10,6 +10,7 @@ import UQuizApp
 struct RoomRoutes {
     let environment: ServerEnvironment
     let rooms: ServerRooms
+    let forwarding: RoomForwarding
 
     /// The largest message read off a room's socket: past `RoomConnectionGuard.maxMessageBytes` so the guard, not the
     /// WebSocket layer, refuses a big one, with the room's own close code; the frame limit (16 KiB) bounds it anyway.
@@ -24,10 +25,15 @@ struct RoomRoutes {
             return JSONBody.response(
                 RoomWire.Opened(code: code.value, wsURL: "/v1/rooms/\(code.value)/ws"), status: .created)
         }
-        group.get("{code}") { _, context in
-            JSONBody.response(try rooms.info(code: try context.parameters.require("code")))
+        group.get("{code}") { request, context in
+            let code = try context.parameters.require("code")
+            if let holder = try holder(of: code, request) { return try await forwarding.answer(request, from: holder) }
+            return JSONBody.response(try rooms.info(code: code))
         }
         group.get("{code}/quizzes/{quiz}/poster") { request, context in
+            if let holder = try holder(of: try context.parameters.require("code"), request) {
+                return try await forwarding.answer(request, from: holder)
+            }
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
             let jpeg = try rooms.poster(code: try context.parameters.require("code"), quiz: quiz, stage: stage)
@@ -37,7 +43,10 @@ struct RoomRoutes {
         }
         group.ws("{code}/ws") { request, context in
             // An unknown room is a plain 404, before any upgrade; a plain GET (no upgrade asked) is told what to ask.
-            guard rooms.exists(code: try context.parameters.require("code")) else { throw ServerRooms.Problem.unknownRoom }
+            let code = try context.parameters.require("code")
+            guard try rooms.exists(code: code) || holder(of: code, request) != nil else {
+                throw ServerRooms.Problem.unknownRoom
+            }
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw APIError(
                     status: .upgradeRequired, code: "upgrade_required",
@@ -46,54 +55,72 @@ struct RoomRoutes {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let code = context.requestContext.parameters.get("code") ?? ""
-            let (outgoing, continuation) = AsyncStream<RoomOutbound>.makeStream()
-            let connection: RoomConnection
-            do {
-                connection = try rooms.connect(code: code) { continuation.yield($0) }
-            } catch {
-                try await outbound.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room is gone")
+            if !rooms.exists(code: code), case .elsewhere(let holder) = try rooms.whereabouts(code: code) {
+                try await forwarding.relay(inbound, outbound, code: code, holder: holder)
                 return
             }
-            // The writer: the room's messages in order, and the close that ends the connection. It is never cancelled:
-            // it drains what the room queued (a close included) and ends when the queue is finished.
-            let writer = Task {
-                for await item in outgoing {
-                    switch item {
-                    case .text(let text):
-                        // A client cut off for not reading gets its close now, not the backlog first.
-                        if connection.isTooSlow { continue }
-                        do { try await outbound.writeTextMessage(text) } catch { return }
-                        connection.written()
-                    case .close(let reason):
-                        try? await outbound.close(.unknown(reason.code), reason: reason.text)
-                        return
-                    }
-                }
-            }
-            // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
-            let heartbeat = Task {
-                while !Task.isCancelled {
-                    do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
-                    connection.heartbeat()
-                    if connection.isClosed { return }
-                }
-            }
-            // The reader: every message goes to the connection, which judges its size and rate. It ends when the client
-            // closes or goes, or as soon as the server has closed the connection.
-            do {
-                for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
-                    switch message {
-                    case .text(let text): connection.receive(text, bytes: text.utf8.count)
-                    case .binary(let buffer): connection.receive(nil, bytes: buffer.readableBytes)
-                    }
-                    if connection.isClosed { break }
-                }
-            } catch {}
-            connection.closed()
-            continuation.finish()
-            heartbeat.cancel()
-            await writer.value
+            try await play(code: code, inbound, outbound)
         }
+    }
+
+    /// The base URL of the instance holding room `code`, when another instance does and `request` was not forwarded
+    /// already; `nil` when the room is here (or nowhere: the local route then says 404).
+    private func holder(of code: String, _ request: Request) throws -> String? {
+        guard !RoomForwarding.isForwarded(request), case .elsewhere(let holder) = try rooms.whereabouts(code: code) else {
+            return nil
+        }
+        return holder
+    }
+
+    /// A player's socket to a room this instance holds.
+    private func play(code: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
+        let (outgoing, continuation) = AsyncStream<RoomOutbound>.makeStream()
+        let connection: RoomConnection
+        do {
+            connection = try rooms.connect(code: code) { continuation.yield($0) }
+        } catch {
+            try await outbound.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room is gone")
+            return
+        }
+        // The writer: the room's messages in order, and the close that ends the connection. It is never cancelled:
+        // it drains what the room queued (a close included) and ends when the queue is finished.
+        let writer = Task {
+            for await item in outgoing {
+                switch item {
+                case .text(let text):
+                    // A client cut off for not reading gets its close now, not the backlog first.
+                    if connection.isTooSlow { continue }
+                    do { try await outbound.writeTextMessage(text) } catch { return }
+                    connection.written()
+                case .close(let reason):
+                    try? await outbound.close(.unknown(reason.code), reason: reason.text)
+                    return
+                }
+            }
+        }
+        // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
+                connection.heartbeat()
+                if connection.isClosed { return }
+            }
+        }
+        // The reader: every message goes to the connection, which judges its size and rate. It ends when the client
+        // closes or goes, or as soon as the server has closed the connection.
+        do {
+            for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
+                switch message {
+                case .text(let text): connection.receive(text, bytes: text.utf8.count)
+                case .binary(let buffer): connection.receive(nil, bytes: buffer.readableBytes)
+                }
+                if connection.isClosed { break }
+            }
+        } catch {}
+        connection.closed()
+        continuation.finish()
+        heartbeat.cancel()
+        await writer.value
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 import UQuizApp
 
 /// Every boundary the server's store gives; both stores implement all of them.
-typealias ContractStore = SharingStorage & OpenPlayStorage & RateLimitStorage & StoreClock
+typealias ContractStore = SharingStorage & OpenPlayStorage & RateLimitStorage & StoreClock & RoomStorage
 
 /// Which implementation a contract test runs against: each test is written once and runs on both.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -68,7 +68,7 @@ struct RoomBench {
         let database = server.database
         rooms = ServerRooms(
             environment: server.environment.sharing, levels: .standard, limits: limits, runsTimers: false,
-            resultStore: { database }, now: clock.now)
+            roomStore: { database }, now: clock.now)
         host = try Players(environment: server.environment.sharing).register(name: "Host")
         code = try rooms.open(shareCode: silentClassics, host: host.player)
     }

@@ -56,6 +56,22 @@ public struct Players: Sendable {
     }
 }
 
+extension Players {
+    /// How many of the player's latest room results `roomStats` lists.
+    public static let recentRoomCount = 20
+
+    /// The player's live-room results added up and the latest few (issue 17: a room's final results count in the
+    /// players' stats). A store that keeps no room results gives none.
+    public func roomStats(of player: Player) throws -> ServerAPI.PlayerStats {
+        guard let store = try environment.store() as? any RoomResultStorage else {
+            return ServerAPI.PlayerStats(player: player, rooms: RoomStats(rooms: 0, wins: 0, points: 0, solved: 0, played: 0), recent: [])
+        }
+        return ServerAPI.PlayerStats(
+            player: player, rooms: try store.roomStats(playerId: player.id),
+            recent: Array(try store.roomResults(playerId: player.id).prefix(Self.recentRoomCount)))
+    }
+}
+
 /// Players this process has recently authenticated, by their token's hash: a player is never renamed, deleted or given
 /// another token, so a remembered one stays right on every instance, and most requests of a play skip the store's
 /// lookup. Bounded: past `capacity` entries it starts again empty.

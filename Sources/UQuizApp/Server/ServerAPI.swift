@@ -1,3 +1,4 @@
+import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
@@ -20,6 +21,46 @@ public enum ServerAPI {
             self.id = id
             self.name = name
             self.token = token
+        }
+    }
+
+    /// `GET /v1/players/me`: who the token is, and their live rooms added up.
+    public struct PlayerStats: Codable, Sendable, Equatable {
+        public struct Rooms: Codable, Sendable, Equatable {
+            public var rooms: Int
+            /// Rooms finished first (ties included).
+            public var wins: Int
+            public var points: Int
+            public var solved: Int
+            public var played: Int
+        }
+
+        public struct RoomResult: Codable, Sendable, Equatable {
+            public var roomCode: String
+            public var rank: Int
+            public var score: Int
+            public var solved: Int
+            public var played: Int
+            public var shareLine: String?
+            /// ISO 8601, UTC.
+            public var finishedAt: String
+        }
+
+        public var id: Int64
+        public var name: String
+        public var rooms: Rooms
+        /// The latest room results, newest first.
+        public var recentRooms: [RoomResult]
+
+        init(player: Player, rooms: RoomStats, recent: [RoomResultRow]) {
+            id = player.id
+            name = player.name
+            self.rooms = Rooms(rooms: rooms.rooms, wins: rooms.wins, points: rooms.points, solved: rooms.solved, played: rooms.played)
+            recentRooms = recent.map {
+                RoomResult(
+                    roomCode: $0.roomCode, rank: $0.rank, score: $0.score, solved: $0.solved, played: $0.played,
+                    shareLine: $0.shareLine, finishedAt: ISO8601DateFormatter().string(from: $0.finishedAt))
+            }
         }
     }
 

@@ -17,7 +17,24 @@ public protocol RoomResultStorage: Sendable {
     func roomStats(playerId: Int64) throws -> RoomStats
 }
 
-extension AppDatabase: RoomResultStorage {}
+/// Which server instance holds each open room, shared by every instance on one store: a room lives in the memory of
+/// the instance that opened it, and the others forward its requests and sockets there (UQuizServer's RoomForwarding).
+/// Its primary key makes a room code unique across instances.
+public protocol RoomDirectoryStorage: Sendable {
+    /// Records that room `code` lives on `instance` (its base URL); `false` when the code is taken.
+    func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool
+    /// The base URL of the instance holding room `code`, `nil` when none does.
+    func roomInstance(code: String) throws -> String?
+    /// Forgets room `code` if `instance` holds it.
+    func releaseRoomCode(_ code: String, instance: String) throws
+    /// Forgets every room of `instance` (when it starts: rooms it held before went with its memory).
+    func releaseRoomCodes(instance: String) throws
+}
+
+/// What a store keeps of live rooms.
+public typealias RoomStorage = RoomResultStorage & RoomDirectoryStorage
+
+extension AppDatabase: RoomResultStorage, RoomDirectoryStorage {}
 
 /// The bounds of live rooms on one instance.
 public struct RoomLimits: Sendable {
@@ -60,7 +77,7 @@ public enum RoomOutbound: Sendable, Equatable {
 /// says about time is read. With `runsTimers` off (tests on a hand-driven clock) time passes in `advanceRooms()` only.
 public final class ServerRooms: Sendable {
     public enum Problem: Error, Equatable {
-        /// No room has this code on this instance (or it expired).
+        /// No room has this code (or it expired).
         case unknownRoom
         /// The player hosts as many rooms as they may.
         case tooManyRooms(limit: Int)
@@ -80,21 +97,24 @@ public final class ServerRooms: Sendable {
     public let limits: RoomLimits
     let now: @Sendable () -> Duration
     let runsTimers: Bool
-    let resultStore: (@Sendable () throws -> (any RoomResultStorage)?)
+    let roomStore: (@Sendable () throws -> (any RoomStorage)?)
     private let rooms = Mutex<[RoomCode: LiveRoom]>([:])
+    /// This instance's base URL as other instances reach it, once it listens (`listening(at:)`): until then rooms
+    /// are this instance's alone and kept out of the directory.
+    private let instance = Mutex<String?>(nil)
     let posters: StagePosterCache<String>
 
     public init(
         environment: SharingEnvironment, levels: LevelRules, limits: RoomLimits = .init(), runsTimers: Bool = true,
         posterCacheBytes: Int = 32 << 20,
-        resultStore: @escaping @Sendable () throws -> (any RoomResultStorage)? = { nil },
+        roomStore: @escaping @Sendable () throws -> (any RoomStorage)? = { nil },
         now: @escaping @Sendable () -> Duration
     ) {
         self.environment = environment
         self.levels = levels
         self.limits = limits
         self.runsTimers = runsTimers
-        self.resultStore = resultStore
+        self.roomStore = roomStore
         self.now = now
         posters = StagePosterCache(byteLimit: posterCacheBytes)
     }
@@ -112,7 +132,38 @@ public final class ServerRooms: Sendable {
         let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
         let rules = limits.adjustRules(RoomRules(levels: levels, level: package.level))
         let instant = now()
-        let live = try rooms.withLock { rooms throws -> LiveRoom in
+        let claimed = try claimCode()
+        let live: LiveRoom
+        do {
+            live = try place(
+                claimed, package: package, packageId: published.id, quizzes: quizzes, roomQuizzes: roomQuizzes,
+                rules: rules, host: host, at: instant)
+        } catch {
+            if let claimed { release(claimed) }
+            throw error
+        }
+        live.tick()
+        return live.code
+    }
+
+    /// A code no instance on the store holds, recorded as this instance's; `nil` when this instance is in no directory
+    /// (not listening yet, or a store without one): the code is then drawn under the rooms' lock.
+    private func claimCode() throws -> RoomCode? {
+        guard let instance = instance.withLock({ $0 }), let directory = try roomStore() else { return nil }
+        var generator = SystemRandomNumberGenerator()
+        // 810,000 codes: a few tries find a free one unless the directory is nearly full.
+        for _ in 0..<20 {
+            let code = RoomCode.random(using: &generator)
+            if try directory.claimRoomCode(code.value, instance: instance, at: environment.app.now()) { return code }
+        }
+        throw Problem.full
+    }
+
+    private func place(
+        _ claimed: RoomCode?, package: QuizPackage, packageId: Int64, quizzes: [Quiz], roomQuizzes: [RoomQuiz],
+        rules: RoomRules, host: Player, at instant: Duration
+    ) throws -> LiveRoom {
+        try rooms.withLock { rooms throws -> LiveRoom in
             guard rooms.count < limits.maxRooms else { throw Problem.full }
             let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
             if hosted.count >= limits.maxHostedRooms {
@@ -123,9 +174,10 @@ public final class ServerRooms: Sendable {
                 }
                 rooms[unjoined.code] = nil
                 unjoined.discard()
+                release(unjoined.code)
             }
             var generator = SystemRandomNumberGenerator()
-            var code = RoomCode.random(using: &generator)
+            var code = claimed ?? RoomCode.random(using: &generator)
             while rooms[code] != nil { code = RoomCode.random(using: &generator) }
             let room: Room
             do {
@@ -138,12 +190,39 @@ public final class ServerRooms: Sendable {
             // Opening order, for "the oldest": instants may tie on a coarse or hand-driven clock.
             let serial = (rooms.values.map(\.serial).max() ?? 0) + 1
             let live = LiveRoom(
-                room: room, packageId: published.id, quizzes: quizzes, openedBy: host.id, serial: serial, rooms: self)
+                room: room, packageId: packageId, quizzes: quizzes, openedBy: host.id, serial: serial, rooms: self)
             rooms[code] = live
             return live
         }
-        live.tick()
-        return live.code
+    }
+
+    /// Where a room is: here, on another instance of the store (at its base URL), or nowhere.
+    public enum Whereabouts: Equatable, Sendable {
+        case here
+        case elsewhere(instance: String)
+        case nowhere
+    }
+
+    /// Where the room `code` is. A code the directory gives to this very instance, but not in its memory, is a room
+    /// lost in an earlier run: forgotten, and nowhere.
+    public func whereabouts(code: String) throws -> Whereabouts {
+        guard let code = RoomCode(code) else { return .nowhere }
+        if rooms.withLock({ $0[code] }) != nil { return .here }
+        guard let directory = try roomStore(), let holder = try directory.roomInstance(code: code.value) else {
+            return .nowhere
+        }
+        guard holder != instance.withLock({ $0 }) else {
+            release(code)
+            return .nowhere
+        }
+        return .elsewhere(instance: holder)
+    }
+
+    /// This instance listens at `url` (its base URL as the other instances reach it): its rooms go into the store's
+    /// directory from now on, and any left there under this URL by an earlier run are forgotten.
+    public func listening(at url: String) throws {
+        instance.withLock { $0 = url }
+        try roomStore()?.releaseRoomCodes(instance: url)
     }
 
     /// Who is in the room and what it is doing.
@@ -206,13 +285,25 @@ public final class ServerRooms: Sendable {
 
     func remove(_ code: RoomCode) {
         _ = rooms.withLock { $0.removeValue(forKey: code) }
+        release(code)
+    }
+
+    /// Takes this instance's room `code` out of the directory; a failure is logged (the code stays taken until this
+    /// instance restarts).
+    private func release(_ code: RoomCode) {
+        guard let instance = instance.withLock({ $0 }) else { return }
+        do {
+            try roomStore()?.releaseRoomCode(code.value, instance: instance)
+        } catch {
+            environment.app.log("room \(code): could not be taken out of the room directory: \(error)")
+        }
     }
 
     /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
     func store(_ rows: [RoomResultRow], code: RoomCode) {
         do {
-            guard let store = try resultStore() else {
-                environment.app.log("room \(code): this store keeps no room results (it is no RoomResultStorage)")
+            guard let store = try roomStore() else {
+                environment.app.log("room \(code): this store keeps no room results (it is no RoomStorage)")
                 return
             }
             try store.insertRoomResults(rows)

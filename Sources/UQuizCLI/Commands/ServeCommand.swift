@@ -44,6 +44,15 @@ struct ServeCommand: AsyncParsableCommand {
             "Refuse (408) a request whose body has not arrived whole after this long, however slowly it trickles (1 to 3600).",
             valueName: "seconds"))
     var bodyTimeout = 60
+    @Option(
+        help: ArgumentHelp(
+            "This instance's base URL as the other instances on its database reach it (default: http://HOST:PORT as bound, 127.0.0.1 for 0.0.0.0).",
+            discussion: """
+                A live room lives on the instance that opened it; the others forward its requests and sockets to this \
+                URL. Give it when instances run on several machines.
+                """,
+            valueName: "url"))
+    var instanceURL: String?
 
     enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -53,6 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        if let instanceURL {
+            let parts = URLComponents(string: instanceURL)
+            guard parts?.scheme == "http", parts?.host?.isEmpty == false, parts?.path.isEmpty ?? false,
+                parts?.query == nil, parts?.user == nil
+            else {
+                throw ValidationError("--instance-url must be http://HOST[:PORT] with no path, e.g. http://10.0.0.5:8080")
+            }
+        }
     }
 
     func run() async throws {
@@ -70,7 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
             logger.notice("no web player found (give its folder with --web DIR); serving the API alone")
         }
         var configuration = ServerConfiguration(
-            host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer)
+            host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
+            instanceURL: instanceURL)
         // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in
         // memory.
         configuration.rateLimitsInStore = onPostgres

@@ -1,0 +1,78 @@
+import Foundation
+import QuizStore
+
+/// Live rooms: their final results and the directory of which instance holds each open room, as QuizStore keeps them
+/// (RoomResults.swift), so the room routes run alike on both stores.
+extension PostgresQuizStore {
+    public func insertRoomResults(_ rows: [RoomResultRow]) throws {
+        try write { session in
+            for row in rows {
+                try session.execute(
+                    """
+                    INSERT INTO room_result (room_code, package_id, player_id, name, rank, score, solved, played,
+                                             share_line, finished_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    """,
+                    [
+                        .text(row.roomCode), .int(row.packageId), .int(row.playerId), .text(row.name), .int(row.rank),
+                        .int(row.score), .int(row.solved), .int(row.played), .text(row.shareLine),
+                        .text(Self.timestamp(row.finishedAt)),
+                    ])
+            }
+        }
+    }
+
+    public func roomResults(playerId: Int64) throws -> [RoomResultRow] {
+        try read { session in
+            try session.query("SELECT * FROM room_result WHERE player_id = $1 ORDER BY id DESC", [.int(playerId)]).map {
+                RoomResultRow(
+                    roomCode: try $0.string("room_code"), packageId: try $0.int64("package_id"),
+                    playerId: try $0.int64OrNil("player_id"), name: try $0.string("name"), rank: try $0.int("rank"),
+                    score: try $0.int("score"), solved: try $0.int("solved"), played: try $0.int("played"),
+                    shareLine: try $0.stringOrNil("share_line"),
+                    finishedAt: ISO8601DateFormatter().date(from: try $0.string("finished_at")) ?? Date(timeIntervalSince1970: 0))
+            }
+        }
+    }
+
+    public func roomStats(playerId: Int64) throws -> RoomStats {
+        try read { session in
+            let row = try session.one(
+                """
+                SELECT COUNT(*) AS rooms, COALESCE(SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END), 0)::bigint AS wins,
+                       COALESCE(SUM(score), 0)::bigint AS points, COALESCE(SUM(solved), 0)::bigint AS solved,
+                       COALESCE(SUM(played), 0)::bigint AS played
+                FROM room_result WHERE player_id = $1
+                """, [.int(playerId)])!
+            return RoomStats(
+                rooms: try row.int("rooms"), wins: try row.int("wins"), points: try row.int("points"),
+                solved: try row.int("solved"), played: try row.int("played"))
+        }
+    }
+
+    public func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool {
+        try write { session in
+            try session.one(
+                """
+                INSERT INTO room_directory (code, instance, opened_at) VALUES ($1, $2, $3)
+                ON CONFLICT (code) DO NOTHING RETURNING code
+                """, [.text(code), .text(instance), .text(Self.timestamp(date))]) != nil
+        }
+    }
+
+    public func roomInstance(code: String) throws -> String? {
+        try read { session in
+            try session.one("SELECT instance FROM room_directory WHERE code = $1", [.text(code)])?.string("instance")
+        }
+    }
+
+    public func releaseRoomCode(_ code: String, instance: String) throws {
+        try write { session in
+            try session.execute("DELETE FROM room_directory WHERE code = $1 AND instance = $2", [.text(code), .text(instance)])
+        }
+    }
+
+    public func releaseRoomCodes(instance: String) throws {
+        try write { session in try session.execute("DELETE FROM room_directory WHERE instance = $1", [.text(instance)]) }
+    }
+}

@@ -1,0 +1,135 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import UQuizApp
+
+/// Rooms across several instances (issue 17). A room lives in the memory of the instance that opened it (its holder),
+/// which the store's room directory names by base URL. Another instance asked about the room forwards: a lobby or
+/// poster request is sent on to the holder and its answer passed back as it is, and a WebSocket is relayed message by
+/// message over a socket of its own to the holder, so the room's clock, judge and order of messages stay in one place.
+/// A relayed player's messages take one more loopback or LAN hop; nothing about the room is decided here.
+///
+/// A forwarded request carries `UQuiz-Forwarded`; an instance given one answers from its own memory only, so a stale
+/// directory can never make two instances forward to each other forever.
+struct RoomForwarding: Sendable {
+    static let header = HTTPField.Name("UQuiz-Forwarded")!
+
+    /// The most a forwarded answer may hold: a poster JPEG is a few hundred KB.
+    static let maxAnswerBytes = 8 << 20
+    static let timeout: TimeAmount = .seconds(10)
+
+    let logger: Logger
+
+    /// One client for the process, never shut down. Connecting gives up after 2 s (the library retries a refused
+    /// connection until then): an instance that does not answer is reported quickly rather than waited for.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(2), read: .seconds(10))
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// Whether this request came from another instance (and so must not be forwarded again).
+    static func isForwarded(_ request: Request) -> Bool { request.headers[header] != nil }
+
+    /// The holder's answer to the same GET (path and query as asked), with the headers that say what it is.
+    func answer(_ request: Request, from holder: String) async throws -> Response {
+        var outgoing = HTTPClientRequest(url: holder + request.uri.description)
+        outgoing.method = .GET
+        outgoing.headers.add(name: Self.header.rawName, value: "1")
+        let answer: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            answer = try await Self.client.execute(outgoing, timeout: Self.timeout)
+            body = try await answer.body.collect(upTo: Self.maxAnswerBytes)
+        } catch {
+            logger.warning("room request not forwarded to \(holder): \(error)")
+            throw APIError.roomUnreachable
+        }
+        var headers = HTTPFields()
+        for name in [HTTPField.Name.contentType, .cacheControl, .retryAfter, .wwwAuthenticate] {
+            if let value = answer.headers.first(name: name.rawName) { headers[name] = value }
+        }
+        return Response(status: .init(code: Int(answer.status.code)), headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// Relays a player's socket to the holder's socket of room `code` until either ends: the holder's close code
+    /// (kicked, flooding, room gone…) reaches the player as the holder sent it; a player who goes is a closed socket
+    /// to the holder, which holds their seat as for anyone who dropped.
+    func relay(
+        _ player: WebSocketInboundStream, _ toPlayer: WebSocketOutboundWriter, code: String, holder: String
+    ) async throws {
+        let url = holder.replacingOccurrences(of: "http://", with: "ws://") + "/v1/rooms/\(code)/ws"
+        let configuration = WebSocketClientConfiguration(
+            maxFrameSize: RoomRoutes.maxReadBytes, additionalHeaders: [Self.header: "1"], closeTimeout: .seconds(5),
+            autoPing: .disabled)
+        let closing: WebSocketCloseFrame?
+        do {
+            closing = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                fromHolder, toHolder, _ in
+                try await Self.pipe(player: player, toPlayer: toPlayer, fromHolder: fromHolder, toHolder: toHolder)
+            }
+        } catch {
+            logger.warning("room socket not relayed to \(holder): \(error)")
+            try? await toPlayer.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room's server does not answer")
+            return
+        }
+        let code = closing?.closeCode ?? .unknown(RoomWire.CloseReason.roomGone.code)
+        try? await toPlayer.close(code, reason: closing?.reason)
+    }
+
+    private enum Side { case holderEnded, playerEnded }
+
+    /// Both directions at once. The holder ending ends the relay (the player is then closed with its code); the player
+    /// ending closes the socket to the holder, and the relay ends when the holder has answered that close.
+    private static func pipe(
+        player: WebSocketInboundStream, toPlayer: WebSocketOutboundWriter,
+        fromHolder: WebSocketInboundStream, toHolder: WebSocketOutboundWriter
+    ) async throws {
+        try await withThrowingTaskGroup(of: Side.self) { group in
+            // A side's error (a broken socket, or the cancelled read) only ends that side: thrown out of the handler
+            // it would make the client library drop the holder's close code.
+            group.addTask {
+                do {
+                    for try await message in fromHolder.messages(maxSize: RoomRoutes.maxReadBytes) {
+                        try await toPlayer.write(message.outbound)
+                    }
+                } catch {}
+                return .holderEnded
+            }
+            group.addTask {
+                do {
+                    for try await message in player.messages(maxSize: RoomRoutes.maxReadBytes) {
+                        try await toHolder.write(message.outbound)
+                    }
+                } catch {}
+                try? await toHolder.close(.normalClosure, reason: "the player went")
+                return .playerEnded
+            }
+            while let side = try await group.next() {
+                // The player's reading is cancelled only once the holder is gone: nothing more can be relayed.
+                if side == .holderEnded { group.cancelAll() }
+            }
+        }
+    }
+}
+
+extension WebSocketMessage {
+    fileprivate var outbound: WebSocketOutboundWriter.OutboundFrame {
+        switch self {
+        case .text(let text): .text(text)
+        case .binary(let buffer): .binary(buffer)
+        }
+    }
+}
+
+extension APIError {
+    static let roomUnreachable = APIError(
+        status: .badGateway, code: "room_unreachable",
+        message: "the server instance holding this room does not answer; it may have stopped, so the room may be gone",
+        headers: [.retryAfter: "5"])
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import QuizCore
+import QuizStore
+import Testing
+import UQuizApp
+import UQuizServer
+
+/// Live rooms with two server instances on one store, both listening on loopback: a room lives on the instance that
+/// opened it, and players who reach the other instance are forwarded there (HTTP) and relayed (WebSocket).
+@Suite("Live rooms across two instances", .serialized)
+struct RoomInstancesTests {
+    /// Quick interludes and loading, long stages: the test skips quizzes rather than waits for them.
+    static let quickRooms = RoomLimits(adjustRules: { rules in
+        var quick = slowStages(rules)
+        quick.interlude = .milliseconds(300)
+        quick.loadingTimeout = .seconds(5)
+        return quick
+    })
+
+    /// Runs `test` with instances A and B of `server` listening on loopback, each with its own rooms.
+    func twoLiveInstances(
+        _ server: TestServer,
+        _ test: @Sendable (_ a: any TestClientProtocol, _ portA: Int, _ b: any TestClientProtocol, _ portB: Int) async throws -> Void
+    ) async throws {
+        var logger = Logger(label: "uquiz.server.tests")
+        logger.logLevel = .critical
+        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, rooms: Self.quickRooms)
+        let appA = buildApplication(configuration: configuration, environment: server.environment, logger: logger)
+        let appB = buildApplication(configuration: configuration, environment: server.environment, logger: logger)
+        try await appA.test(.live) { a in
+            try await appB.test(.live) { b in try await test(a, try #require(a.port), b, try #require(b.port)) }
+        }
+    }
+
+    @Test func playersOnBothInstancesPlayOneRoomToThePodium() async throws {
+        let server = try TestServer()
+        let quizCount = try server.database.package(id: try server.database.packageID(for: silentClassics)).quizzes
+            .filter { !$0.areas.isEmpty }.count
+        let answer = try server.quiz(silentClassics, 1).title
+        try await twoLiveInstances(server) { a, portA, b, portB in
+            let hostToken = try await a.newPlayer("Host")
+            let made = try await b.send(.post, "/v1/players", json: ["name": "Guest"])
+            let guestToken = try #require(made.json["token"] as? String)
+            let guestAccount = try #require(made.json["id"] as? Int)
+            let code = try await a.openRoom(token: hostToken)
+            #expect(try server.database.roomInstance(code: code) == "http://127.0.0.1:\(portA)", "A holds the room")
+
+            let host = LiveRoomClient.connect(port: portA, code: code)
+            #expect(try await host.join("Host", token: hostToken).player == 1)
+            // Two guests through B: relayed to A, where the room is.
+            let guest = LiveRoomClient.connect(port: portB, code: code)
+            let watcher = LiveRoomClient.connect(port: portB, code: code)
+            let guestId = try await guest.join("Guest", token: guestToken).player
+            let watcherId = try await watcher.join("Watcher").player
+            #expect(Set([guestId, watcherId]) == [2, 3])
+
+            // The lobby asked of B is A's, forwarded.
+            let lobby = try await b.send(.get, "/v1/rooms/\(code)")
+            #expect(lobby.status == .ok && (lobby.json["players"] as? [[String: Any]])?.count == 3, "\(lobby.text)")
+            // A request already forwarded is answered from B's own memory: B has no such room.
+            let looped = try await b.execute(
+                uri: "/v1/rooms/\(code)", method: .get, headers: [HTTPField.Name("UQuiz-Forwarded")!: "1"], body: nil)
+            #expect(looped.status == .notFound)
+
+            let everyone = [host, guest, watcher]
+            host.send(.start)
+            for quiz in 1...quizCount {
+                for player in everyone {
+                    _ = try await player.waitFor("quizLoading \(quiz)") {
+                        if case .quizLoading(let l) = $0, l.quiz == quiz { l } else { nil }
+                    }
+                    player.send(.loaded(quiz: quiz))
+                }
+                var stages: [Int] = []
+                for player in everyone {
+                    stages.append(try await player.waitFor("quizStarted \(quiz)") {
+                        if case .quizStarted(let c) = $0, c.quiz == quiz { c.stage } else { nil }
+                    })
+                }
+                #expect(stages == [1, 1, 1], "quiz \(quiz) starts at stage 1 for players on both instances")
+                if quiz == 1 {
+                    // Posters asked of B: stage 1 is out, stage 2 is not (A's 403, passed on as it is).
+                    let poster = try await b.send(.get, "/v1/rooms/\(code)/quizzes/1/poster?stage=1")
+                    #expect(poster.status == .ok && poster.headers[.contentType] == "image/jpeg" && poster.body.readableBytes > 1000)
+                    let early = try await b.send(.get, "/v1/rooms/\(code)/quizzes/1/poster?stage=2")
+                    #expect(early.status == .forbidden && early.errorCode == "not_revealed")
+
+                    guest.send(.guess(quiz: 1, text: answer))
+                    let judged = try await guest.waitFor("guessJudged") { if case .guessJudged(let j) = $0 { j } else { nil } }
+                    #expect(judged.judgement == "accepted")
+                    for player in everyone {
+                        let solved = try await player.waitFor("solved") { if case .solved(let s) = $0 { s.player } else { nil } }
+                        #expect(solved == guestId)
+                    }
+                }
+                host.send(.skip(quiz: quiz))
+                for player in everyone {
+                    _ = try await player.waitFor("quizEnded \(quiz)") {
+                        if case .quizEnded(let e) = $0, e.quiz == quiz { e } else { nil }
+                    }
+                }
+            }
+            for player in everyone {
+                let podium = try await player.waitFor("podium") { if case .podium(let p) = $0 { p } else { nil } }
+                #expect(podium.places.first?.player == guestId, "the guest on B solved quiz 1 and won")
+            }
+            #expect(try server.database.roomResults(playerId: Int64(guestAccount)).count == 1, "stored once, by A")
+            // The player's stats, asked of either instance, count the room.
+            let stats = try await b.send(.get, "/v1/players/me", token: guestToken)
+            #expect(stats.status == .ok && stats.json["id"] as? Int == guestAccount, "\(stats.text)")
+            let rooms = stats.json["rooms"] as? [String: Any] ?? [:]
+            #expect(rooms["rooms"] as? Int == 1 && rooms["wins"] as? Int == 1 && rooms["solved"] as? Int == 1)
+            let recent = (stats.json["recentRooms"] as? [[String: Any]])?.first ?? [:]
+            #expect(recent["roomCode"] as? String == code && recent["rank"] as? Int == 1)
+            #expect((recent["finishedAt"] as? String)?.hasSuffix("Z") == true)
+            #expect(try await a.send(.get, "/v1/players/me").status == .unauthorized)
+            for player in everyone { player.disconnect() }
+            for player in everyone { _ = try await player.waitForClose() }
+        }
+    }
+
+    @Test func theHolderClosingAPlayerReachesThemThroughTheRelay() async throws {
+        let server = try TestServer()
+        try await twoLiveInstances(server) { a, portA, b, portB in
+            let hostToken = try await a.newPlayer("Host")
+            let code = try await a.openRoom(token: hostToken)
+            let host = LiveRoomClient.connect(port: portA, code: code)
+            _ = try await host.join("Host", token: hostToken)
+            let guest = LiveRoomClient.connect(port: portB, code: code)
+            let guestId = try await guest.join("Guest").player
+            host.send(.kick(player: guestId))
+            _ = try await guest.waitFor("kicked") { if case .kicked = $0 { true } else { nil } }
+            let kickedCode = try await guest.waitForClose()
+            #expect(kickedCode == RoomWire.CloseReason.kicked.code, "A's close code, through B: \(String(describing: kickedCode))")
+
+            // A flooding client on B is cut off by A's guard, with A's code; the room goes on.
+            let flooder = LiveRoomClient.connect(port: portB, code: code)
+            _ = try await flooder.join("Flooder")
+            for _ in 0..<200 { flooder.send(.ping(clientTime: 1)) }
+            #expect(try await flooder.waitForClose() == RoomWire.CloseReason.flooding.code)
+            let lobby = try await b.send(.get, "/v1/rooms/\(code)")
+            #expect(lobby.status == .ok && lobby.json["phase"] as? String == "lobby")
+            host.disconnect()
+            _ = try await host.waitForClose()
+        }
+    }
+
+    @Test func aRoomWhoseInstanceIsGoneSaysSoAndAStaleOwnEntryIsForgotten() async throws {
+        let server = try TestServer()
+        try await twoLiveInstances(server) { _, _, b, portB in
+            // A room the directory gives to an instance that does not answer (nothing listens on port 1).
+            #expect(try server.database.claimRoomCode("G5NE", instance: "http://127.0.0.1:1", at: Date()))
+            let lobby = try await b.send(.get, "/v1/rooms/G5NE")
+            #expect(lobby.status == .badGateway && lobby.errorCode == "room_unreachable", "\(lobby.text)")
+            let socket = LiveRoomClient.connect(port: portB, code: "G5NE")
+            #expect(try await socket.waitForClose() == RoomWire.CloseReason.roomGone.code)
+
+            // A room the directory gives to B itself, which B does not hold: lost in an earlier run, so forgotten.
+            #expect(try server.database.claimRoomCode("K9ST", instance: "http://127.0.0.1:\(portB)", at: Date()))
+            #expect(try await b.send(.get, "/v1/rooms/K9ST").status == .notFound)
+            #expect(try server.database.roomInstance(code: "K9ST") == nil)
+        }
+    }
+}
