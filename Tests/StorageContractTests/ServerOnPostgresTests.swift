@@ -55,6 +55,24 @@ import UQuizServer
         }
     }
 
+    /// A room lives on the instance that opened it; the database's room directory sends the other one there.
+    @Test func aRoomOpenedOnOneInstanceIsFoundThroughTheOther() async throws {
+        try await withTwoInstances(listening: true) { store, _, a, b in
+            let token = try await a.newPlayer("Host")
+            let opened = try await a.send(.post, "/v1/rooms", json: ["shareCode": Self.silentClassics], token: token)
+            #expect(opened.status == .created)
+            let code = try #require(opened.json["code"] as? String)
+            #expect(try store.roomInstance(code: code)?.hasPrefix("http://127.0.0.1:") == true)
+            let lobby = try await b.send(.get, "/v1/rooms/\(code)")
+            #expect(lobby.status == .ok && lobby.json["shareCode"] as? String == Self.silentClassics)
+            #expect(lobby.json["phase"] as? String == "lobby")
+            let poster = try await b.send(.get, "/v1/rooms/\(code)/quizzes/1/poster?stage=1")
+            #expect(poster.status == .forbidden, "the quiz has not loaded: A's refusal, through B")
+            let me = try await b.send(.get, "/v1/players/me", token: token)
+            #expect(me.status == .ok && (me.json["rooms"] as? [String: Any])?["rooms"] as? Int == 0)
+        }
+    }
+
     @Test func rateLimitsInTheDatabaseHoldAcrossInstances() async throws {
         let configuration = ServerConfiguration(playStarts: RateLimit(burst: 4, interval: .seconds(6)), rateLimitsInStore: true)
         try await withTwoInstances(configuration: configuration) { _, clock, a, b in
@@ -71,7 +89,7 @@ import UQuizServer
 
     /// Two routers on one freshly seeded PostgreSQL database, on a manual monotonic clock.
     func withTwoInstances(
-        configuration: ServerConfiguration = .init(),
+        configuration: ServerConfiguration = .init(), listening: Bool = false,
         _ test: @Sendable (PostgresQuizStore, TestClock, any TestClientProtocol, any TestClientProtocol) async throws -> Void
     ) async throws {
         let database = try FreshPostgresDatabase()
@@ -93,6 +111,16 @@ import UQuizServer
             var logger = Logger(label: "uquiz.server.tests")
             logger.logLevel = .critical
             return logger
+        }
+        if listening {
+            // Both on loopback ports, as `uquiz serve` runs them: what live rooms' forwarding needs.
+            var onLoopback = configuration
+            onLoopback.host = "127.0.0.1"
+            onLoopback.port = 0
+            let appA = buildApplication(configuration: onLoopback, environment: environment, logger: quietLogger(), now: clock.now)
+            let appB = buildApplication(configuration: onLoopback, environment: environment, logger: quietLogger(), now: clock.now)
+            try await appA.test(.live) { a in try await appB.test(.live) { b in try await test(store, clock, a, b) } }
+            return
         }
         let routerA = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
         try await Application(router: routerA, logger: quietLogger()).test(.router) { a in
