@@ -281,6 +281,16 @@ struct ServeFaultTests {
         #expect(result.stderr.contains("--idle-timeout must be from 1 to 3600 seconds"), "\(result.stderr)")
     }
 
+    @Test func theInstanceURLMustBeAPlainHTTPBase() throws {
+        let sandbox = try Sandbox()
+        for bad in ["https://10.0.0.5:8080", "http://10.0.0.5:8080/api", "10.0.0.5:8080", "http://user:pw@10.0.0.5"] {
+            let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("s.sqlite"), "--instance-url", bad])
+            #expect(result.status != 0 && result.stdout.isEmpty, "\(bad)")
+            #expect(result.stderr.contains("--instance-url must be http://HOST[:PORT] with no path"), "\(bad): \(result.stderr)")
+            #expect(!result.stderr.contains("pw@"), "a password in it is not echoed")
+        }
+    }
+
     // MARK: Bodies
 
     /// Every operation that takes a body: too large is a 413, and a body that is not JSON, not UTF-8, or of the wrong
