@@ -177,15 +177,14 @@ public struct PackageSpec: Codable, Sendable, Equatable {
     /// JSON path where it is: the one place these decoding errors are classified.
     static func decodeDocument<T: Decodable>(_ type: T.Type, from data: Data) throws(SpecProblem) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw SpecProblem(jsonPath(context.codingPath), "missing \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw SpecProblem(jsonPath(context.codingPath), "expected \(describe(type))")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw SpecProblem(jsonPath(context.codingPath), "expected \(describe(type)), found null")
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw SpecProblem(jsonPath(context.codingPath), "invalid value")
+            return try JSONDecodingProblem.decode(T.self, from: data)
+        } catch let problem as JSONDecodingProblem where problem.kind != .notJSON {
+            switch problem.kind {
+            case .missing(let key): throw SpecProblem(problem.path, "missing \"\(key)\"")
+            case .wrongType(let expected): throw SpecProblem(problem.path, "expected \(expected)")
+            case .null(let expected): throw SpecProblem(problem.path, "expected \(expected), found null")
+            case .invalid, .notJSON: throw SpecProblem(problem.path, "invalid value")
+            }
         } catch {
             // Foundation says "not valid JSON", with no path, for valid JSON holding a number that is no Int (`30.5`,
             // `1e30`): every number of these documents is a whole one, so that number is the problem, found here.
@@ -222,19 +221,6 @@ public struct PackageSpec: Codable, Sendable, Equatable {
         return find(root, "$")
     }
 
-    static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "text"
-        case is Int.Type: "a whole number"
-        case is [Any].Type, is [[Int]].Type, is [QuizSpec].Type, is [Int].Type: "a list"
-        default: "\(type)"
-        }
-    }
-
-    /// `$.quizzes[2].areas[0]`: where in a JSON document a decoding problem is, as every message of uquiz names it.
-    public static func jsonPath(_ path: [any CodingKey]) -> String {
-        "$" + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-    }
 
     /// Reads one `--quiz` flag: `movie=27205 areas=12:30,40:12 poster=/path.jpg` (areas and poster optional).
     public static func parseQuizFlag(_ text: String, geometry: GridGeometry) throws(SpecProblem) -> QuizSpec {

@@ -57,19 +57,10 @@ public struct SeedSource: Codable, Sendable {
             throw StoreError.seedSourceInvalid(path: url.path, detail: "cannot read it (\(error.localizedDescription))")
         }
         do {
-            return try JSONDecoder().decode(SeedSource.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            throw StoreError.seedSourceInvalid(path: url.path, detail: Self.describe(context))
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw StoreError.seedSourceInvalid(
-                path: url.path, detail: "missing \"\(key.stringValue)\" at \(PackageSpec.jsonPath(context.codingPath))")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw StoreError.seedSourceInvalid(path: url.path, detail: Self.describe(context))
+            return try JSONDecodingProblem.decode(SeedSource.self, from: data)
+        } catch let problem as JSONDecodingProblem {
+            throw StoreError.seedSourceInvalid(path: url.path, detail: problem.description)
         }
-    }
-
-    private static func describe(_ context: DecodingError.Context) -> String {
-        "\(context.debugDescription) at \(PackageSpec.jsonPath(context.codingPath))"
     }
 
     /// Turns the source into domain values, checking every rule a stored package must keep.

@@ -287,16 +287,16 @@ enum JSONBody {
     /// Decodes a body, saying in a 400 which field (as a JSON path) is missing or of the wrong type.
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw APIError.badRequest("\(PackageSpec.jsonPath(context.codingPath + [key])): missing")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw APIError.badRequest("\(PackageSpec.jsonPath(context.codingPath)): wrong type")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw APIError.badRequest("\(PackageSpec.jsonPath(context.codingPath)): null where a value is needed")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw APIError.badRequest(
-                "\(PackageSpec.jsonPath(context.codingPath)): \(context.codingPath.isEmpty ? "not JSON" : "invalid value")")
+            return try JSONDecodingProblem.decode(type, from: data)
+        } catch let problem as JSONDecodingProblem {
+            let what = switch problem.kind {
+            case .missing: "missing"
+            case .wrongType: "wrong type"
+            case .null: "null where a value is needed"
+            case .invalid: "invalid value"
+            case .notJSON: "not JSON"
+            }
+            throw APIError.badRequest("\(problem.pathOfValue): \(what)")
         }
     }
 }

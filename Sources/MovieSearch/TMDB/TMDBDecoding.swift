@@ -8,9 +8,9 @@ public enum TMDBDecoding {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
-            return try decoder.decode(T.self, from: body)
+            return try JSONDecodingProblem.decode(T.self, from: body, using: decoder)
         } catch {
-            throw .malformed(endpoint: endpoint, detail: describe(error))
+            throw .malformed(endpoint: endpoint, detail: "\(error)")
         }
     }
 
@@ -67,16 +67,4 @@ public enum TMDBDecoding {
             retryAfter: retryAfter.flatMap { DeltaSeconds.parse($0, cap: longestRetryAfter) })
     }
 
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let DecodingError.keyNotFound(key, context):
-            "missing \"\(key.stringValue)\" at \(PackageSpec.jsonPath(context.codingPath))"
-        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
-            "\(context.debugDescription) at \(PackageSpec.jsonPath(context.codingPath))"
-        case let DecodingError.dataCorrupted(context):
-            context.codingPath.isEmpty ? "not JSON" : "\(context.debugDescription) at \(PackageSpec.jsonPath(context.codingPath))"
-        default:
-            "\(error)"
-        }
-    }
 }
