@@ -66,6 +66,9 @@ class WebRoomTests(unittest.TestCase):
         host, code = self.open_room(DESKTOP)
         host_name = player_name(host)
         guest = self.join(code, "Phone friend", PHONE)
+        console_errors = []
+        for page in (host, guest):
+            page.on("console", lambda message: message.type == "error" and console_errors.append(message.text))
         self.everyone_in([host, guest], 2)
 
         # The lobby: who is in, the host marked; only the host can start, kick and pass the role on.
@@ -126,6 +129,7 @@ class WebRoomTests(unittest.TestCase):
             self.assertTrue(page.locator("#answer").is_hidden())
         self.assertRegex(host.locator("#places li.me .place-line").text_content(), rf"^#[12] {re.escape(host_name)}: \d+ points$")
         guest.screenshot(path=str(SCREENSHOTS / "room-podium-phone.png"), full_page=True)
+        self.assertEqual(console_errors, [])
 
     def test_a_reload_in_a_room_takes_the_seat_back(self):
         host, code = self.open_room(DESKTOP)
@@ -141,6 +145,10 @@ class WebRoomTests(unittest.TestCase):
         me = guest.locator("#lobby-players li", has_text="Reloader")
         expect(me).to_contain_text("you")
         expect(guest.locator("#lobby-players li", has_text="disconnected")).to_have_count(0)
+        # A hint by its shortcut (to the asker only), then the answer.
+        guest.keyboard.press("Alt+KeyH")
+        expect(guest.locator("#hint")).to_have_text(re.compile(r"^Hint: \S"))
+        self.assertEqual(host.locator("#hint").text_content(), "")
         guess = guest.get_by_label("Your guess")
         guess.fill(ANSWER)
         guess.press("Enter")
@@ -172,10 +180,20 @@ class WebRoomTests(unittest.TestCase):
             self.assertEqual(page.locator("#lobby-players b, #lobby-players img").count(), 0)
         expect(guest.locator("#lobby-note")).to_have_text("방장이 시작하기를 기다리는 중입니다.")
 
+        # A refused join is said on the form, and the name can be changed.
+        third = session.new_page(self, DESKTOP)
+        third.goto(f"/r/{code}")
+        third.get_by_label("Your name").fill(hostile.upper())
+        third.get_by_role("button", name="Join").click()
+        expect(third.locator("#join-problem")).to_have_text("Someone in the room has this name already.")
+        third.get_by_label("Your name").fill("Third")
+        third.get_by_role("button", name="Join").click()
+        self.everyone_in([host, guest, third], 3)
+
         # The host removes them: the page says so and keeps nothing to come back with.
         host.locator("#lobby-players li").nth(1).get_by_role("button", name="Kick").click()
         expect(guest.locator("#room-notice")).to_have_text("방장이 당신을 방에서 내보냈습니다.")
-        self.everyone_in([host], 1)
+        self.everyone_in([host, third], 2)
         self.assertIsNone(guest.evaluate(f"sessionStorage.getItem('uquiz.room.{code}')"))
 
 
