@@ -50,8 +50,15 @@ class WebRoomTests(unittest.TestCase):
         expect(host).to_contain_text("you")
         return page, page.url.rsplit("/", 1)[1]
 
-    def join(self, code, name, viewport=PHONE, locale="en-US", name_label="Your name", join_label="Join"):
+    def join(self, code, name, viewport=PHONE, locale="en-US", name_label="Your name", join_label="Join", sockets=None):
+        """A friend opening the room's link; with `sockets`, its WebSockets go through Playwright, which appends each
+        one's page side to the list (to cut it as a network would)."""
         page = session.new_page(self, viewport, locale)
+        if sockets is not None:
+            def relay(socket):
+                socket.connect_to_server()
+                sockets.append(socket)
+            page.route_web_socket(re.compile(r"/v1/rooms/\w+/ws$"), relay)
         page.goto(f"/r/{code}")
         page.get_by_label(name_label).fill(name)
         page.get_by_role("button", name=join_label).click()
@@ -133,7 +140,8 @@ class WebRoomTests(unittest.TestCase):
 
     def test_a_reload_in_a_room_takes_the_seat_back(self):
         host, code = self.open_room(DESKTOP)
-        guest = self.join(code, "Reloader", PHONE)
+        sockets = []
+        guest = self.join(code, "Reloader", PHONE, sockets=sockets)
         self.everyone_in([host, guest], 2)
         host.get_by_role("button", name="Start").click()
         stage_shown(guest, 1)
@@ -145,6 +153,14 @@ class WebRoomTests(unittest.TestCase):
         me = guest.locator("#lobby-players li", has_text="Reloader")
         expect(me).to_contain_text("you")
         expect(guest.locator("#lobby-players li", has_text="disconnected")).to_have_count(0)
+        # A connection cut under the page (not by the server): it takes the seat back on a new one by itself.
+        self.assertEqual(len(sockets), 2)
+        sockets[-1].close(code=4999, reason="cut by the test")
+        expect(guest.locator("#room-notice")).to_have_text("Back in the room.")
+        self.assertEqual(len(sockets), 3)
+        self.everyone_in([host, guest], 2)
+        stage_shown(guest, 1)
+
         # A hint by its shortcut (to the asker only), then the answer.
         guest.keyboard.press("Alt+KeyH")
         expect(guest.locator("#hint")).to_have_text(re.compile(r"^Hint: \S"))
