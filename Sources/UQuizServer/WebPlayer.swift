@@ -121,7 +121,8 @@ public enum WebPlayerProblem: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The pages of the web player, `/`, `/p/{code}` and `/d`: one HTML page whose script shows what the path asks for.
+/// The pages of the web player, `/`, `/p/{code}`, `/d` and `/r/{code}` (a live room): one HTML page whose script shows
+/// what the path asks for.
 /// Its assets come from `FileMiddleware` under the versioned path.
 struct WebRoutes {
     let web: WebPlayer
@@ -133,6 +134,7 @@ struct WebRoutes {
         router.get("/") { request, _ in page(request) }
         router.get("p/{code}") { request, _ in page(request) }
         router.get("d") { request, _ in page(request) }
+        router.get("r/{code}") { request, _ in page(request) }
         router.add(
             middleware: FileMiddleware(
                 web.assetsDirectory.path, urlBasePath: web.assetsPath,

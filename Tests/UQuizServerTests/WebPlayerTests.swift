@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 import UQuizServer
 
-/// The web player's files as the server serves them: the page at its three paths in the language asked for, assets
+/// The web player's files as the server serves them: the page at its four paths in the language asked for, assets
 /// under a version that changes with their bytes, strict headers everywhere; and where the server finds the folder.
 @Suite("The web player's files")
 struct WebPlayerTests {
@@ -21,7 +21,7 @@ struct WebPlayerTests {
     @Test func thePageIsServedAtItsPathsWithStrictHeadersInTheAskedLanguage() async throws {
         let web = try WebPlayer(directory: Self.repositoryWeb)
         try await TestServer().test(configuration: .init(web: web)) { client in
-            for path in ["/", "/p/FE7NWW", "/d"] {
+            for path in ["/", "/p/FE7NWW", "/d", "/r/K7QF"] {
                 let response = try await client.execute(uri: path, method: .get, headers: [.acceptLanguage: "ko-KR,ko;q=0.9,en;q=0.8"])
                 #expect(response.status == .ok, "\(path)")
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")

@@ -1,139 +1,35 @@
 """The web player in a real browser (Debian's chromium through Playwright) against the real `uquiz serve`.
 
-The server runs on a free loopback port with a fresh database in a temporary folder. A one-quiz package is published
-through the API first (Metropolis, whose public-domain poster travels in the seed bundle), so a whole play takes the
-server's 3 s interlude and a few seconds of stages: nothing here sleeps; every wait is for a condition, with a timeout.
+The server, its one-quiz package and the browser come from harness.py: nothing here sleeps; every wait is for a
+condition, with a timeout.
 """
 
 import json
-import os
 import re
-import select
-import shutil
-import subprocess
-import tempfile
-import time
 import unittest
-import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-UQUIZ = os.environ.get("UQUIZ_BIN", str(REPOSITORY / ".build/debug/uquiz"))
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = REPOSITORY / ".build-web"
-SCREENSHOTS = ARTIFACTS / "screenshots"
+from harness import (
+    ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, WRONG_GUESS, Session)
 
-# The published quiz: beginner (5 stages of 2 s), areas stage by stage as (row, column) centres of 5 x 5 cell blocks on
-# the 50 x 75 grid. They sit where Metropolis's poster is not black, so a revealed area is told from a hidden one.
-AREAS = [[35, 9], [24, 38], [53, 26], [66, 14], [7, 22]]
-STAGE_MS = 2000
-COLUMNS, ROWS = 50, 75
-ANSWER = "Metropolis"
-WRONG_GUESS = "Not a film at all"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-WAIT_MS = 20_000
-
-
-class Server:
-    """`uquiz serve --port 0` in a sandbox; the first line it prints says where it listens."""
-
-    def __init__(self):
-        self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
-        environment = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(self.folder),
-            "XDG_CONFIG_HOME": str(self.folder / "config"),
-            "XDG_DATA_HOME": str(self.folder / "data"),
-            "XDG_CACHE_HOME": str(self.folder / "cache"),
-            "LANG": "C.UTF-8",
-        }
-        self.log = open(self.folder / "server.log", "wb")
-        self.process = subprocess.Popen(
-            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite")],
-            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=environment)
-        try:
-            line = self._first_line(timeout=120)
-        except Exception:
-            self.stop()
-            raise
-        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"unexpected first line from uquiz serve: {line!r}")
-        self.base_url = match.group(1)
-
-    def _first_line(self, timeout):
-        deadline = time.monotonic() + timeout
-        line = b""
-        while not line.endswith(b"\n"):
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
-                raise RuntimeError("uquiz serve did not say where it listens")
-            # Unbuffered: a buffered read could take more than the line, and select would not see it.
-            byte = os.read(self.process.stdout.fileno(), 1)
-            if not byte:
-                raise RuntimeError("uquiz serve exited before listening")
-            line += byte
-        return line.decode().strip()
-
-    def request(self, method, path, body=None, token=None):
-        """One API request: (status, headers, bytes)."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base_url + path, data=data, method=method)
-        if body is not None:
-            request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, response.headers, response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, error.headers, error.read()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
-        self.log.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
+session = None
 server = None
-playwright = None
-browser = None
 share_code = None
 metrics = {}
 
 
 def setUpModule():
-    global server, playwright, browser, share_code
-    server = Server()
-    status, _, body = server.request("POST", "/v1/players", {"name": "Web maker"})
-    assert status == 201, body
-    token = json.loads(body)["token"]
-    spec = {
-        "format": 1, "title": "Web test: one silent classic", "level": "beginner", "language": "en",
-        "quizzes": [{"movie": 19, "areas": AREAS}],
-    }
-    status, _, body = server.request("POST", "/v1/packages", spec, token)
-    assert status == 201, body
-    share_code = json.loads(body)["shareCode"]
-    playwright = sync_playwright().start()
-    # Root (a CI container) cannot use chromium's sandbox.
-    arguments = ["--no-sandbox"] if os.geteuid() == 0 else []
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=arguments)
+    global session, server, share_code
+    session = Session()
+    server = session.server
+    share_code = session.share_code
 
 
 def tearDownModule():
-    if browser:
-        browser.close()
-    if playwright:
-        playwright.stop()
-    if server:
-        server.stop()
+    if session:
+        session.close()
     if metrics:
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "web-metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
@@ -158,6 +54,9 @@ AREA_MEANS = """
 }
 """
 
+# Assets only the live room's page (`/r/{code}`) loads, by a dynamic import.
+ROOM_ONLY_ASSETS = {"room.js"}
+
 # Cells far from every area: never revealed before the end.
 OUTSIDE = [[2, 2], [2, 47], [72, 47], [45, 46]]
 
@@ -168,13 +67,7 @@ def brightness(mean):
 
 class WebPlayerTests(unittest.TestCase):
     def new_page(self, viewport, locale="en-US"):
-        context = browser.new_context(
-            viewport=viewport, locale=locale, base_url=server.base_url,
-            is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
-        self.addCleanup(context.close)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        return page
+        return session.new_page(self, viewport, locale)
 
     def stage_shown(self, page, stage):
         # Selectors, not wait_for_function: the page's Content-Security-Policy forbids the eval that one needs.
@@ -315,6 +208,7 @@ class WebPlayerTests(unittest.TestCase):
         assets = re.findall(r'(?:href|src)="(/assets/[0-9a-f]{16}/[^"]+)"', html)
         self.assertGreaterEqual(len(assets), 4)
         weight = len(body)
+        room_weight = 0
         version = assets[0].split("/")[2]
         for name in sorted(p.name for p in (REPOSITORY / "Web/assets").iterdir()):
             status, headers, asset = server.request("GET", f"/assets/{version}/{name}")
@@ -324,14 +218,20 @@ class WebPlayerTests(unittest.TestCase):
             expected = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                         ".svg": "image/svg+xml; charset=utf-8"}[Path(name).suffix]
             self.assertEqual(headers["Content-Type"], expected, name)
-            weight += len(asset)
+            # The live room's module is loaded only by /r/{code}.
+            if name in ROOM_ONLY_ASSETS:
+                room_weight += len(asset)
+            else:
+                weight += len(asset)
         # Another version's assets are not served (a stale page must reload the page, not mix versions).
         status, _, _ = server.request("GET", f"/assets/0000000000000000/{Path(assets[-1]).name}")
         self.assertEqual(status, 404)
         status, _, _ = server.request("GET", f"/assets/{version}/../index.html")
         self.assertIn(status, (400, 404))
         metrics["pageWeightBytes"] = weight
+        metrics["roomPageWeightBytes"] = weight + room_weight
         self.assertLess(weight, 60 * 1024, "the page without the poster stays under 60 KB")
+        self.assertLess(weight + room_weight, 90 * 1024, "a live room's page without the poster stays under 90 KB")
 
     def test_home_lists_packages_and_opens_a_share_code(self):
         page = self.new_page(DESKTOP)

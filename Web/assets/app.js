@@ -1,5 +1,6 @@
 // The web player's one page: it shows what the path asks for. `/` the public packages, today's daily quiz and a box
-// for a share code; `/p/{code}` a play of that package; `/d` the daily quiz with the player's streak. Everything the
+// for a share code; `/p/{code}` a play of that package, with a button to play it with friends in a live room;
+// `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there). Everything the
 // API says is shown with textContent, never parsed as HTML.
 
 import { codePattern, encode, optionalPlayerApi, playerApi, publicApi } from './api.js';
@@ -83,7 +84,26 @@ function showPackage(code) {
     start: () => playerApi('POST', `/v1/packages/${encode(code)}/plays`),
     shareLink: `${location.origin}/p/${encode(code)}`,
   });
+  // The solo play starts at once; this leaves it for a room on the same package, the page's player its host.
+  const withFriends = element('button', { type: 'button', id: 'open-room', i18n: ['room.open'] });
+  const problem = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+  withFriends.addEventListener('click', async () => {
+    withFriends.disabled = true;
+    try {
+      const { openRoom } = await import('./room.js');
+      await openRoom(code);
+    } catch (error) {
+      setText(problem, 'error.generic', { message: error.message });
+      withFriends.disabled = false;
+    }
+  });
+  main.prepend(element('div', { class: 'room-bar' }, [withFriends, problem]));
   screen.begin();
+}
+
+async function showRoom(code) {
+  const { RoomScreen } = await import('./room.js');
+  new RoomScreen(main, code).begin();
 }
 
 async function showDaily() {
@@ -118,7 +138,9 @@ async function showDaily() {
 
 const path = location.pathname;
 const packageMatch = path.match(/^\/p\/([^/]+)\/?$/);
+const roomMatch = path.match(/^\/r\/([^/]+)\/?$/);
 if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase());
+else if (roomMatch) showRoom(decodeURIComponent(roomMatch[1]).trim().toUpperCase());
 else if (path === '/d' || path === '/d/') showDaily();
 else showHome();
 document.documentElement.lang = currentLanguage();

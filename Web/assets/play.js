@@ -495,4 +495,4 @@ function keepAboveKeyboard(bar) {
   place();
 }
 
-export { element };
+export { clearText, element, keepAboveKeyboard };

@@ -1,0 +1,148 @@
+"""What the browser tests share: the real `uquiz serve` in a sandbox, a one-quiz package published on it, and chromium.
+
+The server runs on a free loopback port with a fresh database in a temporary folder. A one-quiz package is published
+through the API first (Metropolis, whose public-domain poster travels in the seed bundle), so a whole play takes the
+server's 3 s interlude and a few seconds of stages. Each test module opens one `Session` in setUpModule and closes it in
+tearDownModule.
+"""
+
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+UQUIZ = os.environ.get("UQUIZ_BIN", str(REPOSITORY / ".build/debug/uquiz"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = REPOSITORY / ".build-web"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+
+# The published quiz: beginner (5 stages of 2 s), areas stage by stage as (row, column) centres of 5 x 5 cell blocks on
+# the 50 x 75 grid. They sit where Metropolis's poster is not black, so a revealed area is told from a hidden one.
+AREAS = [[35, 9], [24, 38], [53, 26], [66, 14], [7, 22]]
+STAGE_MS = 2000
+COLUMNS, ROWS = 50, 75
+ANSWER = "Metropolis"
+WRONG_GUESS = "Not a film at all"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+WAIT_MS = 20_000
+
+
+class Server:
+    """`uquiz serve --port 0` in a sandbox; the first line it prints says where it listens."""
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
+        environment = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.folder),
+            "XDG_CONFIG_HOME": str(self.folder / "config"),
+            "XDG_DATA_HOME": str(self.folder / "data"),
+            "XDG_CACHE_HOME": str(self.folder / "cache"),
+            "LANG": "C.UTF-8",
+        }
+        self.log = open(self.folder / "server.log", "wb")
+        self.process = subprocess.Popen(
+            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite")],
+            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=environment)
+        try:
+            line = self._first_line(timeout=120)
+        except Exception:
+            self.stop()
+            raise
+        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"unexpected first line from uquiz serve: {line!r}")
+        self.base_url = match.group(1)
+
+    def _first_line(self, timeout):
+        deadline = time.monotonic() + timeout
+        line = b""
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+                raise RuntimeError("uquiz serve did not say where it listens")
+            # Unbuffered: a buffered read could take more than the line, and select would not see it.
+            byte = os.read(self.process.stdout.fileno(), 1)
+            if not byte:
+                raise RuntimeError("uquiz serve exited before listening")
+            line += byte
+        return line.decode().strip()
+
+    def request(self, method, path, body=None, token=None):
+        """One API request: (status, headers, bytes)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+    def publish(self, maker, spec):
+        """Publishes `spec` as a new player named `maker`: the package's share code."""
+        status, _, body = self.request("POST", "/v1/players", {"name": maker})
+        assert status == 201, body
+        token = json.loads(body)["token"]
+        status, _, body = self.request("POST", "/v1/packages", spec, token)
+        assert status == 201, body
+        return json.loads(body)["shareCode"]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+        self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Session:
+    """The server with the one-quiz package published, and chromium."""
+
+    def __init__(self):
+        self.server = Server()
+        self.playwright = None
+        self.browser = None
+        try:
+            self.share_code = self.server.publish("Web maker", {
+                "format": 1, "title": "Web test: one silent classic", "level": "beginner", "language": "en",
+                "quizzes": [{"movie": 19, "areas": AREAS}],
+            })
+            self.playwright = sync_playwright().start()
+            # Root (a CI container) cannot use chromium's sandbox.
+            arguments = ["--no-sandbox"] if os.geteuid() == 0 else []
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=arguments)
+        except Exception:
+            self.close()
+            raise
+
+    def new_page(self, test, viewport, locale="en-US"):
+        """A page in a browser context of its own (its own storage: another person), closed when `test` ends."""
+        context = self.browser.new_context(
+            viewport=viewport, locale=locale, base_url=self.server.base_url,
+            is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
+        test.addCleanup(context.close)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        return page
+
+    def close(self):
+        if self.browser:
+            self.browser.close()
+        if self.playwright:
+            self.playwright.stop()
+        self.server.stop()

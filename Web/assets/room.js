@@ -1,0 +1,602 @@
+// A live room, `/r/{code}` (issue 17): the lobby, the quizzes played together on the server's clock, the answer and
+// scoreboard between them and the podium, over the room's WebSocket (README.md, "Live rooms"). The server times and
+// judges everything; the page draws what it is told when it is told, and sets text from the network only as text.
+
+import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
+import { setText, t } from './i18n.js';
+import { clearText, element, keepAboveKeyboard } from './play.js';
+
+const wireVersion = 1;
+/// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
+const clockSamples = 5;
+const posterFadeMs = 300;
+/// Waits before each try to take the seat back over a new socket; the last is kept (the seat is held 90 s).
+const reconnectDelaysMs = [300, 1000, 2000, 4000];
+/// Closes after which another socket cannot help: left, the room is gone, kicked, resumed on another page.
+const finalCloseCodes = new Set([1000, 1001, 4003, 4004]);
+const nameLength = 24;
+
+const resumeKey = (code) => `uquiz.room.${code}`;
+const openerKey = (code) => `uquiz.room.opener.${code}`;
+
+/// Opens a room on the package as the guest player (made now if needed) and goes to it, where the page joins first
+/// with the player's token, as the server requires of the opener.
+export async function openRoom(shareCode) {
+  const opened = await playerApi('POST', '/v1/rooms', { shareCode });
+  sessionStorage.setItem(openerKey(opened.code), '1');
+  location.assign(`/r/${encode(opened.code)}`);
+}
+
+export class RoomScreen {
+  constructor(main, code) {
+    this.main = main;
+    this.code = code;
+    this.me = null;
+    this.lobby = { players: [], host: null };
+    this.phase = 'lobby';
+    this.socket = null;
+    this.over = false;
+    this.reconnects = 0;
+    this.samples = [];
+    this.offset = null;
+    this.shownQuiz = 0;
+    this.quizCount = 0;
+    this.askedStage = 0;
+    this.layers = [];
+    this.endsAt = null;
+    this.limitMs = 0;
+    this.nextQuizAt = null;
+    this.doneQuiz = 0;
+    this.watchingQuiz = 0;
+    this.frame = null;
+    this.build();
+  }
+
+  build() {
+    const code = this.code;
+    this.notice = element('p', { id: 'room-notice', class: 'verdict', role: 'status', 'aria-live': 'polite' });
+    this.nameInput = element('input', {
+      id: 'room-name', name: 'name', type: 'text', autocomplete: 'nickname', maxlength: String(nameLength), enterkeyhint: 'go',
+    });
+    this.nameProblem = element('p', { id: 'join-problem', class: 'problem', role: 'status', 'aria-live': 'polite' });
+    this.joinForm = element('form', { id: 'join-form', class: 'code-form', hidden: '' }, [
+      element('label', { for: 'room-name', i18n: ['room.name'] }),
+      element('div', { class: 'answer-row' }, [this.nameInput, element('button', { type: 'submit', class: 'primary', i18n: ['room.join'] })]),
+      this.nameProblem,
+    ]);
+    this.players = element('ul', { id: 'lobby-players', class: 'players' });
+    this.startButton = element('button', { type: 'button', id: 'start-room', class: 'primary', hidden: '', i18n: ['room.start'] });
+    this.lobbyNote = element('p', { id: 'lobby-note', class: 'note' });
+    this.lobbySection = element('section', { id: 'lobby', class: 'lobby', hidden: '' }, [
+      element('h2', { i18n: ['room.players'] }), this.players, this.startButton, this.lobbyNote,
+      element('p', { class: 'note', i18n: ['room.invite'] }),
+      element('output', { id: 'room-link', class: 'share-line', text: `${location.origin}/r/${code}` }),
+    ]);
+
+    this.canvas = element('canvas', { id: 'poster', width: 342, height: 513, role: 'img' });
+    this.canvas.dataset.i18nAttr = 'aria-label';
+    this.context = this.canvas.getContext('2d');
+    this.countdown = element('p', { id: 'countdown', class: 'countdown', hidden: '' });
+    this.quizLabel = element('span', { id: 'quiz-label' });
+    this.timeLabel = element('span', { id: 'time-left' });
+    this.timeFill = element('div', { class: 'timebar-fill' });
+    this.hintText = element('p', { id: 'hint', class: 'hint' });
+    this.verdict = element('p', { id: 'verdict', class: 'verdict', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.solvedList = element('ul', { id: 'solved-notices', class: 'notices', 'aria-live': 'polite' });
+    this.gameSection = element('section', { id: 'room-game', hidden: '' }, [
+      element('div', { class: 'status' }, [this.quizLabel, this.timeLabel]),
+      element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
+      element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
+      this.hintText, this.verdict, this.solvedList,
+    ]);
+    this.endSection = element('section', { id: 'quiz-end', class: 'end', hidden: '' });
+    this.podiumSection = element('section', { id: 'podium', class: 'end', hidden: '' });
+
+    this.guess = element('input', {
+      id: 'guess', name: 'guess', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+      enterkeyhint: 'send', maxlength: '200',
+    });
+    this.hintButton = element('button', { type: 'button', id: 'hint-button', 'aria-keyshortcuts': 'Alt+H', i18n: ['play.hint'] });
+    this.skipButton = element('button', { type: 'button', id: 'skip-button', 'aria-keyshortcuts': 'Alt+S', hidden: '', i18n: ['room.skip'] });
+    this.form = element('form', { id: 'answer', class: 'answer-bar', hidden: '' }, [
+      element('label', { for: 'guess', i18n: ['play.guess'] }),
+      element('div', { class: 'answer-row' }, [this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] })]),
+      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton]),
+    ]);
+    this.main.replaceChildren(
+      element('h1', { id: 'room-title', i18n: ['room.title', { code }] }), this.notice, this.joinForm,
+      this.gameSection, this.endSection, this.podiumSection, this.lobbySection, this.form);
+
+    this.joinForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const name = this.nameInput.value.trim();
+      if (!name) { setText(this.nameProblem, 'room.error.invalid_name'); return; }
+      this.connect({ type: 'join', name, playerToken: storedPlayer()?.token });
+    });
+    this.startButton.addEventListener('click', () => this.send({ type: 'start' }));
+    this.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    this.hintButton.addEventListener('click', () => this.askHint());
+    this.skipButton.addEventListener('click', () => this.skip());
+    document.addEventListener('keydown', (event) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.code === 'KeyH') { event.preventDefault(); this.askHint(); }
+      if (event.code === 'KeyS') { event.preventDefault(); this.skip(); }
+    });
+    keepAboveKeyboard(this.form);
+  }
+
+  /// Takes back the seat this tab had (a reload), joins as the opener, or shows the lobby and asks for a name.
+  async begin() {
+    const token = sessionStorage.getItem(resumeKey(this.code));
+    if (token) return this.connect({ type: 'resume', token });
+    if (sessionStorage.getItem(openerKey(this.code))) {
+      const player = await ensurePlayer();
+      return this.connect({ type: 'join', name: player.name.slice(0, nameLength), playerToken: player.token });
+    }
+    let info;
+    try {
+      info = await publicApi('GET', `/v1/rooms/${encode(this.code)}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setText(this.notice, 'room.unknown');
+      else setText(this.notice, 'error.generic', { message: error.message });
+      return;
+    }
+    if (info.phase === 'finished' || info.phase === 'expired') { setText(this.notice, 'room.over'); return; }
+    this.showLobby(info);
+    this.askName();
+  }
+
+  askName() {
+    this.joinForm.hidden = false;
+    if (!this.nameInput.value) this.nameInput.value = storedPlayer()?.name.slice(0, nameLength) ?? '';
+    this.nameInput.focus();
+  }
+
+  // MARK: The socket
+
+  connect(hello) {
+    this.hello = hello;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(`${scheme}//${location.host}/v1/rooms/${encode(this.code)}/ws`);
+    this.socket = socket;
+    socket.addEventListener('open', () => this.send(hello));
+    socket.addEventListener('message', (event) => {
+      if (socket !== this.socket) return;
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      this.receive(message, performance.now());
+    });
+    socket.addEventListener('close', (event) => { if (socket === this.socket) this.closed(event.code); });
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ v: wireVersion, ...message }));
+  }
+
+  /// Ends this socket on purpose (a refused hello): its close is not a drop to recover from.
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+  }
+
+  /// The socket ended: a seat this tab holds is taken back over a new one with `resume`, after a short wait; a join
+  /// that never got its welcome (the room is gone, say) starts over from what the room says.
+  async closed(code) {
+    this.socket = null;
+    this.me = null;
+    if (this.over) return;
+    if (code === 4004) { this.end('room.replaced', { keepSeat: true }); return; }
+    const token = sessionStorage.getItem(resumeKey(this.code));
+    if (!token) {
+      sessionStorage.removeItem(openerKey(this.code));
+      if (this.hello?.type === 'join') this.begin();
+      return;
+    }
+    if (finalCloseCodes.has(code)) return;
+    setText(this.notice, 'room.reconnecting');
+    const delay = reconnectDelaysMs[Math.min(this.reconnects, reconnectDelaysMs.length - 1)];
+    this.reconnects += 1;
+    await new Promise((resolve) => { setTimeout(resolve, delay); });
+    // After a few failed tries, ask whether the room is still there (a restarted server forgets its rooms).
+    if (this.reconnects > 2) {
+      try {
+        await publicApi('GET', `/v1/rooms/${encode(this.code)}`);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) { this.end('room.over'); return; }
+      }
+    }
+    this.connect({ type: 'resume', token });
+  }
+
+  receive(message, receivedAt) {
+    switch (message.type) {
+      case 'welcome': return this.welcome(message);
+      case 'snapshot': return this.applySnapshot(message, receivedAt);
+      case 'lobby': return this.showLobby(message);
+      case 'hostChanged':
+        this.showLobby({ ...this.lobby, host: message.player });
+        return setText(this.notice, 'room.newHost', { name: this.nameOf(message.player) });
+      case 'quizLoading': return this.quizLoading(message);
+      case 'quizStarted':
+      case 'stageRevealed': return this.quizClock(message, receivedAt);
+      case 'guessJudged': return this.judged(message);
+      case 'hint':
+        this.hintButton.disabled = true;
+        return setText(this.hintText, 'play.hintText', { hint: message.hint });
+      case 'solved':
+        return this.solvedList.append(element('li', {
+          i18n: ['room.solved', { name: this.nameOf(message.player), stage: message.stage }],
+        }));
+      case 'quizEnded': return this.quizEnded(message, receivedAt);
+      case 'podium': return this.showPodium(message);
+      case 'kicked': return this.end('room.kicked');
+      case 'roomExpired': return this.end(`room.expired.${message.reason}`);
+      case 'error': return this.refused(message);
+      case 'ping': return this.send({ type: 'pong', serverTime: message.serverTime });
+      case 'pong': return this.clockSample(message);
+      default: return undefined;
+    }
+  }
+
+  welcome(message) {
+    sessionStorage.setItem(resumeKey(this.code), message.resumeToken);
+    sessionStorage.removeItem(openerKey(this.code));
+    this.me = message.player;
+    this.reconnects = 0;
+    this.joinForm.hidden = true;
+    if (this.notice.dataset.i18n === 'room.reconnecting') setText(this.notice, 'room.reconnected');
+    this.samples = [];
+    this.send({ type: 'ping', clientTime: performance.now() });
+  }
+
+  /// A refused command. Before the seat is had, a refused `join` or `resume` goes back to asking for a name.
+  refused(message) {
+    if (this.me === null && this.hello?.type === 'join' && message.code === 'unknown_player_token') {
+      // A token from another server's database: joining without it still plays, it only does not count in stats.
+      this.hello = { ...this.hello, playerToken: undefined };
+      return this.send(this.hello);
+    }
+    const key = `room.error.${message.code}`;
+    const known = t(key) !== key;
+    if (this.me === null) {
+      this.drop();
+      if (this.hello?.type === 'resume') sessionStorage.removeItem(resumeKey(this.code));
+      sessionStorage.removeItem(openerKey(this.code));
+      if (this.hello?.type === 'resume') return this.begin();
+      this.askName();
+      return known ? setText(this.nameProblem, key) : setText(this.nameProblem, 'room.refused', { message: message.message });
+    }
+    return known ? setText(this.notice, key) : setText(this.notice, 'room.refused', { message: message.message });
+  }
+
+  /// The room is over for this tab (kicked, the room expired, or the seat went to another tab): no seat to take back
+  /// here.
+  end(key, { keepSeat = false } = {}) {
+    this.over = true;
+    if (!keepSeat) sessionStorage.removeItem(resumeKey(this.code));
+    setText(this.notice, key);
+    this.form.hidden = true;
+    this.main.classList.remove('with-answer-bar');
+    this.startButton.hidden = true;
+    this.endsAt = null;
+    this.nextQuizAt = null;
+    this.drop();
+  }
+
+  // MARK: The server's clock, for drawing only
+
+  clockSample({ clientTime, serverTime }) {
+    const now = performance.now();
+    // The server read its clock about halfway through the round trip.
+    this.samples.push(serverTime - (clientTime + now) / 2);
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    this.offset = sorted[Math.floor(sorted.length / 2)];
+    if (this.samples.length < clockSamples) this.send({ type: 'ping', clientTime: performance.now() });
+  }
+
+  /// When `inMs` after the server's `serverTime` falls on performance.now()'s clock; before any round trip, counted
+  /// from when the message arrived.
+  localTime(serverTime, inMs, receivedAt) {
+    return this.offset === null ? receivedAt + inMs : serverTime + inMs - this.offset;
+  }
+
+  // MARK: What the server said
+
+  applySnapshot(snapshot, receivedAt) {
+    this.me = snapshot.you;
+    this.quizCount = snapshot.quizCount;
+    this.showLobby(snapshot.lobby);
+    const quiz = snapshot.loading?.quiz ?? snapshot.clock?.quiz;
+    if (snapshot.standing === 'watching') this.watchingQuiz = quiz;
+    if (snapshot.phase === 'loading') this.quizLoading(snapshot.loading);
+    if (snapshot.phase === 'playing') this.quizClock(snapshot.clock, receivedAt);
+    if (snapshot.hint) {
+      this.hintButton.disabled = true;
+      setText(this.hintText, 'play.hintText', { hint: snapshot.hint });
+    }
+    if (snapshot.result) {
+      this.doneQuiz = quiz;
+      this.sayResult(snapshot.result.outcome === 'solved', snapshot.result.points, snapshot.result.stage);
+    }
+    if (snapshot.standing === 'watching') setText(this.verdict, 'room.watching');
+    if ((snapshot.phase === 'interlude' || snapshot.phase === 'finished') && snapshot.lastQuiz) {
+      this.quizEnded({ ...snapshot.lastQuiz, nextQuizInMs: snapshot.nextQuizInMs, serverTime: snapshot.serverTime }, receivedAt);
+    }
+    if (snapshot.podium) this.showPodium(snapshot.podium);
+    if (snapshot.phase === 'expired') this.end('room.over');
+    this.showControls();
+    this.animate();
+  }
+
+  nameOf(player) {
+    return this.lobby.players.find((entry) => entry.player === player)?.name ?? `#${player}`;
+  }
+
+  showLobby(lobby) {
+    this.lobby = { players: lobby.players, host: lobby.host ?? null };
+    const hosting = this.me !== null && this.lobby.host === this.me;
+    this.players.replaceChildren(...this.lobby.players.map((entry) => {
+      const tags = [];
+      if (entry.player === this.lobby.host) tags.push('room.tag.host');
+      if (entry.player === this.me) tags.push('room.tag.you');
+      if (!entry.connected) tags.push('room.tag.away');
+      if (entry.watching) tags.push('room.tag.watching');
+      const item = element('li', { 'data-player': String(entry.player), class: entry.connected ? 'player' : 'player away' }, [
+        element('span', { class: 'player-name', text: entry.name }),
+        ...tags.map((key) => element('span', { class: 'tag', i18n: [key] })),
+      ]);
+      if (hosting && entry.player !== this.me) {
+        const kick = element('button', { type: 'button', class: 'kick', i18n: ['room.kick'] });
+        kick.addEventListener('click', () => this.send({ type: 'kick', player: entry.player }));
+        const pass = element('button', { type: 'button', class: 'pass-host', i18n: ['room.passHost'] });
+        pass.disabled = !entry.connected;
+        pass.addEventListener('click', () => this.send({ type: 'passHost', player: entry.player }));
+        item.append(kick, pass);
+      }
+      return item;
+    }));
+    this.lobbySection.hidden = false;
+    this.showControls();
+  }
+
+  /// What this player may do now: the host's buttons, and the answer bar while a quiz runs for them.
+  showControls() {
+    const hosting = this.me !== null && this.lobby.host === this.me;
+    const inLobby = this.phase === 'lobby' && !this.over;
+    this.startButton.hidden = !(hosting && inLobby);
+    if (inLobby && this.me !== null) setText(this.lobbyNote, hosting ? 'room.youHost' : 'room.waitHost');
+    else clearText(this.lobbyNote);
+    this.skipButton.hidden = !hosting;
+    const running = this.phase === 'loading' || this.phase === 'playing';
+    this.gameSection.hidden = this.phase === 'lobby';
+    this.form.hidden = this.over || this.me === null || !running || this.watchingQuiz === this.shownQuiz;
+    // Room below the page's end for the fixed answer bar, only while it shows.
+    this.main.classList.toggle('with-answer-bar', !this.form.hidden);
+    const playing = this.phase === 'playing' && this.doneQuiz !== this.shownQuiz;
+    this.guess.disabled = !playing && this.phase !== 'loading';
+    this.hintButton.disabled = !playing || this.hintText.dataset.i18n === 'play.hintText';
+    this.skipButton.disabled = this.phase !== 'playing';
+  }
+
+  /// A new quiz from black: its poster, hint, verdict and notices are the previous quiz's no more.
+  showQuiz(quiz, quizCount) {
+    if (quizCount) this.quizCount = quizCount;
+    setText(this.quizLabel, 'play.quiz', { number: quiz, count: this.quizCount });
+    if (this.shownQuiz === quiz) return;
+    this.shownQuiz = quiz;
+    this.askedStage = 0;
+    this.layers = [];
+    this.limitMs = 0;
+    this.canvas.dataset.stage = '0';
+    delete this.canvas.dataset.whole;
+    setText(this.canvas, 'play.poster', { number: quiz });
+    clearText(this.hintText);
+    clearText(this.verdict);
+    delete this.verdict.dataset.outcome;
+    this.solvedList.replaceChildren();
+    this.endSection.hidden = true;
+    this.context.fillStyle = '#000';
+    this.context.fillRect(0, 0, this.canvas.width, this.canvas.height);
+  }
+
+  quizLoading(message) {
+    this.phase = 'loading';
+    if (this.watchingQuiz && this.watchingQuiz !== message.quiz) this.watchingQuiz = 0;
+    this.showQuiz(message.quiz, message.quizCount);
+    this.endsAt = null;
+    this.nextQuizAt = null;
+    setText(this.countdown, 'room.loading', { number: message.quiz });
+    this.countdown.hidden = false;
+    this.showControls();
+    this.loadPoster(message.quiz, 1, message.posterURL).then((drawn) => {
+      if (drawn) this.send({ type: 'loaded', quiz: message.quiz });
+    });
+  }
+
+  quizClock(message, receivedAt) {
+    this.phase = 'playing';
+    this.showQuiz(message.quiz, null);
+    this.countdown.hidden = true;
+    this.nextQuizAt = null;
+    this.endsAt = this.localTime(message.serverTime, message.endsInMs, receivedAt);
+    this.limitMs = Math.max(this.limitMs, Math.ceil(message.endsInMs / 1000) * 1000);
+    this.showControls();
+    if (message.stage > this.askedStage) this.loadPoster(message.quiz, message.stage, message.posterURL);
+    this.animate();
+  }
+
+  judged(message) {
+    if (message.judgement === 'accepted') {
+      this.doneQuiz = message.quiz;
+      this.guess.value = '';
+      this.sayResult(true, message.points, message.stage);
+      this.showControls();
+      return;
+    }
+    setText(this.verdict, `verdict.${message.judgement}`, { guess: this.lastGuess ?? '' });
+    this.verdict.dataset.outcome = 'rejected';
+    this.form.classList.remove('shake');
+    void this.form.offsetWidth;
+    this.form.classList.add('shake');
+    this.guess.select();
+  }
+
+  sayResult(solved, points, stage) {
+    if (solved) setText(this.verdict, 'room.accepted', { points, stage });
+    else setText(this.verdict, 'room.notSolved');
+    this.verdict.dataset.outcome = solved ? 'solved' : 'missed';
+  }
+
+  quizEnded(message, receivedAt) {
+    this.phase = message.nextQuizInMs === null || message.nextQuizInMs === undefined ? 'finished' : 'interlude';
+    this.showQuiz(message.quiz, message.quizCount);
+    this.endsAt = null;
+    this.timeFill.style.transform = 'scaleX(0)';
+    clearText(this.timeLabel);
+    if (this.phase === 'interlude') {
+      this.nextQuizAt = this.localTime(message.serverTime, message.nextQuizInMs, receivedAt);
+      this.countdown.hidden = false;
+    }
+    this.loadPoster(message.quiz, null, message.posterURL);
+    const solvers = message.solvers.map((solver) => element('li', {
+      i18n: ['room.solver', { name: solver.name, points: solver.points, stage: solver.stage, seconds: solver.seconds.toFixed(1) }],
+    }));
+    this.endSection.replaceChildren(
+      element('h2', { id: 'answer-title', i18n: ['room.answer', { title: message.answerTitle, year: message.answerYear ? `(${message.answerYear})` : '' }] }),
+      element('p', { class: 'note', i18n: [`room.ending.${message.ending}`] }),
+      solvers.length ? element('ul', { id: 'solvers' }, solvers) : element('p', { id: 'solvers', i18n: ['room.nobodySolved'] }),
+      this.scoreboard(message.scoreboard));
+    this.endSection.hidden = false;
+    this.showControls();
+    this.animate();
+  }
+
+  scoreboard(scores) {
+    const head = element('tr', {}, ['board.rank', 'board.player', 'board.score', 'room.solvedCount'].map((key) => element('th', { scope: 'col', i18n: [key] })));
+    const rows = scores.map((score) => {
+      const row = element('tr', {}, [
+        element('td', { text: String(score.rank) }), element('td', { text: score.name }),
+        element('td', { text: String(score.score) }), element('td', { text: `${score.solved}/${score.played}` }),
+      ]);
+      if (score.player === this.me) row.classList.add('me');
+      return row;
+    });
+    return element('section', { class: 'leaderboard' }, [
+      element('h3', { i18n: ['room.scoreboard'] }),
+      element('table', { id: 'scoreboard' }, [element('thead', {}, [head]), element('tbody', {}, rows)]),
+    ]);
+  }
+
+  showPodium(podium) {
+    this.phase = 'finished';
+    this.nextQuizAt = null;
+    this.countdown.hidden = true;
+    const places = podium.places.map((place) => {
+      const item = element('li', { class: place.player === this.me ? 'place me' : 'place' }, [
+        element('span', { class: 'place-line', i18n: ['room.place', { rank: place.rank, name: place.name, score: place.score }] }),
+      ]);
+      if (place.left) item.append(element('span', { class: 'tag', i18n: ['room.tag.left'] }));
+      if (place.shareLine) item.append(element('output', { class: 'share-line', text: place.shareLine }));
+      return item;
+    });
+    this.podiumSection.replaceChildren(element('h2', { i18n: ['room.podium'] }), element('ol', { id: 'places', class: 'places' }, places));
+    this.podiumSection.hidden = false;
+    this.showControls();
+  }
+
+  // MARK: The player's moves
+
+  submit() {
+    const text = this.guess.value.trim();
+    // The terminal's shortcuts work here too.
+    if (text === '?') { this.guess.value = ''; return this.askHint(); }
+    if (text === '/skip') { this.guess.value = ''; return this.skip(); }
+    if (this.phase !== 'playing') return setText(this.verdict, 'play.notStarted');
+    this.lastGuess = text;
+    return this.send({ type: 'guess', quiz: this.shownQuiz, text });
+  }
+
+  askHint() {
+    if (this.phase === 'playing' && !this.hintButton.disabled) this.send({ type: 'hint', quiz: this.shownQuiz });
+  }
+
+  skip() {
+    if (this.phase === 'playing' && this.lobby.host === this.me) this.send({ type: 'skip', quiz: this.shownQuiz });
+  }
+
+  // MARK: The poster
+
+  /// Stage `stage`'s poster (the whole one, `stage` null, once the quiz has ended) from the URL the server gave,
+  /// faded in over the stages before it. Resolves to whether it was drawn.
+  async loadPoster(quiz, stage, url) {
+    if (stage !== null) this.askedStage = Math.max(this.askedStage, stage);
+    try {
+      const response = await fetch(url, { cache: 'no-store' });
+      if (!response.ok) throw new Error(`${response.status}`);
+      const bitmap = await createImageBitmap(await response.blob());
+      if (quiz !== this.shownQuiz) return false;
+      if (this.layers.length === 0) {
+        this.canvas.width = bitmap.width;
+        this.canvas.height = bitmap.height;
+      }
+      this.layers.push({ bitmap, stage, start: performance.now() });
+      this.animate();
+      return true;
+    } catch (error) {
+      setText(this.notice, 'error.generic', { message: error.message });
+      return false;
+    }
+  }
+
+  animate() {
+    if (this.frame === null) this.frame = requestAnimationFrame(() => this.draw());
+  }
+
+  /// One frame: the posters over black, each at its fade (stage k's holds the areas of the stages before it), the
+  /// time bar and the countdowns, from the server's times on this page's clock.
+  draw() {
+    this.frame = null;
+    const now = performance.now();
+    let moving = false;
+    const context = this.context;
+    context.globalAlpha = 1;
+    context.fillStyle = '#000';
+    context.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    let lastOpaque = -1;
+    this.layers.forEach((layer, index) => {
+      const alpha = Math.min(1, Math.max(0, (now - layer.start) / posterFadeMs));
+      if (alpha < 1) moving = true;
+      else lastOpaque = index;
+      context.globalAlpha = alpha;
+      context.drawImage(layer.bitmap, 0, 0, this.canvas.width, this.canvas.height);
+    });
+    context.globalAlpha = 1;
+    if (lastOpaque > 0) this.layers.splice(0, lastOpaque);
+    const opaque = this.layers[0] && now - this.layers[0].start >= posterFadeMs ? this.layers[0] : null;
+    if (opaque?.stage === null) this.canvas.dataset.whole = 'true';
+    else if (opaque && opaque.stage > Number(this.canvas.dataset.stage)) this.canvas.dataset.stage = String(opaque.stage);
+    if (this.endsAt !== null && this.limitMs > 0) {
+      const left = Math.max(0, this.endsAt - now);
+      this.timeFill.style.transform = `scaleX(${Math.min(1, left / this.limitMs)})`;
+      this.showSeconds(this.timeLabel, 'room.timeLeft', left, {});
+      moving = true;
+    }
+    if (this.nextQuizAt !== null) {
+      this.showSeconds(this.countdown, 'play.getReady', this.nextQuizAt - now, { number: this.shownQuiz + 1 });
+      moving = true;
+    }
+    if (moving) this.animate();
+  }
+
+  /// Whole seconds left in `node`, written only when the number changes.
+  showSeconds(node, key, leftMs, args) {
+    const seconds = Math.max(0, Math.ceil(leftMs / 1000));
+    if (node.dataset.seconds === String(seconds) && node.dataset.i18n === key) return;
+    node.dataset.seconds = String(seconds);
+    setText(node, key, { ...args, seconds });
+  }
+}
