@@ -36,6 +36,66 @@ function yearText(answer) {
   return answer?.year ? `(${answer.year})` : '';
 }
 
+/// The poster canvas: stage posters over black, each fading in over the ones before it. Stage k's poster holds the
+/// areas of stages 1 to k, so drawing it over stage k-1's fades in only stage k's area. A play and a live room draw
+/// with it; the canvas says the stage fully shown (`data-stage`) and the whole poster (`data-whole`) to tests.
+export class PosterLayers {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.context = canvas.getContext('2d');
+    this.layers = [];
+  }
+
+  get isEmpty() {
+    return this.layers.length === 0;
+  }
+
+  /// Forgets every poster: a black canvas for the next quiz.
+  clear() {
+    this.layers = [];
+    this.canvas.dataset.stage = '0';
+    delete this.canvas.dataset.whole;
+    this.paintBlack();
+  }
+
+  paintBlack() {
+    this.context.globalAlpha = 1;
+    this.context.fillStyle = '#000';
+    this.context.fillRect(0, 0, this.canvas.width, this.canvas.height);
+  }
+
+  /// Stage `stage`'s poster (`null`: the whole one) fading in over `fadeMs` from now; the first sets the canvas's size.
+  add(bitmap, stage, fadeMs) {
+    if (this.layers.length === 0 && (this.canvas.width !== bitmap.width || this.canvas.height !== bitmap.height)) {
+      this.canvas.width = bitmap.width;
+      this.canvas.height = bitmap.height;
+    }
+    this.layers.push({ bitmap, stage, start: performance.now(), fadeMs });
+  }
+
+  /// Draws the frame at `now` (a `performance.now()` time); whether a fade is still running.
+  draw(now) {
+    let moving = false;
+    this.paintBlack();
+    let lastOpaque = -1;
+    this.layers.forEach((layer, index) => {
+      const alpha = Math.min(1, Math.max(0, (now - layer.start) / layer.fadeMs));
+      if (alpha < 1) moving = true;
+      else lastOpaque = index;
+      this.context.globalAlpha = alpha;
+      this.context.drawImage(layer.bitmap, 0, 0, this.canvas.width, this.canvas.height);
+    });
+    // Layers under an opaque one are hidden for good.
+    if (lastOpaque > 0) this.layers.splice(0, lastOpaque);
+    this.context.globalAlpha = 1;
+    const opaque = this.layers.filter((layer) => (now - layer.start) >= layer.fadeMs);
+    const shownStage = Math.max(0, ...opaque.map((layer) => layer.stage ?? 0));
+    if (shownStage > Number(this.canvas.dataset.stage ?? 0)) this.canvas.dataset.stage = String(shownStage);
+    if (opaque.some((layer) => layer.stage === null)) this.canvas.dataset.whole = 'true';
+    return moving;
+  }
+}
+
 export class PlayScreen {
   /// `start` makes the play on the server (a package's or the daily one); `resumeId` is a play to go on with.
   constructor(main, { storageKey, start, resumeId, shareLink, daily }) {
@@ -49,7 +109,6 @@ export class PlayScreen {
     this.shownQuiz = 0;
     this.stageDue = [];
     this.askedStage = 0;
-    this.layers = [];
     this.endsAt = null;
     this.limitMs = 0;
     this.startsAt = null;
@@ -64,7 +123,7 @@ export class PlayScreen {
   build() {
     this.canvas = element('canvas', { id: 'poster', width: 342, height: 513, role: 'img' });
     this.canvas.dataset.i18nAttr = 'aria-label';
-    this.context = this.canvas.getContext('2d');
+    this.poster = new PosterLayers(this.canvas);
     this.countdown = element('p', { id: 'countdown', class: 'countdown' });
     this.quizLabel = element('span', { id: 'quiz-label' });
     this.scoreLabel = element('span', { id: 'score-label' });
@@ -96,7 +155,7 @@ export class PlayScreen {
     ]);
     setText(this.verdict, 'play.loading');
     this.main.replaceChildren(this.section, this.form);
-    this.clearCanvas();
+    this.poster.clear();
 
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -205,14 +264,11 @@ export class PlayScreen {
     this.shownQuiz = number;
     this.stageDue = [];
     this.askedStage = 0;
-    this.layers = [];
     this.limitMs = 0;
     this.endsAt = null;
-    this.canvas.dataset.stage = '0';
-    delete this.canvas.dataset.whole;
     setText(this.canvas, 'play.poster', { number });
     clearText(this.hintText);
-    this.clearCanvas();
+    this.poster.clear();
   }
 
   // MARK: Timing
@@ -270,49 +326,23 @@ export class PlayScreen {
       const blob = await playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster${query}`, undefined, 'blob');
       const bitmap = await createImageBitmap(blob);
       if (quiz !== this.shownQuiz) return;
-      if (this.layers.length === 0 && (this.canvas.width !== bitmap.width || this.canvas.height !== bitmap.height)) {
-        this.canvas.width = bitmap.width;
-        this.canvas.height = bitmap.height;
-      }
-      this.layers.push({ bitmap, stage, start: performance.now(), fadeMs });
+      this.poster.add(bitmap, stage, fadeMs);
       this.animate();
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) setText(this.verdict, 'error.generic', { message: error.message });
     }
   }
 
-  clearCanvas() {
-    this.context.globalAlpha = 1;
-    this.context.fillStyle = '#000';
-    this.context.fillRect(0, 0, this.canvas.width, this.canvas.height);
-  }
-
   animate() {
     if (this.frame === null) this.frame = requestAnimationFrame(() => this.draw());
   }
 
-  /// One frame: the stage posters over black, each at its fade, the time bar and the countdown. Every stage poster
-  /// holds the areas of the stages before it, so drawing stage k over k-1 fades in only stage k's area.
+  /// One frame: the stage posters at their fades, the time bar and the countdown.
   draw() {
     this.frame = null;
     const now = performance.now();
-    let moving = false;
-    this.clearCanvas();
-    let lastOpaque = -1;
-    this.layers.forEach((layer, index) => {
-      const alpha = Math.min(1, Math.max(0, (now - layer.start) / layer.fadeMs));
-      if (alpha < 1) moving = true;
-      else lastOpaque = index;
-      this.context.globalAlpha = alpha;
-      this.context.drawImage(layer.bitmap, 0, 0, this.canvas.width, this.canvas.height);
-    });
-    if (lastOpaque > 0) this.layers.splice(0, lastOpaque);
-    this.context.globalAlpha = 1;
-    const opaque = this.layers.filter((layer) => (now - layer.start) >= layer.fadeMs);
-    const shownStage = Math.max(0, ...opaque.map((layer) => layer.stage ?? 0));
-    if (shownStage > Number(this.canvas.dataset.stage ?? 0)) this.canvas.dataset.stage = String(shownStage);
-    if (opaque.some((layer) => layer.stage === null)) this.canvas.dataset.whole = 'true';
-    if (this.layers.length > 0 && !this.firstPosterMarked) {
+    let moving = this.poster.draw(now);
+    if (!this.poster.isEmpty && !this.firstPosterMarked) {
       this.firstPosterMarked = true;
       performance.mark('uquiz:first-poster');
     }

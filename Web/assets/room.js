@@ -4,7 +4,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { setText, t } from './i18n.js';
-import { clearText, element, keepAboveKeyboard } from './play.js';
+import { PosterLayers, clearText, element, keepAboveKeyboard } from './play.js';
 
 const wireVersion = 1;
 /// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
@@ -42,7 +42,6 @@ export class RoomScreen {
     this.shownQuiz = 0;
     this.quizCount = 0;
     this.askedStage = 0;
-    this.layers = [];
     this.endsAt = null;
     this.limitMs = 0;
     this.nextQuizAt = null;
@@ -75,7 +74,7 @@ export class RoomScreen {
 
     this.canvas = element('canvas', { id: 'poster', width: 342, height: 513, role: 'img' });
     this.canvas.dataset.i18nAttr = 'aria-label';
-    this.context = this.canvas.getContext('2d');
+    this.poster = new PosterLayers(this.canvas);
     this.countdown = element('p', { id: 'countdown', class: 'countdown', hidden: '' });
     this.quizLabel = element('span', { id: 'quiz-label' });
     this.timeLabel = element('span', { id: 'time-left' });
@@ -389,18 +388,14 @@ export class RoomScreen {
     if (this.shownQuiz === quiz) return;
     this.shownQuiz = quiz;
     this.askedStage = 0;
-    this.layers = [];
     this.limitMs = 0;
-    this.canvas.dataset.stage = '0';
-    delete this.canvas.dataset.whole;
     setText(this.canvas, 'play.poster', { number: quiz });
     clearText(this.hintText);
     clearText(this.verdict);
     delete this.verdict.dataset.outcome;
     this.solvedList.replaceChildren();
     this.endSection.hidden = true;
-    this.context.fillStyle = '#000';
-    this.context.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    this.poster.clear();
   }
 
   quizLoading(message) {
@@ -539,11 +534,7 @@ export class RoomScreen {
       if (!response.ok) throw new Error(`${response.status}`);
       const bitmap = await createImageBitmap(await response.blob());
       if (quiz !== this.shownQuiz) return false;
-      if (this.layers.length === 0) {
-        this.canvas.width = bitmap.width;
-        this.canvas.height = bitmap.height;
-      }
-      this.layers.push({ bitmap, stage, start: performance.now() });
+      this.poster.add(bitmap, stage, posterFadeMs);
       this.animate();
       return true;
     } catch (error) {
@@ -556,29 +547,12 @@ export class RoomScreen {
     if (this.frame === null) this.frame = requestAnimationFrame(() => this.draw());
   }
 
-  /// One frame: the posters over black, each at its fade (stage k's holds the areas of the stages before it), the
-  /// time bar and the countdowns, from the server's times on this page's clock.
+  /// One frame: the posters at their fades, the time bar and the countdowns, from the server's times on this page's
+  /// clock.
   draw() {
     this.frame = null;
     const now = performance.now();
-    let moving = false;
-    const context = this.context;
-    context.globalAlpha = 1;
-    context.fillStyle = '#000';
-    context.fillRect(0, 0, this.canvas.width, this.canvas.height);
-    let lastOpaque = -1;
-    this.layers.forEach((layer, index) => {
-      const alpha = Math.min(1, Math.max(0, (now - layer.start) / posterFadeMs));
-      if (alpha < 1) moving = true;
-      else lastOpaque = index;
-      context.globalAlpha = alpha;
-      context.drawImage(layer.bitmap, 0, 0, this.canvas.width, this.canvas.height);
-    });
-    context.globalAlpha = 1;
-    if (lastOpaque > 0) this.layers.splice(0, lastOpaque);
-    const opaque = this.layers[0] && now - this.layers[0].start >= posterFadeMs ? this.layers[0] : null;
-    if (opaque?.stage === null) this.canvas.dataset.whole = 'true';
-    else if (opaque && opaque.stage > Number(this.canvas.dataset.stage)) this.canvas.dataset.stage = String(opaque.stage);
+    let moving = this.poster.draw(now);
     if (this.endsAt !== null && this.limitMs > 0) {
       const left = Math.max(0, this.endsAt - now);
       this.timeFill.style.transform = `scaleX(${Math.min(1, left / this.limitMs)})`;
