@@ -20,6 +20,19 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         public var language: String
         public var createdAt: String
         public var quizzes: [QuizEntry]
+
+        public init(
+            shareCode: String, title: String, maker: String, level: String, language: String, createdAt: String,
+            quizzes: [QuizEntry]
+        ) {
+            self.shareCode = shareCode
+            self.title = title
+            self.maker = maker
+            self.level = level
+            self.language = language
+            self.createdAt = createdAt
+            self.quizzes = quizzes
+        }
     }
 
     public struct QuizEntry: Codable, Sendable, Equatable {
@@ -30,6 +43,18 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         public var genreIds: [Int]
         public var grid: Grid
         public var areas: [[Int]]
+
+        public init(
+            movie: Movie, title: String, posterPath: String, posterSource: String, genreIds: [Int], grid: Grid, areas: [[Int]]
+        ) {
+            self.movie = movie
+            self.title = title
+            self.posterPath = posterPath
+            self.posterSource = posterSource
+            self.genreIds = genreIds
+            self.grid = grid
+            self.areas = areas
+        }
     }
 
     public struct Movie: Codable, Sendable, Equatable {
@@ -39,6 +64,18 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         public var titles: [String: String]
         @NullEncodable public var releaseDate: String?
         public var aliases: [String]
+
+        public init(
+            catalogKey: String, tmdbId: Int?, originalTitle: String, titles: [String: String], releaseDate: String?,
+            aliases: [String]
+        ) {
+            self.catalogKey = catalogKey
+            self.tmdbId = tmdbId
+            self.originalTitle = originalTitle
+            self.titles = titles
+            self.releaseDate = releaseDate
+            self.aliases = aliases
+        }
     }
 
     public struct Grid: Codable, Sendable, Equatable {
@@ -46,6 +83,20 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         public var rows: Int
         public var areaSize: Int
         public var margin: Int
+
+        public init(columns: Int, rows: Int, areaSize: Int, margin: Int) {
+            self.columns = columns
+            self.rows = rows
+            self.areaSize = areaSize
+            self.margin = margin
+        }
+    }
+
+    /// A document of `packages` as they are (the seed source builds one to check its packages by the same rules).
+    public init(packages: [Package]) {
+        format = Self.currentFormat
+        kind = Self.kind
+        self.packages = packages
     }
 
     public init(packages: [QuizPackage], movies: [String: CatalogMovie]) {
@@ -115,7 +166,9 @@ public struct ExportDocument: Codable, Sendable, Equatable {
             packagePath: { _ in "package" })
     }
 
-    func check(
+    /// Every rule a stored package keeps, checked on every package of the document, each problem at its JSON path:
+    /// the one validator of exports, imports, stored packages and the seed source.
+    public func check(
         levels: LevelRules, packagePath: (Int) -> String = { "$.packages[\($0)]" }
     ) throws(SpecProblem) -> (packages: [QuizPackage], movies: [CatalogMovie]) {
         guard kind == Self.kind else { throw SpecProblem("$.kind", "\"\(kind)\" is not a uquiz export") }

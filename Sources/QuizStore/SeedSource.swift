@@ -63,27 +63,23 @@ public struct SeedSource: Codable, Sendable {
         }
     }
 
-    /// Turns the source into domain values, checking every rule a stored package must keep.
-    func resolve(levelRules: LevelRules) throws(SeedValidationError) -> (movies: [CatalogMovie], packages: [QuizPackage]) {
-        guard format == Self.currentFormat else { throw .init("$.format", "format \(format) is not \(Self.currentFormat)") }
-        let geometry: GridGeometry
-        do {
-            geometry = try GridGeometry(columns: grid.columns, rows: grid.rows, areaSize: grid.areaSize, margin: grid.margin)
-        } catch {
-            throw .init("$.grid", error.description)
-        }
+    /// Turns the source into domain values. The movies are the seed's catalog, checked here; each package becomes an
+    /// export document's package (its movie's facts, its poster chosen, the bundle's grid) and is checked by the export
+    /// validator, the one every stored package passes, then marked as the seed's with its seed id.
+    func resolve(levelRules: LevelRules) throws(SpecProblem) -> (movies: [CatalogMovie], packages: [QuizPackage]) {
+        guard format == Self.currentFormat else { throw SpecProblem("$.format", "format \(format) is not \(Self.currentFormat)") }
         var catalog: [String: CatalogMovie] = [:]
         var movies: [CatalogMovie] = []
         for (index, movie) in self.movies.enumerated() {
             let path = "$.movies[\(index)]"
-            guard catalog[movie.key] == nil else { throw .init(path, "duplicate key \"\(movie.key)\"") }
+            guard catalog[movie.key] == nil else { throw SpecProblem(path, "duplicate key \"\(movie.key)\"") }
             let titles = try Self.languageMap(movie.titles, path: path + ".titles")
             let posters = try Self.languageMap(movie.posters, path: path + ".posters")
             for (language, poster) in posters where !PosterPath.isTMDBPath(poster) {
-                throw .init("\(path).posters.\(language.rawValue)", PosterPath.rule)
+                throw SpecProblem("\(path).posters.\(language.rawValue)", PosterPath.rule)
             }
             if let bundled = movie.bundledPoster, !PosterPath.isBundledName(bundled) {
-                throw .init(path + ".bundledPoster", PosterPath.bundledRule)
+                throw SpecProblem(path + ".bundledPoster", PosterPath.bundledRule)
             }
             let resolved = CatalogMovie(
                 catalogKey: movie.key, tmdbId: movie.tmdbId, originalTitle: movie.originalTitle, titles: titles,
@@ -93,82 +89,59 @@ public struct SeedSource: Codable, Sendable {
             catalog[movie.key] = resolved
             movies.append(resolved)
         }
-        var shareCodes: Set<ShareCode> = []
-        var packages: [QuizPackage] = []
-        for (index, entry) in self.packages.enumerated() {
-            let path = "$.packages[\(index)]"
-            guard let shareCode = ShareCode(entry.shareCode), shareCodes.insert(shareCode).inserted else {
-                throw .init(path + ".shareCode", "\"\(entry.shareCode)\" is not a share code or is used twice")
-            }
-            guard let level = Level(rawValue: entry.level) else { throw .init(path + ".level", "unknown level") }
-            guard let language = QuizLanguage(rawValue: entry.language) else {
-                throw .init(path + ".language", "unknown language")
-            }
-            var quizzes: [Quiz] = []
-            for (quizIndex, quizEntry) in entry.quizzes.enumerated() {
-                let quizPath = "\(path).quizzes[\(quizIndex)]"
-                guard let movie = catalog[quizEntry.movie] else {
-                    throw .init(quizPath + ".movie", "no movie with key \"\(quizEntry.movie)\"")
-                }
-                guard !quizzes.contains(where: { $0.catalogKey == movie.catalogKey }) else {
-                    throw .init(quizPath + ".movie", "\"\(movie.catalogKey)\" is already in this package")
-                }
-                let (posterPath, posterSource): (String?, PosterSource) =
-                    quizEntry.poster == "bundled"
-                    ? (movie.bundledPoster, .bundled)
-                    : (QuizLanguage(rawValue: quizEntry.poster).flatMap { movie.posterPaths[$0] }, .tmdb)
-                guard let posterPath else {
-                    throw .init(quizPath + ".poster", "movie \"\(movie.catalogKey)\" has no \(quizEntry.poster) poster")
-                }
-                var cells: [Cell] = []
-                for (areaIndex, pair) in quizEntry.areas.enumerated() {
-                    guard pair.count == 2 else { throw .init("\(quizPath).areas[\(areaIndex)]", "expected [row, column]") }
-                    cells.append(Cell(row: pair[0], column: pair[1]))
-                }
-                do {
-                    _ = try AreaSelection(geometry: geometry, limit: levelRules[level].areaCount, centres: cells)
-                } catch {
-                    throw .init(quizPath + ".areas", error.description)
-                }
-                quizzes.append(
-                    Quiz(
-                        tmdbId: movie.tmdbId, catalogKey: movie.catalogKey, title: movie.title(in: language),
-                        originalTitle: movie.originalTitle, releaseDate: movie.releaseDate, genreIds: [],
-                        posterPath: posterPath, posterSource: posterSource, geometry: geometry, areas: cells
-                    )
-                )
-            }
-            packages.append(
-                QuizPackage(
-                    shareCode: shareCode, seedId: entry.seedId, origin: .seed, title: entry.title, maker: entry.maker,
-                    level: level, language: language, createdAt: entry.createdAt, quizzes: quizzes
-                )
-            )
+        let entries = try packages.enumerated().map { index, entry throws(SpecProblem) in
+            try documentPackage(entry, path: "$.packages[\(index)]", catalog: catalog)
+        }
+        let checked = try ExportDocument(packages: entries).check(levels: levelRules).packages
+        let packages = zip(checked, self.packages).map { package, entry in
+            var seeded = package
+            seeded.origin = .seed
+            seeded.seedId = entry.seedId
+            return seeded
         }
         return (movies, packages)
     }
 
+    /// A seed package as an export document's: each quiz's movie by its key, its poster by language or the bundled one.
+    private func documentPackage(
+        _ entry: Package, path: String, catalog: [String: CatalogMovie]
+    ) throws(SpecProblem) -> ExportDocument.Package {
+        let language = QuizLanguage(rawValue: entry.language) ?? .en
+        let quizzes = try entry.quizzes.enumerated().map { quizIndex, quiz throws(SpecProblem) in
+            let quizPath = "\(path).quizzes[\(quizIndex)]"
+            guard let movie = catalog[quiz.movie] else {
+                throw SpecProblem(quizPath + ".movie", "no movie with key \"\(quiz.movie)\"")
+            }
+            let (posterPath, posterSource): (String?, PosterSource) =
+                quiz.poster == "bundled"
+                ? (movie.bundledPoster, .bundled)
+                : (QuizLanguage(rawValue: quiz.poster).flatMap { movie.posterPaths[$0] }, .tmdb)
+            guard let posterPath else {
+                throw SpecProblem(quizPath + ".poster", "movie \"\(movie.catalogKey)\" has no \(quiz.poster) poster")
+            }
+            // The catalog carries the aliases; a seed quiz adds none of its own.
+            return ExportDocument.QuizEntry(
+                movie: ExportDocument.Movie(
+                    catalogKey: movie.catalogKey, tmdbId: movie.tmdbId, originalTitle: movie.originalTitle,
+                    titles: [language.rawValue: movie.title(in: language)], releaseDate: movie.releaseDate, aliases: []),
+                title: movie.title(in: language), posterPath: posterPath, posterSource: posterSource.rawValue, genreIds: [],
+                grid: ExportDocument.Grid(
+                    columns: grid.columns, rows: grid.rows, areaSize: grid.areaSize, margin: grid.margin),
+                areas: quiz.areas)
+        }
+        return ExportDocument.Package(
+            shareCode: entry.shareCode, title: entry.title, maker: entry.maker, level: entry.level,
+            language: entry.language, createdAt: entry.createdAt, quizzes: quizzes)
+    }
+
     private static func languageMap(
         _ map: [String: String], path: String
-    ) throws(SeedValidationError) -> [QuizLanguage: String] {
+    ) throws(SpecProblem) -> [QuizLanguage: String] {
         var result: [QuizLanguage: String] = [:]
         for (key, value) in map {
-            guard let language = QuizLanguage(rawValue: key) else { throw .init(path, "unknown language \"\(key)\"") }
+            guard let language = QuizLanguage(rawValue: key) else { throw SpecProblem(path, "unknown language \"\(key)\"") }
             result[language] = value
         }
         return result
     }
-}
-
-/// A rule of the seed source that an entry breaks, with the JSON path of the entry.
-public struct SeedValidationError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var problem: String
-
-    init(_ path: String, _ problem: String) {
-        self.path = path
-        self.problem = problem
-    }
-
-    public var description: String { "\(path): \(problem)" }
 }

@@ -192,7 +192,7 @@ struct SeedBuildTests {
             try SeedBuilder.build(bundle: SeedBundle(directory: bundleFolder), output: output)
         } throws: { error in
             guard case let StoreError.seedSourceInvalid(_, detail) = error else { return false }
-            return detail.contains("$.packages[0].quizzes[0].areas: r2 c30 is outside the margin")
+            return detail.contains("$.packages[0].quizzes[0].areas[0]: r2 c30 is outside the margin")
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
