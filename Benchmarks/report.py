@@ -2,7 +2,8 @@
 """Writes BENCHMARKS.md from the files Benchmarks/run.sh leaves in its work folder (argv[1]).
 
 `report.py --server-section SERVER.json BENCHMARKS.md` (what Benchmarks/server.sh does when run alone) rewrites only the
-"Server (issue 14)" section of an existing BENCHMARKS.md from server.sh's figures and leaves the rest as it is.
+"Server (issue 14)" section of an existing BENCHMARKS.md from server.sh's figures and leaves the rest as it is;
+`--scaling-section` (Benchmarks/scaling.sh) and `--rooms-section` (Benchmarks/rooms.sh) do the same for theirs.
 """
 import datetime
 import json
@@ -210,6 +211,107 @@ def scaling_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
+ROOMS_HEADING = "## Live rooms (issue 17)"
+ROOMS_SPREAD_TARGET_MS = 10
+
+
+def rooms_section(figures):
+    """The section of Benchmarks/rooms.sh: the spread of a room's broadcasts on uquiz beside the trivial broadcast
+    server's (the floor, before and after), memory per connected player and CPU."""
+    one, floors = figures["one"], [figures["floor"], figures["floor-after"]]
+    floor_p99 = min(f["spread"]["p99_ms"] for f in floors)
+    spread = one["spread"]
+
+    def ms(value):
+        return f"{value:.2f} ms"
+
+    def met(ok):
+        return "met" if ok else "**missed**"
+
+    def load(run):
+        return f"{' '.join(run['loadavg_before'])} → {' '.join(run['loadavg_after'])}"
+
+    def per_player_kb(run):
+        return (run["rss_connected_kb"]["VmRSS"] - run["rss_before_rooms_kb"]["VmRSS"]) / run["players"]
+
+    def cpu(run):
+        return run["server_cpu_seconds"] / run["play_seconds"] * 100
+
+    def client_cpu(run):
+        return f"{run['client_cpu_seconds']:.1f} s"
+
+    floor_cells = lambda key: " / ".join(ms(f["spread"][key]) for f in floors)
+    lines = [
+        ROOMS_HEADING, "",
+        f"`bash Benchmarks/rooms.sh`, {figures['date']}: {one['players']:,} players in {one['rooms']} rooms of "
+        f"{one['players'] // one['rooms']} on one `uquiz serve --rate-limits off` (release, static, SQLite) on "
+        f"127.0.0.1, every room on the Silent Classics (stages 2 s apart, 20 s a quiz), all hosts sending `start` at "
+        f"once, so the {one['rooms']} rooms fan out at the same instants; {one['quizzes']} quizzes per room, 7 broadcasts each "
+        "(`quizLoading`, `quizStarted`, 4 × `stageRevealed`, `quizEnded`). Every player joins with its token, answers "
+        "`loaded` and `pong`; in each quiz 3 players a room guess wrong after stage 2 and 2 guess right after stage 3. "
+        f"The clients are {one['workers']} Python processes (`websockets`, the players of a room spread over all of "
+        "them) on the same "
+        f"{figures['cores']} cores as the server; each receipt is stamped with CLOCK_MONOTONIC (time.monotonic_ns(), "
+        "one clock for every process) when the frame reaches its player's coroutine. A broadcast's spread is the "
+        "last receipt in the room less the first; percentiles are over every broadcast of every room.", "",
+        f"The floor is the same {one['players']:,} clients, rooms and messages against a trivial broadcast server "
+        "(one asyncio process of the same library, Benchmarks/rooms-bench.py `floor-server`) that writes each room's "
+        "message to its 10 sockets in one synchronous loop and does nothing else: the spread the clients, the kernel "
+        "and this machine add by themselves. It ran before and after uquiz in the same run; the ratio is to the lower "
+        f"of its two p99s ({ms(floor_p99)}).", "",
+        "| what | uquiz, 1 instance | floor before / after | × floor | target | |",
+        "|---|---|---|---:|---|---|",
+        f"| spread in a room, p99 | **{ms(spread['p99_ms'])}** | {floor_cells('p99_ms')} | "
+        f"{spread['p99_ms'] / floor_p99:.2f}x | <= {ROOMS_SPREAD_TARGET_MS} ms | "
+        f"{met(spread['p99_ms'] <= ROOMS_SPREAD_TARGET_MS)} |",
+        f"| spread in a room, p50 | {ms(spread['p50_ms'])} | {floor_cells('p50_ms')} | "
+        f"{spread['p50_ms'] / min(f['spread']['p50_ms'] for f in floors):.2f}x | - | - |",
+        f"| spread in a room, max | {ms(spread['max_ms'])} | {floor_cells('max_ms')} | - | - | - |",
+        f"| broadcasts measured (not received by all 10) | {spread['broadcasts']:,} ({spread['incomplete']}) | "
+        f"{' / '.join(str(f['spread']['broadcasts']) for f in floors)} | - | - | - |",
+        f"| server memory per connected player | **{per_player_kb(one):.1f} KB** | - | - | - | - |",
+        f"| server CPU over the play | **{cpu(one):.1f}%** of one core ({one['server_cpu_seconds']:.1f} s in "
+        f"{one['play_seconds']:.1f} s; {one['server_cpu_seconds'] / spread['broadcasts'] * 1e3:.2f} ms per broadcast, "
+        f"all the play's work included) | {' / '.join(f'{cpu(f):.1f}%' for f in floors)} | - | - | - |",
+        f"| client CPU over the play ({one['workers']} processes) | {one['client_cpu_seconds']:.1f} s | "
+        f"{' / '.join(client_cpu(f) for f in floors)} | - | - | - |",
+        "", "| broadcast | count | p50 | p99 | max | floor p99 (before) |", "|---|---:|---:|---:|---:|---:|"]
+    for kind, run in spread["by_type"].items():
+        lines.append(f"| `{kind}` | {run['broadcasts']:,} | {ms(run['p50_ms'])} | {ms(run['p99_ms'])} | "
+                     f"{ms(run['max_ms'])} | {ms(floors[0]['spread']['by_type'][kind]['p99_ms'])} |")
+    rss = lambda run, key: run[key]["VmRSS"] / 1024
+    lines += ["", "Method notes:", "",
+              f"- Memory: VmRSS of the server {rss(one, 'rss_idle_kb'):.1f} MiB at start, "
+              f"{rss(one, 'rss_before_rooms_kb'):.1f} MiB once the {one['players']:,} players were made (before any "
+              f"room), {rss(one, 'rss_rooms_opened_kb'):.1f} MiB with the {one['rooms']} rooms opened and "
+              f"{rss(one, 'rss_connected_kb'):.1f} MiB with every player connected and seated; per player is "
+              "(connected − before any room) / players, so the rooms' own share is in it; "
+              f"{rss(one, 'rss_after_kb'):.1f} MiB after the play (peak {one['rss_after_kb']['VmHWM'] / 1024:.1f} MiB).",
+              f"- Load average (1, 5, 15 min) before → after: uquiz {load(one)}; floor {load(floors[0])}, "
+              f"{load(floors[1])}. Other builds share these cores, so every figure is next to a floor of the same run.",
+              f"- Judging: {one['client_counts'].get('guess accepted', 0)} right and "
+              f"{one['client_counts'].get('guess wrong', 0)} wrong guesses judged during the play. The clients send "
+              "`loaded` without fetching the stage poster, so the poster route is not part of this load (its cost "
+              "is in the server section above).",
+              f"- The floor server's cadence is the real stage spacing ({floors[0]['cadence_s']['stage']:.0f} s) with "
+              "shorter waits after a quiz's last stage and between quizzes: the spread of a broadcast does not "
+              "depend on them."]
+    two = figures["two"]
+    if two.get("skipped"):
+        lines.append(f"- Two instances on one database file (rooms opened and hosts joined on the first, the others "
+                     f"of a room alternating between the two): **not measured**: {two['skipped']}. The script runs "
+                     "this part on every run and reports it here once joining through the second instance works.")
+    else:
+        s = two["spread"]
+        lines.append(f"- Two instances on one database file (rooms opened and hosts joined on the first, the others of "
+                     f"a room alternating between the two): spread p50 {ms(s['p50_ms'])}, **p99 {ms(s['p99_ms'])}**, "
+                     f"max {ms(s['max_ms'])} over {s['broadcasts']:,} broadcasts ({s['incomplete']} not received by "
+                     f"all), {s['p99_ms'] / floor_p99:.2f}x the floor; memory per player "
+                     f"{per_player_kb(two):.1f} KB (both instances' VmRSS); CPU {cpu(two):.1f}% of one core (both "
+                     f"instances, {two['server_cpu_seconds']:.1f} s in {two['play_seconds']:.1f} s).")
+    return rewrap("\n".join(lines)) + "\n"
+
+
 def replace_section(path, heading, section):
     """Replaces the section under `heading` in the markdown file `path` and keeps the rest; a new one goes before the
     raw process runs (or at the end)."""
@@ -223,6 +325,10 @@ def replace_section(path, heading, section):
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
     open(path, "w").write(text)
 
+
+if len(sys.argv) == 4 and sys.argv[1] == "--rooms-section":
+    replace_section(sys.argv[3], ROOMS_HEADING, rooms_section(json.load(open(sys.argv[2]))))
+    sys.exit(0)
 
 if len(sys.argv) == 4 and sys.argv[1] == "--scaling-section":
     replace_section(sys.argv[3], SCALING_HEADING, scaling_section(json.load(open(sys.argv[2]))))
