@@ -21,8 +21,8 @@ messages to its 10 sockets in one synchronous loop on the same cadence (stages 2
 spread the clients and the kernel measure by themselves.
 
 Each receipt of `quizLoading`, `quizStarted`, `stageRevealed` and `quizEnded` is stamped with time.monotonic_ns()
-(CLOCK_MONOTONIC, one clock for every process of the machine) as soon as the frame is handed to the player's
-coroutine, before the JSON is parsed; a broadcast's spread is its last receipt in the room less its first. Memory is
+(CLOCK_MONOTONIC, one clock for every process of the machine) when its bytes are read off the socket (the
+connection's `data_received`, before the frame is handed to the player's coroutine); a broadcast's spread is its last receipt in the room less its first. Memory is
 VmRSS from /proc before any room, with the 100 rooms opened, and with the 1,000 players connected; CPU is utime+stime
 of the server process(es) over the play, and of the client processes beside it.
 """
@@ -75,6 +75,31 @@ def ws_url(base, path):
 
 # MARK: - Worker: one client process, a share of the players
 
+def stamping_connection():
+    """A client connection that stamps each message with the instant its last frame was read off the socket (in
+    `data_received`, before any coroutine runs), in arrival order: what a player's coroutine then does with the message
+    is not part of its spread."""
+    from websockets.asyncio.client import ClientConnection
+    from websockets.frames import Frame, Opcode
+
+    class StampingConnection(ClientConnection):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.stamps = collections.deque()
+            self.read_at = 0
+
+        def data_received(self, data):
+            self.read_at = time.monotonic_ns()
+            super().data_received(data)
+
+        def process_event(self, event):
+            if isinstance(event, Frame) and event.fin and event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+                self.stamps.append(self.read_at)
+            super().process_event(event)
+
+    return StampingConnection
+
+
 class Player:
     def __init__(self, spec, titles, receipts, counts):
         self.__dict__.update(spec)
@@ -91,7 +116,7 @@ class Player:
         async with semaphore:
             try:
                 self.ws = await connect(self.url, compression=None, proxy=None, ping_interval=None, max_queue=None,
-                                        open_timeout=30)
+                                        open_timeout=30, create_connection=STAMPING)
             except InvalidStatus as error:
                 return {"room": self.room, "seat": self.seat, "url": self.url,
                         "status": error.response.status_code, "body": error.response.body[:200].decode("utf-8", "replace")}
@@ -101,6 +126,7 @@ class Player:
         try:
             while True:
                 message = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
+                self.ws.stamps.popleft()
                 if message["type"] == "welcome":
                     break
                 if message["type"] == "error":
@@ -123,7 +149,7 @@ class Player:
         receipts, room, seat = self.receipts, self.room, self.seat
         try:
             async for raw in self.ws:
-                instant = time.monotonic_ns()
+                instant = self.ws.stamps.popleft()
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind in RECORDED:
@@ -160,6 +186,8 @@ class Player:
 
 
 async def worker():
+    global STAMPING
+    STAMPING = stamping_connection()
     loop = asyncio.get_running_loop()
     readline = lambda: loop.run_in_executor(None, sys.stdin.readline)
     job = json.loads(await readline())
@@ -457,7 +485,7 @@ def uquiz(name, out, pids, urls):
                             "token": tokens[room * PER_ROOM + seat], "url": ws_url(base, f"/v1/rooms/{code}/ws")})
 
     def check_others(errors):
-        elsewhere = [e for e in errors if not e["url"].startswith(ws_url(urls[0], ""))]
+        elsewhere = [e for e in errors if not e["url"].startswith(ws_url(urls[0], "/"))]
         if len(urls) > 1 and len(elsewhere) == len(errors):
             how = sorted({str(e.get("status") or e.get("close") or e.get("error")) for e in elsewhere})
             return (f"{len(elsewhere)} players could not join their room through an instance other than the one that "
