@@ -108,6 +108,8 @@ class Player:
         self.counts = counts
         self.ws = None
         self.done = asyncio.get_running_loop().create_future()
+        # A failure is reported by the worker; one left unread when the worker quits early is no error of its own.
+        self.done.add_done_callback(lambda done: done.cancelled() or done.exception())
         self.random = random.Random(f"{self.room}/{self.seat}")
 
     async def join(self, semaphore):
