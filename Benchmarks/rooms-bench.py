@@ -11,20 +11,21 @@ each by its own host), and hands the players to WORKERS client processes. Each r
 token), then its 9 others (with theirs); the hosts send `start` all at once, and every player answers `loaded` on
 `quizLoading` and `pong` on the server's `ping`; in each quiz 3 players of a room guess wrong after stage 2 and 2 guess
 right after stage 3 (the titles come from Seed/seed.json, read here only), so the judge runs and the quiz runs to its
-time limit. Every player leaves after the end of quiz QUIZZES. With several URLs, rooms are opened and hosts connected
-on the first and the others of a room alternate between the instances; a room that cannot be joined through another
-instance than the one that opened it is reported and that configuration skipped (written as {"skipped": ...}).
+time limit. Every player leaves 2 to 3 s after the end of quiz QUIZZES. With several URLs, rooms are opened and hosts
+connected on the first and the others of a room alternate between the instances; a room that cannot be joined through
+another instance than the one that opened it is reported and that configuration skipped (written as {"skipped": ...}).
 
 `floor` is the same 1,000 clients, the same 100 x 10 rooms and the same messages against a trivial broadcast server (a
 single asyncio process of the same `websockets` library, started here: `floor-server`), which sends each room's
-messages to its 10 sockets in one synchronous loop on the same cadence (stages 2 s apart), doing nothing else: the
-spread the clients and the kernel measure by themselves.
+messages to its 10 sockets in one synchronous loop on the same cadence (stages 2 s apart), doing nothing else.
 
-Each receipt of `quizLoading`, `quizStarted`, `stageRevealed` and `quizEnded` is stamped with time.monotonic_ns()
-(CLOCK_MONOTONIC, one clock for every process of the machine) when its bytes are read off the socket (the
-connection's `data_received`, before the frame is handed to the player's coroutine); a broadcast's spread is its last receipt in the room less its first. Memory is
-VmRSS from /proc before any room, with the 100 rooms opened, and with the 1,000 players connected; CPU is utime+stime
-of the server process(es) over the play, and of the client processes beside it.
+Each receipt of `quizLoading`, `quizStarted`, `stageRevealed` and `quizEnded` is stamped twice: with the kernel's
+receive timestamp of its bytes on the player's socket (SO_TIMESTAMPNS: on loopback within microseconds of the server's
+write, whatever the client process is doing) and with time.monotonic_ns() when the client read it off the socket (in
+the connection's `data_received`, before the player's coroutine gets it; CLOCK_MONOTONIC, one clock for every process).
+A broadcast's spread is its last receipt in the room less its first, on each clock. Memory is VmRSS from /proc before
+any room, with the 100 rooms opened, and with the 1,000 players connected; CPU is utime+stime of the server
+process(es) over the play, and of the client processes beside it.
 """
 import asyncio
 import collections
@@ -32,6 +33,8 @@ import importlib.util
 import json
 import os
 import random
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -75,10 +78,29 @@ def ws_url(base, path):
 
 # MARK: - Worker: one client process, a share of the players
 
+# Linux's SO_TIMESTAMPNS (Python's socket module does not name it): each read gets the instant the kernel received its
+# last segment, on CLOCK_REALTIME.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+class StampingSocket(socket.socket):
+    """A TCP socket whose reads (asyncio's transport calls `recv`) keep the kernel's receive timestamp of the data."""
+    __slots__ = ("kernel_stamp",)
+
+    def recv(self, size, flags=0):
+        data, ancillary, _, _ = self.recvmsg(size, 64, flags)
+        for level, kind, value in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                seconds, nanoseconds = struct.unpack("qq", value[:16])
+                self.kernel_stamp = seconds * 1_000_000_000 + nanoseconds
+        return data
+
+
 def stamping_connection():
-    """A client connection that stamps each message with the instant its last frame was read off the socket (in
-    `data_received`, before any coroutine runs), in arrival order: what a player's coroutine then does with the message
-    is not part of its spread."""
+    """A client connection that stamps each message, in arrival order, with two instants: when the kernel received it
+    on the player's socket (SO_TIMESTAMPNS; on loopback that is within microseconds of the server's write, whatever the
+    client process is doing), and when the client read it off the socket (CLOCK_MONOTONIC, in `data_received`, before
+    any coroutine runs). What a player's coroutine then does with the message is in neither."""
     from websockets.asyncio.client import ClientConnection
     from websockets.frames import Frame, Opcode
 
@@ -86,15 +108,16 @@ def stamping_connection():
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self.stamps = collections.deque()
-            self.read_at = 0
+            self.read_at = self.kernel_at = 0
 
         def data_received(self, data):
             self.read_at = time.monotonic_ns()
+            self.kernel_at = getattr(getattr(self.transport, "_sock", None), "kernel_stamp", 0)
             super().data_received(data)
 
         def process_event(self, event):
             if isinstance(event, Frame) and event.fin and event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
-                self.stamps.append(self.read_at)
+                self.stamps.append((self.kernel_at, self.read_at))
             super().process_event(event)
 
     return StampingConnection
@@ -111,14 +134,20 @@ class Player:
         # A failure is reported by the worker; one left unread when the worker quits early is no error of its own.
         self.done.add_done_callback(lambda done: done.cancelled() or done.exception())
         self.random = random.Random(f"{self.room}/{self.seat}")
+        self.gone = asyncio.get_running_loop().create_future()
 
     async def join(self, semaphore):
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidStatus
         async with semaphore:
             try:
+                host, port = self.url.split("/")[2].rsplit(":", 1)
+                sock = StampingSocket(socket.AF_INET, socket.SOCK_STREAM)
+                sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+                sock.setblocking(False)
+                await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
                 self.ws = await connect(self.url, compression=None, proxy=None, ping_interval=None, max_queue=None,
-                                        open_timeout=30, create_connection=STAMPING)
+                                        open_timeout=30, create_connection=STAMPING, sock=sock)
             except InvalidStatus as error:
                 return {"room": self.room, "seat": self.seat, "url": self.url,
                         "status": error.response.status_code, "body": error.response.body[:200].decode("utf-8", "replace")}
@@ -147,16 +176,23 @@ class Player:
         if not self.done.done():
             await self.send({"type": "guess", "quiz": quiz, "text": text})
 
+    async def leave_later(self, delay):
+        await asyncio.sleep(delay)
+        try:
+            await self.send({"type": "leave"})
+        except Exception:
+            pass
+
     async def read(self):
         receipts, room, seat = self.receipts, self.room, self.seat
         try:
             async for raw in self.ws:
-                instant = self.ws.stamps.popleft()
+                kernel_at, read_at = self.ws.stamps.popleft()
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind in RECORDED:
                     quiz = message["quiz"]
-                    receipts.append((room, quiz, kind, message.get("stage", 0), instant, seat))
+                    receipts.append((room, quiz, kind, message.get("stage", 0), kernel_at, read_at, seat))
                     if kind == "quizLoading":
                         await self.send({"type": "loaded", "quiz": quiz})
                     elif kind == "stageRevealed" and message["stage"] == 2 and seat in WRONG_SEATS:
@@ -167,8 +203,9 @@ class Player:
                             self.guess_later(quiz, self.titles[quiz], self.random.uniform(0.2, 1.0)))
                     elif kind == "quizEnded" and quiz >= QUIZZES:
                         self.done.set_result(None)
-                        await self.send({"type": "leave"})
-                        break
+                        # Later, and not all at the same instant: 1,000 leaves (each a lobby broadcast and a close)
+                        # landing on the last quiz's end would be measured as that broadcast's spread.
+                        asyncio.get_running_loop().create_task(self.leave_later(self.random.uniform(2.0, 3.0)))
                 elif kind == "ping":
                     await self.send({"type": "pong", "serverTime": message["serverTime"]})
                 elif kind == "guessJudged":
@@ -185,6 +222,7 @@ class Player:
             await asyncio.wait_for(self.ws.close(), 5)
         except Exception:
             pass
+        self.gone.set_result(None)
 
 
 async def worker():
@@ -216,10 +254,14 @@ async def worker():
                 failures.append("timed out")
             failures += [str(p.done.exception()) for p in players if p.done.done() and p.done.exception()]
             failures += [f"room {p.room} seat {p.seat}: not done" for p in players if not p.done.done()]
+            # The leaves, so that the play's CPU and the next run do not overlap them.
+            try:
+                await asyncio.wait_for(asyncio.gather(*(p.gone for p in players)), 15)
+            except asyncio.TimeoutError:
+                failures.append("did not leave within 15 s")
             path = job["receipts"]
             with open(path, "w") as f:
                 json.dump(receipts, f)
-            await asyncio.sleep(0.5)
             reply({"receipts": path, "counts": counts, "failures": failures[:20], "failed": len(failures)})
         else:
             for player in players:
@@ -382,29 +424,38 @@ class Workers:
                 proc.kill()
 
 
-def spreads(receipt_files):
-    """Per broadcast (room, quiz, type, stage): last receipt - first, in ms; and how many were not received by all."""
-    groups = collections.defaultdict(list)
-    for path in receipt_files:
-        for room, quiz, kind, stage, instant, _seat in json.load(open(path)):
-            groups[(room, quiz, kind, stage)].append(instant)
+def spread_figures(groups):
+    """p50/p99/max of last - first over the broadcasts that every player of the room received, in ms; per type too."""
     complete = {key: (max(ts) - min(ts)) / 1e6 for key, ts in groups.items() if len(ts) == PER_ROOM}
-    incomplete = sum(1 for ts in groups.values() if len(ts) != PER_ROOM)
     values = sorted(complete.values())
-    result = {"broadcasts": len(values), "receipts": sum(len(ts) for ts in groups.values()),
-              "incomplete": incomplete, "p50_ms": percentile(values, 50), "p99_ms": percentile(values, 99),
+    result = {"p50_ms": percentile(values, 50), "p99_ms": percentile(values, 99),
               "max_ms": values[-1] if values else None, "by_type": {}}
     for kind in RECORDED:
         of_kind = sorted(v for (room, quiz, k, stage), v in complete.items() if k == kind)
         result["by_type"][kind] = {"broadcasts": len(of_kind), "p50_ms": percentile(of_kind, 50),
                                    "p99_ms": percentile(of_kind, 99), "max_ms": of_kind[-1] if of_kind else None}
-    # The instants the 100 rooms' broadcasts of one step went out in: how bunched the fan-outs were.
+    # How bunched the rooms' fan-outs of one step were: first receipts of the rooms, last less first.
     firsts = collections.defaultdict(list)
     for (room, quiz, kind, stage), ts in groups.items():
         firsts[(quiz, kind, stage)].append(min(ts))
-    bunch = sorted((max(ts) - min(ts)) / 1e6 for ts in firsts.values())
-    result["rooms_first_receipts_within_ms_p50"] = percentile(bunch, 50)
+    result["rooms_within_ms_p50"] = percentile(sorted((max(ts) - min(ts)) / 1e6 for ts in firsts.values()), 50)
     return result
+
+
+def spreads(receipt_files):
+    """Per broadcast (room, quiz, type, stage): last receipt - first, on the kernel's receive timestamps ("socket") and
+    on the client's reads ("read"); and how many broadcasts were not received by all."""
+    socket_groups, read_groups = collections.defaultdict(list), collections.defaultdict(list)
+    for path in receipt_files:
+        for room, quiz, kind, stage, kernel_at, read_at, _seat in json.load(open(path)):
+            socket_groups[(room, quiz, kind, stage)].append(kernel_at)
+            read_groups[(room, quiz, kind, stage)].append(read_at)
+    if any(t == 0 for ts in socket_groups.values() for t in ts):
+        raise SystemExit("a receipt has no kernel timestamp (SO_TIMESTAMPNS)")
+    return {"broadcasts": sum(1 for ts in read_groups.values() if len(ts) == PER_ROOM),
+            "incomplete": sum(1 for ts in read_groups.values() if len(ts) != PER_ROOM),
+            "receipts": sum(len(ts) for ts in read_groups.values()),
+            "socket": spread_figures(socket_groups), "read": spread_figures(read_groups)}
 
 
 def drive(name, players, server_pids, work, tag, out, check_others=None):
@@ -454,8 +505,9 @@ def drive(name, players, server_pids, work, tag, out, check_others=None):
     finally:
         workers.stop()
     s = results["spread"]
-    log(f"{name}: {s['broadcasts']} broadcasts ({s['incomplete']} not received by all), spread p50 {s['p50_ms']:.3f} ms, "
-        f"p99 {s['p99_ms']:.3f} ms, max {s['max_ms']:.3f} ms; server CPU {results['server_cpu_seconds']:.1f} s in "
+    figures = lambda f: f"p50 {f['p50_ms']:.3f} ms, p99 {f['p99_ms']:.3f} ms, max {f['max_ms']:.3f} ms"
+    log(f"{name}: {s['broadcasts']} broadcasts ({s['incomplete']} not received by all), spread at the sockets "
+        f"{figures(s['socket'])}, at the client's reads {figures(s['read'])}; server CPU {results['server_cpu_seconds']:.1f} s in "
         f"{results['play_seconds']:.1f} s; clients {results['client_cpu_seconds']:.1f} s; {results['client_counts']}")
     return results
 
