@@ -308,6 +308,10 @@ def rooms_section(figures):
               "connected and seated; per player is (connected − before any room) / players, so the rooms' own "
               f"share is in it; {rss(one, 'rss_after_kb'):.1f} MiB after the play (peak "
               f"{one['rss_after_kb']['VmHWM'] / 1024:.1f} MiB).",
+              f"- All rooms at once: the {one['rooms']} rooms' first receipts of one step (quiz, type, stage) fell "
+              f"within {ms(spread['socket']['rooms_within_ms_p50'])} of each other (p50 over the steps), so a stall "
+              "of the server (or of its threads on these shared cores) lands on many rooms' broadcasts together: the "
+              "p99 is set by a few such moments, and it moves from run to run more than the p50 does.",
               f"- Load average (1, 5, 15 min) before → after: uquiz {load(one)}; floor {load(floors[0])}, then "
               f"{load(floors[1])}. Other builds share these cores, so every figure is next to a floor of the same run.",
               f"- Judging: {one['client_counts'].get('guess accepted', 0)} right and "

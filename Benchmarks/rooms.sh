@@ -8,6 +8,10 @@
 # from PyPI in a virtual environment under .build-rooms/; every run is bounded (about 30 s of play each).
 # Usage: bash Benchmarks/rooms.sh [OUT.json]
 #   Alone, the "Live rooms (issue 17)" section of BENCHMARKS.md is rewritten in place; with OUT.json the figures go there.
+# Environment: ROOMS_BENCH_ROOMS (100), ROOMS_BENCH_QUIZZES (2 per room) and ROOMS_BENCH_WORKERS (4 client processes)
+#   change the load, for trying things out; the section's figures are for the defaults.
+# The two-instance part alone: two `uquiz serve --rate-limits off --db SAME.sqlite` and
+#   .build-rooms/venv/bin/python Benchmarks/rooms-bench.py uquiz "2 instances" OUT.json PID_A,PID_B URL_A URL_B
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
