@@ -37,7 +37,6 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 
 # The seed's "Silent Classics": 25 quizzes with bundled posters (no network), beginner: 5 stages 2 s apart, 20 s a
@@ -150,7 +149,8 @@ class Player:
                                         open_timeout=30, create_connection=STAMPING, sock=sock)
             except InvalidStatus as error:
                 return {"room": self.room, "seat": self.seat, "url": self.url,
-                        "status": error.response.status_code, "body": error.response.body[:200].decode("utf-8", "replace")}
+                        "status": error.response.status_code,
+                        "body": error.response.body[:200].decode("utf-8", "replace")}
             except Exception as error:
                 return {"room": self.room, "seat": self.seat, "url": self.url, "error": repr(error)}
         await self.send({"type": "join", "name": self.name, "playerToken": self.token})
@@ -217,7 +217,8 @@ class Player:
         except Exception as error:
             self.counts[f"read failed: {type(error).__name__} {getattr(getattr(error, 'rcvd', None), 'code', '')}"] += 1
         if not self.done.done():
-            self.done.set_exception(RuntimeError(f"room {room} seat {seat}: the connection ended before quiz {QUIZZES} did"))
+            self.done.set_exception(
+                RuntimeError(f"room {room} seat {seat}: the connection ended before quiz {QUIZZES} did"))
         try:
             await asyncio.wait_for(self.ws.close(), 5)
         except Exception:
@@ -500,21 +501,23 @@ def drive(name, players, server_pids, work, tag, out, check_others=None):
             counts.update(r["counts"])
         results["client_counts"] = dict(sorted(counts.items()))
         if failed:
-            raise SystemExit(f"{name}: {failed} players did not finish: {[f for r in replies for f in r['failures']][:5]}")
+            failures = [f for r in replies for f in r["failures"]]
+            raise SystemExit(f"{name}: {failed} players did not finish: {failures[:5]}")
         results["spread"] = spreads([r["receipts"] for r in replies])
     finally:
         workers.stop()
     s = results["spread"]
     figures = lambda f: f"p50 {f['p50_ms']:.3f} ms, p99 {f['p99_ms']:.3f} ms, max {f['max_ms']:.3f} ms"
     log(f"{name}: {s['broadcasts']} broadcasts ({s['incomplete']} not received by all), spread at the sockets "
-        f"{figures(s['socket'])}, at the client's reads {figures(s['read'])}; server CPU {results['server_cpu_seconds']:.1f} s in "
+        f"{figures(s['socket'])}, at the client's reads {figures(s['read'])}; "
+        f"server CPU {results['server_cpu_seconds']:.1f} s in "
         f"{results['play_seconds']:.1f} s; clients {results['client_cpu_seconds']:.1f} s; {results['client_counts']}")
     return results
 
 
 def uquiz(name, out, pids, urls):
-    sys.path.insert(0, os.path.dirname(__file__))
-    spec = importlib.util.spec_from_file_location("server_bench", os.path.join(os.path.dirname(__file__), "server-bench.py"))
+    spec = importlib.util.spec_from_file_location(
+        "server_bench", os.path.join(os.path.dirname(__file__), "server-bench.py"))
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     client = bench.Client(urls[0])
@@ -551,7 +554,8 @@ def uquiz(name, out, pids, urls):
     results = drive(name, players, pids, work, "uquiz", out, check_others)
     if results is None:
         return
-    results.update({"instances": len(urls), "share_code": SHARE_CODE, "rss_idle_kb": idle, "rss_before_rooms_kb": before,
+    results.update({"instances": len(urls), "share_code": SHARE_CODE, "rss_idle_kb": idle,
+                    "rss_before_rooms_kb": before,
                     "rss_rooms_opened_kb": rooms_opened, "players_made_in_seconds": made_players_in})
     json.dump(results, open(out, "w"), indent=1)
 
