@@ -2,7 +2,8 @@
 """Writes BENCHMARKS.md from the files Benchmarks/run.sh leaves in its work folder (argv[1]).
 
 `report.py --server-section SERVER.json BENCHMARKS.md` (what Benchmarks/server.sh does when run alone) rewrites only the
-"Server (issue 14)" section of an existing BENCHMARKS.md from server.sh's figures and leaves the rest as it is.
+"Server (issue 14)" section of an existing BENCHMARKS.md from server.sh's figures and leaves the rest as it is;
+`--scaling-section` (Benchmarks/scaling.sh) and `--rooms-section` (Benchmarks/rooms.sh) do the same for theirs.
 """
 import datetime
 import json
@@ -210,6 +211,135 @@ def scaling_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
+ROOMS_HEADING = "## Live rooms (issue 17)"
+ROOMS_SPREAD_TARGET_MS = 10
+
+
+def rooms_section(figures):
+    """The section of Benchmarks/rooms.sh: the spread of a room's broadcasts on uquiz beside the trivial broadcast
+    server's (the floor, before and after), memory per connected player and CPU."""
+    one, floors = figures["one"], [figures["floor"], figures["floor-after"]]
+    spread = one["spread"]
+    # Each ratio is to the floor run with the lower p99 on that clock: the less flattering one.
+    lower = {clock: min(floors, key=lambda f: f["spread"][clock]["p99_ms"]) for clock in ("socket", "read")}
+
+    def ms(value):
+        return f"{value:.2f} ms"
+
+    def met(ok):
+        return "met" if ok else "**missed**"
+
+    def load(run):
+        return f"{' '.join(run['loadavg_before'])} → {' '.join(run['loadavg_after'])}"
+
+    def per_player_kb(run):
+        return (run["rss_connected_kb"]["VmRSS"] - run["rss_before_rooms_kb"]["VmRSS"]) / run["players"]
+
+    def room_kb(run):
+        return (run["rss_rooms_opened_kb"]["VmRSS"] - run["rss_before_rooms_kb"]["VmRSS"]) / run["rooms"]
+
+    def connection_kb(run):
+        return (run["rss_connected_kb"]["VmRSS"] - run["rss_rooms_opened_kb"]["VmRSS"]) / run["players"]
+
+    def cpu(run):
+        return run["server_cpu_seconds"] / run["play_seconds"] * 100
+
+    def row(label, clock, key, target=None):
+        value, floor = spread[clock][key], lower[clock]["spread"][clock][key]
+        floors_text = " / ".join(ms(f["spread"][clock][key]) for f in floors)
+        ratio = f"{value / floor:.2f}x" if key != "max_ms" else "-"
+        bold = f"**{ms(value)}**" if target else ms(value)
+        verdict = f"<= {target} ms | {met(value <= target)}" if target else "- | -"
+        return f"| {label} | {bold} | {floors_text} | {ratio} | {verdict} |"
+
+    lines = [
+        ROOMS_HEADING, "",
+        f"`bash Benchmarks/rooms.sh`, {figures['date']}: {one['players']:,} players in {one['rooms']} rooms of "
+        f"{one['players'] // one['rooms']} on one `uquiz serve --rate-limits off` (release, static, SQLite) on "
+        f"127.0.0.1, every room on the Silent Classics (stages 2 s apart, 20 s a quiz), all hosts sending `start` at "
+        f"once, so the {one['rooms']} rooms fan out at nearly the same instants; {one['quizzes']} quizzes per room, "
+        "7 broadcasts each (`quizLoading`, `quizStarted`, 4 × `stageRevealed`, `quizEnded`). Every player joins with "
+        "its token and answers `loaded` (at once, without fetching the poster) and `pong`; in each quiz 3 players a "
+        "room guess wrong after stage 2 and 2 guess right after stage 3; everyone leaves 2 to 3 s after the last "
+        f"quiz's end. The clients are {one['workers']} Python processes (`websockets`; the players of a room spread "
+        f"over all of them) on the same {figures['cores']} cores as the server.", "",
+        "A broadcast's spread is the last receipt in its room less the first, over every broadcast of every room, "
+        "stamped two ways: at the sockets, the kernel's receive timestamp of the bytes on each player's socket "
+        "(SO_TIMESTAMPNS; on loopback within microseconds of the server's write, whatever the client process is "
+        "doing): what the server's fan-out spreads; and at the client's reads, CLOCK_MONOTONIC when the client "
+        "process read them (the connection's `data_received`, before the player's coroutine): that plus the "
+        "clients' own scheduling on these shared cores.", "",
+        f"The floor is the same {one['players']:,} clients, rooms and messages against a trivial broadcast server "
+        "(one asyncio process of the same library, Benchmarks/rooms-bench.py `floor-server`) that writes each room's "
+        "message to its 10 sockets in one synchronous loop and does nothing else. It ran before and after uquiz in "
+        "the same run; each ratio is to the one with the lower p99 on that clock.", "",
+        "| what | uquiz, 1 instance | floor before / after | × floor | target | |",
+        "|---|---|---|---:|---|---|",
+        row("spread in a room at the sockets, p99", "socket", "p99_ms", ROOMS_SPREAD_TARGET_MS),
+        row("spread in a room at the sockets, p50", "socket", "p50_ms"),
+        row("spread in a room at the sockets, max", "socket", "max_ms"),
+        row("spread in a room at the client's reads, p99", "read", "p99_ms"),
+        row("spread in a room at the client's reads, p50", "read", "p50_ms"),
+        f"| broadcasts measured (not received by all 10) | {spread['broadcasts']:,} ({spread['incomplete']}) | "
+        f"{' / '.join(f'{n:,}' for n in (f['spread']['broadcasts'] for f in floors))} | - | - | - |",
+        f"| server memory per connected player | **{per_player_kb(one):.1f} KB** (the room's share "
+        f"{room_kb(one) / (one['players'] / one['rooms']):.1f} KB, the connection's {connection_kb(one):.1f} KB) | "
+        "- | - | - | - |",
+        f"| server CPU over the play | **{cpu(one):.1f}%** of one core ({one['server_cpu_seconds']:.1f} s in "
+        f"{one['play_seconds']:.1f} s; {one['server_cpu_seconds'] / spread['broadcasts'] * 1e3:.2f} ms per broadcast, "
+        f"all the play's work included) | {' / '.join(f'{cpu(f):.1f}%' for f in floors)} | - | - | - |",
+        f"| client CPU over the play ({one['workers']} processes) | {one['client_cpu_seconds']:.1f} s | "
+        f"{' / '.join(str(round(f['client_cpu_seconds'], 1)) + ' s' for f in floors)} | - | - | - |",
+        "", "At the sockets, per type:", "",
+        "| broadcast | count | p50 | p99 | max | floor p50 | floor p99 | at the reads: p99 | floor p99 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for kind, run in spread["socket"]["by_type"].items():
+        floor_socket = lower["socket"]["spread"]["socket"]["by_type"][kind]
+        floor_read = lower["read"]["spread"]["read"]["by_type"][kind]
+        lines.append(f"| `{kind}` | {run['broadcasts']:,} | {ms(run['p50_ms'])} | {ms(run['p99_ms'])} | "
+                     f"{ms(run['max_ms'])} | {ms(floor_socket['p50_ms'])} | {ms(floor_socket['p99_ms'])} | "
+                     f"{ms(spread['read']['by_type'][kind]['p99_ms'])} | {ms(floor_read['p99_ms'])} |")
+    rss = lambda run, key: run[key]["VmRSS"] / 1024
+    lines += ["", "Method notes:", "",
+              f"- Memory: VmRSS of the server {rss(one, 'rss_idle_kb'):.1f} MiB at start, "
+              f"{rss(one, 'rss_before_rooms_kb'):.1f} MiB once the {one['players']:,} players were made (before any "
+              f"room), {rss(one, 'rss_rooms_opened_kb'):.1f} MiB with the {one['rooms']} rooms opened (nobody in them "
+              f"yet: {room_kb(one):.0f} KB a room) and {rss(one, 'rss_connected_kb'):.1f} MiB with every player "
+              "connected and seated; per player is (connected − before any room) / players, so the rooms' own "
+              f"share is in it; {rss(one, 'rss_after_kb'):.1f} MiB after the play (peak "
+              f"{one['rss_after_kb']['VmHWM'] / 1024:.1f} MiB).",
+              f"- All rooms at once: the {one['rooms']} rooms' first receipts of one step (quiz, type, stage) fell "
+              f"within {ms(spread['socket']['rooms_within_ms_p50'])} of each other (p50 over the steps), so a stall "
+              "of the server (or of its threads on these shared cores) lands on many rooms' broadcasts together: the "
+              "p99 is set by a few such moments, and it moves from run to run more than the p50 does.",
+              f"- Load average (1, 5, 15 min) before → after: uquiz {load(one)}; floor {load(floors[0])}, then "
+              f"{load(floors[1])}. Other builds share these cores, so every figure is next to a floor of the same run.",
+              f"- Judging: {one['client_counts'].get('guess accepted', 0)} right and "
+              f"{one['client_counts'].get('guess wrong', 0)} wrong guesses judged during the play. The clients send "
+              "`loaded` without fetching the stage poster, so the poster route is not part of this load (its cost "
+              f"is in the server section above); `loaded` comes back from all {one['players']:,} at once, while the "
+              "server is still writing `quizLoading`.",
+              f"- The floor server's cadence is the real stage spacing ({floors[0]['cadence_s']['stage']:.0f} s) with "
+              "shorter waits after a quiz's last stage and between quizzes: the spread of a broadcast does not "
+              "depend on them."]
+    two = figures["two"]
+    if two.get("skipped"):
+        lines.append(f"- Two instances on one database file (rooms opened and hosts joined on the first, the others "
+                     f"of a room alternating between the two): **not measured**: {two['skipped']}. The script runs "
+                     "this part on every run and reports it here once joining through the second instance works.")
+    else:
+        s = two["spread"]["socket"]
+        lines.append(f"- Two instances on one database file (rooms opened and hosts joined on the first, the others of "
+                     f"a room alternating between the two): spread at the sockets p50 {ms(s['p50_ms'])}, **p99 "
+                     f"{ms(s['p99_ms'])}**, max {ms(s['max_ms'])} over {two['spread']['broadcasts']:,} broadcasts "
+                     f"({two['spread']['incomplete']} not received by all), "
+                     f"{s['p99_ms'] / lower['socket']['spread']['socket']['p99_ms']:.2f}x the floor; at the client's "
+                     f"reads p99 {ms(two['spread']['read']['p99_ms'])}; memory per player {per_player_kb(two):.1f} KB "
+                     f"(both instances' VmRSS); CPU {cpu(two):.1f}% of one core (both instances, "
+                     f"{two['server_cpu_seconds']:.1f} s in {two['play_seconds']:.1f} s).")
+    return rewrap("\n".join(lines)) + "\n"
+
+
 def replace_section(path, heading, section):
     """Replaces the section under `heading` in the markdown file `path` and keeps the rest; a new one goes before the
     raw process runs (or at the end)."""
@@ -223,6 +353,10 @@ def replace_section(path, heading, section):
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
     open(path, "w").write(text)
 
+
+if len(sys.argv) == 4 and sys.argv[1] == "--rooms-section":
+    replace_section(sys.argv[3], ROOMS_HEADING, rooms_section(json.load(open(sys.argv[2]))))
+    sys.exit(0)
 
 if len(sys.argv) == 4 and sys.argv[1] == "--scaling-section":
     replace_section(sys.argv[3], SCALING_HEADING, scaling_section(json.load(open(sys.argv[2]))))

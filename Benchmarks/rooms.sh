@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The live-room benchmarks of issue 17, on 127.0.0.1: 1,000 players in 100 rooms of 10 playing 2 quizzes of the Silent
+# Classics on one `uquiz serve`, and the spread between the first and the last player of a room receiving each of its
+# broadcasts (quizLoading, quizStarted, stageRevealed, quizEnded), beside the same fan-out from a trivial broadcast
+# server (the floor, measured before and after in the same run); the server's memory per connected player and its CPU
+# over the play. Then the same across two instances on one database file, skipped (and said so) while a room can only
+# be joined through the instance that opened it. The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
+# from PyPI in a virtual environment under .build-rooms/; every run is bounded (about 30 s of play each).
+# Usage: bash Benchmarks/rooms.sh [OUT.json]
+#   Alone, the "Live rooms (issue 17)" section of BENCHMARKS.md is rewritten in place; with OUT.json the figures go there.
+# Environment: ROOMS_BENCH_ROOMS (100), ROOMS_BENCH_QUIZZES (2 per room) and ROOMS_BENCH_WORKERS (4 client processes)
+#   change the load, for trying things out; the section's figures are for the defaults.
+# The two-instance part alone: two `uquiz serve --rate-limits off --db SAME.sqlite` and
+#   .build-rooms/venv/bin/python Benchmarks/rooms-bench.py uquiz "2 instances" OUT.json PID_A,PID_B URL_A URL_B
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=${1:-}
+
+. "$root/Benchmarks/lib.sh"
+venv=.build-rooms/venv
+if ! "$venv/bin/python" -c 'import websockets' >/dev/null 2>&1; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r Benchmarks/rooms-requirements.txt
+fi
+python="$root/$venv/bin/python"
+
+work=$(mktemp -d)
+pids=()
+stop_servers() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do { wait "$pid"; } 2>/dev/null || true; done
+  pids=()
+}
+cleanup() {
+  stop_servers
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# The same build as every other figure of BENCHMARKS.md: release, Swift's runtime linked in.
+swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
+uquiz="$root/.build-static/release/uquiz"
+export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
+# 1,000 sockets on each side, with the files of the server and the clients.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+# Rate limits off: 1,000 players are made from one address in a few seconds (README, "The server").
+serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
+
+"$python" Benchmarks/rooms-bench.py floor "$work/floor.json"
+
+serve one --db "$work/one.sqlite"
+"$python" Benchmarks/rooms-bench.py uquiz "1 instance" "$work/one.json" "$started_pid" "$started_url"
+stop_servers
+
+# The floor again: how much the machine's load moved meanwhile.
+"$python" Benchmarks/rooms-bench.py floor "$work/floor-after.json"
+
+# Two instances on one database file (the players they share are rows in it); rooms are opened on the first.
+serve two-a --db "$work/two.sqlite"
+a_pid=$started_pid
+a_url=$started_url
+serve two-b --db "$work/two.sqlite"
+"$python" Benchmarks/rooms-bench.py uquiz "2 instances" "$work/two.json" "$a_pid,$started_pid" "$a_url" "$started_url"
+stop_servers
+
+python3 - "$work" "${out:-$work/rooms.json}" <<'PY'
+import datetime, json, os, sys
+work, out = sys.argv[1:3]
+figures = {name: json.load(open(f"{work}/{name}.json")) for name in ("floor", "one", "floor-after", "two")}
+figures["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+figures["cores"] = os.cpu_count()
+json.dump(figures, open(out, "w"), indent=1)
+PY
+if [ -z "$out" ]; then
+  python3 Benchmarks/report.py --rooms-section "$work/rooms.json" BENCHMARKS.md
+  echo "rewrote the live-rooms section of BENCHMARKS.md"
+fi
