@@ -42,7 +42,9 @@ struct RoomRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
         group.ws("{code}/ws") { request, context in
-            // An unknown room is a plain 404, before any upgrade; a plain GET (no upgrade asked) is told what to ask.
+            // An unknown room is refused before any upgrade: a plain GET gets the JSON 404, while a request asking to
+            // upgrade gets the WebSocket library's bare 400 (it writes every refused upgrade itself), so clients ask
+            // `GET /v1/rooms/{code}` first for a clear answer. A plain GET to a room is told what to ask.
             let code = try context.parameters.require("code")
             guard try rooms.exists(code: code) || holder(of: code, request) != nil else {
                 throw ServerRooms.Problem.unknownRoom
