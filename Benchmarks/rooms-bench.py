@@ -12,8 +12,8 @@ token), then its 9 others (with theirs); the hosts send `start` all at once, and
 `quizLoading` and `pong` on the server's `ping`; in each quiz 3 players of a room guess wrong after stage 2 and 2 guess
 right after stage 3 (the titles come from Seed/seed.json, read here only), so the judge runs and the quiz runs to its
 time limit. Every player leaves 2 to 3 s after the end of quiz QUIZZES. With several URLs, rooms are opened and hosts
-connected on the first and the others of a room alternate between the instances; a room that cannot be joined through
-another instance than the one that opened it is reported and that configuration skipped (written as {"skipped": ...}).
+connected on the first and the others of a room alternate between the instances: those on another instance are
+relayed by it to the first (README, "Live rooms", several instances).
 
 `floor` is the same 1,000 clients, the same 100 x 10 rooms and the same messages against a trivial broadcast server (a
 single asyncio process of the same `websockets` library, started here: `floor-server`), which sends each room's
@@ -459,8 +459,8 @@ def spreads(receipt_files):
             "socket": spread_figures(socket_groups), "read": spread_figures(read_groups)}
 
 
-def drive(name, players, server_pids, work, tag, out, check_others=None):
-    """Runs the players through their rooms; the figures, or {"skipped": why} when check_others says so."""
+def drive(name, players, server_pids, work, tag, out):
+    """Runs the players through their rooms; the figures."""
     results = {"name": name, "rooms": ROOMS, "players": len(players), "quizzes": QUIZZES, "workers": WORKERS,
                "loadavg_before": loadavg()}
     workers = Workers(players, work, tag)
@@ -473,13 +473,6 @@ def drive(name, players, server_pids, work, tag, out, check_others=None):
         replies = workers.command("others")
         errors = [e for r in replies for e in r["errors"]]
         if errors:
-            skip = check_others(errors) if check_others else None
-            if skip:
-                log(f"{name}: SKIPPED: {skip}")
-                results["skipped"] = skip
-                results["join_errors"] = errors[:5]
-                json.dump(results, open(out, "w"), indent=1)
-                return None
             raise SystemExit(f"{name}: players could not join: {errors[:3]}")
         results["connected_in_seconds"] = time.monotonic() - started
         # The lobby messages of the last joins settle.
@@ -541,19 +534,8 @@ def uquiz(name, out, pids, urls):
             players.append({"room": room, "seat": seat, "host": seat == 0, "name": f"R{room} P{seat}",
                             "token": tokens[room * PER_ROOM + seat], "url": ws_url(base, f"/v1/rooms/{code}/ws")})
 
-    def check_others(errors):
-        elsewhere = [e for e in errors if not e["url"].startswith(ws_url(urls[0], "/"))]
-        if len(urls) > 1 and len(elsewhere) == len(errors):
-            how = sorted({str(e.get("status") or e.get("close") or e.get("error")) for e in elsewhere})
-            return (f"{len(elsewhere)} players could not join their room through an instance other than the one that "
-                    f"opened it ({', '.join(how)}): rooms live only in the memory of that instance until rooms are "
-                    "forwarded between instances")
-        return None
-
     work = os.path.dirname(os.path.abspath(out))
-    results = drive(name, players, pids, work, "uquiz", out, check_others)
-    if results is None:
-        return
+    results = drive(name, players, pids, work, "uquiz", out)
     results.update({"instances": len(urls), "share_code": SHARE_CODE, "rss_idle_kb": idle,
                     "rss_before_rooms_kb": before,
                     "rss_rooms_opened_kb": rooms_opened, "players_made_in_seconds": made_players_in})

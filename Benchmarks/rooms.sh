@@ -3,8 +3,8 @@
 # Classics on one `uquiz serve`, and the spread between the first and the last player of a room receiving each of its
 # broadcasts (quizLoading, quizStarted, stageRevealed, quizEnded), beside the same fan-out from a trivial broadcast
 # server (the floor, measured before and after in the same run); the server's memory per connected player and its CPU
-# over the play. Then the same across two instances on one database file, skipped (and said so) while a room can only
-# be joined through the instance that opened it. The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
+# over the play. Then the same across two instances on one database file, half of each room's players relayed by the
+# second instance to the first (which holds the rooms). The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
 # from PyPI in a virtual environment under .build-rooms/; every run is bounded (about 30 s of play each).
 # Usage: bash Benchmarks/rooms.sh [OUT.json]
 #   Alone, the "Live rooms (issue 17)" section of BENCHMARKS.md is rewritten in place; with OUT.json the figures go there.
