@@ -17,6 +17,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PosterGrid
+import ServiceLifecycle
 import UQuizApp
 
 /// Where the server listens.
@@ -128,6 +129,7 @@ public func buildApplication(
         server: .http1WebSocketUpgrade(
             guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
+        services: [RoomDirectoryRelease(rooms: rooms, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let reachableHost = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
@@ -198,6 +200,23 @@ public func buildRouter(
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     return router
+}
+
+/// Takes this instance's rooms out of the store's room directory when the server shuts down gracefully: they end with
+/// the process, and the other instances then say so (404) rather than forward to an instance that is gone (502).
+struct RoomDirectoryRelease: Service {
+    let rooms: ServerRooms
+    let logger: Logger
+
+    func run() async throws {
+        // Cancelled rather than shut down: the process is being torn down anyway.
+        do { try await gracefulShutdown() } catch { return }
+        do {
+            try rooms.leftDirectory()
+        } catch {
+            logger.warning("live rooms: could not be taken out of the room directory (\(error))")
+        }
+    }
 }
 
 /// The live rooms of one instance, keeping results and the room directory in the store when it has them.

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import QuizCore
 import QuizStore
+import Synchronization
 import Testing
 import UQuizApp
 import UQuizServer
@@ -147,6 +148,18 @@ struct RoomInstancesTests {
             host.disconnect()
             _ = try await host.waitForClose()
         }
+    }
+
+    @Test func anInstanceThatStopsTakesItsRoomsOutOfTheDirectory() async throws {
+        let server = try TestServer()
+        let opened = Mutex<String?>(nil)
+        try await twoLiveInstances(server) { a, portA, _, _ in
+            let code = try await a.openRoom(token: try await a.newPlayer("Host"))
+            opened.withLock { $0 = code }
+            #expect(try server.database.roomInstance(code: code) == "http://127.0.0.1:\(portA)")
+        }
+        let code = try #require(opened.withLock { $0 })
+        #expect(try server.database.roomInstance(code: code) == nil, "A shut down gracefully: its room is gone from the directory")
     }
 
     @Test func aRoomWhoseInstanceIsGoneSaysSoAndAStaleOwnEntryIsForgotten() async throws {

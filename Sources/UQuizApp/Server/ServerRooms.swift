@@ -218,6 +218,12 @@ public final class ServerRooms: Sendable {
         return .elsewhere(instance: holder)
     }
 
+    /// This instance is stopping: its rooms go with it, so they leave the directory (and new ones stay out of it).
+    public func leftDirectory() throws {
+        guard let url = instance.withLock({ url in defer { url = nil }; return url }) else { return }
+        try roomStore()?.releaseRoomCodes(instance: url)
+    }
+
     /// This instance listens at `url` (its base URL as the other instances reach it): its rooms go into the store's
     /// directory from now on, and any left there under this URL by an earlier run are forgotten.
     public func listening(at url: String) throws {
