@@ -1,0 +1,165 @@
+import Foundation
+import RoomSocket
+
+/// What woke the room's loop.
+public enum RoomInputEvent: Sendable, Equatable {
+    case line(String)
+    /// The socket has something to read.
+    case socket
+    case deadline
+    /// No more input will come (the room goes on without it).
+    case ended
+    /// The player asked to stop (Ctrl-C).
+    case interrupted
+}
+
+/// The keyboard (or standard input) and the socket waited on together, on a monotonic clock.
+public protocol RoomInput {
+    func now() -> Duration
+    /// The next line typed before `deadline` (`nil`: no deadline), or `.socket` as soon as `socket` is readable. With
+    /// `keyboard` false only the socket, the deadline and Ctrl-C are waited for.
+    func next(until deadline: Duration?, socket: Int32, keyboard: Bool) -> RoomInputEvent
+}
+
+/// What a front end shows of a live room; every call gives the session as it is after the event.
+public protocol RoomObserver {
+    /// How often to redraw while nothing happens (a countdown on screen); `nil` redraws on events only.
+    var redrawEvery: Duration? { get }
+    /// Whether posters are fetched; without a screen the announcement is enough to be ready.
+    var showsPosters: Bool { get }
+    /// The host's room is open on the server, before anyone is in it.
+    func opened(_ room: RoomWire.Opened)
+    func received(_ message: RoomWire.ServerMessage, session: RoomSession)
+    func poster(_ jpeg: Result<Data, ServerClient.Problem>, quiz: Int, stage: Int?, session: RoomSession)
+    /// A typed line that was not sent, and why.
+    func refused(_ reason: String, session: RoomSession)
+    /// The connection dropped; the seat is held while connecting again.
+    func reconnecting(session: RoomSession)
+    func tick(session: RoomSession)
+}
+
+/// Playing in a live room from a client (issue 17): opens the room for a host or checks it for a joiner over REST, then
+/// carries a `RoomSession` over the room's WebSocket: the server's messages in, the player's lines out, the pings
+/// answered, the posters fetched, and after a dropped socket a `resume` on a new one within the seat hold.
+public struct RemoteRoom {
+    public let client: ServerClient
+    public let connector: any RoomSocketConnector
+    public let input: any RoomInput
+    public let observer: any RoomObserver
+    /// Typed lines may be JSON client messages (`--json` bots).
+    public let json: Bool
+
+    /// The wait between two attempts to connect again.
+    static let reconnectPause: Duration = .milliseconds(500)
+
+    public init(
+        client: ServerClient, connector: any RoomSocketConnector, input: any RoomInput, observer: any RoomObserver,
+        json: Bool = false
+    ) {
+        self.client = client
+        self.connector = connector
+        self.input = input
+        self.observer = observer
+        self.json = json
+    }
+
+    /// Opens a room on the package `shareCode` and plays in it as its host (the player of the client's token).
+    public func host(shareCode: String, name: String) throws(ServerClient.Problem) -> RoomSession {
+        guard let token = client.token else { throw .notLoggedIn }
+        let opened = try client.openRoom(shareCode: shareCode)
+        observer.opened(opened)
+        return play(code: opened.code, name: name, token: token)
+    }
+
+    /// Joins the room `code` by name (with the client's token, when logged in, so the result counts in their stats).
+    public func join(code: String, name: String) throws(ServerClient.Problem) -> RoomSession {
+        // The lobby first: an unknown room or a server that is down is said plainly, before any WebSocket.
+        let info = try client.room(code: code)
+        if info.phase == "expired" {
+            var session = RoomSession(code: info.code, name: name, playerToken: nil)
+            _ = session.receive(.roomExpired(.init(reason: "ended")), at: input.now())
+            return session
+        }
+        return play(code: info.code, name: name, token: client.token)
+    }
+
+    /// The session from the first hello to its ending.
+    public func play(code: String, name: String, token: String?) -> RoomSession {
+        var session = RoomSession(code: code, name: name, playerToken: token)
+        let url = RoomWire.socketURL(baseURL: client.baseURL, code: code)
+        var connection = connector.connect(url: url)
+        send(session.hello(at: input.now()), on: connection)
+        var keyboard = true
+        while session.ending == nil {
+            let deadline = observer.redrawEvery.map { input.now() + $0 }
+            switch input.next(until: deadline, socket: connection.wakeDescriptor, keyboard: keyboard) {
+            case .interrupted:
+                _ = session.typed("/leave")
+                send([.leave], on: connection)
+            case .ended:
+                keyboard = false
+            case .deadline:
+                observer.tick(session: session)
+            case .line(let line):
+                switch session.typed(line, json: json) {
+                case .send(let messages): send(messages, on: connection)
+                case .refused(let reason): observer.refused(reason, session: session)
+                case .nothing: break
+                }
+                observer.tick(session: session)
+            case .socket:
+                for event in connection.take() {
+                    switch event {
+                    case .text(let text):
+                        // Something that is not a message of this version is skipped: the room goes on.
+                        guard let message = try? RoomWire.decodeServer(text) else { continue }
+                        let actions = session.receive(message, at: input.now())
+                        observer.received(message, session: session)
+                        perform(actions, session: session, on: connection)
+                    case .closed(let code):
+                        guard case .reconnect(let deadline) = session.socketClosed(code: code, at: input.now()) else { break }
+                        observer.reconnecting(session: session)
+                        guard pause(until: min(deadline, input.now() + Self.reconnectPause)) else {
+                            session.gaveUp()
+                            break
+                        }
+                        connection = connector.connect(url: url)
+                        send(session.hello(at: input.now()), on: connection)
+                    }
+                }
+            }
+        }
+        connection.close()
+        return session
+    }
+
+    private func send(_ messages: [RoomWire.ClientMessage], on connection: any RoomSocketConnection) {
+        for message in messages { connection.send(RoomWire.text(message)) }
+    }
+
+    private func perform(_ actions: [RoomSession.Action], session: RoomSession, on connection: any RoomSocketConnection) {
+        for action in actions {
+            switch action {
+            case .send(let message):
+                send([message], on: connection)
+            case let .fetchPoster(path, quiz, stage):
+                if observer.showsPosters {
+                    let jpeg = Result { () throws(ServerClient.Problem) in try client.roomPoster(path: path) }
+                    observer.poster(jpeg, quiz: quiz, stage: stage, session: session)
+                }
+                // Ready even without the poster: the title can be typed, and the room need not wait for this player.
+                for follow in session.posterShown(quiz: quiz, stage: stage) {
+                    if case .send(let message) = follow { send([message], on: connection) }
+                }
+            }
+        }
+    }
+
+    /// Waits (Ctrl-C aside) until `deadline`; `false` when the player asked to stop.
+    private func pause(until deadline: Duration) -> Bool {
+        while input.now() < deadline {
+            if input.next(until: deadline, socket: -1, keyboard: false) == .interrupted { return false }
+        }
+        return true
+    }
+}
