@@ -251,4 +251,20 @@ struct RemoteRoomTests {
             "welcome", "snapshot", "welcome", "snapshot", "quizLoading", "quizStarted", "quizEnded", "podium",
         ])
     }
+
+    @Test func aServerSilentForTooLongIsLeftForANewConnection() throws {
+        let connector = ScriptedRoomConnector([
+            [.text(welcomeJSON), .text(snapshotJSON())],
+            [.text(welcomeJSON), .text(snapshotJSON()), .text(podiumJSON)],
+        ])
+        let input = ScriptedRoomInput(connector: connector)
+        let observer = RecordingRoomObserver()
+        let client = try ServerClient(baseURL: "http://127.0.0.1:8080", token: nil, transport: ScriptedTransport([]))
+        let session = RemoteRoom(client: client, connector: connector, input: input, observer: observer)
+            .play(code: "K7QF", name: "Ada", token: nil)
+        #expect(session.ending == .podium && observer.reconnections == 1)
+        #expect(input.time >= RemoteRoom.silenceLimit, "not before the silence limit")
+        #expect(connector.opened[1].sent.first == RoomWire.text(.resume(token: "seat-secret")))
+        #expect(connector.urls.first == "ws://127.0.0.1:8080/v1/rooms/K7QF/ws")
+    }
 }

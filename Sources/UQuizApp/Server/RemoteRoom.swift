@@ -51,6 +51,9 @@ public struct RemoteRoom {
 
     /// The wait between two attempts to connect again.
     static let reconnectPause: Duration = .milliseconds(500)
+    /// A server that says nothing for this long is gone without a close (it pings a quiet connection after 15 s and
+    /// drops one silent for 45 s): the socket is given up and the seat resumed on a new one.
+    public static let silenceLimit: Duration = .seconds(45)
 
     public init(
         client: ServerClient, connector: any RoomSocketConnector, input: any RoomInput, observer: any RoomObserver,
@@ -90,14 +93,23 @@ public struct RemoteRoom {
         var connection = connector.connect(url: url)
         send(session.hello(at: input.now()), on: connection)
         var keyboard = true
+        var lastHeard = input.now()
         while session.ending == nil {
-            let deadline = observer.redrawEvery.map { input.now() + $0 }
+            let silentAt = lastHeard + Self.silenceLimit
+            let deadline = min(observer.redrawEvery.map { input.now() + $0 } ?? silentAt, silentAt)
             switch input.next(until: deadline, socket: connection.wakeDescriptor, keyboard: keyboard) {
             case .interrupted:
                 _ = session.typed("/leave")
                 send([.leave], on: connection)
             case .ended:
                 keyboard = false
+            case .deadline where input.now() >= silentAt:
+                // Nothing heard, not even a heartbeat: the socket is given up as broken, and the seat resumed.
+                connection.close()
+                if let next = connectAgain(after: nil, session: &session, url: url) {
+                    connection = next
+                    lastHeard = input.now()
+                }
             case .deadline:
                 observer.tick(session: session)
             case .line(let line):
@@ -112,25 +124,38 @@ public struct RemoteRoom {
                     switch event {
                     case .text(let text):
                         // Something that is not a message of this version is skipped: the room goes on.
+                        lastHeard = input.now()
                         guard let message = try? RoomWire.decodeServer(text) else { continue }
                         let actions = session.receive(message, at: input.now())
                         observer.received(message, session: session)
                         perform(actions, session: session, on: connection)
                     case .closed(let code):
-                        guard case .reconnect(let deadline) = session.socketClosed(code: code, at: input.now()) else { break }
-                        observer.reconnecting(session: session)
-                        guard pause(until: min(deadline, input.now() + Self.reconnectPause)) else {
-                            session.gaveUp()
-                            break
+                        if let next = connectAgain(after: code, session: &session, url: url) {
+                            connection = next
+                            lastHeard = input.now()
                         }
-                        connection = connector.connect(url: url)
-                        send(session.hello(at: input.now()), on: connection)
                     }
                 }
             }
         }
         connection.close()
         return session
+    }
+
+    /// After the socket closed with `code` (`nil`: broke): a new connection resuming the seat, after a short pause;
+    /// `nil` when the session ended instead (a close that ends it, the seat hold over, or Ctrl-C).
+    private func connectAgain(
+        after code: UInt16?, session: inout RoomSession, url: String
+    ) -> (any RoomSocketConnection)? {
+        guard case .reconnect(let deadline) = session.socketClosed(code: code, at: input.now()) else { return nil }
+        observer.reconnecting(session: session)
+        guard pause(until: min(deadline, input.now() + Self.reconnectPause)) else {
+            session.gaveUp()
+            return nil
+        }
+        let connection = connector.connect(url: url)
+        send(session.hello(at: input.now()), on: connection)
+        return connection
     }
 
     private func send(_ messages: [RoomWire.ClientMessage], on connection: any RoomSocketConnection) {
