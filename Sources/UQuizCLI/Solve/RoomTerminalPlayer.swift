@@ -64,7 +64,8 @@ enum RoomScreen {
                 "\(place.rank). \(SafeText.clean(place.name)) \(place.score) pts" + (place.player == session.me ? " ← you" : "")
             }
         }
-        let notice = lines.flatMap { TextWidth.wrap($0, to: max(1, size.columns - 4)) }
+        // Blank lines stay: they part the lobby's sections.
+        let notice = lines.flatMap { $0.isEmpty ? [""] : TextWidth.wrap($0, to: max(1, size.columns - 4)) }
         return PlayerFrame(
             header: TextWidth.cut(header, to: size.columns), picture: nil, pictureColumn: 1,
             notice: Array(notice.prefix(max(0, size.rows - 6))), status: TextWidth.fit(status, to: size.columns - 2),
