@@ -227,6 +227,40 @@ struct RoomCommandTests {
         #expect(server.terminate() == 0)
     }
 
+    /// The server cuts off a connection that floods it (close 4008) and keeps the seat: the client connects again and
+    /// resumes it with its token, as after any dropped socket.
+    @Test func aPlayerCutOffForFloodingResumesTheSeat() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let host = try ConversingProcess(try serve.loggedIn(to: server, as: "Host"), ["room", "host", "FE7NWW", "--json"])
+        let code = try host.waitFor("the host's welcome") { self.type($0) == "welcome" ? $0["code"] as? String : nil }
+        let bob = try ConversingProcess(try Sandbox(), ["room", "join", code, "--server", server.baseURL, "--json", "--name", "Bob"])
+        _ = try bob.waitFor("Bob's welcome") { self.type($0) == "welcome" ? true : nil }
+        // More than the 20 messages a connection may send at once, in one burst.
+        bob.type(Array(repeating: #"{"v": 1, "type": "ping", "clientTime": 1}"#, count: 40).joined(separator: "\n"))
+        let welcomes = try bob.waitFor("the welcome of the resumed seat") { _ -> [Int]? in
+            let players = bob.messages.filter { self.type($0) == "welcome" }.compactMap { $0["player"] as? Int }
+            return players.count == 2 ? players : nil
+        }
+        #expect(welcomes == [2, 2], "the same seat")
+        // The host saw Bob's connection lost, then back.
+        func bobConnected(_ message: [String: Any]) -> Bool? {
+            guard self.type(message) == "lobby", let players = message["players"] as? [[String: Any]] else { return nil }
+            return players.first { $0["name"] as? String == "Bob" }?["connected"] as? Bool
+        }
+        _ = try host.waitFor("Bob back in the lobby") { _ -> Bool? in
+            let seen = host.messages.compactMap(bobConnected)
+            guard let lost = seen.firstIndex(of: false) else { return nil }
+            return seen[lost...].contains(true) ? true : nil
+        }
+        bob.type("/leave")
+        #expect(bob.waitForExit() == 0)
+        #expect(bob.stderr.contains("connection lost: resuming the seat…"))
+        host.type("/leave")
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect(server.terminate() == 0)
+    }
+
     @Test func kickedPlayersExitWithThree() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
