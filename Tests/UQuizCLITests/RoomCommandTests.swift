@@ -205,6 +205,32 @@ struct RoomCommandTests {
         #expect(server.terminate() == 0)
     }
 
+    @Test func ctrlCLeavesTheRoomAndGivesTheTerminalBack() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let host = try ConversingProcess(try serve.loggedIn(to: server, as: "Host"), ["room", "host", "FE7NWW", "--json"])
+        let code = try host.waitFor("the host's welcome") { self.type($0) == "welcome" ? $0["code"] as? String : nil }
+        var environment = try Sandbox().environment
+        environment["TERM"] = "xterm-256color"
+        let screen = try PseudoTerminalSession(
+            binary: uquizBinary, arguments: ["room", "join", code, "--server", server.baseURL, "--name", "Dee"],
+            environment: environment)
+        #expect(screen.waitFor("2. Dee ← you"))
+        screen.interrupt()
+        let exit = screen.waitForExit()
+        #expect(exit.status == 130 && exit.reason == .exit)
+        #expect(screen.transcript.contains("\u{1B}[?1049l"), "the terminal is given back")
+        // In the lobby, then out of it: she left rather than dropped.
+        _ = try host.waitFor("Dee gone from the lobby") { _ -> Bool? in
+            let sizes = host.messages.filter { self.type($0) == "lobby" }.compactMap { ($0["players"] as? [[String: Any]])?.count }
+            guard let joined = sizes.firstIndex(of: 2) else { return nil }
+            return sizes[joined...].contains(1) ? true : nil
+        }
+        host.type("/leave")
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect(server.terminate() == 0)
+    }
+
     @Test func anUnknownRoomAServerThatIsDownAndABadCodeAreOneLine() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))

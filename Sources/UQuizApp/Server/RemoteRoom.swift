@@ -99,8 +99,8 @@ public struct RemoteRoom {
             let deadline = min(observer.redrawEvery.map { input.now() + $0 } ?? silentAt, silentAt)
             switch input.next(until: deadline, socket: connection.wakeDescriptor, keyboard: keyboard) {
             case .interrupted:
-                _ = session.typed("/leave")
-                send([.leave], on: connection)
+                // Ctrl-C leaves for good: a seat held for a player who chose to go would only keep the room waiting.
+                if case .send(let messages) = session.typed("/leave") { send(messages, on: connection) }
             case .ended:
                 keyboard = false
             case .deadline where input.now() >= silentAt:

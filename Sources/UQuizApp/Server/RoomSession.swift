@@ -319,9 +319,11 @@ public struct RoomSession: Sendable {
         nextStageAt = nil
         countdownEnds = ended.nextQuizInMs.map { local(serverTime: ended.serverTime, inMs: $0, receivedAt: now) }
         let answer = ended.answerTitle + (ended.answerYear.map { " (\($0))" } ?? "")
-        let mine = ended.solvers.first { $0.player == me }
+        if let mine = ended.solvers.first(where: { $0.player == me }) {
+            notice = "✓ \(answer): +\(mine.points) points"
+            return
+        }
         notice = switch ended.ending {
-        case _ where mine != nil: "✓ \(answer): +\(mine!.points) points"
         case "skipped": "Skipped by the host: it was \(answer)"
         case "everyoneSolved": "Everyone solved it: \(answer)"
         default: "⏰ Time is up: it was \(answer)"
