@@ -25,6 +25,9 @@ public protocol RoomSocketConnection: AnyObject, Sendable {
     func take() -> [RoomSocketEvent]
     /// Closes from this side (a normal closure); a `.closed` event follows.
     func close()
+    /// Closes, and waits up to `timeout` for what was sent and the close to go out: the last words before the process
+    /// ends (a `leave`) would otherwise be lost with it.
+    func close(waitingUpTo timeout: Duration)
 }
 
 /// Opens connections: the real one on a network, a fake in tests.
@@ -48,6 +51,8 @@ final class WebSocketRoomConnection: RoomSocketConnection {
     private let signalDescriptor: Int32
     private let events = Mutex<[RoomSocketEvent]>([])
     private let outgoing: AsyncStream<String>.Continuation
+    /// Signalled when the socket has ended.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// The largest message read: a snapshot of a full room is a few KiB; the server's own limit on frames is 16 KiB.
     static let maxMessageBytes = 1 << 20
@@ -74,6 +79,11 @@ final class WebSocketRoomConnection: RoomSocketConnection {
     func send(_ text: String) { outgoing.yield(text) }
 
     func close() { outgoing.finish() }
+
+    func close(waitingUpTo timeout: Duration) {
+        outgoing.finish()
+        _ = ended.wait(timeout: .now() + .milliseconds(Int(timeout / .milliseconds(1))))
+    }
 
     func take() -> [RoomSocketEvent] {
         var drain = [UInt8](repeating: 0, count: 256)
@@ -116,5 +126,6 @@ final class WebSocketRoomConnection: RoomSocketConnection {
             code = frame.map { UInt16(webSocketErrorCode: $0.closeCode) }
         } catch {}
         deliver(.closed(code: code))
+        ended.signal()
     }
 }

@@ -163,6 +163,7 @@ final class ScriptedRoomConnection: RoomSocketConnection {
     var hasEvents: Bool { state.withLock { !$0.events.isEmpty } }
     func send(_ text: String) { state.withLock { $0.sent.append(text) } }
     func close() {}
+    func close(waitingUpTo timeout: Duration) {}
 
     func take() -> [RoomSocketEvent] {
         state.withLock { state in

@@ -49,6 +49,8 @@ public struct RemoteRoom {
     /// Typed lines may be JSON client messages (`--json` bots).
     public let json: Bool
 
+    /// The longest the last messages (a `leave`) and the close may take to go out at the end.
+    static let goodbyeWait: Duration = .seconds(2)
     /// The wait between two attempts to connect again.
     static let reconnectPause: Duration = .milliseconds(500)
     /// A server that says nothing for this long is gone without a close (it pings a quiet connection after 15 s and
@@ -138,7 +140,7 @@ public struct RemoteRoom {
                 }
             }
         }
-        connection.close()
+        connection.close(waitingUpTo: Self.goodbyeWait)
         return session
     }
 
