@@ -80,6 +80,16 @@ let package = Package(
         .target(name: "PosterArt", dependencies: ["CTurboJPEG", "PosterGrid"]),
         // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
         .target(name: "CTerminal"),
+        // The WebSocket client of live rooms (issue 17), for the terminal's `uquiz room`: the only client module that
+        // knows WebSockets, as MovieSearch is the only one that knows HTTP.
+        .target(
+            name: "RoomSocket",
+            dependencies: [
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The application layer: the use cases every front end calls (create, play, search, posters, seed, ...), over
         // the capabilities' boundaries and an environment (clock, randomness, store, clients) built once at start-up.
         // Crypto: player tokens are issued and checked here (SHA-256 of the token is all that is stored), so every front
@@ -87,7 +97,7 @@ let package = Package(
         .target(
             name: "UQuizApp",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "PostgresStore", "MovieSearch", "PosterArt",
+                "PosterGrid", "QuizCore", "QuizStore", "PostgresStore", "MovieSearch", "PosterArt", "RoomSocket",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -120,6 +130,7 @@ let package = Package(
             name: "UQuizCLI",
             dependencies: [
                 "UQuizApp", "UQuizServer", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                "RoomSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +140,10 @@ let package = Package(
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
-        .testTarget(name: "UQuizAppTests", dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid"]),
+        .testTarget(
+            name: "UQuizAppTests",
+            dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "RoomSocket"]
+        ),
         // The server's router in process (HummingbirdTesting), over a real SQLite file seeded from the bundle.
         .testTarget(
             name: "UQuizServerTests",

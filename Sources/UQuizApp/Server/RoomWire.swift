@@ -400,6 +400,25 @@ public enum RoomWire {
         try JSONDecoder().decode(ServerEnvelope.self, from: data).message
     }
 
+    // MARK: - For clients
+
+    /// A client message as the text a WebSocket carries.
+    public static func text(_ message: ClientMessage) -> String {
+        String(decoding: encode(message), as: UTF8.self)
+    }
+
+    /// A server message from the text a WebSocket carried.
+    public static func decodeServer(_ text: String) throws -> ServerMessage {
+        try decodeServer(Data(text.utf8))
+    }
+
+    /// A room's WebSocket address on the server at `baseURL` (`http://` becomes `ws://`, `https://` `wss://`).
+    public static func socketURL(baseURL: String, code: String) -> String {
+        let scheme = baseURL.hasPrefix("https://") ? "wss://" : "ws://"
+        let rest = baseURL.drop(while: { $0 != ":" }).dropFirst(3)
+        return scheme + rest + "/v1/rooms/\(code)/ws"
+    }
+
     public struct WireError: Error, Equatable, Sendable {
         public var message: String
         init(_ message: String) { self.message = message }

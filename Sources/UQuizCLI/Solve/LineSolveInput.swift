@@ -20,8 +20,9 @@ enum TypedLine {
 }
 
 /// Lines from a file descriptor (standard input) on the monotonic clock: the loop sleeps in `poll` until a line comes or
-/// the deadline passes, so it wakes on time with no thread of its own. It feeds local plays and plays on a server alike.
-final class LineSolveInput: SolveInput, RemoteSolveInput {
+/// the deadline passes, so it wakes on time with no thread of its own. It feeds local plays, plays on a server and live
+/// rooms alike (a room's socket is polled beside it).
+final class LineSolveInput: SolveInput, RemoteSolveInput, RoomInput {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private let descriptor: Int32
@@ -58,6 +59,29 @@ final class LineSolveInput: SolveInput, RemoteSolveInput {
             if ended { return .ended }
             guard waitForInput(until: deadline) else { return interruption?.isRequested == true ? .interrupted : .deadline }
             readAvailable()
+        }
+    }
+
+    /// The next line, or the room's socket readable, whichever comes first.
+    func next(until deadline: Duration?, socket: Int32, keyboard: Bool) -> RoomInputEvent {
+        while true {
+            if interruption?.isRequested == true { return .interrupted }
+            if keyboard, let line = takeLine() { return .line(line) }
+            if keyboard && ended { return .ended }
+            var entries = [
+                pollfd(fd: keyboard ? descriptor : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interruption?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let result = poll(&entries, nfds_t(entries.count), milliseconds(until: deadline))
+            if interruption?.isRequested == true { return .interrupted }
+            if result == 0 { return .deadline }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return .deadline
+            }
+            if entries[1].revents != 0 { return .socket }
+            if entries[0].revents != 0 { readAvailable() }
         }
     }
 

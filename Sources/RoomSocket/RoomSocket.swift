@@ -1,0 +1,131 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOWebSocket
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What came off a live room's socket: a text message, or its end with the close code the server gave (`nil`: the
+/// socket broke, or never opened).
+public enum RoomSocketEvent: Sendable, Equatable {
+    case text(String)
+    case closed(code: UInt16?)
+}
+
+/// One WebSocket to a live room, as a synchronous game loop uses it: texts go out in order, what comes in waits in a
+/// queue, and `wakeDescriptor` becomes readable when something waits, so the loop sleeps in `poll` on the keyboard and
+/// the socket at once.
+public protocol RoomSocketConnection: AnyObject, Sendable {
+    var wakeDescriptor: Int32 { get }
+    func send(_ text: String)
+    /// Everything received since the last call, in order; `.closed` is the last event there will be.
+    func take() -> [RoomSocketEvent]
+    /// Closes from this side (a normal closure); a `.closed` event follows.
+    func close()
+    /// Closes, and waits up to `timeout` for what was sent and the close to go out: the last words before the process
+    /// ends (a `leave`) would otherwise be lost with it.
+    func close(waitingUpTo timeout: Duration)
+}
+
+/// Opens connections: the real one on a network, a fake in tests.
+public protocol RoomSocketConnector: Sendable {
+    /// A connection to `url` (`ws://` or `wss://`). It never fails here: a socket that cannot be opened reports
+    /// `.closed(code: nil)` as its only event.
+    func connect(url: String) -> any RoomSocketConnection
+}
+
+/// The real connector: HummingbirdWSClient (SwiftNIO) on its own threads, handing messages to the caller's loop.
+public struct WebSocketRoomConnector: RoomSocketConnector {
+    public init() {}
+
+    public func connect(url: String) -> any RoomSocketConnection {
+        WebSocketRoomConnection(url: url)
+    }
+}
+
+final class WebSocketRoomConnection: RoomSocketConnection {
+    let wakeDescriptor: Int32
+    private let signalDescriptor: Int32
+    private let events = Mutex<[RoomSocketEvent]>([])
+    private let outgoing: AsyncStream<String>.Continuation
+    /// Signalled when the socket has ended.
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// The largest message read: a snapshot of a full room is a few KiB; the server's own limit on frames is 16 KiB.
+    static let maxMessageBytes = 1 << 20
+
+    init(url: String) {
+        var descriptors: [Int32] = [-1, -1]
+        _ = pipe(&descriptors)
+        _ = fcntl(descriptors[0], F_SETFL, fcntl(descriptors[0], F_GETFL) | O_NONBLOCK)
+        wakeDescriptor = descriptors[0]
+        signalDescriptor = descriptors[1]
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        outgoing = continuation
+        Task { [self] in await run(url: url, outgoing: stream) }
+    }
+
+    deinit {
+        outgoing.finish()
+        close(descriptor: wakeDescriptor)
+        close(descriptor: signalDescriptor)
+    }
+
+    private func close(descriptor: Int32) { _ = Glibc.close(descriptor) }
+
+    func send(_ text: String) { outgoing.yield(text) }
+
+    func close() { outgoing.finish() }
+
+    func close(waitingUpTo timeout: Duration) {
+        outgoing.finish()
+        _ = ended.wait(timeout: .now() + .milliseconds(Int(timeout / .milliseconds(1))))
+    }
+
+    func take() -> [RoomSocketEvent] {
+        var drain = [UInt8](repeating: 0, count: 256)
+        while read(wakeDescriptor, &drain, drain.count) > 0 {}
+        return events.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    private func deliver(_ event: RoomSocketEvent) {
+        events.withLock { $0.append(event) }
+        var byte: UInt8 = 1
+        _ = write(signalDescriptor, &byte, 1)
+    }
+
+    private func run(url: String, outgoing: AsyncStream<String>) async {
+        var logger = Logger(label: "uquiz.room.socket")
+        logger.logLevel = .critical
+        var code: UInt16?
+        do {
+            let frame = try await WebSocketClient.connect(
+                url: url, configuration: .init(maxFrameSize: 1 << 16), logger: logger
+            ) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
+                            if case .text(let text) = message { self.deliver(.text(text)) }
+                        }
+                    }
+                    group.addTask {
+                        for await text in outgoing { try await outbound.writeTextMessage(text) }
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                    // Either side ending ends the connection: the server's close, or ours.
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+            code = frame.map { UInt16(webSocketErrorCode: $0.closeCode) }
+        } catch {}
+        deliver(.closed(code: code))
+        ended.signal()
+    }
+}
