@@ -37,19 +37,24 @@ DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 20_000
 
 
+def sandbox_environment(folder):
+    """The environment of a `uquiz` process whose home, configuration, data and cache are all under `folder`."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(folder),
+        "XDG_CONFIG_HOME": str(folder / "config"),
+        "XDG_DATA_HOME": str(folder / "data"),
+        "XDG_CACHE_HOME": str(folder / "cache"),
+        "LANG": "C.UTF-8",
+    }
+
+
 class Server:
     """`uquiz serve --port 0` in a sandbox; the first line it prints says where it listens."""
 
     def __init__(self):
         self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
-        environment = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(self.folder),
-            "XDG_CONFIG_HOME": str(self.folder / "config"),
-            "XDG_DATA_HOME": str(self.folder / "data"),
-            "XDG_CACHE_HOME": str(self.folder / "cache"),
-            "LANG": "C.UTF-8",
-        }
+        environment = sandbox_environment(self.folder)
         self.log = open(self.folder / "server.log", "wb")
         self.process = subprocess.Popen(
             [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite")],
