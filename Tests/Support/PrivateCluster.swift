@@ -45,7 +45,12 @@ public struct PrivateCluster: Sendable {
     private static func shell(_ line: String) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-cluster-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let command = line + " >'\(output.path)' </dev/null"
+        // Only standard input, output and error go to the script: the server it starts outlives it as a daemon, and
+        // any other descriptor bash inherited (the pipe of a curl another test runs at that moment) would stay open in
+        // that daemon, so that curl's reader would never see the end of its output. posix_spawn's closefrom action is
+        // not visible from Swift here, so bash closes them itself first.
+        let closeInherited = "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; "
+        let command = closeInherited + line + " >'\(output.path)' </dev/null"
         let words: [String] = ["/bin/bash", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

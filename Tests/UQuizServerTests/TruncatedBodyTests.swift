@@ -40,6 +40,14 @@ struct TruncatedBodyTests {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Runs blocking socket calls on a thread of their own: on one of Swift's cooperative threads (two on this machine)
+    /// they would starve the in-process server that is to answer them, whenever another test blocks the other one.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result(catching: body)) }.start()
+        }
+    }
+
     @Test func aBodyThatEndsBeforeItsLengthIsA400() async throws {
         let server = try TestServer()
         let router = buildRouter(environment: server.environment)
@@ -50,7 +58,7 @@ struct TruncatedBodyTests {
             let port = try #require(client.port)
             for path in ["/v1/players", "/v1/packages"] {
                 let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
-                let answer = try Self.sendAndHalfClose(Data((head + "{\"name\": \"Ad").utf8), port: port)
+                let answer = try await Self.offThePool { try Self.sendAndHalfClose(Data((head + "{\"name\": \"Ad").utf8), port: port) }
                 #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(path): \(answer.prefix(200))")
                 #expect(answer.contains("\"code\":\"bad_request\""), "\(path): \(answer)")
                 #expect(answer.contains("the request body could not be read"), "\(path)")
