@@ -244,9 +244,11 @@ def rooms_section(figures):
     def cpu(run):
         return run["server_cpu_seconds"] / run["play_seconds"] * 100
 
-    def row(label, clock, key, target=None):
-        value, floor = spread[clock][key], lower[clock]["spread"][clock][key]
-        floors_text = " / ".join(ms(f["spread"][clock][key]) for f in floors)
+    def row(label, clock, key, target=None, part=None):
+        def pick(figures):
+            return figures[part][key] if part else figures[key]
+        value, floor = pick(spread[clock]), pick(lower[clock]["spread"][clock])
+        floors_text = " / ".join(ms(pick(f["spread"][clock])) for f in floors)
         ratio = f"{value / floor:.2f}x" if key != "max_ms" else "-"
         bold = f"**{ms(value)}**" if target else ms(value)
         verdict = f"<= {target} ms | {met(value <= target)}" if target else "- | -"
@@ -275,8 +277,11 @@ def rooms_section(figures):
         "the same run; each ratio is to the one with the lower p99 on that clock.", "",
         "| what | uquiz, 1 instance | floor before / after | × floor | target | |",
         "|---|---|---|---:|---|---|",
-        row("spread in a room at the sockets, p99", "socket", "p99_ms", ROOMS_SPREAD_TARGET_MS),
-        row("spread in a room at the sockets, p50", "socket", "p50_ms"),
+        row("spread of a stage (`quizStarted`, `stageRevealed`) in a room at the sockets, p99", "socket", "p99_ms",
+            ROOMS_SPREAD_TARGET_MS, part="stages"),
+        row("spread of a stage in a room at the sockets, p50", "socket", "p50_ms", part="stages"),
+        row("spread of any broadcast in a room at the sockets, p99", "socket", "p99_ms"),
+        row("spread of any broadcast in a room at the sockets, p50", "socket", "p50_ms"),
         row("spread in a room at the sockets, max", "socket", "max_ms"),
         row("spread in a room at the client's reads, p99", "read", "p99_ms"),
         row("spread in a room at the client's reads, p50", "read", "p50_ms"),
@@ -326,8 +331,9 @@ def rooms_section(figures):
     s = two["spread"]["socket"]
     lines.append(f"- Two instances on one database file (rooms opened and hosts joined on the first, the others of "
                  f"a room alternating between the two, so 500 players are relayed by the second instance to the "
-                 f"first over a socket each): spread at the sockets p50 {ms(s['p50_ms'])}, **p99 "
-                 f"{ms(s['p99_ms'])}**, max {ms(s['max_ms'])} over {two['spread']['broadcasts']:,} broadcasts "
+                 f"first over a socket each): spread of a stage at the sockets p50 {ms(s['stages']['p50_ms'])}, "
+                 f"**p99 {ms(s['stages']['p99_ms'])}**; of any broadcast p50 {ms(s['p50_ms'])}, p99 "
+                 f"{ms(s['p99_ms'])}, max {ms(s['max_ms'])} over {two['spread']['broadcasts']:,} broadcasts "
                  f"({two['spread']['incomplete']} not received by all), "
                  f"{s['p99_ms'] / lower['socket']['spread']['socket']['p99_ms']:.2f}x the floor; at the client's "
                  f"reads p99 {ms(two['spread']['read']['p99_ms'])}; memory per player {per_player_kb(two):.1f} KB "

@@ -435,6 +435,11 @@ def spread_figures(groups):
         of_kind = sorted(v for (room, quiz, k, stage), v in complete.items() if k == kind)
         result["by_type"][kind] = {"broadcasts": len(of_kind), "p50_ms": percentile(of_kind, 50),
                                    "p99_ms": percentile(of_kind, 99), "max_ms": of_kind[-1] if of_kind else None}
+    # The issue's measure: a stage reaching every player (stage 1 comes with quizStarted, the others with
+    # stageRevealed), apart from the announcements around it.
+    stages = sorted(v for (room, quiz, k, stage), v in complete.items() if k in ("quizStarted", "stageRevealed"))
+    result["stages"] = {"broadcasts": len(stages), "p50_ms": percentile(stages, 50), "p99_ms": percentile(stages, 99),
+                        "max_ms": stages[-1] if stages else None}
     # How bunched the rooms' fan-outs of one step were: first receipts of the rooms, last less first.
     firsts = collections.defaultdict(list)
     for (room, quiz, kind, stage), ts in groups.items():
