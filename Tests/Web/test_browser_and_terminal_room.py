@@ -72,6 +72,8 @@ class TerminalPlayer:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            stream.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
