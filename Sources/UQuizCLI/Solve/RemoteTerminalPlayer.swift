@@ -29,10 +29,9 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     private var endsAt: Duration?
     private var timeLimit = 20.0
     private var poster: Result<CellRaster, ServerClient.Problem>?
-    private var typed = ""
+    private var guessLine = GuessLine(tabLine: "/skip")
     private var status = ""
     /// Lines finished by one burst of keys and not yet handed over.
-    private var lines: [String] = []
     private var laidOut: (rows: Int, columns: Int)?
 
     static let footer = "Enter guesses · ? hint · Tab skips · Ctrl-C stops (the server's clock runs on)"
@@ -57,7 +56,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     func nextLine(until deadline: Duration?) -> RemoteLine {
         while true {
             if interruption.isRequested { return .interrupted }
-            if !lines.isEmpty { return .line(lines.removeFirst()) }
+            if let line = guessLine.next() { return .line(line) }
             if let deadline, now() >= deadline { return .deadline }
             draw()
             // The time bar moves every 0.2 s; the deadline is met to the millisecond.
@@ -79,25 +78,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     }
 
     private func take(_ bytes: [UInt8]) {
-        for key in TerminalPlayer.keys(in: bytes) {
-            switch key {
-            case .enter:
-                lines.append(typed)
-                typed = ""
-            case .tab:
-                lines.append("/skip")
-            case .backspace:
-                if !typed.isEmpty { typed.removeLast() }
-            case .text("?") where typed.isEmpty:
-                lines.append("?")
-            case .text(let text):
-                typed += text
-            case .escape:
-                status = "A play on a server cannot pause: its clock runs on."
-            case .other:
-                break
-            }
-        }
+        if guessLine.take(bytes) { status = "A play on a server cannot pause: its clock runs on." }
     }
 
     private func read(timeout: Int32) -> [UInt8]? {
@@ -194,7 +175,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
             break
         }
         let frame = PlayerFrame.around(
-            header: header, picture: picture, size: size, status: status, typed: typed, footer: Self.footer,
+            header: header, picture: picture, size: size, status: status, typed: guessLine.typed, footer: Self.footer,
             posterProblem: problem)
         screen.write(frame.render(on: &canvas, rows: size.rows))
     }

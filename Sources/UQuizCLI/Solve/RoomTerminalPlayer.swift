@@ -95,9 +95,8 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
     private var session: RoomSession?
     /// The poster on screen: the quiz and stage it shows.
     private var poster: (quiz: Int, stage: Int?, raster: CellRaster?)?
-    private var typed = ""
+    private var guessLine = GuessLine()
     private var status = ""
-    private var lines: [String] = []
     private var laidOut: (rows: Int, columns: Int)?
 
     init(client: ServerClient, interruption: Interruption, environment: [String: String]) {
@@ -120,7 +119,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
     func next(until deadline: Duration?, socket: Int32, keyboard: Bool) -> RoomInputEvent {
         while true {
             if interruption.isRequested { return .interrupted }
-            if !lines.isEmpty { return .line(lines.removeFirst()) }
+            if let line = guessLine.next() { return .line(line) }
             if let deadline, now() >= deadline { return .deadline }
             let wait = deadline.map { max(0, Int32((($0 - now()) / .milliseconds(1)).rounded(.up))) } ?? -1
             var entries = [
@@ -141,23 +140,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
     }
 
     private func take(_ bytes: [UInt8]) {
-        for key in TerminalPlayer.keys(in: bytes) {
-            switch key {
-            case .enter:
-                lines.append(typed)
-                typed = ""
-            case .backspace:
-                if !typed.isEmpty { typed.removeLast() }
-            case .text("?") where typed.isEmpty:
-                lines.append("?")
-            case .text(let text):
-                typed += text
-            case .escape:
-                status = "A live room cannot pause: its clock runs on."
-            case .tab, .other:
-                break
-            }
-        }
+        if guessLine.take(bytes) { status = "A live room cannot pause: its clock runs on." }
     }
 
     // MARK: - What the room says
@@ -217,7 +200,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
         }
         let shown = poster.flatMap { $0.quiz == session.currentQuiz ? $0.raster : nil }
         let frame = RoomScreen.frame(
-            session: session, now: now(), poster: shown, status: SafeText.clean(status), typed: typed,
+            session: session, now: now(), poster: shown, status: SafeText.clean(status), typed: guessLine.typed,
             server: Redaction.redact(url: client.baseURL), size: size)
         screen.write(frame.render(on: &canvas, rows: size.rows))
     }
