@@ -134,14 +134,16 @@ public final class ServerRooms: Sendable {
         let instant = now()
         let claimed = try claimCode()
         let live: LiveRoom
+        let retired: RoomCode?
         do {
-            live = try place(
+            (live, retired) = try place(
                 claimed, package: package, packageId: published.id, quizzes: quizzes, roomQuizzes: roomQuizzes,
                 rules: rules, host: host, at: instant)
         } catch {
             if let claimed { release(claimed) }
             throw error
         }
+        if let retired { release(retired) }
         live.tick()
         return live.code
     }
@@ -159,11 +161,13 @@ public final class ServerRooms: Sendable {
         throw Problem.full
     }
 
+    /// The new room in this instance's rooms, and the code of an unjoined room of the host's it retired to make way.
     private func place(
         _ claimed: RoomCode?, package: QuizPackage, packageId: Int64, quizzes: [Quiz], roomQuizzes: [RoomQuiz],
         rules: RoomRules, host: Player, at instant: Duration
-    ) throws -> LiveRoom {
-        try rooms.withLock { rooms throws -> LiveRoom in
+    ) throws -> (LiveRoom, retired: RoomCode?) {
+        try rooms.withLock { rooms throws -> (LiveRoom, retired: RoomCode?) in
+            var retired: RoomCode?
             guard rooms.count < limits.maxRooms else { throw Problem.full }
             let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
             if hosted.count >= limits.maxHostedRooms {
@@ -174,7 +178,7 @@ public final class ServerRooms: Sendable {
                 }
                 rooms[unjoined.code] = nil
                 unjoined.discard()
-                release(unjoined.code)
+                retired = unjoined.code
             }
             var generator = SystemRandomNumberGenerator()
             var code = claimed ?? RoomCode.random(using: &generator)
@@ -192,7 +196,7 @@ public final class ServerRooms: Sendable {
             let live = LiveRoom(
                 room: room, packageId: packageId, quizzes: quizzes, openedBy: host.id, serial: serial, rooms: self)
             rooms[code] = live
-            return live
+            return (live, retired)
         }
     }
 
@@ -203,18 +207,15 @@ public final class ServerRooms: Sendable {
         case nowhere
     }
 
-    /// Where the room `code` is. A code the directory gives to this very instance, but not in its memory, is a room
-    /// lost in an earlier run: forgotten, and nowhere.
+    /// Where the room `code` is. A code the directory gives to this very instance but that is not in its memory is
+    /// nowhere: a room being opened this instant (claimed, not yet placed), or one lost in an earlier run (which
+    /// `listening(at:)` forgot at start).
     public func whereabouts(code: String) throws -> Whereabouts {
         guard let code = RoomCode(code) else { return .nowhere }
         if rooms.withLock({ $0[code] }) != nil { return .here }
-        guard let directory = try roomStore(), let holder = try directory.roomInstance(code: code.value) else {
-            return .nowhere
-        }
-        guard holder != instance.withLock({ $0 }) else {
-            release(code)
-            return .nowhere
-        }
+        guard let directory = try roomStore(), let holder = try directory.roomInstance(code: code.value),
+            holder != instance.withLock({ $0 })
+        else { return .nowhere }
         return .elsewhere(instance: holder)
     }
 
