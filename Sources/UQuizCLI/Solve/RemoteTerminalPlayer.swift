@@ -16,10 +16,7 @@ import UQuizApp
 final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     private let client: ServerClient
     private let interruption: Interruption
-    private let screen: FullScreen
-    private var canvas: TerminalCanvas
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    private var screen: ServerClockScreen
     private var playId = ""
     private var packageTitle = ""
     private var quizCount = 0
@@ -31,27 +28,22 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     private var poster: Result<CellRaster, ServerClient.Problem>?
     private var guessLine = GuessLine(tabLine: "/skip")
     private var status = ""
-    /// Lines finished by one burst of keys and not yet handed over.
-    private var laidOut: (rows: Int, columns: Int)?
 
     static let footer = "Enter guesses · ? hint · Tab skips · Ctrl-C stops (the server's clock runs on)"
 
     init(client: ServerClient, interruption: Interruption, environment: [String: String]) {
         self.client = client
         self.interruption = interruption
-        let mode = TerminalCanvas.ColourMode.forTerminal(environment: environment)
-        screen = FullScreen(colourMode: mode, mouse: false)
-        canvas = TerminalCanvas(mode: mode, origin: (3, 1))
-        origin = clock.now
+        screen = ServerClockScreen(environment: environment)
     }
 
     func run<T>(_ body: () throws -> T) rethrows -> T {
-        try screen.run(restoringOnInterrupt: false, body)
+        try screen.run(body)
     }
 
     // MARK: - Input
 
-    func now() -> Duration { clock.now - origin }
+    func now() -> Duration { screen.now() }
 
     func nextLine(until deadline: Duration?) -> RemoteLine {
         while true {
@@ -147,14 +139,9 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
 
     private func draw() {
         let size = screen.size()
-        if laidOut.map({ $0 != size }) ?? true {
-            laidOut = size
-            canvas.invalidate()
-            screen.write("\u{1B}[2J")
-        }
         guard size.rows >= PlayerFrame.minimumSize.rows, size.columns >= PlayerFrame.minimumSize.columns else {
             let needs = "terminal too small (needs \(PlayerFrame.minimumSize.columns)x\(PlayerFrame.minimumSize.rows))"
-            screen.write("\u{1B}[1;1H\u{1B}[2K" + TextWidth.cut(needs, to: size.columns))
+            screen.say(TextWidth.cut(needs, to: size.columns))
             return
         }
         let secondsLeft = endsAt.map { max(0, ($0 - now()).seconds) } ?? 0
@@ -177,6 +164,6 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
         let frame = PlayerFrame.around(
             header: header, picture: picture, size: size, status: status, typed: guessLine.typed, footer: Self.footer,
             posterProblem: problem)
-        screen.write(frame.render(on: &canvas, rows: size.rows))
+        screen.draw(frame, rows: size.rows)
     }
 }

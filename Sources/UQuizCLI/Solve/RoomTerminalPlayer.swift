@@ -88,33 +88,26 @@ enum RoomScreen {
 final class RoomTerminalPlayer: RoomInput, RoomObserver {
     private let client: ServerClient
     private let interruption: Interruption
-    private let screen: FullScreen
-    private var canvas: TerminalCanvas
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    private var screen: ServerClockScreen
     private var session: RoomSession?
     /// The poster on screen: the quiz and stage it shows.
     private var poster: (quiz: Int, stage: Int?, raster: CellRaster?)?
     private var guessLine = GuessLine()
     private var status = ""
-    private var laidOut: (rows: Int, columns: Int)?
 
     init(client: ServerClient, interruption: Interruption, environment: [String: String]) {
         self.client = client
         self.interruption = interruption
-        let mode = TerminalCanvas.ColourMode.forTerminal(environment: environment)
-        screen = FullScreen(colourMode: mode, mouse: false)
-        canvas = TerminalCanvas(mode: mode, origin: (3, 1))
-        origin = clock.now
+        screen = ServerClockScreen(environment: environment)
     }
 
     func run<T>(_ body: () throws -> T) rethrows -> T {
-        try screen.run(restoringOnInterrupt: false, body)
+        try screen.run(body)
     }
 
     // MARK: - Input
 
-    func now() -> Duration { clock.now - origin }
+    func now() -> Duration { screen.now() }
 
     func next(until deadline: Duration?, socket: Int32, keyboard: Bool) -> RoomInputEvent {
         while true {
@@ -154,7 +147,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
         self.session = session
         switch message {
         case .quizLoading, .quizEnded, .podium, .snapshot:
-            laidOut = nil
+            screen.relayOut()
             status = session.notice ?? ""
         default:
             if let notice = session.notice { status = notice }
@@ -193,15 +186,10 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
     private func draw() {
         guard let session else { return }
         let size = screen.size()
-        if laidOut.map({ $0 != size }) ?? true {
-            laidOut = size
-            canvas.invalidate()
-            screen.write("\u{1B}[2J")
-        }
         let shown = poster.flatMap { $0.quiz == session.currentQuiz ? $0.raster : nil }
         let frame = RoomScreen.frame(
             session: session, now: now(), poster: shown, status: SafeText.clean(status), typed: guessLine.typed,
             server: Redaction.redact(url: client.baseURL), size: size)
-        screen.write(frame.render(on: &canvas, rows: size.rows))
+        screen.draw(frame, rows: size.rows)
     }
 }
