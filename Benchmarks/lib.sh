@@ -1,4 +1,4 @@
-# Sourced by Benchmarks/server.sh and Benchmarks/scaling.sh.
+# Sourced by Benchmarks/server.sh, scaling.sh and rooms.sh.
 
 # install_missing COMMAND...: installs from Debian the packages of the same names whose commands are not found.
 install_missing() {
@@ -30,3 +30,20 @@ start() {
   echo "$name did not say it was listening within 30 s" >&2
   exit 1
 }
+
+# stop_servers: stops every process `start` started, and waits for them.
+stop_servers() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do { wait "$pid"; } 2>/dev/null || true; done
+  pids=()
+}
+
+# build_uquiz: the same build as every other figure of BENCHMARKS.md (release, Swift's runtime linked in); sets $uquiz.
+build_uquiz() {
+  swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
+  uquiz="$root/.build-static/release/uquiz"
+}
+
+# serve NAME FLAGS...: `uquiz serve` on a free loopback port with rate limits off (one address drives thousands of
+# requests a second: README, "The server"), through `start`.
+serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }

@@ -27,27 +27,18 @@ python="$root/$venv/bin/python"
 
 work=$(mktemp -d)
 pids=()
-stop_servers() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do { wait "$pid"; } 2>/dev/null || true; done
-  pids=()
-}
 cleanup() {
   stop_servers
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# The same build as every other figure of BENCHMARKS.md: release, Swift's runtime linked in.
-swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
-uquiz="$root/.build-static/release/uquiz"
+build_uquiz
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 # 1,000 sockets on each side, with the files of the server and the clients.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-# Rate limits off: 1,000 players are made from one address in a few seconds (README, "The server").
-serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
-
+# serve (lib.sh) lifts the rate limits: 1,000 players are made from one address in a few seconds.
 "$python" Benchmarks/rooms-bench.py floor "$work/floor.json"
 
 serve one --db "$work/one.sqlite"

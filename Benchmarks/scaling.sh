@@ -21,11 +21,6 @@ install_missing wrk curl
 work=$(mktemp -d)
 pids=()
 postgres_dir=""
-stop_servers() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do { wait "$pid"; } 2>/dev/null || true; done
-  pids=()
-}
 cleanup() {
   stop_servers
   [ -n "$postgres_dir" ] && bash .ci/postgres stop "$postgres_dir"
@@ -33,13 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# The same build as every other figure of BENCHMARKS.md: release, Swift's runtime linked in.
-swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
-uquiz="$root/.build-static/release/uquiz"
+build_uquiz
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
-
-# Rate limits off: one address and a few players drive thousands of requests a second (README, "The server").
-serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
 
 serve sqlite --db "$work/server.sqlite"
 python3 Benchmarks/scaling-bench.py "SQLite, 1 instance" "$work" "$work/sqlite-1.json" "$started_url"
