@@ -117,6 +117,20 @@ struct RoomCommandTests {
 
     func type(_ message: [String: Any]) -> String? { message["type"] as? String }
 
+    /// A logged-in host's `uquiz room host FE7NWW --json` on `server`, once welcomed; and the room's code.
+    func hostedRoom(on server: RunningServer) throws -> (host: ConversingProcess, code: String) {
+        let host = try ConversingProcess(try serve.loggedIn(to: server, as: "Host"), ["room", "host", "FE7NWW", "--json"])
+        let code = try host.waitFor("the host's welcome") { self.type($0) == "welcome" ? $0["code"] as? String : nil }
+        return (host, code)
+    }
+
+    /// A guest named Bob in room `code` with `--json`, once welcomed.
+    func bob(in code: String, on server: RunningServer) throws -> ConversingProcess {
+        let bob = try ConversingProcess(try Sandbox(), ["room", "join", code, "--server", server.baseURL, "--json", "--name", "Bob"])
+        _ = try bob.waitFor("Bob's welcome") { self.type($0) == "welcome" ? true : nil }
+        return bob
+    }
+
     @Test func aHostAndTwoPlayersPlayAPackageToThePodium() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
@@ -208,8 +222,7 @@ struct RoomCommandTests {
     @Test func ctrlCLeavesTheRoomAndGivesTheTerminalBack() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
-        let host = try ConversingProcess(try serve.loggedIn(to: server, as: "Host"), ["room", "host", "FE7NWW", "--json"])
-        let code = try host.waitFor("the host's welcome") { self.type($0) == "welcome" ? $0["code"] as? String : nil }
+        let (host, code) = try hostedRoom(on: server)
         var environment = try Sandbox().environment
         environment["TERM"] = "xterm-256color"
         let screen = try PseudoTerminalSession(
@@ -258,10 +271,8 @@ struct RoomCommandTests {
     @Test func aPlayerCutOffForFloodingResumesTheSeat() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
-        let host = try ConversingProcess(try serve.loggedIn(to: server, as: "Host"), ["room", "host", "FE7NWW", "--json"])
-        let code = try host.waitFor("the host's welcome") { self.type($0) == "welcome" ? $0["code"] as? String : nil }
-        let bob = try ConversingProcess(try Sandbox(), ["room", "join", code, "--server", server.baseURL, "--json", "--name", "Bob"])
-        _ = try bob.waitFor("Bob's welcome") { self.type($0) == "welcome" ? true : nil }
+        let (host, code) = try hostedRoom(on: server)
+        let bob = try bob(in: code, on: server)
         // More than the 20 messages a connection may send at once, in one burst.
         bob.type(Array(repeating: #"{"v": 1, "type": "ping", "clientTime": 1}"#, count: 40).joined(separator: "\n"))
         let welcomes = try bob.waitFor("the welcome of the resumed seat") { _ -> [Int]? in
@@ -290,10 +301,8 @@ struct RoomCommandTests {
     @Test func kickedPlayersExitWithThree() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
-        let host = try ConversingProcess(try serve.loggedIn(to: server, as: "Host"), ["room", "host", "FE7NWW", "--json"])
-        let code = try host.waitFor("the host's welcome") { self.type($0) == "welcome" ? $0["code"] as? String : nil }
-        let bob = try ConversingProcess(try Sandbox(), ["room", "join", code, "--server", server.baseURL, "--json", "--name", "Bob"])
-        _ = try bob.waitFor("Bob's welcome") { self.type($0) == "welcome" ? true : nil }
+        let (host, code) = try hostedRoom(on: server)
+        let bob = try bob(in: code, on: server)
         host.type("/kick bob")
         _ = try bob.waitFor("the kick") { self.type($0) == "kicked" ? true : nil }
         #expect(bob.waitForExit() == 3)
