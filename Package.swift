@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "uquiz", targets: ["uquiz"]),
+        // `uquiz serve` and `uquiz room` run in this one (see UQuizCLI's NetworkCommands); install it beside `uquiz`.
+        .executable(name: "uquiz-net", targets: ["uquiz-net"]),
         .executable(name: "fake-tmdb", targets: ["fake-tmdb"]),
         .library(name: "PosterGrid", targets: ["PosterGrid"]),
         .library(name: "QuizCore", targets: ["QuizCore"]),
@@ -81,10 +83,11 @@ let package = Package(
         // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
         .target(name: "CTerminal"),
         // The WebSocket client of live rooms (issue 17), for the terminal's `uquiz room`: the only client module that
-        // knows WebSockets, as MovieSearch is the only one that knows HTTP.
+        // knows WebSockets, as MovieSearch is the only one that knows HTTP. It adapts UQuizApp's room-socket port.
         .target(
             name: "RoomSocket",
             dependencies: [
+                "UQuizApp",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,7 +100,7 @@ let package = Package(
         .target(
             name: "UQuizApp",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "PostgresStore", "MovieSearch", "PosterArt", "RoomSocket",
+                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -107,6 +110,8 @@ let package = Package(
             name: "UQuizServer",
             dependencies: [
                 "UQuizApp", "QuizCore", "QuizStore", "PosterGrid",
+                // The PostgreSQL store, plugged into the app's storage boundaries (PostgresConformance.swift).
+                "PostgresStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server's connection type, wrapped to close idle connections (ReadIdleGuard.swift).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -129,20 +134,27 @@ let package = Package(
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "UQuizApp", "UQuizServer", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
-                "RoomSocket",
+                "UQuizApp", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "uquiz", dependencies: ["UQuizCLI"]),
+        // The same commands with the server and the room client linked: what `uquiz serve` and `uquiz room` become.
+        .executableTarget(
+            name: "uquiz-net",
+            dependencies: [
+                "UQuizCLI", "UQuizApp", "UQuizServer", "PostgresStore", "RoomSocket",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
         .testTarget(
             name: "UQuizAppTests",
-            dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "RoomSocket"]
+            dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid"]
         ),
         // The server's router in process (HummingbirdTesting), over a real SQLite file seeded from the bundle.
         .testTarget(
@@ -184,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "UQuizCLI", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
+                "uquiz", "uquiz-net", "UQuizCLI", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -39,8 +39,10 @@ stop_servers() {
 }
 
 # build_uquiz: the same build as every other figure of BENCHMARKS.md (release, Swift's runtime linked in); sets $uquiz.
+# `uquiz serve` runs in uquiz-net beside it, so both are built.
 build_uquiz() {
   swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
+  swift build -c release --product uquiz-net --static-swift-stdlib --scratch-path "$root/.build-static"
   uquiz="$root/.build-static/release/uquiz"
 }
 

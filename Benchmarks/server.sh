@@ -23,7 +23,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 # The same build as every other figure of BENCHMARKS.md: release, Swift's runtime linked in (README's install section).
+# `uquiz serve` runs in uquiz-net beside uquiz.
 swift build -c release --product uquiz --static-swift-stdlib --scratch-path "$root/.build-static"
+swift build -c release --product uquiz-net --static-swift-stdlib --scratch-path "$root/.build-static"
 swift build -c release --package-path Benchmarks --product uquiz-static-files --static-swift-stdlib \
   --scratch-path "$root/Benchmarks/.build-static"
 # Alone, the section's cold stage-poster cut comes from its in-process benchmark (run.sh runs all of them anyway).

@@ -32,3 +32,12 @@ struct EscapingLogHandler: LogHandler {
             function: function, line: line)
     }
 }
+
+extension Logger {
+    /// A logger writing escaped lines to standard error, from `level` up: the CLI's and the server's.
+    package static func escapingStandardError(label: String, level: Logger.Level) -> Logger {
+        var logger = Logger(label: label) { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
+        logger.logLevel = level
+        return logger
+    }
+}

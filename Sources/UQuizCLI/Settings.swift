@@ -138,10 +138,10 @@ struct SettingsError: Error, LocalizedError {
 }
 
 /// The effective configuration: flags > environment (`UQUIZ_…`) > user file > `Config/uquiz.json` > built-in defaults.
-struct Settings: Sendable {
+package struct Settings: Sendable {
     let layers: [ConfigLayer]
     let environment: [String: String]
-    let executable: URL
+    package let executable: URL
     /// The layer of the user's own config file, the only file a secret may come from.
     var userFileLayer: String { Self.userConfigPath(environment: environment) }
 
@@ -349,7 +349,7 @@ struct Settings: Sendable {
 
     /// Where `uquiz serve` keeps its data: a PostgreSQL server when the database setting is a `postgres://` or
     /// `postgresql://` URL (as given: it may hold a password, never printed), else the SQLite file of `databasePath()`.
-    func serverDatabase() throws -> ServerDatabase {
+    package func serverDatabase() throws -> ServerDatabase {
         if let (value, _) = try lookup(SettingKeys.database),
             ["postgres://", "postgresql://"].contains(where: { value.lowercased().hasPrefix($0) })
         {
@@ -358,17 +358,23 @@ struct Settings: Sendable {
         return .sqlite(path: try sqlitePath())
     }
 
-    enum ServerDatabase {
+    package enum ServerDatabase {
         case sqlite(path: String)
         case postgres(url: String)
     }
 
-    func seedBundle(marker: String = SeedBundle.databaseFileName) throws -> SeedBundle {
+    /// The web player's folder as named: `--web`, else the `web` setting (`UQUIZ_WEB`, config files); `nil` to look
+    /// for it beside the binary.
+    package func webFolder(flag: String?) throws -> String? {
+        try (flag ?? lookup(SettingKeys.web)?.value.nonEmpty).map(expandTilde)
+    }
+
+    package func seedBundle(marker: String = SeedBundle.databaseFileName) throws -> SeedBundle {
         try SeedBundle.locate(
             override: try lookup(SettingKeys.seed)?.value.nonEmpty.map(expandTilde), executable: executable, marker: marker)
     }
 
-    func gridGeometry() throws -> GridGeometry {
+    package func gridGeometry() throws -> GridGeometry {
         do {
             return try GridGeometry(
                 columns: try int(SettingKeys.gridColumns), rows: try int(SettingKeys.gridRows),
@@ -378,7 +384,7 @@ struct Settings: Sendable {
         }
     }
 
-    func levelRules() throws -> LevelRules {
+    package func levelRules() throws -> LevelRules {
         var rules = LevelRules.standard
         for level in Level.allCases {
             rules[level] = LevelRule(

@@ -1,6 +1,5 @@
 import Foundation
 import MovieSearch
-import RoomSocket
 import Synchronization
 import Testing
 import UQuizApp

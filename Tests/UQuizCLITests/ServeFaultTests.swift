@@ -291,6 +291,26 @@ struct ServeFaultTests {
         }
     }
 
+    /// `uquiz` does not link the server or the room client: `serve` and `room` become `uquiz-net`, found beside it. A
+    /// `uquiz` without it says so in one line, having checked the command line first.
+    @Test func serveAndRoomSayWhereUQuizNetIsWhenItIsMissing() throws {
+        let sandbox = try Sandbox()
+        let alone = sandbox.path("bin/uquiz")
+        try FileManager.default.createDirectory(atPath: sandbox.path("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: uquizBinary.path, toPath: alone)
+        for arguments in [["serve", "--port", "0"], ["room", "join", "K7QF", "--server", "http://127.0.0.1:9"]] {
+            let result = try sandbox.runThrough(alone, arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderrLines == [
+                "Error: cannot start \(sandbox.path("bin/uquiz-net")) (No such file or directory): `uquiz serve` and "
+                    + "`uquiz room` run in it; build it with `swift build` or install it beside uquiz"
+            ], "\(result.stderr)")
+        }
+        let badPort = try sandbox.runThrough(alone, ["serve", "--port", "70000"])
+        #expect(badPort.status == 64 && badPort.stderr.contains("--port must be from 0 to 65535"), "checked before")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/uquiz/uquiz.sqlite")), "nothing was opened")
+    }
+
     // MARK: Bodies
 
     /// Every operation that takes a body: too large is a 413, and a body that is not JSON, not UTF-8, or of the wrong

@@ -1,5 +1,4 @@
 import Foundation
-import RoomSocket
 
 /// What woke the room's loop.
 public enum RoomInputEvent: Sendable, Equatable {

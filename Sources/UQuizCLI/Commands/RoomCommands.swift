@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MovieSearch
 import QuizCore
-import RoomSocket
 import UQuizApp
 
 /// `uquiz room`: live rooms in the terminal (issue 17), played on a UQuiz server with friends at the same time.
@@ -78,10 +77,11 @@ struct RoomHostCommand: AsyncParsableCommand {
     @Argument(help: "The package's share code on the server.") var package: String
 
     func run() async throws {
+        let connector = try NetworkCommands.here().roomConnector()
         let context = try await AppContext.make(store)
         let client = try context.serverClient(room.server)
         let name = try context.settings.playerName(flag: room.name)
-        try context.playRoom(client, options: room) { remote throws(ServerClient.Problem) in
+        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClient.Problem) in
             try remote.host(shareCode: package, name: name)
         }
     }
@@ -111,11 +111,12 @@ struct RoomJoinCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let connector = try NetworkCommands.here().roomConnector()
         let context = try await AppContext.make(store)
         let client = try context.serverClient(room.server)
         let name = try context.settings.playerName(flag: room.name)
         let code = RoomCode(code)!.value
-        try context.playRoom(client, options: room) { remote throws(ServerClient.Problem) in
+        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClient.Problem) in
             try remote.join(code: code, name: name)
         }
     }
@@ -124,7 +125,7 @@ struct RoomJoinCommand: AsyncParsableCommand {
 extension AppContext {
     /// Plays a room on the full screen or line by line, then says how it ended and exits with its status.
     func playRoom(
-        _ client: ServerClient, options: RoomOptions, start: (RemoteRoom) throws(ServerClient.Problem) -> RoomSession
+        _ client: ServerClient, connector: any RoomSocketConnector, options: RoomOptions, start: (RemoteRoom) throws(ServerClient.Problem) -> RoomSession
     ) throws {
         let write = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         let printer = RoomLinePrinter(
@@ -137,7 +138,7 @@ extension AppContext {
                 let player = RoomTerminalPlayer(
                     client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
                 session = try player.run { () throws(ServerClient.Problem) in
-                    try start(RemoteRoom(client: client, connector: WebSocketRoomConnector(), input: player, observer: player))
+                    try start(RemoteRoom(client: client, connector: connector, input: player, observer: player))
                 }
                 // After the full screen is gone, the podium stays in the terminal's history.
                 if case .finished(let podium) = session.phase {
@@ -147,7 +148,7 @@ extension AppContext {
                 interruption = Interruption()
                 let input = LineSolveInput(interruption: interruption)
                 session = try start(RemoteRoom(
-                    client: client, connector: WebSocketRoomConnector(), input: input, observer: printer, json: options.json))
+                    client: client, connector: connector, input: input, observer: printer, json: options.json))
             }
         } catch ServerClient.Problem.refused(404, _, _, _) {
             throw CommandFailure(message: "no such room on \(Redaction.redact(url: client.baseURL)): check the code (a room lives until it expires)")

@@ -34,6 +34,15 @@ public struct UQuizCommand: AsyncParsableCommand {
     /// Parses and runs like `main()`, except that a `UsageError` found while running is one line and exit 64; bad flags
     /// caught while parsing still show the usage, as argument-parser prints them.
     public static func runMain() async {
+        await runMain(network: nil)
+    }
+
+    /// `runMain()` for `uquiz-net`, with the network commands it links.
+    package static func runMain(network: NetworkCommands?) async {
+        await NetworkCommands.$linked.withValue(network) { await parseAndRun() }
+    }
+
+    private static func parseAndRun() async {
         do {
             var command = try parseAsRoot()
             if let checked = command as? any FlagChecking {
@@ -114,12 +123,14 @@ struct UsageError: Error {
 }
 
 /// Options every command that touches the database takes.
-struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: ArgumentHelp("Database file (overrides UQUIZ_DB and the config files).", valueName: "path"))
-    var db: String?
+    package var db: String?
 
     @Flag(name: .long, help: "Log what uquiz does (configuration sources, database, seeding) to standard error.")
-    var verbose = false
+    package var verbose = false
 
     var flags: [String: String] {
         var flags: [String: String] = [:]
@@ -130,16 +141,15 @@ struct StoreOptions: ParsableArguments {
 
 /// What a command needs, built once at start-up from the flags and the environment: the settings, how to write to
 /// the terminal, and the application layer's environment (store, clients, clock, randomness) made from them.
-struct AppContext: Sendable {
-    let settings: Settings
+package struct AppContext: Sendable {
+    package let settings: Settings
     let terminal: Terminal
     let logger: Logger
-    let environment: AppEnvironment
+    package let environment: AppEnvironment
     private let database: OnFirstUse<AppDatabase>
 
-    static func make(_ options: StoreOptions) async throws -> AppContext {
-        var logger = Logger(label: "uquiz") { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
-        logger.logLevel = options.verbose ? .debug : .warning
+    package static func make(_ options: StoreOptions) async throws -> AppContext {
+        let logger = Logger.escapingStandardError(label: "uquiz", level: options.verbose ? .debug : .warning)
         let settings = try await Settings.load(flags: options.flags)
         logger.debug("configuration sources, strongest first: \(settings.layers.map(\.name).joined(separator: ", "))")
         return AppContext(settings: settings, logger: logger)
@@ -163,7 +173,7 @@ struct AppContext: Sendable {
     }
 
     /// The database, created from the seed bundle on first use; opened once per process.
-    func openDatabase() throws -> AppDatabase {
+    package func openDatabase() throws -> AppDatabase {
         try database.get()
     }
 
@@ -199,9 +209,13 @@ struct AppContext: Sendable {
 }
 
 /// A command that ran but could not do all it was asked, said in one line.
-struct CommandFailure: Error, LocalizedError {
-    var message: String
-    var errorDescription: String? { message }
+package struct CommandFailure: Error, LocalizedError {
+    package var message: String
+    package var errorDescription: String? { message }
+
+    package init(message: String) {
+        self.message = message
+    }
 }
 
 enum Console {

@@ -1,0 +1,45 @@
+import Foundation
+import UQuizApp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `uquiz serve` and `uquiz room` run on, which the `uquiz` binary does not link: the HTTP server (Hummingbird,
+/// SwiftNIO, postgres-nio) and the WebSocket client of live rooms. They would add about 30 MB of code to every command
+/// and make each start slower and larger, so they live in a second binary, `uquiz-net`, beside `uquiz`: the same
+/// commands, built with them. `uquiz` parses and checks a `serve` or `room` command line like any other, then becomes
+/// `uquiz-net` with the same arguments (one process: same pid, streams, environment and exit status).
+package struct NetworkCommands: Sendable {
+    package var serve: @Sendable (ServeCommand) async throws -> Void
+    package var roomConnector: @Sendable () -> any RoomSocketConnector
+
+    package init(
+        serve: @escaping @Sendable (ServeCommand) async throws -> Void,
+        roomConnector: @escaping @Sendable () -> any RoomSocketConnector
+    ) {
+        self.serve = serve
+        self.roomConnector = roomConnector
+    }
+
+    /// Set by `uquiz-net` around the whole run; `nil` in `uquiz`.
+    @TaskLocal package static var linked: NetworkCommands?
+
+    /// The name of the binary that links them, beside `uquiz`.
+    package static let binaryName = "uquiz-net"
+
+    /// This process's network commands. In `uquiz` the process becomes `uquiz-net` here and this never returns, unless
+    /// `uquiz-net` cannot be started (then it throws one line saying so).
+    static func here() throws -> NetworkCommands {
+        if let linked { return linked }
+        let binary = Settings.currentExecutable().deletingLastPathComponent().appendingPathComponent(binaryName).path
+        let arguments = [binary] + CommandLine.arguments.dropFirst()
+        var argv = arguments.map { strdup($0) }
+        argv.append(nil)
+        execv(binary, argv)
+        let reason = String(cString: strerror(errno))
+        argv.forEach { free($0) }
+        throw CommandFailure(
+            message: "cannot start \(binary) (\(reason)): `uquiz serve` and `uquiz room` run in it; build it with `swift build` or install it beside uquiz")
+    }
+}
