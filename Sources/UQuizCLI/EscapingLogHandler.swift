@@ -21,15 +21,12 @@ struct EscapingLogHandler: LogHandler {
         set { inner[metadataKey: key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
+    func log(event: LogEvent) {
+        var escaped = event
         // Metadata too: a server's request line (a path) is a client's text.
-        inner.log(
-            level: level, message: "\(SafeText.clean(message.description))",
-            metadata: metadata?.mapValues { .string(SafeText.clean($0.description)) }, source: source, file: file,
-            function: function, line: line)
+        escaped.message = "\(SafeText.clean(event.message.description))"
+        escaped.metadata = event.metadata?.mapValues { .string(SafeText.clean($0.description)) }
+        inner.log(event: escaped)
     }
 }
 

@@ -4,6 +4,7 @@ import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import Synchronization
 internal import SystemPackage
 
 /// One source of configuration, named the way `uquiz config` reports it.
@@ -142,8 +143,12 @@ package struct Settings: Sendable {
     let layers: [ConfigLayer]
     let environment: [String: String]
     package let executable: URL
-    /// The layer of the user's own config file, the only file a secret may come from.
+    /// The path of the user's own config file, the only file a secret may come from.
     var userFileLayer: String { Self.userConfigPath(environment: environment) }
+    /// Where a secret may come from, strongest first: its own environment variable, then the user's file.
+    var secretLayers: [ConfigLayer] {
+        [Self.secretVariablesLayer(environment: environment)] + layers.filter { $0.name == userFileLayer }
+    }
 
     /// Builds the layers once at start-up. A config file that exists but is not valid JSON is an error, not ignored.
     static func load(
@@ -161,7 +166,7 @@ package struct Settings: Sendable {
                 provider: EnvironmentVariablesProvider(environmentVariables: uquizEnvironment).prefixKeys(with: "uquiz")
             ))
         let userFile = userConfigPath(environment: environment)
-        if let provider = try await fileProvider(at: userFile) {
+        if let provider = try await fileProvider(at: userFile, secrets: Set(SettingKeys.all.filter(\.isSecret).map(\.key))) {
             layers.append(ConfigLayer(name: userFile, provider: provider))
         }
         if let defaultsFile = defaultConfigPath(executable: executable),
@@ -218,10 +223,29 @@ package struct Settings: Sendable {
         return problems
     }
 
-    private static func fileProvider(at path: String) async throws -> (any ConfigProvider)? {
+    /// The secrets' own variables (`TMDB_API_KEY`, `TMDB_READ_ACCESS_TOKEN`, `UQUIZ_SERVER_TOKEN`), read under their
+    /// settings' keys: the key mapping turns `tmdb.apiKey` into the key the provider spells `TMDB_API_KEY`. Every
+    /// value here is secret (swift-configuration redacts it wherever it reports one).
+    static func secretVariablesLayer(environment: [String: String]) -> ConfigLayer {
+        var variableOfKey: [AbsoluteConfigKey: String] = [:]
+        var values: [String: String] = [:]
+        for setting in SettingKeys.all {
+            guard let variable = setting.secretVariable else { continue }
+            variableOfKey[AbsoluteConfigKey(ConfigKey(setting.key))] = variable
+            if let value = environment[variable], !value.isEmpty { values[variable] = value }
+        }
+        let variables = variableOfKey
+        let provider = EnvironmentVariablesProvider(environmentVariables: values, secretsSpecifier: .all).mapKeys { key in
+            variables[key].map { AbsoluteConfigKey($0.lowercased().split(separator: "_").map(String.init)) } ?? key
+        }
+        return ConfigLayer(name: "environment", provider: provider)
+    }
+
+    private static func fileProvider(at path: String, secrets: Set<String> = []) async throws -> (any ConfigProvider)? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
+            return try await FileProvider<JSONSnapshot>(
+                parsingOptions: JSONSnapshot.ParsingOptions(secretsSpecifier: .specific(secrets)), filePath: FilePath(path))
         } catch {
             // Foundation's parser says where in its debug description; its localized text says only "not valid".
             let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map {
@@ -259,48 +283,55 @@ package struct Settings: Sendable {
 
     // MARK: - Reading values
 
-    /// The value of `setting` as text and the layer it came from; `nil` when no layer sets it.
+    /// The value of `setting` as text and the layer it came from; `nil` when no layer sets it. Read through a
+    /// `ConfigReader` over the layers (a secret: over `secretLayers` only); which layer answered, or refused the value,
+    /// is the last provider the reader asked, as its access report lists them in order.
     func lookup(_ setting: SettingKey) throws -> (value: String, source: String)? {
-        if let variable = setting.secretVariable, let value = environment[variable], !value.isEmpty {
-            return (value, "environment")
-        }
-        let key = AbsoluteConfigKey(ConfigKey(setting.key))
-        for layer in layers where !setting.isSecret || layer.name == userFileLayer {
-            let type: ConfigType =
-                switch setting.kind {
-                case .string: .string
-                case .int: .int
-                case .double: .double
-                }
-            let content: ConfigContent?
-            do {
-                content = try layer.provider.value(forKey: key, type: type).value?.content
-            } catch {
-                throw SettingsError(message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind))")
-            }
-            guard let content else { continue }
-            let text: String
-            switch content {
-            case .string(let string): text = string
-            case .int(let int): text = String(int)
-            case .double(let double): text = Self.format(double)
-            default: throw SettingsError(message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind))")
-            }
+        let layers = setting.isSecret ? secretLayers : self.layers
+        let lastRead = LastRead()
+        let reader = ConfigReader(providers: layers.map(\.provider), accessReporter: lastRead)
+        let key = ConfigKey(setting.key)
+        let text: String
+        do {
             switch setting.kind {
-            case .int where Int(text) == nil, .double where Double(text) == nil:
-                throw SettingsError(
-                    message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)), not \"\(SafeText.clean(text))\"")
-            default: break
+            case .string: text = try reader.requiredString(forKey: key, isSecret: setting.isSecret)
+            case .int: text = String(try reader.requiredInt(forKey: key))
+            case .double: text = Self.format(try reader.requiredDouble(forKey: key))
             }
-            // The one check of every number setting: finite and in its range, so nothing later traps converting it.
-            if let range = setting.range, !(Double(text).map { $0.isFinite && range.contains($0) } ?? false) {
-                throw SettingsError(
-                    message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)) from "
-                        + "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not \(SafeText.clean(text))")
+        } catch {
+            guard let answered = lastRead.event?.providerResults.last, let index = lastRead.answeringIndex else { return nil }
+            let described = Self.describe(setting, in: layers[index])
+            // Text where a number belongs (an environment variable is always text) is quoted; a file's value of
+            // another JSON type is not.
+            if case .success(let found) = answered.result, case .string(let given)? = found.value?.content {
+                throw SettingsError(message: "\(described) must be \(Self.expected(setting.kind)), not \"\(SafeText.clean(given))\"")
             }
-            return (text, layer.name)
+            throw SettingsError(message: "\(described) must be \(Self.expected(setting.kind))")
         }
-        return nil
+        let layer = layers[lastRead.answeringIndex!]
+        // The one check of every number setting: finite and in its range, so nothing later traps converting it.
+        if let range = setting.range, !(Double(text).map { $0.isFinite && range.contains($0) } ?? false) {
+            throw SettingsError(
+                message: "\(Self.describe(setting, in: layer)) must be \(Self.expected(setting.kind)) from "
+                    + "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not \(SafeText.clean(text))")
+        }
+        return (text, layer.name)
+    }
+
+    /// The last access a `ConfigReader` reported, and the position of the provider that answered it: `nil` when no
+    /// provider had a value.
+    private final class LastRead: AccessReporter {
+        private let last = Mutex<AccessEvent?>(nil)
+
+        var event: AccessEvent? { last.withLock { $0 } }
+
+        var answeringIndex: Int? {
+            guard let results = event?.providerResults, let answer = results.last else { return nil }
+            if case .success(let found) = answer.result, found.value == nil { return nil }
+            return results.count - 1
+        }
+
+        func report(_ event: AccessEvent) { last.withLock { $0 = event } }
     }
 
     private static func describe(_ setting: SettingKey, in layer: ConfigLayer) -> String {
