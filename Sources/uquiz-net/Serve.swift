@@ -16,20 +16,7 @@ extension ServeCommand {
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: appEnvironment, store: { database }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
-        let webPlayer = try context.webPlayer(flag: web)
-        if webPlayer == nil {
-            logger.notice("no web player found (give its folder with --web DIR); serving the API alone")
-        }
-        var configuration = ServerConfiguration(
-            host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
-            instanceURL: instanceURL)
-        // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in
-        // memory.
-        configuration.rateLimitsInStore = onPostgres
-        if rateLimits == .off {
-            configuration = configuration.withoutRateLimits()
-            logger.warning("rate limits are off (--rate-limits off): for benchmarks only")
-        }
+        let configuration = try configuration(context, onPostgres: onPostgres, logger: logger)
         // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time.
         let clock = try SharedClock(store: database)
         let app = buildApplication(
@@ -55,6 +42,25 @@ extension ServeCommand {
 }
 
 extension ServeCommand {
+    /// The flags and settings as the server takes them; says what it will do without a web player or rate limits.
+    func configuration(_ context: AppContext, onPostgres: Bool, logger: Logger) throws -> ServerConfiguration {
+        let webPlayer = try context.webPlayer(flag: web)
+        if webPlayer == nil {
+            logger.notice("no web player found (give its folder with --web DIR); serving the API alone")
+        }
+        var configuration = ServerConfiguration(
+            host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
+            instanceURL: instanceURL)
+        // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in
+        // memory.
+        configuration.rateLimitsInStore = onPostgres
+        if rateLimits == .off {
+            configuration = configuration.withoutRateLimits()
+            logger.warning("rate limits are off (--rate-limits off): for benchmarks only")
+        }
+        return configuration
+    }
+
     /// The server's database, SQLite or PostgreSQL (see `Settings.serverDatabase`), and the application environment
     /// over it; whether it is PostgreSQL.
     func openDatabase(

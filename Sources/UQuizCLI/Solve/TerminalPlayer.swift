@@ -228,8 +228,15 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         guard let bytes = readInput(timeout: nextWait(round, deadline: deadline)) else {
             return interruption?.isRequested == true ? .quit : .tick
         }
-        var paused = round.isPaused
-        for key in Self.keys(in: bytes) where !pausedForSize {
+        take(Self.keys(in: bytes), paused: round.isPaused)
+        // Typing alone changes only the screen: a tick redraws it.
+        return pending.isEmpty ? .tick : pending.removeFirst()
+    }
+
+    /// Turns keys into actions queued in `pending`, and typing into `typed`. Any key resumes a pause.
+    private func take(_ keys: [Key], paused wasPaused: Bool) {
+        var paused = wasPaused
+        for key in keys where !pausedForSize {
             if paused {
                 pending.append(.resume)
                 laidOut = nil
@@ -257,8 +264,6 @@ final class TerminalPlayer: SolveInput, SolveObserver {
                 break
             }
         }
-        // Typing alone changes only the screen: a tick redraws it.
-        return pending.isEmpty ? .tick : pending.removeFirst()
     }
 
     /// Short waits while a fade or the time bar moves; nothing moves while paused.
