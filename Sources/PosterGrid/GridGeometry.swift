@@ -63,7 +63,8 @@ public struct GridGeometry: Hashable, Sendable, Codable, CustomStringConvertible
                 columns: try container.decode(Int.self, forKey: .columns), rows: try container.decode(Int.self, forKey: .rows),
                 areaSize: try container.decode(Int.self, forKey: .areaSize), margin: try container.decode(Int.self, forKey: .margin))
         } catch let error as GridGeometryError {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
         }
     }
 

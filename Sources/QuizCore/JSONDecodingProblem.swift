@@ -1,7 +1,8 @@
 import Foundation
+import PosterGrid
 
 /// Why a JSON document did not decode, and where (`$.quizzes[2].areas`): the one place Foundation's `DecodingError` is
-/// taken apart. Each reader words it for its own user: a spec or export file (`SpecProblem`), an HTTP body (a 400), the
+/// taken apart. Each reader words it for its own user: a spec or export file (`SpecProblem`, in `PackageDocument.decodeDocument`), an HTTP body (a 400), the
 /// seed source and TMDB's replies (`description`, for developers and logs).
 public struct JSONDecodingProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
@@ -11,8 +12,10 @@ public struct JSONDecodingProblem: Error, Equatable, Sendable, CustomStringConve
         case wrongType(expected: String)
         /// `null` where a value of `expected` is needed.
         case null(expected: String)
-        /// A value its type refused (a share code, a grid geometry) at `path`.
+        /// A value its type refused at `path`.
         case invalid
+        /// A value that broke a rule of its type, which says which (a grid geometry: "area size 4 is invalid: ...").
+        case refused(reason: String)
         /// Bytes that are not JSON, or cut short.
         case notJSON
     }
@@ -56,7 +59,11 @@ public struct JSONDecodingProblem: Error, Equatable, Sendable, CustomStringConve
         case let .valueNotFound(type, context):
             self.init(context, .null(expected: Self.describe(type)))
         case let .dataCorrupted(context):
-            self.init(context, context.codingPath.isEmpty ? .notJSON : .invalid)
+            if let broken = context.underlyingError as? GridGeometryError {
+                self.init(context, .refused(reason: broken.description))
+            } else {
+                self.init(context, context.codingPath.isEmpty ? .notJSON : .invalid)
+            }
         @unknown default:
             self.init(path: "$", kind: .notJSON, detail: "\(error)")
         }
@@ -81,7 +88,7 @@ public struct JSONDecodingProblem: Error, Equatable, Sendable, CustomStringConve
         switch type {
         case is String.Type: "text"
         case is Int.Type: "a whole number"
-        case is [Any].Type, is [[Int]].Type, is [PackageSpec.QuizSpec].Type, is [Int].Type: "a list"
+        case is [Any].Type, is [[Int]].Type, is [PackageDocument.QuizEntry].Type, is [PackageDocument].Type, is [Int].Type: "a list"
         default: "\(type)"
         }
     }

@@ -25,10 +25,10 @@ extension QuizPackage {
         for edit in edits {
             switch edit {
             case .title(let title):
-                try PackageSpec.checkText(title, path: "--title", name: "title")
+                try PackageDocument.checkText(title, path: "--title", name: "title")
                 result.title = title
             case .maker(let maker):
-                try PackageSpec.checkText(maker, path: "--maker", name: "maker")
+                try PackageDocument.checkText(maker, path: "--maker", name: "maker")
                 result.maker = maker
             case .level(let level):
                 result.level = level

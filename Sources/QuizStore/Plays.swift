@@ -32,7 +32,7 @@ extension AppDatabase {
     ) throws -> Int64 {
         // A player's name is stored and shown like any text, and held to the same rule.
         do {
-            try PackageSpec.checkText(player, path: "player", name: "player name")
+            try PackageDocument.checkText(player, path: "player", name: "player name")
         } catch {
             throw StoreError.refused(detail: error.description)
         }

@@ -5,20 +5,13 @@ import QuizCore
 /// The readable source of the seed bundle, `Seed/seed.json`. `uquiz seed build` turns it (and the posters beside it)
 /// into `Seed/uquiz-seed.sqlite`.
 public struct SeedSource: Codable, Sendable {
-    public static let currentFormat = 1
-
     public var format: Int
     public var bundleVersion: String
-    public var grid: Grid
+    /// The grid of every seed quiz, checked when it is decoded.
+    public var grid: GridGeometry
     public var movies: [Movie]
-    public var packages: [Package]
-
-    public struct Grid: Codable, Sendable {
-        public var columns: Int
-        public var rows: Int
-        public var areaSize: Int
-        public var margin: Int
-    }
+    /// Each with its `seedId`; quizzes name their movie by key and their poster by language (`ko`, `en`) or `bundled`.
+    public var packages: [PackageDocument]
 
     public struct Movie: Codable, Sendable {
         public var key: String
@@ -29,24 +22,6 @@ public struct SeedSource: Codable, Sendable {
         public var posters: [String: String]
         public var bundledPoster: String?
         public var aliases: [String]
-    }
-
-    public struct Package: Codable, Sendable {
-        public var seedId: String
-        public var shareCode: String
-        public var title: String
-        public var maker: String
-        public var level: String
-        public var language: String
-        public var createdAt: String
-        public var quizzes: [QuizEntry]
-    }
-
-    public struct QuizEntry: Codable, Sendable {
-        public var movie: String
-        /// `ko`, `en`, or `bundled`.
-        public var poster: String
-        public var areas: [[Int]]
     }
 
     public static func load(from url: URL) throws -> SeedSource {
@@ -63,11 +38,11 @@ public struct SeedSource: Codable, Sendable {
         }
     }
 
-    /// Turns the source into domain values. The movies are the seed's catalog, checked here; each package becomes an
-    /// export document's package (its movie's facts, its poster chosen, the bundle's grid) and is checked by the export
-    /// validator, the one every stored package passes, then marked as the seed's with its seed id.
+    /// Turns the source into domain values. The movies are the seed's catalog, checked here; each package is resolved
+    /// into a stored one (its movies' facts, its posters chosen, the bundle's grid) and checked in an export document by
+    /// the validator every stored package passes, then marked as the seed's with its seed id.
     func resolve(levelRules: LevelRules) throws(SpecProblem) -> (movies: [CatalogMovie], packages: [QuizPackage]) {
-        guard format == Self.currentFormat else { throw SpecProblem("$.format", "format \(format) is not \(Self.currentFormat)") }
+        try PackageDocument.checkFormat(format)
         var catalog: [String: CatalogMovie] = [:]
         var movies: [CatalogMovie] = []
         for (index, movie) in self.movies.enumerated() {
@@ -89,11 +64,11 @@ public struct SeedSource: Codable, Sendable {
             catalog[movie.key] = resolved
             movies.append(resolved)
         }
-        let entries = try packages.enumerated().map { index, entry throws(SpecProblem) in
-            try documentPackage(entry, path: "$.packages[\(index)]", catalog: catalog)
+        let resolved = try packages.enumerated().map { index, entry throws(SpecProblem) in
+            try storedPackage(entry, path: "$.packages[\(index)]", catalog: catalog)
         }
-        let checked = try ExportDocument(packages: entries).check(levels: levelRules).packages
-        let packages = zip(checked, self.packages).map { package, entry in
+        let checked = try ExportDocument(packages: resolved.map(\.document)).check(levels: levelRules).packages
+        let packages = zip(checked, resolved).map { package, entry in
             var seeded = package
             seeded.origin = .seed
             seeded.seedId = entry.seedId
@@ -102,36 +77,40 @@ public struct SeedSource: Codable, Sendable {
         return (movies, packages)
     }
 
-    /// A seed package as an export document's: each quiz's movie by its key, its poster by language or the bundled one.
-    private func documentPackage(
-        _ entry: Package, path: String, catalog: [String: CatalogMovie]
-    ) throws(SpecProblem) -> ExportDocument.Package {
-        let language = QuizLanguage(rawValue: entry.language) ?? .en
-        let quizzes = try entry.quizzes.enumerated().map { quizIndex, quiz throws(SpecProblem) in
+    /// A seed package as stored, as an export writes it: each quiz's movie's facts from the catalog, its poster by
+    /// language or the bundled one, the bundle's grid; with its seed id, which only the seed has.
+    private func storedPackage(
+        _ entry: PackageDocument, path: String, catalog: [String: CatalogMovie]
+    ) throws(SpecProblem) -> (document: PackageDocument, seedId: String) {
+        guard let seedId = entry.seedId else { throw SpecProblem(path, "missing \"seedId\"") }
+        let language = entry.language.flatMap(QuizLanguage.init(rawValue:)) ?? .en
+        var document = entry
+        document.seedId = nil
+        document.quizzes = try entry.quizzes.enumerated().map { quizIndex, quiz throws(SpecProblem) in
             let quizPath = "\(path).quizzes[\(quizIndex)]"
-            guard let movie = catalog[quiz.movie] else {
-                throw SpecProblem(quizPath + ".movie", "no movie with key \"\(quiz.movie)\"")
+            guard case .reference(let reference) = quiz.movie else {
+                throw SpecProblem(quizPath + ".movie", "expected the key of a movie of the seed")
             }
+            guard let movie = catalog[reference.catalogKey] else {
+                throw SpecProblem(quizPath + ".movie", "no movie with key \"\(reference.catalogKey)\"")
+            }
+            guard let poster = quiz.poster else { throw SpecProblem(quizPath, "missing \"poster\"") }
             let (posterPath, posterSource): (String?, PosterSource) =
-                quiz.poster == "bundled"
+                poster == "bundled"
                 ? (movie.bundledPoster, .bundled)
-                : (QuizLanguage(rawValue: quiz.poster).flatMap { movie.posterPaths[$0] }, .tmdb)
+                : (QuizLanguage(rawValue: poster).flatMap { movie.posterPaths[$0] }, .tmdb)
             guard let posterPath else {
-                throw SpecProblem(quizPath + ".poster", "movie \"\(movie.catalogKey)\" has no \(quiz.poster) poster")
+                throw SpecProblem(quizPath + ".poster", "movie \"\(movie.catalogKey)\" has no \(poster) poster")
             }
             // The catalog carries the aliases; a seed quiz adds none of its own.
-            return ExportDocument.QuizEntry(
-                movie: ExportDocument.Movie(
+            return PackageDocument.QuizEntry(
+                movie: .facts(PackageDocument.MovieFacts(
                     catalogKey: movie.catalogKey, tmdbId: movie.tmdbId, originalTitle: movie.originalTitle,
-                    titles: [language.rawValue: movie.title(in: language)], releaseDate: movie.releaseDate, aliases: []),
+                    titles: [language.rawValue: movie.title(in: language)], releaseDate: movie.releaseDate, aliases: [])),
                 title: movie.title(in: language), posterPath: posterPath, posterSource: posterSource.rawValue, genreIds: [],
-                grid: ExportDocument.Grid(
-                    columns: grid.columns, rows: grid.rows, areaSize: grid.areaSize, margin: grid.margin),
-                areas: quiz.areas)
+                grid: grid, areas: quiz.areas)
         }
-        return ExportDocument.Package(
-            shareCode: entry.shareCode, title: entry.title, maker: entry.maker, level: entry.level,
-            language: entry.language, createdAt: entry.createdAt, quizzes: quizzes)
+        return (document, seedId)
     }
 
     private static func languageMap(

@@ -59,7 +59,7 @@ struct InteractiveCreator {
         while true {
             let title = try ask("Package title: ")
             do {
-                try PackageSpec.checkText(title, path: "title", name: "title")
+                try PackageDocument.checkText(title, path: "title", name: "title")
                 return title
             } catch {
                 say("  ✗ \(error.problem)")
@@ -113,8 +113,8 @@ struct InteractiveCreator {
                 say("  removed \(SafeText.clean(quizzes.remove(at: number - 1).title))")
                 continue
             default:
-                guard quizzes.count < PackageSpec.maxQuizzes else {
-                    say("  ✗ a package holds at most \(PackageSpec.maxQuizzes) quizzes")
+                guard quizzes.count < PackageDocument.maxQuizzes else {
+                    say("  ✗ a package holds at most \(PackageDocument.maxQuizzes) quizzes")
                     continue
                 }
                 if let quiz = try makeQuiz(searching: answer, level: level, existing: quizzes) { quizzes.append(quiz) }

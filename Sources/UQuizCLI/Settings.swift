@@ -453,7 +453,7 @@ package struct Settings: Sendable {
         return try name(SettingKeys.player, what: "player name")
     }
 
-    /// A name that will be stored and shown, held to the rule of every text (`PackageSpec.checkText`) here, where
+    /// A name that will be stored and shown, held to the rule of every text (`PackageDocument.checkText`) here, where
     /// settings are read, so that the error names where it came from. `USER` is only a default: one that breaks the
     /// rule, or no user name at all, gives way to "anonymous".
     private func name(_ setting: SettingKey, what: String) throws -> String {
@@ -462,7 +462,7 @@ package struct Settings: Sendable {
             return try Self.checkedName(name, from: place, what: what)
         }
         guard let user = environment["USER"].flatMap(\.nonEmpty) ?? Self.accountName(),
-            (try? PackageSpec.checkText(user, path: "USER", name: what)) != nil
+            (try? PackageDocument.checkText(user, path: "USER", name: what)) != nil
         else { return "anonymous" }
         return user
     }
@@ -476,7 +476,7 @@ package struct Settings: Sendable {
 
     private static func checkedName(_ name: String, from place: String, what: String) throws -> String {
         do {
-            try PackageSpec.checkText(name, path: place, name: what)
+            try PackageDocument.checkText(name, path: place, name: what)
         } catch {
             throw SettingsError(message: error.description)
         }

@@ -293,7 +293,7 @@ enum JSONBody {
             case .missing: "missing"
             case .wrongType: "wrong type"
             case .null: "null where a value is needed"
-            case .invalid: "invalid value"
+            case .invalid, .refused: "invalid value"
             case .notJSON: "not JSON"
             }
             throw APIError.badRequest("\(problem.pathOfValue): \(what)")

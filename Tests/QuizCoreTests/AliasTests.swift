@@ -70,9 +70,9 @@ struct AliasTests {
         var heavyTitled = movie
         heavyTitled.titles[.ko] = String(repeating: "긴 제목 ", count: 60)
         let document = ExportDocument(packages: [package], movies: ["tmdb-19": heavyTitled])
-        let written = document.packages[0].quizzes[0].movie.aliases
+        let written = document.packages[0].quizzes[0].movie.facts?.aliases
         #expect(written == (0..<50).map { "title \($0)" })
-        #expect(document.packages[0].quizzes[0].movie.titles == ["en": "Metropolis"], "a title too long to import is left out")
+        #expect(document.packages[0].quizzes[0].movie.facts?.titles == ["en": "Metropolis"], "a title too long to import is left out")
         #expect(throws: Never.self) { try ExportDocument.read(JSONEncoder().encode(document), levels: .standard) }
     }
 

@@ -37,8 +37,8 @@ struct TextLimitTests {
 
     @Test func oneLetterWithTenThousandCombiningMarksIsTooLong() {
         #expect(Self.heavy.count == 1, "one grapheme cluster")
-        #expect(throws: SpecProblem("$.title", "the title has 10001 Unicode scalars: at most \(PackageSpec.maxTextScalars)")) {
-            try PackageSpec.checkText(Self.heavy, path: "$.title", name: "title")
+        #expect(throws: SpecProblem("$.title", "the title has 10001 Unicode scalars: at most \(PackageDocument.maxTextScalars)")) {
+            try PackageDocument.checkText(Self.heavy, path: "$.title", name: "title")
         }
     }
 
@@ -53,8 +53,8 @@ struct TextLimitTests {
     @Test func realTitlesStillPass() throws {
         // 200 Hangul syllables decomposed (NFD) are 400 to 600 scalars; accented Latin is 2 per letter.
         let decomposed = String(repeating: "한", count: 200).decomposedStringWithCanonicalMapping
-        try PackageSpec.checkText(decomposed, path: "$.title", name: "title")
-        try PackageSpec.checkText(String(repeating: "é", count: 200).decomposedStringWithCanonicalMapping, path: "$", name: "title")
-        try PackageSpec.checkText(String(repeating: "👨‍👩‍👧", count: 100), path: "$", name: "title")
+        try PackageDocument.checkText(decomposed, path: "$.title", name: "title")
+        try PackageDocument.checkText(String(repeating: "é", count: 200).decomposedStringWithCanonicalMapping, path: "$", name: "title")
+        try PackageDocument.checkText(String(repeating: "👨‍👩‍👧", count: 100), path: "$", name: "title")
     }
 }

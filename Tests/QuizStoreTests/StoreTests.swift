@@ -196,6 +196,23 @@ struct SeedBuildTests {
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
+
+    @Test func aSourcesGridIsCheckedWhenItIsRead() throws {
+        let folder = try TemporaryFolder()
+        let bundleFolder = folder.url.appendingPathComponent("Seed")
+        try FileManager.default.createDirectory(at: bundleFolder, withIntermediateDirectories: true)
+        var source = try JSONSerialization.jsonObject(with: Data(contentsOf: repositorySeed.sourceURL)) as! [String: Any]
+        source["grid"] = ["columns": 50, "rows": 75, "areaSize": 4, "margin": 2]
+        try JSONSerialization.data(withJSONObject: source).write(to: bundleFolder.appendingPathComponent("seed.json"))
+        let output = URL(fileURLWithPath: folder.path("out.sqlite"))
+        #expect {
+            try SeedBuilder.build(bundle: SeedBundle(directory: bundleFolder), output: output)
+        } throws: { error in
+            guard case let StoreError.seedSourceInvalid(_, detail) = error else { return false }
+            return detail == "area size 4 is invalid: it must be a positive odd number so that an area has a centre cell at $.grid"
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
 }
 
 @Suite("Queries, deletion, merge and reset")

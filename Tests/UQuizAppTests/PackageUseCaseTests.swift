@@ -8,7 +8,7 @@ import UQuizApp
 
 @Suite("Making, editing and sharing packages in process")
 struct PackageUseCaseTests {
-    func spec(_ quizzes: [PackageSpec.QuizSpec], level: String = "expert") throws -> PackageSpec.Checked {
+    func spec(_ quizzes: [PackageDocument.QuizEntry], level: String = "expert") throws -> PackageDocument.Checked {
         try PackageSpec(title: "Silent picks", maker: nil, level: level, language: "en", quizzes: quizzes)
             .check(geometry: .standard, levels: .standard)
     }

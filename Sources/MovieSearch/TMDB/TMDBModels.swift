@@ -65,16 +65,16 @@ struct PresentString: Decodable {
     }
 }
 
-/// A title from the server, held to the weight every stored text has (`PackageSpec.maxTextScalars` Unicode scalars):
+/// A title from the server, held to the weight every stored text has (`PackageDocument.maxTextScalars` Unicode scalars):
 /// a 13 MB title of one letter and millions of combining marks makes its element undecodable, so a page skips it.
 struct WireTitle: Decodable {
     var value: String
 
     init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        guard text.unicodeScalars.count <= PackageSpec.maxTextScalars else {
+        guard text.unicodeScalars.count <= PackageDocument.maxTextScalars else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "a title of more than \(PackageSpec.maxTextScalars) scalars"))
+                .init(codingPath: decoder.codingPath, debugDescription: "a title of more than \(PackageDocument.maxTextScalars) scalars"))
         }
         value = text
     }

@@ -4,7 +4,7 @@ import QuizCore
 import QuizStore
 
 /// A movie a maker names: a TMDB id, or a key of the local catalog.
-public typealias MovieReference = PackageSpec.MovieReference
+public typealias MovieReference = PackageDocument.MovieReference
 
 /// Why a search answered from the local catalog instead of TMDB.
 public enum OfflineReason: Equatable, Sendable {

@@ -28,7 +28,7 @@ public struct CreatePackage: Sendable {
 
     /// The quizzes of a checked spec, in order. Quizzes without areas get them automatically (leaning on the poster's
     /// detail) when `autoAreas`, from `seed` plus the quiz's place, so a seed gives the same layout every time.
-    public func quizzes(of spec: PackageSpec.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) throws -> [Quiz] {
+    public func quizzes(of spec: PackageDocument.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) throws -> [Quiz] {
         let movies = MovieSearching(environment: environment)
         var quizzes: [Quiz] = []
         for (index, entry) in spec.quizzes.enumerated() {

@@ -36,7 +36,7 @@ public struct Players: Sendable {
     /// Makes a guest player named `name` (checked like every text a package holds) and its token, which is returned
     /// once and stored only as its hash.
     public func register(name: String) throws -> (player: Player, token: PlayerToken) {
-        try PackageSpec.checkText(name, path: "$.name", name: "name")
+        try PackageDocument.checkText(name, path: "$.name", name: "name")
         let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
         let player = try environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
         return (player, token)

@@ -31,7 +31,7 @@ public struct PublishPackage: Sendable {
 
     /// Publishes `spec` for `player`, who owns it from now on; the maker is the player's name unless the spec names one.
     public func publish(_ spec: PackageSpec, visibility: Visibility, by player: Player) throws -> PublishedPackage {
-        let checked: PackageSpec.Checked
+        let checked: PackageDocument.Checked
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
         } catch {
@@ -73,7 +73,7 @@ public struct PublishPackage: Sendable {
             throw Problem.notFound(text)
         }
         guard current.ownerId == player.id else { throw Problem.notOwner(text) }
-        let checked: PackageSpec.Checked
+        let checked: PackageDocument.Checked
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
         } catch {
@@ -117,7 +117,7 @@ public struct PublishPackage: Sendable {
     /// The quizzes as `CreatePackage` builds them, with its problems said as rules broken at the spec's JSON paths.
     /// Areas are required: choosing them automatically would need the poster's pixels, which the server does not
     /// fetch for a request.
-    private func quizzes(of checked: PackageSpec.Checked, language: QuizLanguage) throws -> [Quiz] {
+    private func quizzes(of checked: PackageDocument.Checked, language: QuizLanguage) throws -> [Quiz] {
         func path(of movie: MovieReference) -> String {
             let index = checked.quizzes.firstIndex { $0.movie == movie } ?? 0
             return "$.quizzes[\(index)]"

@@ -60,7 +60,7 @@ struct CreateCommand: AsyncParsableCommand {
         let geometry = try context.settings.gridGeometry()
         let levels = try context.settings.levelRules()
         let spec = try readSpec(geometry: geometry)
-        let checked: PackageSpec.Checked
+        let checked: PackageDocument.Checked
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
         } catch {
@@ -131,7 +131,7 @@ struct CreateCommand: AsyncParsableCommand {
         let data = try InputFile.read(from, limit: Self.maxSpecBytes, what: "a package spec")
         do {
             var spec = try PackageSpec.decode(data)
-            if let maker { spec.maker = maker }
+            if let maker { spec.package.maker = maker }
             return spec
         } catch {
             throw CommandFailure(message: "\(from): \(error.description)")

@@ -99,15 +99,8 @@ struct PackageJSON: Codable {
         @NullEncodable var releaseDate: String?
         var posterPath: String
         var posterSource: String
-        var grid: GridJSON
+        var grid: GridGeometry
         var areas: [[Int]]
-    }
-
-    struct GridJSON: Codable {
-        var columns: Int
-        var rows: Int
-        var areaSize: Int
-        var margin: Int
     }
 
     var id: Int64
@@ -136,9 +129,7 @@ struct PackageJSON: Codable {
             QuizJSON(
                 position: index + 1, title: quiz.title, originalTitle: quiz.originalTitle, tmdbId: quiz.tmdbId,
                 releaseDate: quiz.releaseDate, posterPath: quiz.posterPath, posterSource: quiz.posterSource.rawValue,
-                grid: GridJSON(
-                    columns: quiz.geometry.columns, rows: quiz.geometry.rows, areaSize: quiz.geometry.areaSize,
-                    margin: quiz.geometry.margin),
+                grid: quiz.geometry,
                 areas: quiz.areas.map { [$0.row, $0.column] })
         }
     }
