@@ -262,25 +262,22 @@ extension PackageDocument {
         var movies: [String: CatalogMovie] = [:]
         for (index, entry) in quizzes.enumerated() {
             let quizPath = "\(path).quizzes[\(index)]"
-            let reference: MovieReference
-            var facts: CatalogMovie?
-            switch (form, entry.movie) {
-            case (.spec, .reference(let movie)):
-                reference = movie
-            case (.stored, .facts(let movie)):
-                facts = try movie.catalogMovie(path: quizPath + ".movie")
-                reference = .catalog(movie.catalogKey)
-            case (.spec, .facts):
-                throw SpecProblem(quizPath + ".movie", "expected a TMDB id or a catalog key")
-            case (.stored, .reference):
-                throw SpecProblem(quizPath + ".movie", "expected the movie's facts")
-            }
+            // A stored quiz's movie is known by its catalog key.
+            let reference: MovieReference =
+                switch entry.movie {
+                case .reference(let movie): movie
+                case .facts(let movie): .catalog(movie.catalogKey)
+                }
             if let earlier = seen[reference] {
                 throw SpecProblem(quizPath + ".movie", "\(reference) is already quiz \(earlier + 1) of this package")
             }
             seen[reference] = index
-            switch form {
-            case .spec(let geometry):
+            switch (form, entry.movie) {
+            case (.spec, .facts):
+                throw SpecProblem(quizPath + ".movie", "expected a TMDB id or a catalog key")
+            case (.stored, .reference):
+                throw SpecProblem(quizPath + ".movie", "expected the movie's facts")
+            case (.spec(let geometry), .reference):
                 if let poster = entry.poster, !PosterPath.isTMDBPath(poster), !PosterPath.isBundledName(poster) {
                     throw SpecProblem(quizPath + ".poster", PosterPath.specRule)
                 }
@@ -288,8 +285,8 @@ extension PackageDocument {
                     try Self.checkAreas(areas, geometry: geometry, limit: levels[level].areaCount, path: quizPath + ".areas")
                 }
                 checked.append(CheckedQuiz(movie: reference, poster: entry.poster, areas: areas))
-            case .stored:
-                guard let movie = facts else { preconditionFailure("a stored quiz's movie is its facts, read above") }
+            case (.stored, .facts(let facts)):
+                let movie = try facts.catalogMovie(path: quizPath + ".movie")
                 guard let title = entry.title else { throw SpecProblem(quizPath, "missing \"title\"") }
                 try Self.checkText(title, path: quizPath + ".title", name: "title")
                 guard let genreIds = entry.genreIds else { throw SpecProblem(quizPath, "missing \"genreIds\"") }
