@@ -59,15 +59,7 @@ struct CreateCommand: AsyncParsableCommand {
         }
         let geometry = try context.settings.gridGeometry()
         let levels = try context.settings.levelRules()
-        let spec = try readSpec(geometry: geometry)
-        let checked: PackageDocument.Checked
-        do {
-            checked = try spec.check(geometry: geometry, levels: levels)
-        } catch {
-            // Flags are usage; a file is input that failed.
-            if from == nil { throw UsageError(error.description) }
-            throw CommandFailure(message: "\(from!): \(error.description)")
-        }
+        let checked = try checkedSpec(geometry: geometry, levels: levels)
         let language = try checked.language ?? context.settings.language(flag: language)
         let create = CreatePackage(environment: context.environment, levels: levels, geometry: geometry)
         let quizzes: [Quiz]
@@ -90,6 +82,17 @@ struct CreateCommand: AsyncParsableCommand {
             print(try JSONOutput.string(PackageJSON(try context.openDatabase().package(id: saved.id))))
         } else {
             Self.printCreated(saved)
+        }
+    }
+
+    /// The spec the flags or `--from` give, checked: a flag's problem is usage, a file's is input that failed.
+    private func checkedSpec(geometry: GridGeometry, levels: LevelRules) throws -> PackageDocument.Checked {
+        let spec = try readSpec(geometry: geometry)
+        do {
+            return try spec.check(geometry: geometry, levels: levels)
+        } catch {
+            if from == nil { throw UsageError(error.description) }
+            throw CommandFailure(message: "\(from!): \(error.description)")
         }
     }
 

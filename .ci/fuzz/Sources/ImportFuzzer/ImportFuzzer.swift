@@ -23,7 +23,7 @@ public func fuzzImport(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = try? CellParser.parse(text, geometry: .standard)
         _ = try? PackageSpec.parseQuizFlag(text, geometry: .standard)
         _ = PosterPath.isTMDBPath(text)
-        _ = try? PackageSpec.checkText(text, path: "$", name: "text")
+        _ = try? PackageDocument.checkText(text, path: "$", name: "text")
     }
     return 0
 }

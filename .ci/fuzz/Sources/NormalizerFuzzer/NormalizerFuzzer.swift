@@ -14,7 +14,7 @@ public func fuzzNormalizer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     _ = judge.judge(text)
     _ = AnswerJudge(acceptedTitles: [text]).judge("x")
     _ = Hint.firstHint(for: text)
-    _ = try? PackageSpec.checkText(text, path: "title", name: "title")
+    _ = try? PackageDocument.checkText(text, path: "title", name: "title")
     return 0
 }
 
