@@ -177,41 +177,40 @@ struct SeedBuildTests {
     }
 
     @Test func invalidSourcesNameThePlaceAndTheRule() throws {
-        let folder = try TemporaryFolder()
-        let bundleFolder = folder.url.appendingPathComponent("Seed")
-        try FileManager.default.createDirectory(at: bundleFolder, withIntermediateDirectories: true)
-        var source = try JSONSerialization.jsonObject(with: Data(contentsOf: repositorySeed.sourceURL)) as! [String: Any]
-        var packages = source["packages"] as! [[String: Any]]
-        var quizzes = packages[0]["quizzes"] as! [[String: Any]]
-        quizzes[0]["areas"] = [[2, 30]]
-        packages[0]["quizzes"] = quizzes
-        source["packages"] = packages
-        try JSONSerialization.data(withJSONObject: source).write(to: bundleFolder.appendingPathComponent("seed.json"))
-        let output = URL(fileURLWithPath: folder.path("out.sqlite"))
-        #expect {
-            try SeedBuilder.build(bundle: SeedBundle(directory: bundleFolder), output: output)
-        } throws: { error in
-            guard case let StoreError.seedSourceInvalid(_, detail) = error else { return false }
-            return detail.contains("$.packages[0].quizzes[0].areas[0]: r2 c30 is outside the margin")
+        let detail = try seedBuildFailure { source in
+            var packages = source["packages"] as! [[String: Any]]
+            var quizzes = packages[0]["quizzes"] as! [[String: Any]]
+            quizzes[0]["areas"] = [[2, 30]]
+            packages[0]["quizzes"] = quizzes
+            source["packages"] = packages
         }
-        #expect(!FileManager.default.fileExists(atPath: output.path))
+        #expect(detail?.contains("$.packages[0].quizzes[0].areas[0]: r2 c30 is outside the margin") == true, "\(detail ?? "")")
     }
 
     @Test func aSourcesGridIsCheckedWhenItIsRead() throws {
+        let detail = try seedBuildFailure { source in
+            source["grid"] = ["columns": 50, "rows": 75, "areaSize": 4, "margin": 2]
+        }
+        #expect(detail == "area size 4 is invalid: it must be a positive odd number so that an area has a centre cell at $.grid")
+    }
+
+    /// Builds the seed from the repository's source changed by `edit`: the build's refusal (`nil` if it built), and
+    /// that it wrote nothing.
+    private func seedBuildFailure(_ edit: (inout [String: Any]) -> Void) throws -> String? {
         let folder = try TemporaryFolder()
         let bundleFolder = folder.url.appendingPathComponent("Seed")
         try FileManager.default.createDirectory(at: bundleFolder, withIntermediateDirectories: true)
         var source = try JSONSerialization.jsonObject(with: Data(contentsOf: repositorySeed.sourceURL)) as! [String: Any]
-        source["grid"] = ["columns": 50, "rows": 75, "areaSize": 4, "margin": 2]
+        edit(&source)
         try JSONSerialization.data(withJSONObject: source).write(to: bundleFolder.appendingPathComponent("seed.json"))
         let output = URL(fileURLWithPath: folder.path("out.sqlite"))
-        #expect {
+        defer { #expect(!FileManager.default.fileExists(atPath: output.path)) }
+        do {
             try SeedBuilder.build(bundle: SeedBundle(directory: bundleFolder), output: output)
-        } throws: { error in
-            guard case let StoreError.seedSourceInvalid(_, detail) = error else { return false }
-            return detail == "area size 4 is invalid: it must be a positive odd number so that an area has a centre cell at $.grid"
+            return nil
+        } catch let StoreError.seedSourceInvalid(_, detail) {
+            return detail
         }
-        #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 }
 
