@@ -303,6 +303,11 @@ struct RoomCommandTests {
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
         let (host, code) = try hostedRoom(on: server)
         let bob = try bob(in: code, on: server)
+        // The host names Bob from its own lobby, so it waits to see him there (under load, Bob's welcome can come first).
+        _ = try host.waitFor("Bob in the host's lobby") { message -> Bool? in
+            guard self.type(message) == "lobby", let players = message["players"] as? [[String: Any]] else { return nil }
+            return players.contains { $0["name"] as? String == "Bob" } ? true : nil
+        }
         host.type("/kick bob")
         _ = try bob.waitFor("the kick") { self.type($0) == "kicked" ? true : nil }
         #expect(bob.waitForExit() == 3)
