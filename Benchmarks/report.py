@@ -347,6 +347,19 @@ def rooms_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
+def kept_section(path, heading):
+    """The section under `heading` of the markdown file `path` as it is (with its own date), or "": the whole report
+    keeps the sections of scaling.sh and rooms.sh, whose runs are too long for run.sh."""
+    if not os.path.exists(path):
+        return ""
+    text = open(path).read()
+    start = text.find(heading + "\n")
+    if start < 0:
+        return ""
+    following = text.find("\n## ", start + len(heading))
+    return text[start:following + 1] if following >= 0 else text[start:].rstrip("\n") + "\n\n"
+
+
 def replace_section(path, heading, section):
     """Replaces the section under `heading` in the markdown file `path` and keeps the rest; a new one goes before the
     raw process runs (or at the end)."""
@@ -551,7 +564,7 @@ Both run in process (`Benchmarks/Benchmarks/StagePosterBenchmarks`), on Metropol
 lookup alone: its ratio to serving a static file of the same size is a figure of the server, measured with it.
 
 {server_section(json.load(open(os.path.join(work, "server.json"))), stage_cut_p50, stage_cached_p50) + chr(10) if os.path.exists(os.path.join(work, "server.json")) else ""}
-## Process runs (hyperfine)
+{kept_section("BENCHMARKS.md", SCALING_HEADING)}{kept_section("BENCHMARKS.md", ROOMS_HEADING)}## Process runs (hyperfine)
 
 | command | median | mean ± σ | min | max |
 |---|---|---|---|---|""")
