@@ -126,7 +126,7 @@ public struct QuizPackage: Hashable, Sendable {
 }
 
 /// One row of `list`.
-public struct PackageSummary: Hashable, Sendable, Codable {
+public struct PackageSummary: Hashable, Sendable {
     public var id: Int64
     public var shareCode: String
     public var title: String
@@ -135,7 +135,7 @@ public struct PackageSummary: Hashable, Sendable, Codable {
     public var maker: String
     public var origin: PackageOrigin
     public var quizCount: Int
-    @NullEncodable public var bestScore: Int?
+    public var bestScore: Int?
     public var createdAt: String
 
     public init(

@@ -126,7 +126,7 @@ enum SeedInstaller {
 }
 
 /// What `seed status` reports.
-public struct SeedStatus: Sendable, Codable {
+public struct SeedStatus: Sendable {
     public var databasePath: String
     public var schemaVersion: String
     public var schemaMigrations: Int
@@ -139,7 +139,7 @@ public struct SeedStatus: Sendable, Codable {
 }
 
 /// What `seed merge` did.
-public struct MergeReport: Sendable, Codable, Equatable {
+public struct MergeReport: Sendable, Equatable {
     public var added: [String] = []
     public var updated: [String] = []
     public var unchanged: [String] = []

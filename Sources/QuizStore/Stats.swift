@@ -2,17 +2,17 @@ internal import GRDB
 import QuizCore
 
 /// What `uquiz stats` shows.
-public struct PlayStats: Sendable, Codable, Equatable {
-    public struct PackageLine: Sendable, Codable, Equatable {
+public struct PlayStats: Sendable, Equatable {
+    public struct PackageLine: Sendable, Equatable {
         public var shareCode: String
         public var title: String
         public var plays: Int
         public var attempts: Int
         public var correct: Int
-        @NullEncodable public var bestScore: Int?
+        public var bestScore: Int?
     }
 
-    public struct HardQuiz: Sendable, Codable, Equatable {
+    public struct HardQuiz: Sendable, Equatable {
         public var package: String
         public var position: Int
         public var title: String
@@ -26,7 +26,7 @@ public struct PlayStats: Sendable, Codable, Equatable {
     public var bestStreak: Int
     public var currentStreak: Int
     /// Mean stage at which correct answers came, 1 = the first area; `nil` before any.
-    @NullEncodable public var averageStage: Double?
+    public var averageStage: Double?
     public var packages: [PackageLine]
     public var hardest: [HardQuiz]
 }

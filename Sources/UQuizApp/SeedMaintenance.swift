@@ -13,7 +13,7 @@ public struct SeedMaintenance: Sendable {
         self.bundle = bundle
     }
 
-    public struct Status: Sendable, Encodable {
+    public struct Status: Sendable {
         public var database: SeedStatus
         public var bundlePath: String?
         public var bundleVersion: String?

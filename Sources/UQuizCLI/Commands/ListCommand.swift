@@ -49,7 +49,7 @@ struct ListCommand: AsyncParsableCommand {
         let filter = PackageFilter(level: level, language: language, origin: mine ? .user : nil)
         let page = try PackageLibrary(environment: context.environment).list(filter, limit: all ? nil : limit)
         if json {
-            print(try JSONOutput.string(page.rows))
+            print(try JSONOutput.string(page.rows.map(PackageRowJSON.init)))
             return
         }
         guard !page.rows.isEmpty else {
@@ -74,5 +74,32 @@ struct ListCommand: AsyncParsableCommand {
                 ]
             }
         ).render(terminal: terminal, maxWidths: [2: 40])
+    }
+}
+
+/// The documented JSON shape of one `list` row (`list --json`); a package never played has `bestScore: null`.
+struct PackageRowJSON: Encodable {
+    var id: Int64
+    var shareCode: String
+    var title: String
+    var level: String
+    var language: String
+    var maker: String
+    var origin: String
+    var quizCount: Int
+    @NullEncodable var bestScore: Int?
+    var createdAt: String
+
+    init(_ row: PackageSummary) {
+        id = row.id
+        shareCode = row.shareCode
+        title = row.title
+        level = row.level.rawValue
+        language = row.language.rawValue
+        maker = row.maker
+        origin = row.origin.rawValue
+        quizCount = row.quizCount
+        bestScore = row.bestScore
+        createdAt = row.createdAt
     }
 }

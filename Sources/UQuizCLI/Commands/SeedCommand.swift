@@ -28,7 +28,7 @@ struct SeedCommand: AsyncParsableCommand {
         func run() async throws {
             let report = try SeedCommand.maintenance(try await AppContext.make(store)).status()
             if json {
-                print(try JSONOutput.string(report))
+                print(try JSONOutput.string(SeedStatusJSON(report)))
                 return
             }
             let status = report.database
@@ -62,7 +62,7 @@ struct SeedCommand: AsyncParsableCommand {
         func run() async throws {
             let report = try SeedCommand.maintenance(try await AppContext.make(store)).merge()
             if json {
-                print(try JSONOutput.string(report))
+                print(try JSONOutput.string(MergeReportJSON(report)))
                 return
             }
             print(
@@ -121,5 +121,55 @@ struct SeedCommand: AsyncParsableCommand {
                 source: source.map { URL(fileURLWithPath: $0) }, output: output.map { URL(fileURLWithPath: $0) })
             print("Wrote \(built.output.path): \(built.packages) packages, \(built.movies) movies in quizzes.")
         }
+    }
+}
+
+/// The documented JSON shape of `seed status --json`; facts that are unknown (no bundle version in the database, the
+/// bundle's problem when it is found) are left out.
+struct SeedStatusJSON: Encodable {
+    struct Database: Encodable {
+        var databasePath: String
+        var schemaVersion: String
+        var schemaMigrations: Int
+        var databaseBundleVersion: String?
+        var seedPackages: Int
+        var userPackages: Int
+        var quizzes: Int
+        var movies: Int
+        var attempts: Int
+    }
+
+    var database: Database
+    var bundlePath: String?
+    var bundleVersion: String?
+    var bundleProblem: String?
+
+    init(_ status: SeedMaintenance.Status) {
+        let database = status.database
+        self.database = Database(
+            databasePath: database.databasePath, schemaVersion: database.schemaVersion,
+            schemaMigrations: database.schemaMigrations, databaseBundleVersion: database.databaseBundleVersion,
+            seedPackages: database.seedPackages, userPackages: database.userPackages, quizzes: database.quizzes,
+            movies: database.movies, attempts: database.attempts)
+        bundlePath = status.bundlePath
+        bundleVersion = status.bundleVersion
+        bundleProblem = status.bundleProblem
+    }
+}
+
+/// The documented JSON shape of `seed merge --json`: seed ids by what happened to them.
+struct MergeReportJSON: Encodable {
+    var added: [String]
+    var updated: [String]
+    var unchanged: [String]
+    var keptEdited: [String]
+    var bundleVersion: String
+
+    init(_ report: MergeReport) {
+        added = report.added
+        updated = report.updated
+        unchanged = report.unchanged
+        keptEdited = report.keptEdited
+        bundleVersion = report.bundleVersion
     }
 }

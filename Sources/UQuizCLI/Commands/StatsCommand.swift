@@ -23,7 +23,7 @@ struct StatsCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let stats = try PackageLibrary(environment: context.environment).stats(package: package, player: player)
         if json {
-            print(try JSONOutput.string(stats))
+            print(try JSONOutput.string(StatsJSON(stats)))
             return
         }
         guard stats.attempts > 0 else {
@@ -60,5 +60,51 @@ struct StatsCommand: AsyncParsableCommand {
     static func bar(_ part: Int, of whole: Int) -> String {
         let filled = whole == 0 ? 0 : Int((20 * Double(part) / Double(whole)).rounded())
         return String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
+    }
+}
+
+/// The documented JSON shape of `stats --json`; absent figures are `null`, never left out.
+struct StatsJSON: Encodable {
+    struct PackageLineJSON: Encodable {
+        var shareCode: String
+        var title: String
+        var plays: Int
+        var attempts: Int
+        var correct: Int
+        @NullEncodable var bestScore: Int?
+    }
+
+    struct HardQuizJSON: Encodable {
+        var package: String
+        var position: Int
+        var title: String
+        var attempts: Int
+        var correct: Int
+    }
+
+    var plays: Int
+    var attempts: Int
+    var correct: Int
+    var bestStreak: Int
+    var currentStreak: Int
+    @NullEncodable var averageStage: Double?
+    var packages: [PackageLineJSON]
+    var hardest: [HardQuizJSON]
+
+    init(_ stats: PlayStats) {
+        plays = stats.plays
+        attempts = stats.attempts
+        correct = stats.correct
+        bestStreak = stats.bestStreak
+        currentStreak = stats.currentStreak
+        averageStage = stats.averageStage
+        packages = stats.packages.map {
+            PackageLineJSON(
+                shareCode: $0.shareCode, title: $0.title, plays: $0.plays, attempts: $0.attempts, correct: $0.correct,
+                bestScore: $0.bestScore)
+        }
+        hardest = stats.hardest.map {
+            HardQuizJSON(package: $0.package, position: $0.position, title: $0.title, attempts: $0.attempts, correct: $0.correct)
+        }
     }
 }
