@@ -40,14 +40,17 @@ public struct PackageSpec: Codable, Sendable, Equatable {
         try PackageDocument.decodeDocument(PackageSpec.self, from: data)
     }
 
-    /// Reads one `--quiz` flag: `movie=27205 areas=12:30,40:12 poster=/path.jpg` (areas and poster optional).
-    public static func parseQuizFlag(_ text: String, geometry: GridGeometry) throws(SpecProblem) -> PackageDocument.QuizEntry {
+    /// Reads one quiz written on a line, `movie=27205 areas=12:30,40:12 poster=/path.jpg` (areas and poster optional),
+    /// each problem said at `label` (the CLI's `--quiz` flag takes this form).
+    public static func parseQuizLine(
+        _ text: String, geometry: GridGeometry, label: String
+    ) throws(SpecProblem) -> PackageDocument.QuizEntry {
         var movie: PackageDocument.MovieReference?
         var poster: String?
         var areas: [[Int]]?
         for field in text.split(separator: " ", omittingEmptySubsequences: true) {
             let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2 else { throw SpecProblem("--quiz", "\"\(field)\" is not key=value in \"\(text)\"") }
+            guard pair.count == 2 else { throw SpecProblem(label, "\"\(field)\" is not key=value in \"\(text)\"") }
             switch pair[0] {
             case "movie":
                 movie = Int(pair[1]).map(PackageDocument.MovieReference.tmdb) ?? .catalog(pair[1])
@@ -61,15 +64,15 @@ public struct PackageSpec: Codable, Sendable, Equatable {
                         let cell = try CellParser.parse(String(item), geometry: geometry)
                         cells.append([cell.row, cell.column])
                     } catch {
-                        throw SpecProblem("--quiz", error.description)
+                        throw SpecProblem(label, error.description)
                     }
                 }
                 areas = cells
             default:
-                throw SpecProblem("--quiz", "unknown key \"\(pair[0])\" in \"\(text)\": use movie=, areas= and poster=")
+                throw SpecProblem(label, "unknown key \"\(pair[0])\" in \"\(text)\": use movie=, areas= and poster=")
             }
         }
-        guard let movie else { throw SpecProblem("--quiz", "\"\(text)\" names no movie=") }
+        guard let movie else { throw SpecProblem(label, "\"\(text)\" names no movie=") }
         return PackageDocument.QuizEntry(movie: movie, poster: poster, areas: areas)
     }
 }

@@ -37,7 +37,7 @@ struct FuzzCorpusTests {
         }
         if let text = String(data: data, encoding: .utf8) {
             _ = try? CellParser.parse(text, geometry: .standard)
-            if let flag = try? PackageSpec.parseQuizFlag(text, geometry: .standard), let poster = flag.poster, hostile {
+            if let flag = try? PackageSpec.parseQuizLine(text, geometry: .standard, label: "--quiz"), let poster = flag.poster, hostile {
                 #expect(!PosterPath.isTMDBPath(poster))
             }
         }

@@ -38,7 +38,7 @@ struct PosterPathTests {
         }
         _ = try ExportDocument.read(exportJSON(posterPath: "metropolis-1927.jpg", posterSource: "bundled"), levels: .standard)
         let package = try ExportDocument.read(exportJSON(), levels: .standard).packages[0]
-        #expect(throws: SpecProblem("--poster", PosterPath.rule)) {
+        #expect(throws: EditProblem(.poster, PosterPath.rule)) {
             try package.applying([.poster(quiz: 1, path: "/..")], levels: .standard)
         }
     }

@@ -46,8 +46,8 @@ struct TextLimitTests {
         #expect(throws: SpecProblem.self) { try spec(title: Self.heavy).check(geometry: .standard, levels: .standard) }
         #expect(throws: SpecProblem.self) { try ExportDocument.read(exportJSON(title: Self.heavy), levels: .standard) }
         let package = try ExportDocument.read(exportJSON(), levels: .standard).packages[0]
-        #expect(throws: SpecProblem.self) { try package.applying([.title(Self.heavy)], levels: .standard) }
-        #expect(throws: SpecProblem.self) { try package.applying([.maker(Self.heavy)], levels: .standard) }
+        #expect(throws: EditProblem.self) { try package.applying([.title(Self.heavy)], levels: .standard) }
+        #expect(throws: EditProblem.self) { try package.applying([.maker(Self.heavy)], levels: .standard) }
     }
 
     @Test func realTitlesStillPass() throws {

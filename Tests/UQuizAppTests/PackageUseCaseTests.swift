@@ -59,7 +59,9 @@ struct PackageUseCaseTests {
         let edited = try library.edit("en-silent", [.title("Silent, edited"), .remove(quiz: 25)], levels: .standard)
         #expect(edited.title == "Silent, edited" && edited.quizzes.count == 24)
         #expect(try library.package("FE7NWW").title == "Silent, edited")
-        #expect(throws: SpecProblem.self) { try library.edit("en-silent", [.areas(quiz: 1, [])], levels: .standard) }
+        #expect(throws: EditProblem(.areas, "quiz 1: a quiz needs at least 1 area")) {
+            try library.edit("en-silent", [.areas(quiz: 1, [])], levels: .standard)
+        }
         #expect(try library.package("en-silent").quizzes.count == 24, "a refused edit changes nothing")
         let ids = try library.ids(of: ["en-silent", "FE7NWW", "ko-beginner"])
         #expect(ids.count == 2, "the same package named twice is one")

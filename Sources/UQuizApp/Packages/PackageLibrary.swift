@@ -45,7 +45,7 @@ public struct PackageLibrary: Sendable {
     }
 
     /// Applies `edits` to a package, checked against the grid and the level before anything is saved.
-    /// - Throws: `SpecProblem` for a rule broken; store errors otherwise.
+    /// - Throws: `EditProblem` for a rule broken; store errors otherwise.
     public func edit(_ reference: String, _ edits: [PackageEdit], levels: LevelRules) throws -> QuizPackage {
         let store = try environment.store()
         let id = try store.packageID(for: reference)

@@ -126,7 +126,7 @@ struct CreateCommand: AsyncParsableCommand {
             do {
                 return PackageSpec(
                     title: title!, maker: maker, level: level!, language: language?.rawValue,
-                    quizzes: try quiz.map { try PackageSpec.parseQuizFlag($0, geometry: geometry) })
+                    quizzes: try quiz.map { try PackageSpec.parseQuizLine($0, geometry: geometry, label: "--quiz") })
             } catch let problem as SpecProblem {
                 throw UsageError(problem.description)
             }

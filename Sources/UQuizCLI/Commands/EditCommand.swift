@@ -58,8 +58,8 @@ struct EditCommand: AsyncParsableCommand {
         let edited: QuizPackage
         do {
             edited = try library.edit(id, edits, levels: try context.settings.levelRules())
-        } catch let problem as SpecProblem {
-            throw UsageError(problem.description)
+        } catch let problem as EditProblem {
+            throw UsageError("\(Self.flag(problem.part)): \(problem.problem)")
         } catch let problem as PosterUnavailable {
             throw CommandFailure(message: "--poster: the poster cannot be shown: \(Wording.posterUnavailable(problem)); nothing changed")
         }
@@ -92,6 +92,20 @@ struct EditCommand: AsyncParsableCommand {
         }
         let edited = try library.edit(id, [.areas(quiz: number, areas)], levels: levels)
         print("Saved the areas of quiz \(number) (\(Wording.areas(areas))) to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
+    }
+
+    /// The flag that gives each part of an edit.
+    static func flag(_ part: EditProblem.Part) -> String {
+        switch part {
+        case .title: "--title"
+        case .maker: "--maker"
+        case .level: "--level"
+        case .quiz: "--quiz"
+        case .areas: "--areas"
+        case .poster: "--poster"
+        case .remove: "--remove"
+        case .moveTo: "--move-to"
+        }
     }
 
     /// The changes the flags ask for; areas are read on the quiz's own grid.

@@ -21,7 +21,7 @@ public func fuzzImport(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = try? JSONDecoder().decode(Nested.self, from: data)
     if let text = String(data: data, encoding: .utf8) {
         _ = try? CellParser.parse(text, geometry: .standard)
-        _ = try? PackageSpec.parseQuizFlag(text, geometry: .standard)
+        _ = try? PackageSpec.parseQuizLine(text, geometry: .standard, label: "$")
         _ = PosterPath.isTMDBPath(text)
         _ = try? PackageDocument.checkText(text, path: "$", name: "text")
     }
