@@ -29,18 +29,24 @@ public struct PublishPackage: Sendable {
         case played(String, plays: Int?)
     }
 
-    /// Publishes `spec` for `player`, who owns it from now on; the maker is the player's name unless the spec names one.
-    public func publish(_ spec: PackageSpec, visibility: Visibility, by player: Player) throws -> PublishedPackage {
+    /// The spec checked by the rules every package keeps, and its language, which a published package must name: the
+    /// CLI falls back to the configured language, a server has no user to ask.
+    private func check(_ spec: PackageSpec) throws -> (PackageDocument.Checked, QuizLanguage) {
         let checked: PackageDocument.Checked
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
         } catch {
             throw Problem.brokenRule(error)
         }
-        // The CLI falls back to the configured language; a server has no user to ask, so the document must say.
         guard let language = checked.language else {
             throw Problem.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
         }
+        return (checked, language)
+    }
+
+    /// Publishes `spec` for `player`, who owns it from now on; the maker is the player's name unless the spec names one.
+    public func publish(_ spec: PackageSpec, visibility: Visibility, by player: Player) throws -> PublishedPackage {
+        let (checked, language) = try check(spec)
         let quizzes = try quizzes(of: checked, language: language)
         var generator = AreaLayout.SeededGenerator(seed: environment.app.randomSeed())
         let package = QuizPackage(
@@ -73,15 +79,7 @@ public struct PublishPackage: Sendable {
             throw Problem.notFound(text)
         }
         guard current.ownerId == player.id else { throw Problem.notOwner(text) }
-        let checked: PackageDocument.Checked
-        do {
-            checked = try spec.check(geometry: geometry, levels: levels)
-        } catch {
-            throw Problem.brokenRule(error)
-        }
-        guard let language = checked.language else {
-            throw Problem.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
-        }
+        let (checked, language) = try check(spec)
         let quizzes = try quizzes(of: checked, language: language)
         let stored = try environment.store().package(id: current.id)
         let maker = checked.maker ?? player.name
