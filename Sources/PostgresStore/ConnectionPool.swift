@@ -4,6 +4,7 @@ internal import NIOCore
 internal import NIOPosix
 internal import PostgresNIO
 import QuizStore
+import Synchronization
 
 /// A few `PostgresConnection`s on NIO's event loops, lent one at a time to synchronous callers.
 ///
@@ -190,6 +191,18 @@ final class ConnectionPool: @unchecked Sendable {
     }
 }
 
+/// Lets only the first of several racing outcomes through (a statement's answer or its timeout).
+private final class FirstOutcome: Sendable {
+    private let done = Mutex(false)
+
+    func claim() -> Bool {
+        done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
+}
+
 /// A value bound to a statement's `$n`.
 enum Bind {
     case int(Int64?)
@@ -231,7 +244,7 @@ struct Row {
 
 /// A connection lent by the pool: statements with `$1`, `$2`… placeholders and their values.
 final class Session {
-    fileprivate let connection: PostgresConnection
+    let connection: PostgresConnection
     private let pool: ConnectionPool
     /// The connection is in an unknown state (a failed ROLLBACK, a lost reply): the pool closes it rather than lend it.
     fileprivate(set) var broken = false
@@ -256,13 +269,25 @@ final class Session {
         }
         let connection = self.connection
         let running = connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger)
-        // Past the timeout the connection is closed, which fails the statement (as unavailable) and frees the caller.
-        let deadline = connection.eventLoop.scheduleTask(in: .milliseconds(Int64(pool.queryTimeout * 1000))) {
+        // The caller waits for whichever comes first: the driver's answer, or the timeout, which closes the connection
+        // and fails the wait itself. Closing alone is not enough: a statement written to a connection the server had
+        // just closed (a restart) is never answered by the driver, and closing a closed connection does nothing.
+        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        let settled = FirstOutcome()
+        running.whenComplete { result in
+            if settled.claim() { answer.completeWith(result) }
+        }
+        let seconds = pool.queryTimeout
+        let url = pool.url
+        let deadline = connection.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
             ConnectionPool.closeWithoutWaiting(connection)
+            if settled.claim() {
+                answer.fail(StoreError.unavailable(detail: "\(url.redacted): no answer to a statement within \(Int(seconds)) s"))
+            }
         }
         defer { deadline.cancel() }
         do {
-            let result = try running.wait()
+            let result = try answer.futureResult.wait()
             return result.rows.map { Row(row: $0.makeRandomAccess()) }
         } catch {
             let mapped = PostgresFailure.map(error, url: pool.url, connecting: false)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PostgresStore
 import QuizStore
+import Synchronization
 import Testing
 import UQuizTestSupport
 
@@ -28,6 +29,32 @@ import UQuizTestSupport
         let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
         defer { store.close() }
         #expect(try store.appliedMigrations() == PostgresQuizStore.knownMigrations)
+    }
+
+    /// A statement written to a connection the server has just closed is never answered by the driver (its write to
+    /// the closed channel is dropped); the caller is freed by the pool's own timeout with an `unavailable`, which a
+    /// server answers with 503, instead of waiting for ever.
+    @Test func aStatementOnAConnectionTheServerClosedFailsWithinTheQueryTimeout() throws {
+        let pool = ConnectionPool(url: try PostgresURL(try postgresServerURL()), maxConnections: 1, queryTimeout: 1)
+        defer { pool.close() }
+        try pool.withConnection { session in
+            #expect(throws: StoreError.self) { try session.execute("SELECT pg_terminate_backend(pg_backend_pid())") }
+            let deadline = Date().addingTimeInterval(10)
+            while !session.connection.isClosed && Date() < deadline { usleep(10_000) }
+            #expect(session.connection.isClosed, "the server's close reached the client")
+            // On a thread of its own, so that a wait that never ends fails this test instead of hanging the suite.
+            let outcome = Outcome()
+            nonisolated(unsafe) let lent = session
+            Thread.detachNewThread {
+                outcome.set(Result { try lent.execute("SELECT 1") })
+            }
+            let result = outcome.wait(seconds: 10)
+            guard case .failure(StoreError.unavailable(let detail))? = result else {
+                Issue.record("expected unavailable, got \(String(describing: result))")
+                return
+            }
+            #expect(detail.contains("no answer to a statement within 1 s"), "\(detail)")
+        }
     }
 
     @Test func aDatabaseFromANewerBuildIsRefusedBeforeAnythingIsWritten() throws {
@@ -230,5 +257,22 @@ final class ResultLog: @unchecked Sendable {
         }
         kill(second, SIGCONT)
         #expect(try store.openPlay(id: "p1")?.events.isEmpty == true)
+    }
+}
+
+/// The result of work on another thread, waited for with a limit.
+private final class Outcome: Sendable {
+    private let result = Mutex<Result<Void, any Error>?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    func set(_ value: Result<Void, any Error>) {
+        result.withLock { $0 = value }
+        finished.signal()
+    }
+
+    /// `nil` when nothing came within `seconds`.
+    func wait(seconds: Double) -> Result<Void, any Error>? {
+        _ = finished.wait(timeout: .now() + seconds)
+        return result.withLock { $0 }
     }
 }
