@@ -268,6 +268,11 @@ final class Session {
             }
         }
         let connection = self.connection
+        // Said at once when the server's close is already known; the timeout below covers a close that comes after.
+        guard !connection.isClosed else {
+            broken = true
+            throw StoreError.unavailable(detail: "\(pool.url.redacted): the server closed the connection")
+        }
         let running = connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger)
         // The caller waits for whichever comes first: the driver's answer, or the timeout, which closes the connection
         // and fails the wait itself. Closing alone is not enough: a statement written to a connection the server had

@@ -31,10 +31,10 @@ import UQuizTestSupport
         #expect(try store.appliedMigrations() == PostgresQuizStore.knownMigrations)
     }
 
-    /// A statement written to a connection the server has just closed is never answered by the driver (its write to
-    /// the closed channel is dropped); the caller is freed by the pool's own timeout with an `unavailable`, which a
-    /// server answers with 503, instead of waiting for ever.
-    @Test func aStatementOnAConnectionTheServerClosedFailsWithinTheQueryTimeout() throws {
+    /// A statement on a connection the server has closed fails at once with `unavailable` (a server answers 503; a
+    /// transaction's BEGIN then starts again on a new connection), instead of waiting for ever: postgres-nio drops a
+    /// write to a closed channel and never answers it.
+    @Test func aStatementOnAConnectionTheServerClosedFailsAtOnce() throws {
         let pool = ConnectionPool(url: try PostgresURL(try postgresServerURL()), maxConnections: 1, queryTimeout: 1)
         defer { pool.close() }
         try pool.withConnection { session in
@@ -53,8 +53,25 @@ import UQuizTestSupport
                 Issue.record("expected unavailable, got \(String(describing: result))")
                 return
             }
-            #expect(detail.contains("no answer to a statement within 1 s"), "\(detail)")
+            #expect(detail.hasSuffix(": the server closed the connection"), "\(detail)")
         }
+    }
+
+    /// A statement unanswered past the pool's query timeout fails with `unavailable` (the timeout closes its
+    /// connection, or fails the wait itself if the driver would never answer), and the connection is not lent again.
+    @Test func aStatementPastTheQueryTimeoutFailsAndItsConnectionIsDropped() throws {
+        let pool = ConnectionPool(url: try PostgresURL(try postgresServerURL()), maxConnections: 1, queryTimeout: 1)
+        defer { pool.close() }
+        try pool.withConnection { session in
+            #expect {
+                try session.execute("SELECT pg_sleep(5)")
+            } throws: { error in
+                guard case StoreError.unavailable = error else { return false }
+                return true
+            }
+            #expect(session.broken)
+        }
+        #expect(try pool.withConnection { try $0.one("SELECT 1 AS one")?.int("one") } == 1, "a new connection serves")
     }
 
     @Test func aDatabaseFromANewerBuildIsRefusedBeforeAnythingIsWritten() throws {
