@@ -6,10 +6,11 @@ import UQuizApp
 #endif
 
 /// What `uquiz serve` and `uquiz room` run on, which the `uquiz` binary does not link: the HTTP server (Hummingbird,
-/// SwiftNIO, postgres-nio) and the WebSocket client of live rooms. Linked into `uquiz` they made its static build 207
-/// MB instead of 121 MB and `uquiz list` 11.6 ms instead of 9.9 ms, so they live in a second binary, `uquiz-net`, beside `uquiz`: the same
-/// commands, built with them. `uquiz` parses and checks a `serve` or `room` command line like any other, then becomes
-/// `uquiz-net` with the same arguments (one process: same pid, streams, environment and exit status).
+/// SwiftNIO, postgres-nio) and the WebSocket client of live rooms. Linked into `uquiz` they made its static build
+/// 207 MB instead of 121 MB and `uquiz list` 11.6 ms instead of 9.9 ms, so they live in a second binary beside it,
+/// `uquiz-net`: the same commands, built with them. `uquiz` parses and checks a `serve` or `room` command line like
+/// any other, then becomes `uquiz-net` with the same arguments (one process: same pid, streams, environment and exit
+/// status).
 package struct NetworkCommands: Sendable {
     package var serve: @Sendable (ServeCommand) async throws -> Void
     package var roomConnector: @Sendable () -> any RoomSocketConnector
