@@ -40,18 +40,27 @@ struct ServeCommandTests {
             baseURL = "http://127.0.0.1:\(port)"
         }
 
-        /// Stops the server the way a supervisor does and returns its exit status.
+        /// Stops the server the way a supervisor does and returns its exit status. A server that has not stopped after
+        /// 60 s (a request that never ends holds its graceful stop) is killed, and the status says so (SIGKILL): the
+        /// test fails instead of holding one of Swift's cooperative threads, and with it the rest of the suite.
         func terminate() -> Int32 {
-            kill(process.processIdentifier, SIGTERM)
+            stop(with: SIGTERM, killedAfter: 60)
+        }
+
+        /// Sends `signal`, then SIGKILL if the server still runs `seconds` later; the exit status, 128 + the signal for
+        /// a server a signal ended.
+        @discardableResult
+        private func stop(with signal: Int32, killedAfter seconds: Double) -> Int32 {
+            kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            return process.terminationStatus
+            return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         }
 
         deinit {
-            if process.isRunning {
-                process.interrupt()
-                process.waitUntilExit()
-            }
+            if process.isRunning { stop(with: SIGINT, killedAfter: 10) }
         }
     }
 
