@@ -145,9 +145,16 @@ package struct Settings: Sendable {
     package let executable: URL
     /// The path of the user's own config file, the only file a secret may come from.
     var userFileLayer: String { Self.userConfigPath(environment: environment) }
-    /// Where a secret may come from, strongest first: its own environment variable, then the user's file.
-    var secretLayers: [ConfigLayer] {
-        [Self.secretVariablesLayer(environment: environment)] + layers.filter { $0.name == userFileLayer }
+    /// Where a secret may come from, strongest first: its own environment variable, then the user's file. Built once
+    /// with the layers, not at every secret's lookup.
+    let secretLayers: [ConfigLayer]
+
+    init(layers: [ConfigLayer], environment: [String: String], executable: URL) {
+        self.layers = layers
+        self.environment = environment
+        self.executable = executable
+        let userFile = Self.userConfigPath(environment: environment)
+        secretLayers = [Self.secretVariablesLayer(environment: environment)] + layers.filter { $0.name == userFile }
     }
 
     /// Builds the layers once at start-up. A config file that exists but is not valid JSON is an error, not ignored.
