@@ -347,27 +347,36 @@ def rooms_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
+def section_bounds(text, heading):
+    """Where the section under `heading` starts in `text`, and where the next one does (len(text) at the end); None
+    without it."""
+    start = text.find(heading + "\n")
+    if start < 0:
+        return None
+    following = text.find("\n## ", start + len(heading))
+    return start, (following + 1 if following >= 0 else len(text))
+
+
 def kept_section(path, heading):
     """The section under `heading` of the markdown file `path` as it is (with its own date), or "": the whole report
     keeps the sections of scaling.sh and rooms.sh, whose runs are too long for run.sh."""
     if not os.path.exists(path):
         return ""
     text = open(path).read()
-    start = text.find(heading + "\n")
-    if start < 0:
+    bounds = section_bounds(text, heading)
+    if bounds is None:
         return ""
-    following = text.find("\n## ", start + len(heading))
-    return text[start:following + 1] if following >= 0 else text[start:].rstrip("\n") + "\n\n"
+    section = text[bounds[0]:bounds[1]]
+    return section if bounds[1] < len(text) else section.rstrip("\n") + "\n\n"
 
 
 def replace_section(path, heading, section):
     """Replaces the section under `heading` in the markdown file `path` and keeps the rest; a new one goes before the
     raw process runs (or at the end)."""
     text = open(path).read()
-    start = text.find(heading + "\n")
-    if start >= 0:
-        following = text.find("\n## ", start + len(heading))
-        text = text[:start] + section + ("\n" + text[following + 1:] if following >= 0 else "")
+    bounds = section_bounds(text, heading)
+    if bounds is not None:
+        text = text[:bounds[0]] + section + ("\n" + text[bounds[1]:] if bounds[1] < len(text) else "")
     else:
         anchor = text.find("## Process runs (hyperfine)")
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
