@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "fake-tmdb", targets: ["fake-tmdb"]),
         .library(name: "PosterGrid", targets: ["PosterGrid"]),
         .library(name: "QuizCore", targets: ["QuizCore"]),
+        .library(name: "UQuizStorage", targets: ["UQuizStorage"]),
         .library(name: "QuizStore", targets: ["QuizStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "MovieSearch", targets: ["MovieSearch"]),
@@ -46,17 +47,21 @@ let package = Package(
         .target(name: "PosterGrid"),
         // Domain model shared by every capability.
         .target(name: "QuizCore", dependencies: ["PosterGrid"]),
-        // The only module that knows SQL: GRDB over the system libsqlite3.
+        // The storage boundary: the protocols the front ends' use cases store through (the CLI's local store, the
+        // server's store, rooms), the records they pass and the store errors. It knows neither database, and both
+        // stores implement it without knowing each other.
+        .target(name: "UQuizStorage", dependencies: ["QuizCore", "PosterGrid"]),
+        // The SQLite store: GRDB over the system libsqlite3; the only module that knows SQLite.
         .target(
             name: "QuizStore",
-            dependencies: ["QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["UQuizStorage", "QuizCore", "PosterGrid", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The only module that knows PostgreSQL SQL: the same storage boundaries as QuizStore's AppDatabase over
-        // postgres-nio, so that several `uquiz serve` instances share one database (issue 16).
+        // The PostgreSQL store: the server's storage over postgres-nio, so that several `uquiz serve` instances share
+        // one database; the only module that knows PostgreSQL.
         .target(
             name: "PostgresStore",
             dependencies: [
-                "QuizCore", "QuizStore", "PosterGrid",
+                "UQuizStorage", "QuizCore", "PosterGrid",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -100,7 +105,7 @@ let package = Package(
         .target(
             name: "UQuizApp",
             dependencies: [
-                "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt",
+                "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -109,9 +114,7 @@ let package = Package(
         .target(
             name: "UQuizServer",
             dependencies: [
-                "UQuizApp", "QuizCore", "QuizStore", "PosterGrid",
-                // The PostgreSQL store, plugged into the app's storage boundaries (PostgresConformance.swift).
-                "PostgresStore",
+                "UQuizApp", "QuizCore", "UQuizStorage", "PosterGrid",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server's connection type, wrapped to close idle connections (ReadIdleGuard.swift).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -134,7 +137,7 @@ let package = Package(
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "UQuizApp", "PosterGrid", "QuizCore", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                "UQuizApp", "PosterGrid", "QuizCore", "UQuizStorage", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -145,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "uquiz-net",
             dependencies: [
-                "UQuizCLI", "UQuizApp", "UQuizServer", "PostgresStore", "RoomSocket",
+                "UQuizCLI", "UQuizApp", "UQuizServer", "UQuizStorage", "QuizStore", "PostgresStore", "RoomSocket",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -154,13 +157,13 @@ let package = Package(
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
         .testTarget(
             name: "UQuizAppTests",
-            dependencies: ["UQuizApp", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid"]
+            dependencies: ["UQuizApp", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid"]
         ),
         // The server's router in process (HummingbirdTesting), over a real SQLite file seeded from the bundle.
         .testTarget(
             name: "UQuizServerTests",
             dependencies: [
-                "UQuizServer", "UQuizApp", "QuizStore", "QuizCore", "PosterGrid",
+                "UQuizServer", "UQuizApp", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -174,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "StorageContractTests",
             dependencies: [
-                "PostgresStore", "UQuizApp", "UQuizServer", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
+                "PostgresStore", "UQuizApp", "UQuizServer", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
                 "UQuizTestSupport",
                 // Two server instances' routers in process on one PostgreSQL database.
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -190,13 +193,13 @@ let package = Package(
         .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal", "UQuizApp"], path: "Tests/Support"),
         .testTarget(
             name: "QuizStoreTests",
-            dependencies: ["QuizStore", "QuizCore", "PosterGrid", "UQuizTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["QuizStore", "UQuizStorage", "QuizCore", "PosterGrid", "UQuizTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // End-to-end tests run the built `uquiz` binary, so they depend on it to get it built first.
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "uquiz-net", "UQuizCLI", "UQuizTestSupport", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
+                "uquiz", "uquiz-net", "UQuizCLI", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

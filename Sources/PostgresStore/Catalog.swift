@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The movie catalog on PostgreSQL, with AppDatabase's merge rules (QuizStore's `Catalog.merge` from an authority).
 extension PostgresQuizStore {

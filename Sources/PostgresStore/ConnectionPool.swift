@@ -3,7 +3,7 @@ import Logging
 internal import NIOCore
 internal import NIOPosix
 internal import PostgresNIO
-import QuizStore
+import UQuizStorage
 import Synchronization
 
 /// A few `PostgresConnection`s on NIO's event loops, lent one at a time to synchronous callers.

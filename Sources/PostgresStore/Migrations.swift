@@ -1,5 +1,5 @@
 import Foundation
-import QuizStore
+import UQuizStorage
 
 /// The PostgreSQL schema, as named migrations applied in order. Names and statements are never edited once shipped:
 /// a change is a new migration appended. It mirrors what the storage protocols need of QuizStore's SQLite schema

@@ -1,5 +1,5 @@
 import Foundation
-import QuizStore
+import UQuizStorage
 
 /// Open plays and rate buckets: what several server instances must see alike (see `OpenPlayRecord`).
 extension PostgresQuizStore {
@@ -35,7 +35,7 @@ extension PostgresQuizStore {
                 """,
                 [
                     .text(record.id), .int(record.playerId), .int(record.packageId), .text(record.dailyDay),
-                    .int(record.endsByMicros), .text(try AppDatabase.encodeOpenPlay(record)),
+                    .int(record.endsByMicros), .text(try record.storedJSON()),
                 ])
         }
     }
@@ -55,7 +55,7 @@ extension PostgresQuizStore {
             case .keep(let kept):
                 try session.execute(
                     "UPDATE open_play SET record = $1, ends_by_micros = $2 WHERE id = $3",
-                    [.text(try AppDatabase.encodeOpenPlay(kept)), .int(kept.endsByMicros), .text(id)])
+                    [.text(try kept.storedJSON()), .int(kept.endsByMicros), .text(id)])
                 return (value, nil)
             case .finish(let finished):
                 try session.execute("DELETE FROM open_play WHERE id = $1", [.text(id)])
@@ -96,7 +96,7 @@ extension PostgresQuizStore {
 
     private static func openPlay(_ row: Row) throws -> OpenPlayRecord {
         do {
-            return try AppDatabase.decodeOpenPlay(try row.string("record"))
+            return try OpenPlayRecord(storedJSON: try row.string("record"))
         } catch let error as StoreError {
             throw error
         } catch {

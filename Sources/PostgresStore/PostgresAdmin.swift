@@ -1,5 +1,5 @@
 import Foundation
-import QuizStore
+import UQuizStorage
 
 /// Databases made and dropped on a server: for tests (a fresh database per test) and developer tools.
 public enum PostgresAdmin {

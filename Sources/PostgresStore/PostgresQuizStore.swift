@@ -2,7 +2,7 @@ import Foundation
 import PosterGrid
 internal import PostgresNIO
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The server's store on PostgreSQL: the same boundaries as QuizStore's `AppDatabase` (the catalog, sharing, open
 /// plays, rate limits, the clock), so that several `uquiz serve` instances share one database. Every method is one
@@ -13,22 +13,21 @@ public final class PostgresQuizStore: Sendable {
     public let redactedURL: String
     let pool: ConnectionPool
 
-    /// How many share codes a new package tries, as `AppDatabase.shareCodeTries`.
-    static let shareCodeTries = AppDatabase.shareCodeTries
+    static let shareCodeTries = ShareCode.triesPerNewPackage
 
     init(pool: ConnectionPool) {
         self.pool = pool
         self.redactedURL = pool.url.redacted
     }
 
-    /// Connects, migrates and, when the database holds no package and no catalog yet, seeds it from `seedBundle` in one
+    /// Connects, migrates and, when the database holds no package and no catalog yet, seeds it from `seedContent` in one
     /// transaction. Migrating and seeding happen under a PostgreSQL advisory lock, so instances starting at once do
-    /// them once; `seedBundle` is asked for only when seeding.
+    /// them once; `seedContent` is asked for only when seeding.
     /// - Returns: the store, and whether this call seeded the database.
     public static func open(
-        url: String, seedBundle: () throws -> SeedBundle, maxConnections: Int = 4
+        url: String, seedContent: () throws -> SeedContent, maxConnections: Int = 4
     ) throws -> (store: PostgresQuizStore, seeded: Bool) {
-        try open(url: url, seeding: true, seed: { try seedBundle().content() }, maxConnections: maxConnections)
+        try open(url: url, seeding: true, seed: seedContent, maxConnections: maxConnections)
     }
 
     /// Connects and migrates, never seeds: an empty database, for tests and tools. `migrating: false` neither checks

@@ -1,5 +1,5 @@
 import Foundation
-import QuizStore
+import UQuizStorage
 
 /// A connection URL, `postgres://user[:password]@host[:port]/database` (or `postgresql://`), read into its parts.
 /// The password is kept for connecting only: `redacted` is what every message, log line and error names instead.

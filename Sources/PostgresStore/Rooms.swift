@@ -1,5 +1,5 @@
 import Foundation
-import QuizStore
+import UQuizStorage
 
 /// Live rooms: their final results and the directory of which instance holds each open room, as QuizStore keeps them
 /// (RoomResults.swift), so the room routes run alike on both stores.

@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// Plays judged by the server, leaderboards and the daily quiz, as AppDatabase's ServerPlays.swift.
 extension PostgresQuizStore {
@@ -8,7 +8,7 @@ extension PostgresQuizStore {
     /// and the player's first of this package: the unique index `play_ranked_once` holds that against every writer).
     public func recordServerPlay(
         publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [AppDatabase.Attempt]
+        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
     ) throws -> Bool {
         try write { session in
             try Self.recordServerPlay(

@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// Players, publishing and browsing, as AppDatabase's Publishing.swift.
 extension PostgresQuizStore {

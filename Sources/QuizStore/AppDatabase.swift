@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 
 /// The uquiz database: one SQLite file in WAL mode with a busy timeout, so that several `uquiz` processes can read and

@@ -1,4 +1,5 @@
 internal import GRDB
+import UQuizStorage
 import QuizCore
 
 /// The local movie catalog: every movie the seed or a search ever brought, keyed by `catalogKey`.
@@ -99,19 +100,5 @@ enum Catalog {
                 bundledPoster: record.bundledPoster, aliases: aliases[record.id!, default: []].map(\.title)
             )
         }
-    }
-}
-
-extension CatalogMovie {
-    /// Takes what an authority (TMDB, the seed) states about this movie and keeps what it does not say: every store
-    /// merges catalog facts by this one rule. Aliases are only ever added.
-    public mutating func take(whatIsStatedIn movie: CatalogMovie) {
-        if !movie.originalTitle.isEmpty { originalTitle = movie.originalTitle }
-        tmdbId = movie.tmdbId ?? tmdbId
-        releaseDate = movie.releaseDate ?? releaseDate
-        titles.merge(movie.titles) { _, stated in stated }
-        posterPaths.merge(movie.posterPaths) { _, stated in stated }
-        bundledPoster = movie.bundledPoster ?? bundledPoster
-        aliases = Aliases.merged(aliases, movie.aliases)
     }
 }

@@ -1,4 +1,5 @@
 internal import GRDB
+import UQuizStorage
 import QuizCore
 
 extension AppDatabase {
@@ -54,28 +55,6 @@ extension AppDatabase {
             let movies = try Catalog.movies(records, in: db)
             return CatalogMovie.rankedForSearch(movies, query: needle, language: language, limit: limit)
         }
-    }
-}
-
-extension CatalogMovie {
-    /// The order of a catalog search's results, shared by every store so that the same matches come back in the same
-    /// order: exact title first, then titles that start with the query, then the rest; the player's language breaks
-    /// ties, then the title and the key, so the order is total. `query` is trimmed already.
-    public static func rankedForSearch(
-        _ movies: [CatalogMovie], query: String, language: QuizLanguage, limit: Int
-    ) -> [CatalogMovie] {
-        Array(movies.sorted { rank($0, query, language) < rank($1, query, language) }.prefix(limit))
-    }
-
-    private static func rank(_ movie: CatalogMovie, _ query: String, _ language: QuizLanguage) -> (Int, Int, String, String) {
-        let wanted = query.lowercased()
-        let titles = [movie.titles[language], movie.titles[language == .ko ? .en : .ko], movie.originalTitle]
-            .compactMap { $0?.lowercased() } + movie.aliases.map { $0.lowercased() }
-        let closeness = titles.map { title in
-            title == wanted ? 0 : title.hasPrefix(wanted) ? 1 : title.split(separator: " ").contains { $0.hasPrefix(wanted) } ? 2 : 3
-        }.min() ?? 3
-        let inLanguage = movie.titles[language]?.lowercased().contains(wanted) == true ? 0 : 1
-        return (closeness, inLanguage, movie.title(in: language), movie.catalogKey)
     }
 }
 

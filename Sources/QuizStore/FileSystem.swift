@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 
 #if canImport(Glibc)
     import Glibc

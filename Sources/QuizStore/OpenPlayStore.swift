@@ -1,11 +1,12 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 
 /// Open plays and rate-limit buckets in the SQLite file: what lets two `uquiz serve` processes on one file share plays,
 /// and what keeps a play across a restart. Every method is one IMMEDIATE transaction, so writers never interleave.
 extension AppDatabase {
     public func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) throws {
-        let json = try Self.encode(record)
+        let json = try record.storedJSON()
         try write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM openPlay")! < maxOpen else { throw OpenPlayRefusal.full }
             if let day = record.dailyDay,
@@ -38,12 +39,12 @@ extension AppDatabase {
         try write { db in
             guard let json = try String.fetchOne(db, sql: "SELECT record FROM openPlay WHERE id = ?", arguments: [id])
             else { return nil }
-            let (value, outcome) = try change(try Self.decodeOpenPlay(json))
+            let (value, outcome) = try change(try OpenPlayRecord(storedJSON: json))
             switch outcome {
             case .keep(let record):
                 try db.execute(
                     sql: "UPDATE openPlay SET record = ?, endsByMicros = ? WHERE id = ?",
-                    arguments: [try Self.encode(record), record.endsByMicros, id])
+                    arguments: [try record.storedJSON(), record.endsByMicros, id])
                 return (value, nil)
             case .finish(let finished):
                 try db.execute(sql: "DELETE FROM openPlay WHERE id = ?", arguments: [id])
@@ -54,7 +55,7 @@ extension AppDatabase {
 
     public func openPlay(id: String) throws -> OpenPlayRecord? {
         try read { db in try String.fetchOne(db, sql: "SELECT record FROM openPlay WHERE id = ?", arguments: [id]) }
-            .map(Self.decodeOpenPlay)
+            .map(OpenPlayRecord.init(storedJSON:))
     }
 
     public func openDailyPlayId(playerId: Int64, day: String) throws -> String? {
@@ -104,53 +105,5 @@ extension AppDatabase {
     /// SQLite runs in this process: the database's clock is this machine's.
     public func databaseMicros() throws -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
-    }
-
-    static func encode(_ record: OpenPlayRecord) throws -> String { try encodeOpenPlay(record) }
-
-    /// An open play as stored, JSON with dates in milliseconds: every store keeps it so, and reads back the same record.
-    public static func encodeOpenPlay(_ record: OpenPlayRecord) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        return String(decoding: try encoder.encode(record), as: UTF8.self)
-    }
-
-    public static func decodeOpenPlay(_ json: String) throws -> OpenPlayRecord {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        return try decoder.decode(OpenPlayRecord.self, from: Data(json.utf8))
-    }
-}
-
-/// One token bucket's arithmetic, the same for every store: refill by elapsed time, then take one token if there is one.
-public struct RateBucket: Equatable, Sendable {
-    public var tokens: Double
-    public var atMicros: Int64
-    /// Set by `taking`: `nil` when a token was taken, else microseconds until one is there.
-    public var waitMicros: Int64?
-
-    public init(tokens: Double, atMicros: Int64) {
-        self.tokens = tokens
-        self.atMicros = atMicros
-    }
-
-    /// The tokens the bucket holds at `nowMicros`, refilled by the time since it was last touched, at most `burst`.
-    public func tokens(atMicros nowMicros: Int64, burst: Int, intervalMicros: Int64) -> Double {
-        // A clock read a little earlier by another instance must not take tokens back.
-        let now = max(nowMicros, atMicros)
-        let refill = intervalMicros > 0 ? Double(now - atMicros) / Double(intervalMicros) : Double(burst)
-        return min(Double(burst), tokens + refill)
-    }
-
-    public func taking(burst: Int, intervalMicros: Int64, nowMicros: Int64) -> RateBucket {
-        var next = RateBucket(
-            tokens: tokens(atMicros: nowMicros, burst: burst, intervalMicros: intervalMicros),
-            atMicros: max(nowMicros, atMicros))
-        if next.tokens >= 1 {
-            next.tokens -= 1
-        } else {
-            next.waitMicros = Int64((Double(intervalMicros) * (1 - next.tokens)).rounded(.up))
-        }
-        return next
     }
 }

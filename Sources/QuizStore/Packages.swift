@@ -1,26 +1,9 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 import PosterGrid
 import QuizCore
 
-/// Which packages `list` shows.
-public struct PackageFilter: Sendable, Equatable {
-    public var level: Level?
-    public var language: QuizLanguage?
-    public var origin: PackageOrigin?
-
-    public init(level: Level? = nil, language: QuizLanguage? = nil, origin: PackageOrigin? = nil) {
-        self.level = level
-        self.language = language
-        self.origin = origin
-    }
-}
-
-/// One page of `list`: the rows shown and how many match in all.
-public struct PackagePage: Sendable {
-    public var rows: [PackageSummary]
-    public var total: Int
-}
 
 extension AppDatabase {
     /// The conditions on `package p` of a level and a language, each when given: for `list` and for browsing.
@@ -140,7 +123,7 @@ extension AppDatabase {
 
     /// How many share codes `insertChoosingShareCode` tries before it gives up. With 30^6 codes a collision is rare, so
     /// running out means the generator keeps repeating itself, not bad luck.
-    public static let shareCodeTries = 20
+    public static let shareCodeTries = ShareCode.triesPerNewPackage
 
     /// Saves a new package in one transaction under a share code no stored package has: the package's own code, or when
     /// the UNIQUE constraint refuses it, the next one from `newCode`, for at most `shareCodeTries` codes in all. The

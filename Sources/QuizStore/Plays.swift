@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 import QuizCore
 
@@ -10,25 +11,12 @@ extension AppDatabase {
         }
     }
 
-    /// One quiz of a play as it ended.
-    public struct Attempt: Sendable {
-        public var quizId: Int64
-        public var endedAt: Date
-        public var result: QuizResult
-
-        public init(quizId: Int64, endedAt: Date, result: QuizResult) {
-            self.quizId = quizId
-            self.endedAt = endedAt
-            self.result = result
-        }
-    }
-
     /// Records a play and its attempts in one transaction, or nothing: a play that fails to record, or a process killed
     /// before it ends, leaves the database as it was. `score` is `nil` for a play stopped before its last quiz, which
     /// then counts in the statistics but not as the package's best score.
     @discardableResult
     public func recordPlay(
-        packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [Attempt]
+        packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [PlayAttempt]
     ) throws -> Int64 {
         // A player's name is stored and shown like any text, and held to the same rule.
         do {

@@ -1,15 +1,8 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 import QuizCore
 
-/// A quiz whose poster comes from TMDB, as `fetch-posters` needs it.
-public struct TMDBPosterRef: Sendable, Hashable {
-    public var quizId: Int64
-    public var tmdbId: Int?
-    public var posterPath: String
-    public var language: QuizLanguage
-    public var title: String
-}
 
 extension AppDatabase {
     /// The TMDB posters of the given packages (all packages when empty); bundled posters need no download.

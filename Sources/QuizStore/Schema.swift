@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 
 /// Every schema change, in order. Names are never edited once shipped: a database records which it has applied, and one

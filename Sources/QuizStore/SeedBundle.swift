@@ -1,61 +1,10 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 import PosterGrid
 import QuizCore
 
-/// The bundled initial database and its readable source: the repository's `Seed/` folder, or `share/uquiz/seed/` under an
-/// install prefix.
-public struct SeedBundle: Sendable {
-    public static let databaseFileName = "uquiz-seed.sqlite"
-    public static let sourceFileName = "seed.json"
-    public static let postersFolderName = "posters"
-
-    public let directory: URL
-
-    public init(directory: URL) {
-        self.directory = directory
-    }
-
-    public var databaseURL: URL { directory.appendingPathComponent(Self.databaseFileName) }
-    public var sourceURL: URL { directory.appendingPathComponent(Self.sourceFileName) }
-    public var postersURL: URL { directory.appendingPathComponent(Self.postersFolderName) }
-
-    /// Finds the bundle with no set-up: `override` (from `UQUIZ_SEED`, a folder or the database file) when given; else
-    /// `share/uquiz/seed` beside the executable's `bin/`; else a `Seed/` folder in one of the executable's parent folders,
-    /// which covers `swift run` and binaries under `.build/`.
-    /// `marker` is the file that must be there: the database to use a bundle, the source to rebuild one.
-    public static func locate(
-        override: String?, executable: URL, marker: String = databaseFileName
-    ) throws -> SeedBundle {
-        if let override, !override.isEmpty {
-            var url = URL(fileURLWithPath: override)
-            if url.lastPathComponent == marker { url.deleteLastPathComponent() }
-            let bundle = SeedBundle(directory: url)
-            guard FileManager.default.fileExists(atPath: url.appendingPathComponent(marker).path) else {
-                throw StoreError.seedBundleNotFound(searched: ["UQUIZ_SEED=\(override)"])
-            }
-            return bundle
-        }
-        let candidates = candidateDirectories(executable: executable)
-        for directory in candidates {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent(marker).path) {
-                return SeedBundle(directory: directory)
-            }
-        }
-        throw StoreError.seedBundleNotFound(searched: candidates.map(\.path))
-    }
-
-    static func candidateDirectories(executable: URL) -> [URL] {
-        let binDirectory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-        var candidates = [binDirectory.deletingLastPathComponent().appendingPathComponent("share/uquiz/seed")]
-        var folder = binDirectory
-        while folder.path != "/" && !folder.path.isEmpty {
-            candidates.append(folder.appendingPathComponent("Seed"))
-            folder.deleteLastPathComponent()
-        }
-        return candidates.map(\.standardizedFileURL)
-    }
-
+extension SeedBundle {
     /// Opens the bundled database read-only; the bundle itself is never written.
     func open() throws -> DatabaseQueue {
         let path = databaseURL.path
@@ -134,24 +83,6 @@ public enum SeedBuilder {
     }
 }
 
-/// What a seed bundle holds, read whole: for a store that cannot copy the bundle's SQLite file as it is (PostgreSQL)
-/// and seeds itself from its content instead.
-public struct SeedContent: Sendable {
-    public struct PosterImage: Sendable, Equatable {
-        public var fileName: String
-        public var jpeg: Data
-        public var attribution: String
-    }
-
-    public var bundleVersion: String
-    /// The seed packages in their stored order, with their share codes, seed ids and creation times.
-    public var packages: [QuizPackage]
-    /// The whole catalog, by catalog key.
-    public var movies: [CatalogMovie]
-    /// The bundled poster images, by file name.
-    public var posters: [PosterImage]
-}
-
 extension SeedBundle {
     /// Reads the bundle's packages, catalog and poster images through a read-only connection; the bundle is never
     /// written.
@@ -173,5 +104,16 @@ extension SeedBundle {
         } catch {
             throw StoreError.seedBundleCorrupt(path: databaseURL.path, detail: Self.describe(error))
         }
+    }
+}
+
+/// The seed bundle's database file as the SQLite store reads and builds it.
+public struct SQLiteSeedFiles: SeedBundleFiles {
+    public init() {}
+
+    public func version(of bundle: SeedBundle) throws -> String { try bundle.version() }
+
+    public func build(_ bundle: SeedBundle, into output: URL) throws -> (packages: Int, movies: Int) {
+        try SeedBuilder.build(bundle: bundle, output: output)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 import PosterGrid
 import QuizCore
 

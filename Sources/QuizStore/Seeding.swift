@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 import PosterGrid
 import QuizCore
@@ -125,28 +126,6 @@ enum SeedInstaller {
     }
 }
 
-/// What `seed status` reports.
-public struct SeedStatus: Sendable {
-    public var databasePath: String
-    public var schemaVersion: String
-    public var schemaMigrations: Int
-    public var databaseBundleVersion: String?
-    public var seedPackages: Int
-    public var userPackages: Int
-    public var quizzes: Int
-    public var movies: Int
-    public var attempts: Int
-}
-
-/// What `seed merge` did.
-public struct MergeReport: Sendable, Equatable {
-    public var added: [String] = []
-    public var updated: [String] = []
-    public var unchanged: [String] = []
-    /// Bundled packages the user edited, which the bundle would have changed back: left as the user made them.
-    public var keptEdited: [String] = []
-    public var bundleVersion: String = ""
-}
 
 extension AppDatabase {
     public func seedStatus() throws -> SeedStatus {

@@ -1,116 +1,8 @@
 import Foundation
+import UQuizStorage
 internal import GRDB
 import QuizCore
 
-/// A play the server judged and finished, as stored: enough to show it again once the server's memory has let it go.
-public struct StoredServerPlay: Equatable, Sendable {
-    public var publicId: String
-    public var packageId: Int64
-    public var playerId: Int64
-    public var score: Int
-    /// Quiz time of all its quizzes, in seconds: the leaderboard's tie-break.
-    public var elapsedSeconds: Double
-    public var ranked: Bool
-    /// `yyyy-MM-dd` (UTC) when it was that day's daily quiz.
-    public var dailyDay: String?
-    /// Each quiz's stored id and result, in the order played.
-    public var attempts: [StoredAttempt]
-
-    public init(
-        publicId: String, packageId: Int64, playerId: Int64, score: Int, elapsedSeconds: Double, ranked: Bool,
-        dailyDay: String?, attempts: [StoredAttempt]
-    ) {
-        self.publicId = publicId
-        self.packageId = packageId
-        self.playerId = playerId
-        self.score = score
-        self.elapsedSeconds = elapsedSeconds
-        self.ranked = ranked
-        self.dailyDay = dailyDay
-        self.attempts = attempts
-    }
-
-    public struct StoredAttempt: Equatable, Sendable {
-        public var quizId: Int64
-        public var result: QuizResult
-
-        public init(quizId: Int64, result: QuizResult) {
-            self.quizId = quizId
-            self.result = result
-        }
-    }
-}
-
-/// One line of a leaderboard.
-public struct LeaderboardEntry: Hashable, Sendable {
-    /// 1 for the best; equal scores in equal time share a rank.
-    public var rank: Int
-    public var playerId: Int64
-    public var player: String
-    public var score: Int
-    public var elapsedSeconds: Double
-    public var finishedAt: String
-
-    public init(rank: Int, playerId: Int64, player: String, score: Int, elapsedSeconds: Double, finishedAt: String) {
-        self.rank = rank
-        self.playerId = playerId
-        self.player = player
-        self.score = score
-        self.elapsedSeconds = elapsedSeconds
-        self.finishedAt = finishedAt
-    }
-}
-
-/// The ranked plays of a package: the best `limit`, the asker's own line (wherever it ranks) and how many there are.
-public struct Leaderboard: Hashable, Sendable {
-    public var top: [LeaderboardEntry]
-    public var mine: LeaderboardEntry?
-    public var rankedPlays: Int
-
-    public init(top: [LeaderboardEntry], mine: LeaderboardEntry?, rankedPlays: Int) {
-        self.top = top
-        self.mine = mine
-        self.rankedPlays = rankedPlays
-    }
-}
-
-/// How one quiz of a package fares with everyone who played it: what its maker may see.
-public struct QuizSolveStats: Hashable, Sendable {
-    /// 1-based place in the package.
-    public var position: Int
-    public var attempts: Int
-    public var solved: Int
-    /// The mean of the stage reached by those who solved it; `nil` while nobody has.
-    public var averageStage: Double?
-
-    public init(position: Int, attempts: Int, solved: Int, averageStage: Double?) {
-        self.position = position
-        self.attempts = attempts
-        self.solved = solved
-        self.averageStage = averageStage
-    }
-}
-
-/// The quiz chosen for one UTC day.
-public struct DailyChoice: Hashable, Sendable {
-    /// `yyyy-MM-dd`, UTC.
-    public var day: String
-    /// 1 for the first daily quiz this server chose, then one more for each day after it.
-    public var number: Int
-    /// `nil` once its maker deleted the quiz's package: the day keeps its number and has no quiz.
-    public var quizId: Int64?
-    public var packageId: Int64?
-    /// The quiz's 0-based place in its package.
-    public var position: Int?
-
-    public init(day: String, number: Int, quizId: Int64?, packageId: Int64?, position: Int?) {
-        self.day = day
-        self.number = number
-        self.quizId = quizId
-        self.packageId = packageId
-        self.position = position
-    }
-}
 
 extension AppDatabase {
     /// Records a finished server play and its quizzes in one transaction, and says whether it is ranked: it is when it
@@ -118,7 +10,7 @@ extension AppDatabase {
     /// other writers do).
     public func recordServerPlay(
         publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [Attempt]
+        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
     ) throws -> Bool {
         try write { db in
             try Self.insertServerPlay(

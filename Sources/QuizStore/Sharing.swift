@@ -1,4 +1,5 @@
 internal import GRDB
+import UQuizStorage
 import QuizCore
 
 extension AppDatabase {

@@ -1,35 +1,7 @@
 internal import GRDB
+import UQuizStorage
 import QuizCore
 
-/// What `uquiz stats` shows.
-public struct PlayStats: Sendable, Equatable {
-    public struct PackageLine: Sendable, Equatable {
-        public var shareCode: String
-        public var title: String
-        public var plays: Int
-        public var attempts: Int
-        public var correct: Int
-        public var bestScore: Int?
-    }
-
-    public struct HardQuiz: Sendable, Equatable {
-        public var package: String
-        public var position: Int
-        public var title: String
-        public var attempts: Int
-        public var correct: Int
-    }
-
-    public var plays: Int
-    public var attempts: Int
-    public var correct: Int
-    public var bestStreak: Int
-    public var currentStreak: Int
-    /// Mean stage at which correct answers came, 1 = the first area; `nil` before any.
-    public var averageStage: Double?
-    public var packages: [PackageLine]
-    public var hardest: [HardQuiz]
-}
 
 extension AppDatabase {
     /// Statistics of every attempt, or of one package's; of one player when `player` is given.

@@ -1,6 +1,6 @@
 import Foundation
 import MovieSearch
-import QuizStore
+import UQuizStorage
 import Synchronization
 
 /// What the use cases need from outside the process's pure logic, built once at start-up by a front end (the CLI from

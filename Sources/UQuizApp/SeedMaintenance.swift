@@ -1,5 +1,5 @@
 import Foundation
-import QuizStore
+import UQuizStorage
 
 /// The seed use cases: what the store holds and which bundle it came from, merging a newer bundle in, resetting to
 /// the bundle, and rebuilding the bundle's database from its readable source.
@@ -7,9 +7,15 @@ public struct SeedMaintenance: Sendable {
     public let environment: AppEnvironment
     /// Finds the seed bundle (its database, or with `SeedBundle.sourceFileName` its readable source).
     public let bundle: @Sendable (_ marker: String) throws -> SeedBundle
+    /// Reads and builds the bundle's database file.
+    public let files: any SeedBundleFiles
 
-    public init(environment: AppEnvironment, bundle: @escaping @Sendable (_ marker: String) throws -> SeedBundle) {
+    public init(
+        environment: AppEnvironment, files: any SeedBundleFiles,
+        bundle: @escaping @Sendable (_ marker: String) throws -> SeedBundle
+    ) {
         self.environment = environment
+        self.files = files
         self.bundle = bundle
     }
 
@@ -25,7 +31,7 @@ public struct SeedMaintenance: Sendable {
         do {
             let bundle = try bundle(SeedBundle.databaseFileName)
             status.bundlePath = bundle.directory.path
-            status.bundleVersion = try bundle.version()
+            status.bundleVersion = try files.version(of: bundle)
         } catch {
             status.bundleProblem = error.localizedDescription
         }
@@ -46,7 +52,7 @@ public struct SeedMaintenance: Sendable {
     public func build(source: URL?, output: URL?) throws -> (output: URL, packages: Int, movies: Int) {
         let bundle = try source.map { SeedBundle(directory: $0) } ?? bundle(SeedBundle.sourceFileName)
         let outputURL = output ?? bundle.databaseURL
-        let result = try SeedBuilder.build(bundle: bundle, output: outputURL)
+        let result = try files.build(bundle, into: outputURL)
         return (outputURL, result.packages, result.movies)
     }
 }

@@ -3,6 +3,7 @@ import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// Where the interactive `create` reads answers and writes prompts: the terminal, or a test's pipes.

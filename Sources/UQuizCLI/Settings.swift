@@ -4,6 +4,7 @@ import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 internal import SystemPackage
 

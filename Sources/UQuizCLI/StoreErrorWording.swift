@@ -1,5 +1,6 @@
 import Foundation
 import QuizStore
+import UQuizStorage
 
 /// The store's failures in the CLI's words: what happened and what to do, naming the flags and commands that help.
 extension StoreError: LocalizedError {

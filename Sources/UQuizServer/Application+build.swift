@@ -12,6 +12,7 @@
 // statuses; the rules live in the use cases, so a WebSocket or CLI client calls the same code.
 
 import Foundation
+import UQuizStorage
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -219,14 +220,13 @@ struct RoomDirectoryRelease: Service {
     }
 }
 
-/// The live rooms of one instance, keeping results and the room directory in the store when it has them.
+/// The live rooms of one instance, keeping results and the room directory in the store.
 public func makeRooms(
     environment: ServerEnvironment, configuration: ServerConfiguration,
     monotonicNow: @escaping @Sendable () -> Duration
 ) -> ServerRooms {
     ServerRooms(
-        environment: environment.sharing, levels: environment.levels, limits: configuration.rooms,
-        roomStore: { [sharing = environment.sharing] in try sharing.store() as? any RoomStorage }, now: monotonicNow)
+        environment: environment.sharing, levels: environment.levels, limits: configuration.rooms, now: monotonicNow)
 }
 
 /// The WebSocket settings of live rooms: frames up to 16 KiB (larger messages are sent in several), no automatic pings

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import QuizCore
-import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// An error as the client sees it: a status, a stable code, a message that names what was wrong and never holds a

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// Publishing, finding, updating and deleting packages. What goes out about a package is `PackageMetadata` only: it is

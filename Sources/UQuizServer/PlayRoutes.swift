@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// Plays judged by the server, leaderboards, the daily quiz and movie search: each route reads its input, calls one

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// `POST /v1/players`: a guest player and its token; `GET /v1/players/me`: who a token is, with their room stats.

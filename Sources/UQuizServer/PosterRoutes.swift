@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// Poster uploads: `POST /v1/posters` with a JPEG body, for a quiz's `poster` in a spec. The body limit of this path is

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import QuizStore
+import UQuizStorage
 import Synchronization
 import UQuizApp
 

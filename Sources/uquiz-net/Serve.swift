@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import PostgresStore
+import QuizStore
+import UQuizStorage
 import UQuizApp
 import UQuizCLI
 import UQuizServer
@@ -65,12 +67,12 @@ extension ServeCommand {
     /// over it; whether it is PostgreSQL.
     func openDatabase(
         _ context: AppContext, logger: Logger
-    ) throws -> (database: any SharingStorage, environment: AppEnvironment, onPostgres: Bool) {
+    ) throws -> (database: any ServerStorage, environment: AppEnvironment, onPostgres: Bool) {
         switch try context.settings.serverDatabase() {
         case .sqlite:
             return (try context.openDatabase(), context.environment, false)
         case .postgres(let url):
-            let (database, seeded) = try PostgresQuizStore.open(url: url, seedBundle: { try context.settings.seedBundle() })
+            let (database, seeded) = try PostgresQuizStore.open(url: url, seedContent: { try context.settings.seedBundle().content() })
             logger.info("database \(database.redactedURL)")
             if seeded { logger.notice("seeded \(database.redactedURL) from the seed bundle") }
             var environment = context.environment

@@ -6,6 +6,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 /// What TMDB says of Metropolis in one language: a title, a date, a poster path; nothing of the other language.
 private func networkMetropolis(language: QuizLanguage = .en, title: String = "Metropolis") -> CatalogMovie {

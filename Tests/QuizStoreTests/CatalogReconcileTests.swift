@@ -6,6 +6,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 @Suite("The catalog holds one row per TMDB id")
 struct CatalogReconcileTests {

@@ -3,6 +3,7 @@ import UQuizTestSupport
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 @Suite("An empty database file")
 struct EmptyFileTests {

@@ -4,6 +4,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 @Suite("A database in memory")
 struct InMemoryDatabaseTests {

@@ -5,6 +5,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 @Suite("Aliases from a file stay with their quiz")
 struct QuizAliasTests {

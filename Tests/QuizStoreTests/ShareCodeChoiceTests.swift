@@ -4,6 +4,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 /// Hands out the given codes in order, counting how many were asked for; past the end it repeats the last one.
 final class ShareCodeSequence {

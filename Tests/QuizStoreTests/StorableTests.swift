@@ -5,6 +5,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 @Suite("Nothing is stored that its own export could not restore")
 struct StorableTests {

@@ -6,6 +6,7 @@ import QuizCore
 import Testing
 
 @testable import QuizStore
+import UQuizStorage
 
 @Suite("Opening, migrating and first-run seeding")
 struct OpeningTests {

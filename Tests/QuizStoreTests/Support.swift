@@ -3,6 +3,7 @@ import GRDB
 import PosterGrid
 import QuizCore
 @testable import QuizStore
+import UQuizStorage
 import UQuizTestSupport
 
 /// The repository's own seed bundle, found from this file's place in the checkout.

@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 
 /// The catalog's merge rules and search: the same answers from SQLite and PostgreSQL.

@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 
 /// Several writers at once, as several server instances are: each rule holds whatever the interleaving.

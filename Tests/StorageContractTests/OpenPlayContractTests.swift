@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 
 func openRecord(

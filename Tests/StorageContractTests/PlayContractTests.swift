@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 
 /// Server plays, leaderboards, solve statistics and the daily quiz: the same answers from SQLite and PostgreSQL.

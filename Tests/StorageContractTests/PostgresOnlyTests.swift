@@ -1,6 +1,7 @@
 import Foundation
 @testable import PostgresStore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizTestSupport
@@ -15,7 +16,7 @@ import UQuizTestSupport
         let results = ResultLog()
         DispatchQueue.concurrentPerform(iterations: instances) { _ in
             do {
-                let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+                let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedContent: { try repositorySeed.content() })
                 results.add(seeded: seeded, packages: try store.publicPackages(.init(), after: nil, limit: 10_000).count)
                 store.close()
             } catch {
@@ -82,7 +83,7 @@ import UQuizTestSupport
         store.close()
         let redacted = try PostgresURL(database.url).redacted
         #expect(throws: StoreError.newerSchema(path: redacted, unknownMigrations: ["pg99-from-the-future"])) {
-            _ = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+            _ = try PostgresQuizStore.open(url: database.url, seedContent: { try repositorySeed.content() })
         }
         let reopened = try PostgresQuizStore.openWithoutSeeding(url: database.url, migrating: false)
         defer { reopened.close() }

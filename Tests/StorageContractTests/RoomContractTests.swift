@@ -1,5 +1,6 @@
 import Foundation
 import QuizStore
+import UQuizStorage
 import Testing
 import UQuizApp
 

@@ -8,6 +8,7 @@ import PosterGrid
 @testable import PostgresStore
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp
@@ -94,7 +95,7 @@ import UQuizServer
     ) async throws {
         let database = try FreshPostgresDatabase()
         defer { database.drop() }
-        let (store, _) = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+        let (store, _) = try PostgresQuizStore.open(url: database.url, seedContent: { try repositorySeed.content() })
         defer { store.close() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-pg-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -2,6 +2,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 
 /// Players, publishing, browsing, updates, deletions and posters: the same answers from SQLite and PostgreSQL.

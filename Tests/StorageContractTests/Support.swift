@@ -3,11 +3,12 @@ import PosterGrid
 @testable import PostgresStore
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 import UQuizApp
 
 /// Every boundary the server's store gives; both stores implement all of them.
-typealias ContractStore = SharingStorage & OpenPlayStorage & RateLimitStorage & StoreClock & RoomStorage
+typealias ContractStore = ServerStorage
 
 /// Which implementation a contract test runs against: each test is written once and runs on both.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -80,7 +81,7 @@ func withSeededStore<T>(_ kind: StoreKind, _ body: (any ContractStore) throws ->
     case .postgres:
         let database = try FreshPostgresDatabase()
         defer { database.drop() }
-        let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedBundle: { repositorySeed })
+        let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedContent: { try repositorySeed.content() })
         defer { store.close() }
         #expect(seeded)
         return try body(store)
@@ -116,8 +117,8 @@ final class CodeSequence: @unchecked Sendable {
 
 func tokenHash(_ seed: UInt8) -> Data { Data(repeating: seed, count: 32) }
 
-func attempt(quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100) -> AppDatabase.Attempt {
-    AppDatabase.Attempt(
+func attempt(quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100) -> PlayAttempt {
+    PlayAttempt(
         quizId: quizId, endedAt: Date(timeIntervalSince1970: 1_800_000_000),
         result: QuizResult(
             outcome: solved ? .solved : .missed, seconds: seconds, stageReached: stage, hintsUsed: 0,

@@ -3,6 +3,7 @@ import UQuizTestSupport
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 import UQuizApp
 
@@ -113,7 +114,7 @@ struct PackageUseCaseTests {
     @Test func seedStatusAndMergeReportTheBundle() throws {
         let folder = try TemporaryFolder()
         let environment = try testEnvironment(folder)
-        let seed = SeedMaintenance(environment: environment) { _ in repositorySeed }
+        let seed = SeedMaintenance(environment: environment, files: SQLiteSeedFiles()) { _ in repositorySeed }
         let status = try seed.status()
         #expect(status.database.seedPackages == 8 && status.bundleVersion != nil && status.bundleProblem == nil)
         try PackageLibrary(environment: environment).delete(ids: try PackageLibrary(environment: environment).ids(of: ["en-silent"]))

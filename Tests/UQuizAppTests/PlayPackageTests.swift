@@ -2,6 +2,7 @@ import Foundation
 import UQuizTestSupport
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 import UQuizApp
 

@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp

@@ -2,6 +2,7 @@ import Foundation
 import MovieSearch
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 import UQuizTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuizStore
+import UQuizStorage
 import Testing
 
 #if canImport(Glibc)

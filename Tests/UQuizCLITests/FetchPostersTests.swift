@@ -2,6 +2,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Testing
 import UQuizTestSupport
 

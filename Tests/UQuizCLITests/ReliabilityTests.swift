@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDB
 import QuizStore
+import UQuizStorage
 import Testing
 
 #if canImport(Glibc)

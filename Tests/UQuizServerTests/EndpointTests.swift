@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp

@@ -6,6 +6,7 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp

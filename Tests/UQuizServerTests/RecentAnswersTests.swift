@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import QuizStore
+import UQuizStorage
 import Testing
 import UQuizServer
 

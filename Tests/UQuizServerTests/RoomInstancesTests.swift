@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp
@@ -156,7 +157,7 @@ struct RoomInstancesTests {
         let server = try TestServer()
         let database = server.database
         let rooms = ServerRooms(
-            environment: server.environment.sharing, levels: .standard, runsTimers: false, roomStore: { database },
+            environment: server.environment.sharing, levels: .standard, runsTimers: false,
             now: { .zero })
         let host = try Players(environment: server.environment.sharing).register(name: "Host").player
         let early = try rooms.open(shareCode: silentClassics, host: host)

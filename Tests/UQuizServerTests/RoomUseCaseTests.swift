@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp
@@ -67,8 +68,7 @@ struct RoomBench {
         server = try TestServer()
         let database = server.database
         rooms = ServerRooms(
-            environment: server.environment.sharing, levels: .standard, limits: limits, runsTimers: false,
-            roomStore: { database }, now: clock.now)
+            environment: server.environment.sharing, levels: .standard, limits: limits, runsTimers: false, now: clock.now)
         host = try Players(environment: server.environment.sharing).register(name: "Host")
         code = try rooms.open(shareCode: silentClassics, host: host.player)
     }

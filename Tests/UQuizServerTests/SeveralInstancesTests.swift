@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import QuizStore
+import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp

@@ -6,6 +6,7 @@ import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 import UQuizServer
 

@@ -1,7 +1,7 @@
 import Foundation
 import MovieSearch
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// A movie a maker names: a TMDB id, or a key of the local catalog.
 public typealias MovieReference = PackageDocument.MovieReference

@@ -1,7 +1,7 @@
 import Foundation
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The create use case: turns a checked spec (from flags, a file or the interactive creator) into quizzes, with the
 /// movies' facts from TMDB or the catalog, a poster each and areas placed or chosen automatically, and saves the package
@@ -37,7 +37,7 @@ public struct CreatePackage: Sendable {
             guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
                 ?? Self.defaultPoster(of: movie, in: language)
             else { throw Problem.noPoster(quiz: index + 1, movie: entry.movie) }
-            if poster.source == .bundled, entry.poster != nil, try environment.store().bundledPoster(fileName: poster.path) == nil {
+            if poster.source == .bundled, entry.poster != nil, try environment.catalog().bundledPoster(fileName: poster.path) == nil {
                 throw Problem.noStoredPoster(quiz: index + 1, name: poster.path)
             }
             var areas = entry.areas

@@ -1,7 +1,7 @@
 import Foundation
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The use cases on stored packages: find them by id, share code or seed id, list, show, edit and delete them, and
 /// read what has been played.

@@ -2,7 +2,7 @@ import Foundation
 import MovieSearch
 import PosterArt
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The fetch-posters use case: brings the TMDB posters of packages into the cache so that solving needs no network,
 /// and points quizzes whose poster TMDB removed at the movie's current one.

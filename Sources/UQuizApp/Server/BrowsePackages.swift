@@ -1,7 +1,7 @@
 import Foundation
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The orders packages are browsed in.
 public enum BrowseOrder: String, CaseIterable, Sendable {

@@ -1,7 +1,7 @@
 internal import Crypto
 import Foundation
 import QuizCore
-import QuizStore
+import UQuizStorage
 import Synchronization
 
 /// A bearer token as handed to a player once: 32 random bytes, base64url without padding (43 characters).
@@ -61,11 +61,9 @@ extension Players {
     public static let recentRoomCount = 20
 
     /// The player's live-room results added up and the latest few (issue 17: a room's final results count in the
-    /// players' stats). A store that keeps no room results gives none.
+    /// players' stats).
     public func roomStats(of player: Player) throws -> ServerAPI.PlayerStats {
-        guard let store = try environment.store() as? any RoomResultStorage else {
-            return ServerAPI.PlayerStats(player: player, rooms: RoomStats(rooms: 0, wins: 0, points: 0, solved: 0, played: 0), recent: [])
-        }
+        let store = try environment.store()
         return ServerAPI.PlayerStats(
             player: player, rooms: try store.roomStats(playerId: player.id),
             recent: Array(try store.roomResults(playerId: player.id).prefix(Self.recentRoomCount)))

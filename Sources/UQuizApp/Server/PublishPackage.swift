@@ -1,7 +1,7 @@
 import Foundation
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The publish use case: a player's package spec (the format `uquiz create --from` reads) checked by the spec's one
 /// validator, its movies resolved and its quizzes built by `CreatePackage` as the CLI builds them, then saved with its

@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import QuizStore
+import UQuizStorage
 import Synchronization
 
 /// One WebSocket connection to a live room, whatever carries it: the transport hands it every text message

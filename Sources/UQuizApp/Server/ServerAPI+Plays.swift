@@ -1,6 +1,6 @@
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The JSON of plays judged by the server, leaderboards, the daily quiz and movie search, shared by the server that
 /// encodes it from what its clock has reached (`PlayView`) and the CLI that decodes it.

@@ -1,7 +1,7 @@
 import Foundation
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The JSON shapes of the server's REST API (described by `openapi.yaml`), shared by the server that encodes them and
 /// the CLI that decodes them, so the two cannot drift apart.

@@ -1,7 +1,7 @@
 import Foundation
 import MovieSearch
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// A UQuiz server as a front end reaches it: the REST API (`openapi.yaml`) over the same HTTP transport as TMDB
 /// (libcurl live), with the same retries, and every failure as a `Problem` a front end can say in one line.

@@ -2,7 +2,7 @@ import Foundation
 import PosterArt
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 import Synchronization
 
 /// How the server runs a play.
@@ -719,7 +719,7 @@ struct OpenPlay {
             score: results.reduce(0) { $0 + $1.score }, elapsedSeconds: results.reduce(0) { $0 + $1.seconds },
             dailyDay: dailyDay,
             attempts: zip(plan.quizIDs, ended).map {
-                AppDatabase.Attempt(quizId: $0, endedAt: $1.endedAt, result: $1.result)
+                PlayAttempt(quizId: $0, endedAt: $1.endedAt, result: $1.result)
             })
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import QuizStore
+import UQuizStorage
 import Synchronization
 
 /// A package's leaderboard as a viewer sees it: everyone sees the ranked plays; the maker (the package's owner) also

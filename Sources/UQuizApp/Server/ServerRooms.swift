@@ -2,39 +2,8 @@ import Foundation
 import PosterArt
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 import Synchronization
-
-/// Where the final results of live rooms are kept: one row per player and room, written once at a room's end. Its own
-/// protocol rather than a part of `SharingStorage`, so a store gains it without touching that one (`AppDatabase` has it;
-/// a store without it runs rooms and keeps no results).
-public protocol RoomResultStorage: Sendable {
-    /// All the rows of one room in one transaction.
-    func insertRoomResults(_ rows: [RoomResultRow]) throws
-    /// The player's room results, newest first.
-    func roomResults(playerId: Int64) throws -> [RoomResultRow]
-    /// The player's room results added up.
-    func roomStats(playerId: Int64) throws -> RoomStats
-}
-
-/// Which server instance holds each open room, shared by every instance on one store: a room lives in the memory of
-/// the instance that opened it, and the others forward its requests and sockets there (UQuizServer's RoomForwarding).
-/// Its primary key makes a room code unique across instances.
-public protocol RoomDirectoryStorage: Sendable {
-    /// Records that room `code` lives on `instance` (its base URL); `false` when the code is taken.
-    func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool
-    /// The base URL of the instance holding room `code`, `nil` when none does.
-    func roomInstance(code: String) throws -> String?
-    /// Forgets room `code` if `instance` holds it.
-    func releaseRoomCode(_ code: String, instance: String) throws
-    /// Forgets every room of `instance` (when it starts: rooms it held before went with its memory).
-    func releaseRoomCodes(instance: String) throws
-}
-
-/// What a store keeps of live rooms.
-public typealias RoomStorage = RoomResultStorage & RoomDirectoryStorage
-
-extension AppDatabase: RoomResultStorage, RoomDirectoryStorage {}
 
 /// The bounds of live rooms on one instance.
 public struct RoomLimits: Sendable {
@@ -97,7 +66,6 @@ public final class ServerRooms: Sendable {
     public let limits: RoomLimits
     let now: @Sendable () -> Duration
     let runsTimers: Bool
-    let roomStore: (@Sendable () throws -> (any RoomStorage)?)
     private let rooms = Mutex<[RoomCode: LiveRoom]>([:])
     /// This instance's base URL as other instances reach it, once it listens (`listening(at:)`): until then rooms
     /// are this instance's alone and kept out of the directory.
@@ -107,14 +75,12 @@ public final class ServerRooms: Sendable {
     public init(
         environment: SharingEnvironment, levels: LevelRules, limits: RoomLimits = .init(), runsTimers: Bool = true,
         posterCacheBytes: Int = 32 << 20,
-        roomStore: @escaping @Sendable () throws -> (any RoomStorage)? = { nil },
         now: @escaping @Sendable () -> Duration
     ) {
         self.environment = environment
         self.levels = levels
         self.limits = limits
         self.runsTimers = runsTimers
-        self.roomStore = roomStore
         self.now = now
         posters = StagePosterCache(byteLimit: posterCacheBytes)
     }
@@ -149,9 +115,10 @@ public final class ServerRooms: Sendable {
     }
 
     /// A code no instance on the store holds, recorded as this instance's; `nil` when this instance is in no directory
-    /// (not listening yet, or a store without one): the code is then drawn under the rooms' lock.
+    /// (not listening yet): the code is then drawn under the rooms' lock.
     private func claimCode() throws -> RoomCode? {
-        guard let instance = instance.withLock({ $0 }), let directory = try roomStore() else { return nil }
+        guard let instance = instance.withLock({ $0 }) else { return nil }
+        let directory = try environment.store()
         var generator = SystemRandomNumberGenerator()
         // 810,000 codes: a few tries find a free one unless the directory is nearly full.
         for _ in 0..<20 {
@@ -213,7 +180,7 @@ public final class ServerRooms: Sendable {
     public func whereabouts(code: String) throws -> Whereabouts {
         guard let code = RoomCode(code) else { return .nowhere }
         if rooms.withLock({ $0[code] }) != nil { return .here }
-        guard let directory = try roomStore(), let holder = try directory.roomInstance(code: code.value),
+        guard let holder = try environment.store().roomInstance(code: code.value),
             holder != instance.withLock({ $0 })
         else { return .nowhere }
         return .elsewhere(instance: holder)
@@ -222,14 +189,14 @@ public final class ServerRooms: Sendable {
     /// This instance is stopping: its rooms go with it, so they leave the directory (and new ones stay out of it).
     public func leftDirectory() throws {
         guard let url = instance.withLock({ url in defer { url = nil }; return url }) else { return }
-        try roomStore()?.releaseRoomCodes(instance: url)
+        try environment.store().releaseRoomCodes(instance: url)
     }
 
     /// This instance listens at `url` (its base URL as the other instances reach it): its rooms go into the store's
     /// directory from now on, and any left there under this URL by an earlier run are forgotten.
     public func listening(at url: String) throws {
         instance.withLock { $0 = url }
-        try roomStore()?.releaseRoomCodes(instance: url)
+        try environment.store().releaseRoomCodes(instance: url)
     }
 
     /// Who is in the room and what it is doing.
@@ -300,7 +267,7 @@ public final class ServerRooms: Sendable {
     private func release(_ code: RoomCode) {
         guard let instance = instance.withLock({ $0 }) else { return }
         do {
-            try roomStore()?.releaseRoomCode(code.value, instance: instance)
+            try environment.store().releaseRoomCode(code.value, instance: instance)
         } catch {
             environment.app.log("room \(code): could not be taken out of the room directory: \(error)")
         }
@@ -309,11 +276,7 @@ public final class ServerRooms: Sendable {
     /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
     func store(_ rows: [RoomResultRow], code: RoomCode) {
         do {
-            guard let store = try roomStore() else {
-                environment.app.log("room \(code): this store keeps no room results (it is no RoomStorage)")
-                return
-            }
-            try store.insertRoomResults(rows)
+            try environment.store().insertRoomResults(rows)
         } catch {
             environment.app.log("room \(code): its results could not be stored: \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import UQuizStorage
 import Synchronization
 
 /// The servers' one clock: time since 1970 by the database server's clock, read through this process's monotonic clock.

@@ -3,7 +3,7 @@ import Foundation
 import PosterArt
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// The poster upload use case: a maker's own JPEG, for a quiz on a movie TMDB has no fitting poster for. The bytes must
 /// be a JPEG TurboJPEG decodes, no larger than the caps below; what is stored is the image re-encoded from its pixels,

@@ -1,7 +1,7 @@
 import Foundation
 import PosterGrid
 import QuizCore
-import QuizStore
+import UQuizStorage
 
 /// A play about to begin: the package, the quizzes in the order they will be played, and what to record them against.
 public struct SolvePlan: Sendable {
@@ -71,7 +71,7 @@ public struct PlayPackage: Sendable {
     ) throws -> SolveSummary {
         let store = try environment.store()
         let startedAt = environment.now()
-        var attempts: [AppDatabase.Attempt] = []
+        var attempts: [PlayAttempt] = []
         let loop = SolveLoop(rounds: plan.rounds, levels: levels, level: plan.package.level, timeScale: timeScale)
         let results = loop.run(input: input, observer: observer) { round, result in
             attempts.append(.init(quizId: plan.quizIDs[round.number - 1], endedAt: environment.now(), result: result))

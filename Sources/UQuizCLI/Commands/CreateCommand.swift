@@ -3,6 +3,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 
 struct CreateCommand: AsyncParsableCommand {

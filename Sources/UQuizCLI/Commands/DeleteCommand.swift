@@ -2,6 +2,7 @@ import QuizCore
 import ArgumentParser
 import UQuizApp
 import QuizStore
+import UQuizStorage
 
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import UQuizApp
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

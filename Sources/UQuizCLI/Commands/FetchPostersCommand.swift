@@ -3,6 +3,7 @@ import Foundation
 import MovieSearch
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 
 struct FetchPostersCommand: AsyncParsableCommand {

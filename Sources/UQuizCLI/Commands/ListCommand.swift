@@ -3,6 +3,7 @@ import UQuizApp
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 
 // Levels and languages are read in any case (`--level Expert`).
 extension Level: ExpressibleByArgument {

@@ -2,6 +2,7 @@ import ArgumentParser
 import UQuizApp
 import Foundation
 import QuizStore
+import UQuizStorage
 
 /// Every command here names itself: without `commandName`, ArgumentParser derives the name by demangling the type's
 /// name on every start-up of every command (about 1 ms for these four).
@@ -14,7 +15,7 @@ struct SeedCommand: AsyncParsableCommand {
     )
 
     static func maintenance(_ context: AppContext) -> SeedMaintenance {
-        SeedMaintenance(environment: context.environment) { marker in try context.settings.seedBundle(marker: marker) }
+        SeedMaintenance(environment: context.environment, files: SQLiteSeedFiles()) { marker in try context.settings.seedBundle(marker: marker) }
     }
 
     struct Status: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// `--server URL`, for the commands that talk to a UQuiz server; without it, `server.url` from `uquiz login`.

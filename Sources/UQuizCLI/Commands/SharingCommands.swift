@@ -3,6 +3,7 @@ import UQuizApp
 import Foundation
 import QuizCore
 import QuizStore
+import UQuizStorage
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizStorage
 
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

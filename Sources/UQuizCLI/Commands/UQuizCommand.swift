@@ -4,6 +4,7 @@ import Logging
 import MovieSearch
 import QuizCore
 import QuizStore
+import UQuizStorage
 import UQuizApp
 
 /// `uquiz`: make and solve movie-poster quizzes from the shell.

@@ -1,4 +1,6 @@
 import Foundation
+import PosterGrid
+import QuizCore
 
 /// A play the server is running, as every server instance sees it: who plays what, when it started on the servers'
 /// shared clock, and what the player did (guesses, hints, skips) at which instant. Its state (the quiz on, the stage,
@@ -73,11 +75,11 @@ public struct FinishedServerPlay: Sendable {
     public var score: Int
     public var elapsedSeconds: Double
     public var dailyDay: String?
-    public var attempts: [AppDatabase.Attempt]
+    public var attempts: [PlayAttempt]
 
     public init(
         publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [AppDatabase.Attempt]
+        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
     ) {
         self.publicId = publicId
         self.packageId = packageId
@@ -106,4 +108,52 @@ public enum OpenPlayRefusal: Error, Equatable, Sendable {
     case dailyOpen(playId: String)
     /// The package's quizzes with areas are no longer the ones the play was planned on: plan again.
     case outdatedPlan
+}
+
+/// One token bucket's arithmetic, the same for every store: refill by elapsed time, then take one token if there is one.
+public struct RateBucket: Equatable, Sendable {
+    public var tokens: Double
+    public var atMicros: Int64
+    /// Set by `taking`: `nil` when a token was taken, else microseconds until one is there.
+    public var waitMicros: Int64?
+
+    public init(tokens: Double, atMicros: Int64) {
+        self.tokens = tokens
+        self.atMicros = atMicros
+    }
+
+    /// The tokens the bucket holds at `nowMicros`, refilled by the time since it was last touched, at most `burst`.
+    public func tokens(atMicros nowMicros: Int64, burst: Int, intervalMicros: Int64) -> Double {
+        // A clock read a little earlier by another instance must not take tokens back.
+        let now = max(nowMicros, atMicros)
+        let refill = intervalMicros > 0 ? Double(now - atMicros) / Double(intervalMicros) : Double(burst)
+        return min(Double(burst), tokens + refill)
+    }
+
+    public func taking(burst: Int, intervalMicros: Int64, nowMicros: Int64) -> RateBucket {
+        var next = RateBucket(
+            tokens: tokens(atMicros: nowMicros, burst: burst, intervalMicros: intervalMicros),
+            atMicros: max(nowMicros, atMicros))
+        if next.tokens >= 1 {
+            next.tokens -= 1
+        } else {
+            next.waitMicros = Int64((Double(intervalMicros) * (1 - next.tokens)).rounded(.up))
+        }
+        return next
+    }
+}
+
+extension OpenPlayRecord {
+    /// The open play as every store keeps it: JSON with dates in milliseconds, read back as the same record.
+    public func storedJSON() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    public init(storedJSON json: String) throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        self = try decoder.decode(OpenPlayRecord.self, from: Data(json.utf8))
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import QuizCore
-import QuizStore
 
 /// What every store gives every front end: packages read by id, the movie catalog and posters. The CLI's SQLite file
 /// and the server's PostgreSQL database both implement it, so the use cases the server runs (posters, movie search,
@@ -42,7 +41,7 @@ public protocol QuizStorage: CatalogStorage {
     // Plays and statistics
     /// A play and its attempts in one transaction; `score` is `nil` for a play stopped before its end.
     @discardableResult func recordPlay(
-        packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [AppDatabase.Attempt]
+        packageId: Int64, player: String, startedAt: Date, finishedAt: Date, score: Int?, attempts: [PlayAttempt]
     ) throws -> Int64
     func stats(packageId: Int64?, player: String?) throws -> PlayStats
 
@@ -51,8 +50,4 @@ public protocol QuizStorage: CatalogStorage {
     func seedStatus() throws -> SeedStatus
     func mergeSeed(from bundle: SeedBundle) throws -> MergeReport
     func reset(from bundle: SeedBundle, now: Date) throws -> String
-}
-
-extension AppDatabase: QuizStorage {
-    public var location: String { path }
 }

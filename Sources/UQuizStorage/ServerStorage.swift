@@ -1,7 +1,5 @@
 import Foundation
-import PosterGrid
 import QuizCore
-import QuizStore
 
 /// The storage the sharing use cases (players, publishing, browsing) need beyond `QuizStorage`: players known by their
 /// token's hash, who owns a published package and who may find it, browsing from a position, and uploaded posters.
@@ -31,7 +29,7 @@ public protocol SharingStorage: CatalogStorage, OpenPlayStorage, RateLimitStorag
     /// Records a finished server play; returns whether it is the player's ranked play of the package.
     func recordServerPlay(
         publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [AppDatabase.Attempt]
+        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
     ) throws -> Bool
     func serverPlay(publicId: String) throws -> StoredServerPlay?
     func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) throws -> Leaderboard
@@ -42,8 +40,6 @@ public protocol SharingStorage: CatalogStorage, OpenPlayStorage, RateLimitStorag
     func dailyResults(playerId: Int64) throws -> [(day: String, solved: Bool)]
     func dailyPlayId(playerId: Int64, day: String) throws -> String?
 }
-
-extension AppDatabase: SharingStorage, OpenPlayStorage, RateLimitStorage, StoreClock {}
 
 /// Plays being played, kept where every server instance sees them (see `OpenPlayRecord`), so that any instance can
 /// take any request of a play. Every method is one transaction.
@@ -87,30 +83,33 @@ public protocol StoreClock: Sendable {
     func databaseMicros() throws -> Int64
 }
 
-/// What the sharing use cases run on: the application's environment, the sharing store (`store`, opened on first use
-/// like the rest of the store), and the source of token bytes, which must be unpredictable (the system's generator;
-/// tests may pin it).
-public struct SharingEnvironment: Sendable {
-    public var app: AppEnvironment
-    public var store: @Sendable () throws -> any SharingStorage
-    public var tokenBytes: @Sendable (Int) -> [UInt8]
-    /// Players authenticated before, shared by every request of this process.
-    public let knownPlayers: KnownPlayers
-
-    public init(
-        app: AppEnvironment, store: @escaping @Sendable () throws -> any SharingStorage,
-        tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes,
-        knownPlayers: KnownPlayers = KnownPlayers()
-    ) {
-        self.app = app
-        self.store = store
-        self.tokenBytes = tokenBytes
-        self.knownPlayers = knownPlayers
-    }
-
-    /// Bytes from `SystemRandomNumberGenerator` (the kernel's `getrandom`), fit for secrets.
-    @Sendable public static func systemRandomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
+/// Where the final results of live rooms are kept: one row per player and room, written once at a room's end.
+public protocol RoomResultStorage: Sendable {
+    /// All the rows of one room in one transaction.
+    func insertRoomResults(_ rows: [RoomResultRow]) throws
+    /// The player's room results, newest first.
+    func roomResults(playerId: Int64) throws -> [RoomResultRow]
+    /// The player's room results added up.
+    func roomStats(playerId: Int64) throws -> RoomStats
 }
+
+/// Which server instance holds each open room, shared by every instance on one store: a room lives in the memory of
+/// the instance that opened it, and the others forward its requests and sockets there (UQuizServer's RoomForwarding).
+/// Its primary key makes a room code unique across instances.
+public protocol RoomDirectoryStorage: Sendable {
+    /// Records that room `code` lives on `instance` (its base URL); `false` when the code is taken.
+    func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool
+    /// The base URL of the instance holding room `code`, `nil` when none does.
+    func roomInstance(code: String) throws -> String?
+    /// Forgets room `code` if `instance` holds it.
+    func releaseRoomCode(_ code: String, instance: String) throws
+    /// Forgets every room of `instance` (when it starts: rooms it held before went with its memory).
+    func releaseRoomCodes(instance: String) throws
+}
+
+/// What a store keeps of live rooms.
+public typealias RoomStorage = RoomResultStorage & RoomDirectoryStorage
+
+/// Everything `uquiz serve` stores: sharing, plays, limits, the clock and live rooms. Each server store (SQLite,
+/// PostgreSQL) implements all of it, so no capability is discovered at run time.
+public protocol ServerStorage: SharingStorage, RoomResultStorage, RoomDirectoryStorage {}
