@@ -64,8 +64,9 @@ let package = Package(
                 "UQuizStorage", "QuizCore", "PosterGrid",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // The store is a service: its connection pool runs beside the server, and stops with it.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // libcurl, the only HTTP stack of the product (apt libcurl4-openssl-dev): its headers only. No pkg-config and
@@ -150,6 +151,7 @@ let package = Package(
             dependencies: [
                 "UQuizCLI", "UQuizApp", "UQuizServer", "UQuizStorage", "QuizStore", "PostgresStore", "RoomSocket",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),

@@ -140,27 +140,27 @@ enum Migrations {
     /// database that holds a migration this build does not know before anything is written.
     /// - Returns: the migrations applied now.
     @discardableResult
-    static func migrate(_ session: Session, url: PostgresURL) throws -> [String] {
-        let exists = try session.one("SELECT to_regclass('uquiz_migration') IS NOT NULL AS present")!.bool("present")
+    static func migrate(_ session: Session, url: PostgresURL) async throws -> [String] {
+        let exists = try await session.one("SELECT to_regclass('uquiz_migration') IS NOT NULL AS present")!.bool("present")
         var applied: Set<String> = []
         if exists {
-            applied = Set(try session.query("SELECT name FROM uquiz_migration").map { try $0.string("name") })
+            applied = Set(try await session.query("SELECT name FROM uquiz_migration").map { try $0.string("name") })
             let unknown = applied.subtracting(names).sorted()
             guard unknown.isEmpty else { throw StoreError.newerSchema(path: url.redacted, unknownMigrations: unknown) }
         } else {
-            try session.execute(
+            try await session.execute(
                 "CREATE TABLE IF NOT EXISTS uquiz_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
         }
         var done: [String] = []
         for migration in all where !applied.contains(migration.name) {
             // Each migration and its record in one transaction: a failure leaves it unapplied, whole.
-            try session.execute("BEGIN")
+            try await session.execute("BEGIN")
             do {
-                for statement in migration.statements { try session.execute(statement) }
-                try session.execute("INSERT INTO uquiz_migration (name) VALUES ($1)", [.text(migration.name)])
-                try session.execute("COMMIT")
+                for statement in migration.statements { try await session.execute(statement) }
+                try await session.execute("INSERT INTO uquiz_migration (name) VALUES ($1)", [.text(migration.name)])
+                try await session.execute("COMMIT")
             } catch {
-                try? session.execute("ROLLBACK")
+                try? await session.execute("ROLLBACK")
                 throw error
             }
             done.append(migration.name)

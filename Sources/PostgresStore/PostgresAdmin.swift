@@ -1,16 +1,17 @@
 import Foundation
+import Logging
 import UQuizStorage
 
 /// Databases made and dropped on a server: for tests (a fresh database per test) and developer tools.
 public enum PostgresAdmin {
     /// Creates database `name` on the server of `url` (connecting to `url`'s own database to do it).
-    public static func createDatabase(_ name: String, on url: String) throws {
-        try run("CREATE DATABASE \(try quoted(name))", on: url)
+    public static func createDatabase(_ name: String, on url: String) async throws {
+        try await run("CREATE DATABASE \(try quoted(name))", on: url)
     }
 
     /// Drops database `name`, closing whatever connections are still open to it.
-    public static func dropDatabase(_ name: String, on url: String) throws {
-        try run("DROP DATABASE IF EXISTS \(try quoted(name)) WITH (FORCE)", on: url)
+    public static func dropDatabase(_ name: String, on url: String) async throws {
+        try await run("DROP DATABASE IF EXISTS \(try quoted(name)) WITH (FORCE)", on: url)
     }
 
     /// `url` with another database: to open the database made by `createDatabase`.
@@ -18,10 +19,17 @@ public enum PostgresAdmin {
         try PostgresURL(url).with(database: database).connectionString
     }
 
-    private static func run(_ sql: String, on url: String) throws {
-        let pool = ConnectionPool(url: try PostgresURL(url), maxConnections: 1)
-        defer { pool.close() }
-        try PostgresQuizStore.mapped { try pool.withConnection { try $0.execute(sql) } }
+    /// One statement on a connection of its own (no pool to run), closed afterwards.
+    private static func run(_ sql: String, on text: String) async throws {
+        let url = try PostgresURL(text)
+        let quiet = Logger(label: "uquiz.postgres.admin", factory: { _ in SwiftLogNoOpLogHandler() })
+        do {
+            try await PostgresQuizStore.withDirectSession(url: url, queryTimeout: 60, logger: quiet) { session in
+                try await session.execute(sql)
+            }
+        } catch {
+            throw PostgresFailure.word(error)
+        }
     }
 
     /// Database names are identifiers made by the caller: letters, digits and `_` only, so no quoting can go wrong.

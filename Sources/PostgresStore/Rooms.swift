@@ -4,10 +4,10 @@ import UQuizStorage
 /// Live rooms: their final results and the directory of which instance holds each open room, as QuizStore keeps them
 /// (RoomResults.swift), so the room routes run alike on both stores.
 extension PostgresQuizStore {
-    public func insertRoomResults(_ rows: [RoomResultRow]) throws {
-        try write { session in
+    public func insertRoomResults(_ rows: [RoomResultRow]) async throws {
+        try await write { session in
             for row in rows {
-                try session.execute(
+                try await session.execute(
                     """
                     INSERT INTO room_result (room_code, package_id, player_id, name, rank, score, solved, played,
                                              share_line, finished_at)
@@ -22,9 +22,9 @@ extension PostgresQuizStore {
         }
     }
 
-    public func roomResults(playerId: Int64) throws -> [RoomResultRow] {
-        try read { session in
-            try session.query("SELECT * FROM room_result WHERE player_id = $1 ORDER BY id DESC", [.int(playerId)]).map {
+    public func roomResults(playerId: Int64) async throws -> [RoomResultRow] {
+        try await read { session in
+            try await session.query("SELECT * FROM room_result WHERE player_id = $1 ORDER BY id DESC", [.int(playerId)]).map {
                 RoomResultRow(
                     roomCode: try $0.string("room_code"), packageId: try $0.int64("package_id"),
                     playerId: try $0.int64OrNil("player_id"), name: try $0.string("name"), rank: try $0.int("rank"),
@@ -35,9 +35,9 @@ extension PostgresQuizStore {
         }
     }
 
-    public func roomStats(playerId: Int64) throws -> RoomStats {
-        try read { session in
-            let row = try session.one(
+    public func roomStats(playerId: Int64) async throws -> RoomStats {
+        try await read { session in
+            let row = try await session.one(
                 """
                 SELECT COUNT(*) AS rooms, COALESCE(SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END), 0)::bigint AS wins,
                        COALESCE(SUM(score), 0)::bigint AS points, COALESCE(SUM(solved), 0)::bigint AS solved,
@@ -50,9 +50,9 @@ extension PostgresQuizStore {
         }
     }
 
-    public func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool {
-        try write { session in
-            try session.one(
+    public func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool {
+        try await write { session in
+            try await session.one(
                 """
                 INSERT INTO room_directory (code, instance, opened_at) VALUES ($1, $2, $3)
                 ON CONFLICT (code) DO NOTHING RETURNING code
@@ -60,19 +60,19 @@ extension PostgresQuizStore {
         }
     }
 
-    public func roomInstance(code: String) throws -> String? {
-        try read { session in
-            try session.one("SELECT instance FROM room_directory WHERE code = $1", [.text(code)])?.string("instance")
+    public func roomInstance(code: String) async throws -> String? {
+        try await read { session in
+            try await session.one("SELECT instance FROM room_directory WHERE code = $1", [.text(code)])?.string("instance")
         }
     }
 
-    public func releaseRoomCode(_ code: String, instance: String) throws {
-        try write { session in
-            try session.execute("DELETE FROM room_directory WHERE code = $1 AND instance = $2", [.text(code), .text(instance)])
+    public func releaseRoomCode(_ code: String, instance: String) async throws {
+        try await write { session in
+            try await session.execute("DELETE FROM room_directory WHERE code = $1 AND instance = $2", [.text(code), .text(instance)])
         }
     }
 
-    public func releaseRoomCodes(instance: String) throws {
-        try write { session in try session.execute("DELETE FROM room_directory WHERE instance = $1", [.text(instance)]) }
+    public func releaseRoomCodes(instance: String) async throws {
+        try await write { session in try await session.execute("DELETE FROM room_directory WHERE instance = $1", [.text(instance)]) }
     }
 }

@@ -9,9 +9,9 @@ extension PostgresQuizStore {
     public func recordServerPlay(
         publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
         elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
-    ) throws -> Bool {
-        try write { session in
-            try Self.recordServerPlay(
+    ) async throws -> Bool {
+        try await write { session in
+            try await Self.recordServerPlay(
                 FinishedServerPlay(
                     publicId: publicId, packageId: packageId, player: player, startedAt: startedAt,
                     finishedAt: finishedAt, score: score, elapsedSeconds: elapsedSeconds, dailyDay: dailyDay,
@@ -20,18 +20,18 @@ extension PostgresQuizStore {
         }
     }
 
-    static func recordServerPlay(_ play: FinishedServerPlay, in session: Session) throws -> Bool {
+    static func recordServerPlay(_ play: FinishedServerPlay, in session: Session) async throws -> Bool {
         var ranked = false
         if play.dailyDay == nil {
             // Serialises two plays of one player and package: the second waits, then sees the first.
-            try session.execute(
+            try await session.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended('ranked:' || $1::text || ':' || $2::text, 0))",
                 [.int(play.packageId), .int(play.player.id)])
-            ranked = !(try session.one(
+            ranked = !(try await session.one(
                 "SELECT EXISTS (SELECT 1 FROM play WHERE package_id = $1 AND player_id = $2 AND ranked) AS present",
                 [.int(play.packageId), .int(play.player.id)])!.bool("present"))
         }
-        let row = try session.one(
+        let row = try await session.one(
             """
             INSERT INTO play (package_id, player, started_at, finished_at, score, public_id, player_id, ranked,
                               elapsed_seconds, daily_day)
@@ -44,7 +44,7 @@ extension PostgresQuizStore {
             ])!
         let playId = try row.int64("id")
         for attempt in play.attempts {
-            try session.execute(
+            try await session.execute(
                 """
                 INSERT INTO attempt (play_id, quiz_id, player, started_at, correct, seconds, stage_reached, hints_used,
                                      outcome, score)
@@ -59,15 +59,15 @@ extension PostgresQuizStore {
         return ranked
     }
 
-    public func serverPlay(publicId: String) throws -> StoredServerPlay? {
-        try read { session in
-            guard let row = try session.one(
+    public func serverPlay(publicId: String) async throws -> StoredServerPlay? {
+        try await read { session in
+            guard let row = try await session.one(
                 """
                 SELECT id, public_id, package_id, player_id, score, elapsed_seconds, ranked, daily_day FROM play
                 WHERE public_id = $1 AND player_id IS NOT NULL
                 """, [.text(publicId)])
             else { return nil }
-            let attempts = try session.query(
+            let attempts = try await session.query(
                 "SELECT quiz_id, outcome, seconds, stage_reached, hints_used, score FROM attempt WHERE play_id = $1 ORDER BY id",
                 [.int(try row.int64("id"))]
             ).map { attempt in
@@ -87,9 +87,9 @@ extension PostgresQuizStore {
     }
 
     /// The best `limit` ranked plays by score, then less quiz time (then the earlier finish), and `playerId`'s line.
-    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) throws -> Leaderboard {
-        try read { session in
-            let rows = try session.query(
+    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+        try await read { session in
+            let rows = try await session.query(
                 """
                 WITH board AS (
                     SELECT play.player_id, player.name, play.score, play.elapsed_seconds, play.finished_at,
@@ -116,9 +116,9 @@ extension PostgresQuizStore {
         }
     }
 
-    public func quizSolveStats(packageId: Int64) throws -> [QuizSolveStats] {
-        try read { session in
-            try session.query(
+    public func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats] {
+        try await read { session in
+            try await session.query(
                 """
                 SELECT quiz.position, COUNT(attempt.id) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
                        AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage
@@ -133,50 +133,96 @@ extension PostgresQuizStore {
         }
     }
 
-    /// The daily quiz of `day`, chosen on the first ask (see `AppDatabase.daily`). The `daily` table is locked for the
-    /// choice, so two first requests of a day, on any instances, get the same quiz and numbers never collide.
+    /// How many times `daily` draws again when the candidates change between reading and saving: only a publication or
+    /// an edit landing in that instant changes them, so running out means something keeps writing, and a later
+    /// request may succeed.
+    static let dailyDraws = 5
+
+    /// The daily quiz of `day`, chosen on the first ask (see `SQLiteServerStore.daily`). `number` and `pick` cannot go
+    /// into the transaction (it may outlive this call when the deadline passes, and they may not), so they run here on
+    /// what a read found, and the write saves their choice only if the database still holds what they saw. The write
+    /// locks the `daily` table first, so two first requests of a day, on any instances, get the same quiz and numbers
+    /// never collide; a choice made on outdated candidates is made again on the new ones.
     public func daily(
-        day: String, chosenAt: Date, number: (String?) -> Int, pick: ([Int64]) -> Int
-    ) throws -> DailyChoice? {
-        try write { session in
-            if let known = try Self.daily(day: day, in: session) { return known }
-            try session.execute("LOCK TABLE daily IN SHARE ROW EXCLUSIVE MODE")
-            if let known = try Self.daily(day: day, in: session) { return known }
-            let publicQuizzes = """
-                SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
-                LEFT JOIN publication pub ON pub.package_id = p.id
-                WHERE (p.origin = 'seed' OR pub.visibility = 'public')
-                  AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
-                """
-            var candidates = try session.query(
-                publicQuizzes + " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL) ORDER BY quiz.id"
-            ).map { try $0.int64("id") }
-            if candidates.isEmpty {
-                candidates = try session.query(publicQuizzes + " ORDER BY quiz.id").map { try $0.int64("id") }
+        day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
+    ) async throws -> DailyChoice? {
+        var state = try await read { session in try await Self.dailyState(day: day, in: session) }
+        for _ in 1...Self.dailyDraws {
+            switch state {
+            case .chosen(let choice):
+                return choice
+            case .toDraw(let drawn):
+                guard !drawn.candidates.isEmpty else { return nil }
+                let index = pick(drawn.candidates)
+                let dayNumber = number(drawn.first)
+                state = try await write { session in
+                    try await session.execute("LOCK TABLE daily IN SHARE ROW EXCLUSIVE MODE")
+                    return try await Self.chooseDaily(
+                        day: day, chosenAt: chosenAt, drawn: drawn, index: index, number: dayNumber, in: session)
+                }
             }
-            guard !candidates.isEmpty else { return nil }
-            let chosen = candidates[min(max(0, pick(candidates)), candidates.count - 1)]
-            let first = try session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
-            var dayNumber = number(first)
-            let taken = try session.one(
-                "SELECT EXISTS (SELECT 1 FROM daily WHERE number = $1) AS taken", [.int(dayNumber)])!.bool("taken")
-            if dayNumber < 1 || taken {
-                // A wall clock set back can ask for a day before the first: it gets the next free number instead.
-                dayNumber = try session.one("SELECT COALESCE(MAX(number), 0) + 1 AS next FROM daily")!.int("next")
-            }
-            try session.execute(
-                "INSERT INTO daily (day, number, quiz_id, chosen_at) VALUES ($1, $2, $3, $4)",
-                [.text(day), .int(dayNumber), .int(chosen), .text(Self.timestamp(chosenAt))])
-            return try Self.daily(day: day, in: session)
         }
+        if case .chosen(let choice) = state { return choice }
+        throw StoreError.unavailable(
+            detail: "\(redactedURL): the daily quiz's candidates changed \(Self.dailyDraws) times while choosing")
     }
 
-    public func dailyChoice(day: String) throws -> DailyChoice? {
-        try read { session in try Self.daily(day: day, in: session) }
+    /// The daily quiz of `day` if chosen, else what to draw it from.
+    private static func dailyState(day: String, in session: Session) async throws -> DailyState {
+        if let known = try await daily(day: day, in: session) { return .chosen(known) }
+        return .toDraw(try await dailyDraw(in: session))
     }
 
-    static func daily(day: String, in session: Session) throws -> DailyChoice? {
-        try session.one(
+    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided `drawn` is still what
+    /// the database holds (the caller has locked the `daily` table). When another request chose first, that choice;
+    /// when the candidates or the first day changed since they were read, the new ones, to draw again. The index is
+    /// clamped to the candidates; a number below 1 or taken already (a wall clock set back asks for a day before the
+    /// first) becomes the next free one.
+    private static func chooseDaily(
+        day: String, chosenAt: Date, drawn: DailyDraw, index: Int, number: Int, in session: Session
+    ) async throws -> DailyState {
+        if let known = try await daily(day: day, in: session) { return .chosen(known) }
+        let current = try await dailyDraw(in: session)
+        guard current == drawn else { return .toDraw(current) }
+        guard !drawn.candidates.isEmpty else { return .chosen(nil) }
+        let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
+        var dayNumber = number
+        let taken = try await session.one(
+            "SELECT EXISTS (SELECT 1 FROM daily WHERE number = $1) AS taken", [.int(dayNumber)])!.bool("taken")
+        if dayNumber < 1 || taken {
+            dayNumber = try await session.one("SELECT COALESCE(MAX(number), 0) + 1 AS next FROM daily")!.int("next")
+        }
+        try await session.execute(
+            "INSERT INTO daily (day, number, quiz_id, chosen_at) VALUES ($1, $2, $3, $4)",
+            [.text(day), .int(dayNumber), .int(chosen), .text(timestamp(chosenAt))])
+        return .chosen(try await daily(day: day, in: session))
+    }
+
+    /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
+    /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
+    private static func dailyDraw(in session: Session) async throws -> DailyDraw {
+        let publicQuizzes = """
+            SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
+            LEFT JOIN publication pub ON pub.package_id = p.id
+            WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+              AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
+            """
+        var candidates = try await session.query(
+            publicQuizzes + " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL) ORDER BY quiz.id"
+        ).map { try $0.int64("id") }
+        if candidates.isEmpty {
+            candidates = try await session.query(publicQuizzes + " ORDER BY quiz.id").map { try $0.int64("id") }
+        }
+        let first = try await session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
+        return DailyDraw(candidates: candidates, first: first)
+    }
+
+    public func dailyChoice(day: String) async throws -> DailyChoice? {
+        try await read { session in try await Self.daily(day: day, in: session) }
+    }
+
+    static func daily(day: String, in session: Session) async throws -> DailyChoice? {
+        try await session.one(
             """
             SELECT daily.day, daily.number, daily.quiz_id, quiz.package_id, quiz.position
             FROM daily LEFT JOIN quiz ON quiz.id = daily.quiz_id WHERE daily.day = $1
@@ -188,9 +234,9 @@ extension PostgresQuizStore {
         }
     }
 
-    public func dailyResults(playerId: Int64) throws -> [(day: String, solved: Bool)] {
-        try read { session in
-            try session.query(
+    public func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)] {
+        try await read { session in
+            try await session.query(
                 """
                 SELECT play.daily_day, COALESCE(BOOL_OR(attempt.correct), false) AS solved
                 FROM play LEFT JOIN attempt ON attempt.play_id = play.id
@@ -201,11 +247,23 @@ extension PostgresQuizStore {
         }
     }
 
-    public func dailyPlayId(playerId: Int64, day: String) throws -> String? {
-        try read { session in
-            try session.one(
+    public func dailyPlayId(playerId: Int64, day: String) async throws -> String? {
+        try await read { session in
+            try await session.one(
                 "SELECT public_id FROM play WHERE player_id = $1 AND daily_day = $2", [.int(playerId), .text(day)]
             )?.stringOrNil("public_id")
         }
     }
+}
+
+/// What a daily quiz is drawn from: the candidates and the first daily's day.
+struct DailyDraw: Equatable, Sendable {
+    var candidates: [Int64]
+    var first: String?
+}
+
+/// A day's daily quiz as the database has it: chosen (`nil` when there was nothing to choose from), or still to draw.
+enum DailyState: Sendable {
+    case chosen(DailyChoice?)
+    case toDraw(DailyDraw)
 }

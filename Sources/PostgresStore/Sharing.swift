@@ -4,30 +4,31 @@ import UQuizStorage
 
 /// Players, publishing and browsing, as AppDatabase's Publishing.swift.
 extension PostgresQuizStore {
-    public func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player {
-        try write { session in
-            let row = try session.one(
+    public func insertPlayer(name: String, tokenHash: Data, at date: Date) async throws -> Player {
+        try await write { session in
+            let row = try await session.one(
                 "INSERT INTO player (name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING id",
                 [.text(name), .bytes(tokenHash), .text(Self.timestamp(date))])!
             return Player(id: try row.int64("id"), name: name)
         }
     }
 
-    public func player(tokenHash: Data) throws -> Player? {
-        try read { session in
-            try session.one("SELECT id, name FROM player WHERE token_hash = $1", [.bytes(tokenHash)]).map {
+    public func player(tokenHash: Data) async throws -> Player? {
+        try await read { session in
+            try await session.one("SELECT id, name FROM player WHERE token_hash = $1", [.bytes(tokenHash)]).map {
                 Player(id: try $0.int64("id"), name: try $0.string("name"))
             }
         }
     }
 
-    /// Saves the package and its publication in one transaction, under a share code chosen inside it.
+    /// Saves the package and its publication in one transaction, under the package's share code or, when that is
+    /// taken, the first free one of `otherCodes`, chosen inside it.
     public func insertPublished(
-        _ package: QuizPackage, owner: Int64, visibility: Visibility, newCode: () -> ShareCode
-    ) throws -> (id: Int64, shareCode: ShareCode) {
-        try write { session in
-            let saved = try Self.insertChoosingShareCode(package, newCode: newCode, in: session)
-            try session.execute(
+        _ package: QuizPackage, owner: Int64, visibility: Visibility, otherCodes: [ShareCode]
+    ) async throws -> (id: Int64, shareCode: ShareCode) {
+        try await write { session in
+            let saved = try await Self.insertChoosingShareCode(package, otherCodes: otherCodes, in: session)
+            try await session.execute(
                 "INSERT INTO publication (package_id, owner_id, visibility) VALUES ($1, $2, $3)",
                 [.int(saved.id), .int(owner), .text(visibility.rawValue)])
             return saved
@@ -35,9 +36,9 @@ extension PostgresQuizStore {
     }
 
     /// A published (public or unlisted) or seed package; `nil` for a code nobody may read.
-    public func publishedPackage(shareCode: ShareCode) throws -> PublishedPackage? {
-        try read { session in
-            try session.one(
+    public func publishedPackage(shareCode: ShareCode) async throws -> PublishedPackage? {
+        try await read { session in
+            try await session.one(
                 Self.publishedSelect + " WHERE p.share_code = $1 AND (p.origin = 'seed' OR pub.package_id IS NOT NULL)",
                 [.text(shareCode.value)]
             ).map(Self.published)
@@ -47,8 +48,8 @@ extension PostgresQuizStore {
     /// Public and seed packages, newest first (then highest id), after `position`.
     public func publicPackages(
         _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
-    ) throws -> [PublishedPackage] {
-        try read { session in
+    ) async throws -> [PublishedPackage] {
+        try await read { session in
             var (conditions, values) = Self.publicConditions(filter)
             if let position {
                 let n = values.count
@@ -56,7 +57,7 @@ extension PostgresQuizStore {
                 values += [.text(position.createdAt), .int(position.id)]
             }
             values.append(.int(limit))
-            return try session.query(
+            return try await session.query(
                 Self.publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
                     + " ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC LIMIT $\(values.count)", values
             ).map(Self.published)
@@ -66,8 +67,8 @@ extension PostgresQuizStore {
     /// Public and seed packages, most plays first (then highest id), after `position`.
     public func popularPackages(
         _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
-    ) throws -> [PublishedPackage] {
-        try read { session in
+    ) async throws -> [PublishedPackage] {
+        try await read { session in
             var (conditions, values) = Self.publicConditions(filter)
             var after = ""
             if let position {
@@ -76,7 +77,7 @@ extension PostgresQuizStore {
                 values += [.int(position.plays), .int(position.id)]
             }
             values.append(.int(limit))
-            let ids = try session.query(
+            let ids = try await session.query(
                 """
                 SELECT id FROM (
                     SELECT p.id, (SELECT COUNT(*) FROM play WHERE play.package_id = p.id) AS plays
@@ -86,7 +87,7 @@ extension PostgresQuizStore {
                 """, values
             ).map { try $0.int64("id") }
             guard !ids.isEmpty else { return [] }
-            let packages = try session.query(
+            let packages = try await session.query(
                 Self.publishedSelect + " WHERE p.id IN (\(Self.placeholders(ids.count)))", ids.map { .int($0) }
             ).map(Self.published)
             let byId = Dictionary(uniqueKeysWithValues: packages.map { ($0.id, $0) })
@@ -98,37 +99,38 @@ extension PostgresQuizStore {
     /// package's row is locked first (as `insertOpenPlay` locks it), so no play starts or is stored past the checks:
     /// a `whole` update is refused with `packagePlayed` once a play is stored and with `packageInPlay` while plays of
     /// it are open.
-    public func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) throws {
-        try write { session in
-            guard try session.one("SELECT id FROM package WHERE id = $1 FOR UPDATE", [.int(packageId)]) != nil,
-                let current = try Self.fetchPackage(id: packageId, in: session)
+    public func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) async throws {
+        try await write { session in
+            guard try await session.one("SELECT id FROM package WHERE id = $1 FOR UPDATE", [.int(packageId)]) != nil,
+                let current = try await Self.fetchPackage(id: packageId, in: session)
             else { throw StoreError.packageNotFound("\(packageId)") }
             switch update {
             case .whole(var package):
-                let plays = try session.one(
+                let plays = try await session.one(
                     "SELECT COUNT(*) AS n FROM play WHERE package_id = $1", [.int(packageId)])!.int("n")
                 guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
-                let open = try session.one(
+                let open = try await session.one(
                     "SELECT COUNT(*) AS n FROM open_play WHERE package_id = $1", [.int(packageId)])!.int("n")
                 guard open == 0 else { throw StoreError.packageInPlay(openPlays: open) }
                 package.shareCode = current.shareCode
                 package.createdAt = current.createdAt
                 package.origin = current.origin
                 package.seedId = current.seedId
-                try Self.update(packageId: packageId, to: package, in: session)
+                try await Self.update(packageId: packageId, to: package, in: session)
             case let .titleAndMaker(title, maker):
                 var package = current
                 package.title = title
                 package.maker = maker
                 try Self.checkStorable(package)
-                try session.execute(
+                try await session.execute(
                     "UPDATE package SET title = $1, maker = $2 WHERE id = $3", [.text(title), .text(maker), .int(packageId)])
             }
             if let visibility {
-                try session.execute(
+                try await session.execute(
                     "UPDATE publication SET visibility = $1 WHERE package_id = $2",
                     [.text(visibility.rawValue), .int(packageId)])
             }
+            try await Self.notifyChange(packageId: packageId, shareCode: current.shareCode, in: session)
         }
     }
 

@@ -10,6 +10,9 @@ internal import GRDB
 /// between processes comes from WAL and the busy timeout, which a queue has as well.
 ///
 /// The store works on `any DatabaseWriter`, so tests can hand it an in-memory database (`inMemory()`) instead of a file.
+///
+/// Its calls block the calling thread until SQLite answers, which suits a command. `uquiz serve` reaches the same file
+/// through `SQLiteServerStore`, which runs the same queries (static functions here taking a `Database`) asynchronously.
 public final class AppDatabase: Sendable {
     /// The database file, or `inMemoryPath` for a database made by `inMemory()`.
     public let path: String
@@ -131,7 +134,7 @@ public final class AppDatabase: Sendable {
         return configuration
     }
 
-    /// Runs a write transaction, mapping SQLite errors to user-facing ones.
+    /// Runs a write transaction, mapping SQLite errors to user-facing ones. Blocks the calling thread meanwhile.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try mappingErrors(path: path) { try writer.write(updates) }
     }

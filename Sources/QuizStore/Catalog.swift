@@ -78,6 +78,12 @@ enum Catalog {
                 """, arguments: [movieId])
     }
 
+    /// The movies of these keys, by key.
+    static func movies(keys: [String], in db: Database) throws -> [String: CatalogMovie] {
+        let movies = try movies(try MovieRecord.filter(keys.contains(Column("catalogKey"))).fetchAll(db), in: db)
+        return Dictionary(uniqueKeysWithValues: movies.map { ($0.catalogKey, $0) })
+    }
+
     static func fetchAll(in db: Database) throws -> [CatalogMovie] {
         try movies(try MovieRecord.order(Column("catalogKey")).fetchAll(db), in: db)
     }

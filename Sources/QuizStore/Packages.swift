@@ -84,24 +84,28 @@ extension AppDatabase {
     }
 
     public func package(id: Int64) throws -> QuizPackage {
-        try read { db in
-            guard let package = try Self.fetchPackage(id: id, in: db) else { throw StoreError.packageNotFound("\(id)") }
-            return package
-        }
+        try read { db in try Self.package(id: id, in: db) }
+    }
+
+    static func package(id: Int64, in db: Database) throws -> QuizPackage {
+        guard let package = try fetchPackage(id: id, in: db) else { throw StoreError.packageNotFound("\(id)") }
+        return package
     }
 
     /// Deletes packages with their quizzes, areas, plays and attempts, all or none.
     /// - Returns: the deleted packages' titles, in the order given.
     @discardableResult
     public func deletePackages(ids: [Int64]) throws -> [String] {
-        try write { db in
-            try ids.map { id in
-                guard let record = try PackageRecord.fetchOne(db, key: id) else {
-                    throw StoreError.packageNotFound("\(id)")
-                }
-                try record.delete(db)
-                return record.title
+        try write { db in try Self.deletePackages(ids: ids, in: db) }
+    }
+
+    static func deletePackages(ids: [Int64], in db: Database) throws -> [String] {
+        try ids.map { id in
+            guard let record = try PackageRecord.fetchOne(db, key: id) else {
+                throw StoreError.packageNotFound("\(id)")
             }
+            try record.delete(db)
+            return record.title
         }
     }
 
@@ -137,12 +141,27 @@ extension AppDatabase {
         try write { db in try Self.insertChoosingShareCode(package, newCode: newCode, in: db) }
     }
 
+    /// `insertChoosingShareCode` inside a transaction, drawing at most `shareCodeTries` codes in all.
     static func insertChoosingShareCode(
         _ package: QuizPackage, newCode: () -> ShareCode, in db: Database
     ) throws -> (id: Int64, shareCode: ShareCode) {
+        var drawn = 1
+        return try insertChoosingShareCode(package, in: db) {
+            guard drawn < shareCodeTries else { return nil }
+            drawn += 1
+            return newCode()
+        }
+    }
+
+    /// Inserts the package under its own share code or, each time the UNIQUE constraint refuses one, under the next
+    /// from `nextCode`, until `nextCode` has none left (`StoreError.noFreeShareCode`). Inside a transaction, so that no
+    /// other writer can take the code between the check and the insert.
+    static func insertChoosingShareCode(
+        _ package: QuizPackage, in db: Database, nextCode: () -> ShareCode?
+    ) throws -> (id: Int64, shareCode: ShareCode) {
         var package = package
-        for attempt in 1...shareCodeTries {
-            if attempt > 1 { package.shareCode = newCode() }
+        var tries = 1
+        while true {
             do {
                 var id: Int64 = 0
                 // A savepoint, so that a refused code leaves nothing of this package behind before the next try.
@@ -152,10 +171,11 @@ extension AppDatabase {
                 }
                 return (id, package.shareCode)
             } catch let error as DatabaseError where isShareCodeCollision(error) {
-                continue
+                guard let next = nextCode() else { throw StoreError.noFreeShareCode(tries: tries) }
+                package.shareCode = next
+                tries += 1
             }
         }
-        throw StoreError.noFreeShareCode(tries: shareCodeTries)
     }
 
     private static func isShareCodeCollision(_ error: DatabaseError) -> Bool {

@@ -6,9 +6,11 @@ import QuizCore
 extension AppDatabase {
     /// The quizzes' row ids in package order, to record attempts against.
     public func quizIDs(packageId: Int64) throws -> [Int64] {
-        try read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM quiz WHERE packageId = ? ORDER BY position", arguments: [packageId])
-        }
+        try read { db in try Self.quizIDs(packageId: packageId, in: db) }
+    }
+
+    static func quizIDs(packageId: Int64, in db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT id FROM quiz WHERE packageId = ? ORDER BY position", arguments: [packageId])
     }
 
     /// Records a play and its attempts in one transaction, or nothing: a play that fails to record, or a process killed

@@ -5,153 +5,136 @@ import PosterGrid
 import QuizCore
 
 
+/// Players, publications and browsing: what `SQLiteServerStore` runs for the server, each inside the transaction it
+/// is handed.
 extension AppDatabase {
     /// Adds a player known by the SHA-256 of its token.
-    public func insertPlayer(name: String, tokenHash: Data, at date: Date) throws -> Player {
-        try write { db in
-            var record = PlayerRecord(id: nil, name: name, tokenHash: tokenHash, createdAt: Self.timestamp(date))
-            try record.insert(db)
-            return Player(id: record.id!, name: name)
-        }
+    static func insertPlayer(name: String, tokenHash: Data, at date: Date, in db: Database) throws -> Player {
+        var record = PlayerRecord(id: nil, name: name, tokenHash: tokenHash, createdAt: timestamp(date))
+        try record.insert(db)
+        return Player(id: record.id!, name: name)
     }
 
     /// The player whose token has this SHA-256, if any.
-    public func player(tokenHash: Data) throws -> Player? {
-        try read { db in
-            try PlayerRecord.filter(Column("tokenHash") == tokenHash).fetchOne(db).map { Player(id: $0.id!, name: $0.name) }
-        }
+    static func player(tokenHash: Data, in db: Database) throws -> Player? {
+        try PlayerRecord.filter(Column("tokenHash") == tokenHash).fetchOne(db).map { Player(id: $0.id!, name: $0.name) }
     }
 
-    /// Saves a new package and its publication in one transaction, under a share code chosen inside it (as
-    /// `insertChoosingShareCode` does): either both are stored or neither.
-    public func insertPublished(
-        _ package: QuizPackage, owner: Int64, visibility: Visibility, newCode: () -> ShareCode
+    /// Saves a new package and its publication, under the package's share code or, when that is taken, the first free
+    /// one of `otherCodes` (as `insertChoosingShareCode` chooses): inside one transaction, both are stored or neither.
+    static func insertPublished(
+        _ package: QuizPackage, owner: Int64, visibility: Visibility, otherCodes: [ShareCode], in db: Database
     ) throws -> (id: Int64, shareCode: ShareCode) {
-        try write { db in
-            let saved = try Self.insertChoosingShareCode(package, newCode: newCode, in: db)
-            try PublicationRecord(packageId: saved.id, ownerId: owner, visibility: visibility.rawValue).insert(db)
-            return saved
-        }
+        var codes = otherCodes.makeIterator()
+        let saved = try insertChoosingShareCode(package, in: db) { codes.next() }
+        try PublicationRecord(packageId: saved.id, ownerId: owner, visibility: visibility.rawValue).insert(db)
+        return saved
     }
 
     /// A published package (public or unlisted) or a seed package by its share code; `nil` for any other package,
     /// including one the CLI made in the same file and never published.
-    public func publishedPackage(shareCode: ShareCode) throws -> PublishedPackage? {
-        try read { db in
-            try Row.fetchOne(
-                db, sql: Self.publishedSelect + " WHERE p.shareCode = ? AND (p.origin = 'seed' OR pub.packageId IS NOT NULL)",
-                arguments: [shareCode.value]
-            ).map(Self.published)
-        }
+    static func publishedPackage(shareCode: ShareCode, in db: Database) throws -> PublishedPackage? {
+        try Row.fetchOne(
+            db, sql: publishedSelect + " WHERE p.shareCode = ? AND (p.origin = 'seed' OR pub.packageId IS NOT NULL)",
+            arguments: [shareCode.value]
+        ).map(published)
     }
 
     /// Public packages (published public, or seed), newest first (then highest id), after `position` when given.
-    public func publicPackages(
-        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
+    static func publicPackages(
+        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int, in db: Database
     ) throws -> [PublishedPackage] {
-        try read { db in
-            var (conditions, arguments) = Self.publicConditions(filter)
-            if let position {
-                conditions.append("(p.createdAt < ? OR (p.createdAt = ? AND p.id < ?))")
-                arguments += [position.createdAt, position.createdAt, position.id]
-            }
-            arguments += [limit]
-            return try Row.fetchAll(
-                db,
-                sql: Self.publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
-                    + " ORDER BY p.createdAt DESC, p.id DESC LIMIT ?",
-                arguments: arguments
-            ).map(Self.published)
+        var (conditions, arguments) = publicConditions(filter)
+        if let position {
+            conditions.append("(p.createdAt < ? OR (p.createdAt = ? AND p.id < ?))")
+            arguments += [position.createdAt, position.createdAt, position.id]
         }
+        arguments += [limit]
+        return try Row.fetchAll(
+            db,
+            sql: publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
+                + " ORDER BY p.createdAt DESC, p.id DESC LIMIT ?",
+            arguments: arguments
+        ).map(published)
     }
 
     /// Public packages (published public, or seed), most plays first (then highest id), after `position` when given.
     /// The play count is the one `PublishedPackage.plays` shows. Every public package's plays are counted to order them
     /// (through the index on `play.packageId`), so the order is found first with nothing else, and the metadata read
     /// for the page alone: about 50 ms for 100,000 packages, where reading everything for every package took 180.
-    public func popularPackages(
-        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
+    static func popularPackages(
+        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int, in db: Database
     ) throws -> [PublishedPackage] {
-        try read { db in
-            var (conditions, arguments) = Self.publicConditions(filter)
-            var after = ""
-            if let position {
-                after = " WHERE plays < ? OR (plays = ? AND id < ?)"
-                arguments += [position.plays, position.plays, position.id]
-            }
-            arguments += [limit]
-            let ids = try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT id FROM (
-                        SELECT p.id, (SELECT COUNT(*) FROM play WHERE play.packageId = p.id) AS plays
-                        FROM package p LEFT JOIN publication pub ON pub.packageId = p.id
-                        WHERE \(conditions.joined(separator: " AND "))
-                    )\(after) ORDER BY plays DESC, id DESC LIMIT ?
-                    """,
-                arguments: arguments)
-            guard !ids.isEmpty else { return [] }
-            let packages = try Row.fetchAll(
-                db, sql: Self.publishedSelect + " WHERE p.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-                arguments: StatementArguments(ids)
-            ).map(Self.published)
-            let byId = Dictionary(uniqueKeysWithValues: packages.map { ($0.id, $0) })
-            return ids.compactMap { byId[$0] }
+        var (conditions, arguments) = publicConditions(filter)
+        var after = ""
+        if let position {
+            after = " WHERE plays < ? OR (plays = ? AND id < ?)"
+            arguments += [position.plays, position.plays, position.id]
         }
+        arguments += [limit]
+        let ids = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM (
+                    SELECT p.id, (SELECT COUNT(*) FROM play WHERE play.packageId = p.id) AS plays
+                    FROM package p LEFT JOIN publication pub ON pub.packageId = p.id
+                    WHERE \(conditions.joined(separator: " AND "))
+                )\(after) ORDER BY plays DESC, id DESC LIMIT ?
+                """,
+            arguments: arguments)
+        guard !ids.isEmpty else { return [] }
+        let packages = try Row.fetchAll(
+            db, sql: publishedSelect + " WHERE p.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments(ids)
+        ).map(published)
+        let byId = Dictionary(uniqueKeysWithValues: packages.map { ($0.id, $0) })
+        return ids.compactMap { byId[$0] }
     }
 
-    /// Changes a published package in one transaction, keeping its id, share code, creation time and owner. A `whole`
-    /// update replaces its quizzes (as an edit does) only while no play of it is stored: once one is, the ranked plays
-    /// and the leaderboard were judged on these quizzes, and `StoreError.packagePlayed` refuses it, checked inside
-    /// the transaction so a play stored meanwhile cannot slip past. `visibility` is changed when given.
-    public func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) throws {
-        try write { db in
-            guard let current = try Self.fetchPackage(id: packageId, in: db) else {
-                throw StoreError.packageNotFound("\(packageId)")
-            }
-            switch update {
-            case .whole(var package):
-                let plays = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM play WHERE packageId = ?", arguments: [packageId])!
-                guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
-                let open = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM openPlay WHERE packageId = ?", arguments: [packageId])!
-                guard open == 0 else { throw StoreError.packageInPlay(openPlays: open) }
-                package.shareCode = current.shareCode
-                package.createdAt = current.createdAt
-                package.origin = current.origin
-                package.seedId = current.seedId
-                try Self.update(packageId: packageId, to: package, keepAttemptedQuizzes: false, in: db)
-            case let .titleAndMaker(title, maker):
-                var package = current
-                package.title = title
-                package.maker = maker
-                try Self.checkStorable(package)
-                try db.execute(
-                    sql: "UPDATE package SET title = ?, maker = ? WHERE id = ?", arguments: [title, maker, packageId])
-            }
-            if let visibility {
-                try db.execute(
-                    sql: "UPDATE publication SET visibility = ? WHERE packageId = ?",
-                    arguments: [visibility.rawValue, packageId])
-            }
+    /// Changes a published package, keeping its id, share code, creation time and owner. A `whole` update replaces its
+    /// quizzes (as an edit does) only while no play of it is stored: once one is, the ranked plays and the leaderboard
+    /// were judged on these quizzes, and `StoreError.packagePlayed` refuses it, checked inside the transaction so a
+    /// play stored meanwhile cannot slip past. `visibility` is changed when given.
+    static func updatePublished(
+        packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?, in db: Database
+    ) throws {
+        guard let current = try fetchPackage(id: packageId, in: db) else {
+            throw StoreError.packageNotFound("\(packageId)")
+        }
+        switch update {
+        case .whole(var package):
+            let plays = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM play WHERE packageId = ?", arguments: [packageId])!
+            guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
+            let open = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM openPlay WHERE packageId = ?", arguments: [packageId])!
+            guard open == 0 else { throw StoreError.packageInPlay(openPlays: open) }
+            package.shareCode = current.shareCode
+            package.createdAt = current.createdAt
+            package.origin = current.origin
+            package.seedId = current.seedId
+            try Self.update(packageId: packageId, to: package, keepAttemptedQuizzes: false, in: db)
+        case let .titleAndMaker(title, maker):
+            var package = current
+            package.title = title
+            package.maker = maker
+            try checkStorable(package)
+            try db.execute(
+                sql: "UPDATE package SET title = ?, maker = ? WHERE id = ?", arguments: [title, maker, packageId])
+        }
+        if let visibility {
+            try db.execute(
+                sql: "UPDATE publication SET visibility = ? WHERE packageId = ?",
+                arguments: [visibility.rawValue, packageId])
         }
     }
 
     /// Keeps a JPEG among the database's poster images under `fileName`, unless one is there already under that name
     /// (names of uploads are their content's hash, so the same name is the same image).
     /// - Returns: whether it was new.
-    @discardableResult
-    public func storePosterImage(fileName: String, jpeg: Data, attribution: String) throws -> Bool {
-        try write { db in
-            guard try !PosterImageRecord.exists(db, key: fileName) else { return false }
-            try PosterImageRecord(fileName: fileName, jpeg: jpeg, attribution: attribution).insert(db)
-            return true
-        }
-    }
-
-    /// Whether the database answers a query: what the server's readiness is.
-    public func answers() -> Bool {
-        (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    static func storePosterImage(fileName: String, jpeg: Data, attribution: String, in db: Database) throws -> Bool {
+        guard try !PosterImageRecord.exists(db, key: fileName) else { return false }
+        try PosterImageRecord(fileName: fileName, jpeg: jpeg, attribution: attribution).insert(db)
+        return true
     }
 
     /// The conditions of a public package matching `filter`, over `package p LEFT JOIN publication pub`.

@@ -21,79 +21,65 @@ struct RoomResultRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
 }
 
 extension AppDatabase {
-    /// Stores a room's final results in one transaction: all of them or none.
-    public func insertRoomResults(_ rows: [RoomResultRow]) throws {
-        try write { db in
-            for row in rows {
-                var record = RoomResultRecord(
-                    id: nil, roomCode: row.roomCode, packageId: row.packageId, playerId: row.playerId, name: row.name,
-                    rank: row.rank, score: row.score, solved: row.solved, played: row.played, shareLine: row.shareLine,
-                    finishedAt: Self.timestamp(row.finishedAt))
-                try record.insert(db)
-            }
+    /// Stores a room's final results inside the caller's transaction: all of them or none.
+    static func insertRoomResults(_ rows: [RoomResultRow], in db: Database) throws {
+        for row in rows {
+            var record = RoomResultRecord(
+                id: nil, roomCode: row.roomCode, packageId: row.packageId, playerId: row.playerId, name: row.name,
+                rank: row.rank, score: row.score, solved: row.solved, played: row.played, shareLine: row.shareLine,
+                finishedAt: timestamp(row.finishedAt))
+            try record.insert(db)
         }
     }
 
     /// The player's room results, newest first.
-    public func roomResults(playerId: Int64) throws -> [RoomResultRow] {
-        try read { db in
-            try RoomResultRecord.filter(Column("playerId") == playerId).order(Column("id").desc).fetchAll(db).map {
-                RoomResultRow(
-                    roomCode: $0.roomCode, packageId: $0.packageId, playerId: $0.playerId, name: $0.name, rank: $0.rank,
-                    score: $0.score, solved: $0.solved, played: $0.played, shareLine: $0.shareLine,
-                    finishedAt: ISO8601DateFormatter().date(from: $0.finishedAt) ?? Date(timeIntervalSince1970: 0))
-            }
+    static func roomResults(playerId: Int64, in db: Database) throws -> [RoomResultRow] {
+        try RoomResultRecord.filter(Column("playerId") == playerId).order(Column("id").desc).fetchAll(db).map {
+            RoomResultRow(
+                roomCode: $0.roomCode, packageId: $0.packageId, playerId: $0.playerId, name: $0.name, rank: $0.rank,
+                score: $0.score, solved: $0.solved, played: $0.played, shareLine: $0.shareLine,
+                finishedAt: ISO8601DateFormatter().date(from: $0.finishedAt) ?? Date(timeIntervalSince1970: 0))
         }
     }
 
     /// The player's room results added up.
-    public func roomStats(playerId: Int64) throws -> RoomStats {
-        try read { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) AS rooms, COALESCE(SUM(rank = 1), 0) AS wins, COALESCE(SUM(score), 0) AS points,
-                           COALESCE(SUM(solved), 0) AS solved, COALESCE(SUM(played), 0) AS played
-                    FROM roomResult WHERE playerId = ?
-                    """,
-                arguments: [playerId])
-            return RoomStats(
-                rooms: row?["rooms"] ?? 0, wins: row?["wins"] ?? 0, points: row?["points"] ?? 0,
-                solved: row?["solved"] ?? 0, played: row?["played"] ?? 0)
-        }
+    static func roomStats(playerId: Int64, in db: Database) throws -> RoomStats {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) AS rooms, COALESCE(SUM(rank = 1), 0) AS wins, COALESCE(SUM(score), 0) AS points,
+                       COALESCE(SUM(solved), 0) AS solved, COALESCE(SUM(played), 0) AS played
+                FROM roomResult WHERE playerId = ?
+                """,
+            arguments: [playerId])
+        return RoomStats(
+            rooms: row?["rooms"] ?? 0, wins: row?["wins"] ?? 0, points: row?["points"] ?? 0,
+            solved: row?["solved"] ?? 0, played: row?["played"] ?? 0)
     }
 }
 
 extension AppDatabase {
     /// Records that the room `code` lives on `instance` (its base URL); `false` when the code is taken already.
-    public func claimRoomCode(_ code: String, instance: String, at date: Date) throws -> Bool {
-        try write { db in
-            try db.execute(
-                sql: "INSERT INTO roomDirectory (code, instance, openedAt) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
-                arguments: [code, instance, Self.timestamp(date)])
-            return db.changesCount == 1
-        }
+    static func claimRoomCode(_ code: String, instance: String, at date: Date, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "INSERT INTO roomDirectory (code, instance, openedAt) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
+            arguments: [code, instance, timestamp(date)])
+        return db.changesCount == 1
     }
 
     /// The base URL of the instance holding the room `code`, or `nil` when no instance has it.
-    public func roomInstance(code: String) throws -> String? {
-        try read { db in
-            try String.fetchOne(db, sql: "SELECT instance FROM roomDirectory WHERE code = ?", arguments: [code])
-        }
+    static func roomInstance(code: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT instance FROM roomDirectory WHERE code = ?", arguments: [code])
     }
 
     /// Forgets the room `code` if `instance` holds it (never another instance's room of the same code).
-    public func releaseRoomCode(_ code: String, instance: String) throws {
-        try write { db in
-            try db.execute(sql: "DELETE FROM roomDirectory WHERE code = ? AND instance = ?", arguments: [code, instance])
-        }
+    static func releaseRoomCode(_ code: String, instance: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM roomDirectory WHERE code = ? AND instance = ?", arguments: [code, instance])
     }
 
     /// Forgets every room of `instance`: what an instance does when it starts, since rooms it held before a crash
     /// went with its memory.
-    public func releaseRoomCodes(instance: String) throws {
-        try write { db in
-            try db.execute(sql: "DELETE FROM roomDirectory WHERE instance = ?", arguments: [instance])
-        }
+    static func releaseRoomCodes(instance: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM roomDirectory WHERE instance = ?", arguments: [instance])
     }
 }

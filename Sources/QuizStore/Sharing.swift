@@ -42,9 +42,6 @@ extension AppDatabase {
 
     /// The catalog facts of these keys, for an export.
     public func catalogMovies(keys: [String]) throws -> [String: CatalogMovie] {
-        try read { db in
-            let movies = try Catalog.movies(try MovieRecord.filter(keys.contains(Column("catalogKey"))).fetchAll(db), in: db)
-            return Dictionary(uniqueKeysWithValues: movies.map { ($0.catalogKey, $0) })
-        }
+        try read { db in try Catalog.movies(keys: keys, in: db) }
     }
 }

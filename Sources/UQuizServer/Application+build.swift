@@ -111,32 +111,36 @@ public struct ServerEnvironment: Sendable {
 }
 
 /// The application: the router, bound where the configuration says, logging through `logger`; `onListening` hears the
-/// address actually bound (with the real port when 0 was asked). Run it with `runService()` for graceful shutdown on
-/// SIGINT and SIGTERM: in-flight requests finish, then it returns.
+/// address actually bound (with the real port when 0 was asked). `services` (the store's client, say) start before the
+/// server and stop after it, so requests in flight finish on them; `beforeServerStarts` runs once they run and before
+/// the server binds (migrations, the clock's first measurement). Run it with `runService()` for graceful shutdown on
+/// SIGINT and SIGTERM: the server stops accepting, in-flight requests finish, then the services stop in reverse order.
 public func buildApplication(
     configuration: ServerConfiguration, environment: ServerEnvironment, logger: Logger,
     now: @escaping @Sendable () -> Duration = ServerClock.sinceStart,
+    services: [any Service] = [],
+    beforeServerStarts: @escaping @Sendable () async throws -> Void = {},
     onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
 ) -> some ApplicationProtocol {
     let host = configuration.host
     let seconds = configuration.idleTimeout.components.seconds
     let rooms = makeRooms(environment: environment, configuration: configuration, monotonicNow: now)
-    let router = buildRouter(
+    let (router, routeServices) = buildRoutes(
         environment: environment, configuration: configuration, monotonicNow: now, rooms: rooms, logger: logger)
-    return Application(
+    var application = Application(
         router: router,
         // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`), idle connections closed from
         // their first byte on; the rooms send their own heartbeats, so the library's automatic pings are off.
         server: .http1WebSocketUpgrade(
             guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
-        services: [RoomDirectoryRelease(rooms: rooms, logger: logger)],
+        services: services + routeServices + [RoomDirectoryRelease(rooms: rooms, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let reachableHost = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
             let instanceURL = configuration.instanceURL ?? "http://\(reachableHost.contains(":") ? "[\(reachableHost)]" : reachableHost):\(port)"
             do {
-                try rooms.listening(at: instanceURL)
+                try await rooms.listening(at: instanceURL)
             } catch {
                 // The store does not answer now: rooms opened here stay out of the directory, so only players on this
                 // instance reach them; the server serves everything else.
@@ -145,6 +149,8 @@ public func buildApplication(
             await onListening(host, port)
         },
         logger: logger)
+    application.beforeServerStarts(perform: beforeServerStarts)
+    return application
 }
 
 /// Every route of the server, with the middleware every request goes through: request logs with an id, the security
@@ -156,6 +162,17 @@ public func buildRouter(
     monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: ServerRooms? = nil,
     logger: Logger = Logger(label: "uquiz.serve")
 ) -> Router<ServerRequestContext> {
+    buildRoutes(
+        environment: environment, configuration: configuration, monotonicNow: monotonicNow, rooms: rooms, logger: logger
+    ).router
+}
+
+/// `buildRouter`'s routes, and the services they need running beside them: the one that drops this instance's kept
+/// packages when any instance changes one.
+func buildRoutes(
+    environment: ServerEnvironment, configuration: ServerConfiguration,
+    monotonicNow: @escaping @Sendable () -> Duration, rooms: ServerRooms?, logger: Logger
+) -> (router: Router<ServerRequestContext>, services: [any Service]) {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
@@ -180,8 +197,8 @@ public func buildRouter(
     }
     PlayerRoutes(environment: environment).add(
         to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players")))
-    PackageRoutes(environment: environment, plays: plays, recent: RecentAnswers(now: monotonicNow))
-        .add(to: router.group("v1/packages"))
+    let recent = RecentAnswers(now: monotonicNow)
+    PackageRoutes(environment: environment, plays: plays, recent: recent).add(to: router.group("v1/packages"))
     PosterRoutes(environment: environment, uploads: limiter(configuration.posterUploads, "uploads"))
         .add(to: router)
     PlayRoutes(
@@ -200,7 +217,37 @@ public func buildRouter(
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
-    return router
+    let forgetting = PackageChangeFollower(environment: environment.sharing, recent: recent, plays: plays, logger: logger)
+    return (router, [forgetting])
+}
+
+/// Drops what this instance keeps of a package (its recent metadata, its play plan) as soon as any instance on the
+/// store changes or deletes it, so that every instance answers with the change at once.
+struct PackageChangeFollower: Service {
+    let environment: SharingEnvironment
+    let recent: RecentAnswers
+    let plays: ServerPlays
+    let logger: Logger
+
+    func run() async throws {
+        let store: any ServerStorage
+        do {
+            store = try environment.store()
+        } catch {
+            logger.warning("package changes: the store could not be opened (\(error)); kept packages expire by time only")
+            return
+        }
+        for await change in store.packageChanges().cancelOnGracefulShutdown() {
+            switch change {
+            case .package(let id, let shareCode):
+                recent.forget(shareCode.value)
+                plays.packageChanged(id)
+            case .unknown:
+                recent.forgetAll()
+                plays.forgetAllPlans()
+            }
+        }
+    }
 }
 
 /// Takes this instance's rooms out of the store's room directory when the server shuts down gracefully: they end with
@@ -213,7 +260,7 @@ struct RoomDirectoryRelease: Service {
         // Cancelled rather than shut down: the process is being torn down anyway.
         do { try await gracefulShutdown() } catch { return }
         do {
-            try rooms.leftDirectory()
+            try await rooms.leftDirectory()
         } catch {
             logger.warning("live rooms: could not be taken out of the room directory (\(error))")
         }

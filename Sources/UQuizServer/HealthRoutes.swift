@@ -17,7 +17,7 @@ struct HealthRoutes {
         router.get("healthz") { _, _ in JSONBody.response(Status(status: "ok")) }
         router.get("readyz") { _, _ in
             // Opening the store may fail (a locked or unreadable file); that is "not ready", not an error of the request.
-            guard (try? environment.sharing.store().answers()) == true else {
+            guard let store = try? environment.sharing.store(), await store.answers() else {
                 throw APIError.notReady(retryAfterSeconds: Self.retryAfterSeconds)
             }
             return JSONBody.response(Status(status: "ready"))

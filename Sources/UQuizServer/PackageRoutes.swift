@@ -20,13 +20,14 @@ struct PackageRoutes {
     }
 
     func add(to group: RouterGroup<ServerRequestContext>) {
-        group.get { request, _ in try list(request) }
+        group.get { request, _ in try await list(request) }
         group.post { request, _ in try await publish(request) }
         group.get("{code}") { _, context in
             let code = try context.parameters.require("code")
             return JSONBody.response(
-                encoded: try recent.answer(for: code.uppercased()) {
-                    JSONBody.encoded(ServerAPI.PackageMetadata(try BrowsePackages(environment: environment.sharing).package(shareCode: code)))
+                encoded: try await recent.answer(for: code.uppercased()) {
+                    let package = try await BrowsePackages(environment: environment.sharing).package(shareCode: code)
+                    return JSONBody.encoded(ServerAPI.PackageMetadata(package))
                 })
         }
         group.put("{code}") { request, context in
@@ -35,16 +36,16 @@ struct PackageRoutes {
             return try await update(request, code: code)
         }
         group.delete("{code}") { request, context in
-            let player = try request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             let code = try context.parameters.require("code")
             defer { recent.forget(code.uppercased()) }
-            try PublishPackage(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
+            try await PublishPackage(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
                 .delete(shareCode: code, by: player)
             return Response(status: .noContent)
         }
     }
 
-    private func list(_ request: Request) throws -> Response {
+    private func list(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         var order = BrowseOrder.new
         if let sort = query.get("sort") {
@@ -80,15 +81,15 @@ struct PackageRoutes {
             }
             text = q
         }
-        let page = try BrowsePackages(environment: environment.sharing).page(
+        let page = try await BrowsePackages(environment: environment.sharing).page(
             order: order, BrowseFilter(level: level, language: language, text: text), after: cursor, limit: limit)
         return JSONBody.response(ServerAPI.PackagePage(packages: page.packages.map(ServerAPI.PackageMetadata.init), nextCursor: page.next?.text))
     }
 
     private func publish(_ request: Request) async throws -> Response {
-        let player = try request.authenticatedPlayer(environment)
+        let player = try await request.authenticatedPlayer(environment)
         let (spec, visibility) = try await Self.specAndVisibility(of: request)
-        let published = try PublishPackage(
+        let published = try await PublishPackage(
             environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
         ).publish(spec, visibility: visibility ?? .public, by: player)
         var response = JSONBody.response(ServerAPI.Published(shareCode: published.shareCode), status: .created)
@@ -100,9 +101,9 @@ struct PackageRoutes {
 extension PackageRoutes {
     /// `PUT /v1/packages/{code}`: the owner's new spec for the package, under the same share code.
     private func update(_ request: Request, code: String) async throws -> Response {
-        let player = try request.authenticatedPlayer(environment)
+        let player = try await request.authenticatedPlayer(environment)
         let (spec, visibility) = try await Self.specAndVisibility(of: request)
-        let updated = try PublishPackage(
+        let updated = try await PublishPackage(
             environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
         ).update(shareCode: code, with: spec, visibility: visibility, by: player, plays: plays)
         return JSONBody.response(ServerAPI.PackageMetadata(updated))

@@ -26,55 +26,56 @@ struct PlayRoutes {
     func add(to router: Router<ServerRequestContext>) {
         let packages = router.group("v1/packages")
         packages.post("{code}/plays") { request, context in
-            let player = try request.authenticatedPlayer(environment)
-            try Self.take(playStarts, for: player)
-            let view = try plays.start(shareCode: try context.parameters.require("code"), by: player)
+            let player = try await request.authenticatedPlayer(environment)
+            try await Self.take(playStarts, for: player)
+            let view = try await plays.start(shareCode: try context.parameters.require("code"), by: player)
             return Self.created(view)
         }
-        packages.get("{code}/leaderboard") { request, context in try leaderboard(request, context) }
+        packages.get("{code}/leaderboard") { request, context in try await leaderboard(request, context) }
 
         let play = router.group("v1/plays")
         play.get("{id}") { request, context in
-            let player = try request.authenticatedPlayer(environment)
-            return JSONBody.response(ServerAPI.PlayState(try plays.view(playId: try context.parameters.require("id"), by: player)))
+            let player = try await request.authenticatedPlayer(environment)
+            return JSONBody.response(ServerAPI.PlayState(try await plays.view(playId: try context.parameters.require("id"), by: player)))
         }
         play.get("{id}/quizzes/{quiz}/poster") { request, context in
-            let player = try request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
-            let jpeg = try plays.poster(playId: try context.parameters.require("id"), quiz: quiz, stage: stage, by: player)
+            let jpeg = try await plays.poster(playId: try context.parameters.require("id"), quiz: quiz, stage: stage, by: player)
             // A stage poster is the player's alone and changes as the clock runs: no shared cache may keep it.
             return Response(
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
         play.post("{id}/guesses") { request, context in
-            let player = try request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             let body = try JSONBody.decode(ServerAPI.GuessRequest.self, from: try await JSONBody.bytes(of: request))
             guard body.text.count <= Self.maxGuessLength else {
                 throw APIError.badRequest("$.text: at most \(Self.maxGuessLength) characters")
             }
-            try Self.take(guesses, for: player)
-            let outcome = try plays.guess(
+            try await Self.take(guesses, for: player)
+            let outcome = try await plays.guess(
                 playId: try context.parameters.require("id"), quiz: body.quiz, text: body.text, by: player)
             return JSONBody.response(ServerAPI.GuessAnswer(judgement: outcome.judgement.rawValue, play: ServerAPI.PlayState(outcome.play)))
         }
         play.post("{id}/hints") { request, context in
-            let player = try request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             let body = try JSONBody.decode(ServerAPI.QuizRequest.self, from: try await JSONBody.bytes(of: request))
-            let outcome = try plays.hint(playId: try context.parameters.require("id"), quiz: body.quiz, by: player)
+            let outcome = try await plays.hint(playId: try context.parameters.require("id"), quiz: body.quiz, by: player)
             return JSONBody.response(ServerAPI.HintAnswer(hint: outcome.hint, play: ServerAPI.PlayState(outcome.play)))
         }
         play.post("{id}/skips") { request, context in
-            let player = try request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             let body = try JSONBody.decode(ServerAPI.QuizRequest.self, from: try await JSONBody.bytes(of: request))
-            let view = try plays.skip(playId: try context.parameters.require("id"), quiz: body.quiz, by: player)
+            let view = try await plays.skip(playId: try context.parameters.require("id"), quiz: body.quiz, by: player)
             return JSONBody.response(ServerAPI.PlayState(view))
         }
 
         router.get("v1/daily") { request, _ in
-            let viewer = request.headers[.authorization] == nil ? nil : try request.authenticatedPlayer(environment)
-            let view = try plays.daily(viewer: viewer)
+            var viewer: Player?
+            if request.headers[.authorization] != nil { viewer = try await request.authenticatedPlayer(environment) }
+            let view = try await plays.daily(viewer: viewer)
             let position = view.choice.position ?? 0
             return JSONBody.response(
                 ServerAPI.Daily(
@@ -84,22 +85,22 @@ struct PlayRoutes {
                     you: view.streak.map { ServerAPI.Daily.You(streak: $0.current, bestStreak: $0.best, play: view.play.map(ServerAPI.PlayState.init)) }))
         }
         router.post("v1/daily/plays") { request, _ in
-            let player = try request.authenticatedPlayer(environment)
-            try Self.take(playStarts, for: player)
-            return Self.created(try plays.startDaily(by: player))
+            let player = try await request.authenticatedPlayer(environment)
+            try await Self.take(playStarts, for: player)
+            return Self.created(try await plays.startDaily(by: player))
         }
 
-        router.get("v1/movies") { request, _ in try searchMovies(request) }
+        router.get("v1/movies") { request, _ in try await searchMovies(request) }
     }
 
-    private func leaderboard(_ request: Request, _ context: ServerRequestContext) throws -> Response {
+    private func leaderboard(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let around = request.uri.queryParameters.get("around")
         if let around, around != "me" { throw APIError.badRequest("around: \"\(around)\" is not known here: use me") }
         var viewer: Player?
         if around != nil || request.headers[.authorization] != nil {
-            viewer = try request.authenticatedPlayer(environment)
+            viewer = try await request.authenticatedPlayer(environment)
         }
-        let view = try Leaderboards(environment: environment.sharing).board(
+        let view = try await Leaderboards(environment: environment.sharing).board(
             shareCode: try context.parameters.require("code"), viewer: viewer)
         return JSONBody.response(
             ServerAPI.Leaderboard(
@@ -113,8 +114,8 @@ struct PlayRoutes {
                 }))
     }
 
-    private func searchMovies(_ request: Request) throws -> Response {
-        let player = try request.authenticatedPlayer(environment)
+    private func searchMovies(_ request: Request) async throws -> Response {
+        let player = try await request.authenticatedPlayer(environment)
         let query = request.uri.queryParameters
         guard let text = try query.get("q").map({ try QueryValue.searchText($0, name: "q") }),
             !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -133,8 +134,8 @@ struct PlayRoutes {
             }
             year = parsed
         }
-        try Self.take(movieSearches, for: player)
-        let found = try movies.find(text, language: language, page: page, year: year)
+        try await Self.take(movieSearches, for: player)
+        let found = try await movies.find(text, language: language, page: page, year: year)
         return JSONBody.response(
             ServerAPI.MovieResults(
                 source: found.offlineReason == nil ? "tmdb" : "catalog", page: found.page, totalPages: found.totalPages,
@@ -155,7 +156,7 @@ struct PlayRoutes {
     }
 
     /// One token of `limiter` for `player`, or 429 with `Retry-After`.
-    static func take(_ limiter: RateLimiter, for player: Player) throws {
-        if let wait = try limiter.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+    static func take(_ limiter: RateLimiter, for player: Player) async throws {
+        if let wait = try await limiter.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
     }
 }

@@ -10,12 +10,12 @@ struct PlayerRoutes {
     /// `creationLimit` limits making players only (per client address), not reading one.
     func add(to router: Router<ServerRequestContext>, creationLimit: RateLimitMiddleware) {
         router.get("v1/players/me") { request, _ in
-            let player = try request.authenticatedPlayer(environment)
-            return JSONBody.response(try Players(environment: environment.sharing).roomStats(of: player))
+            let player = try await request.authenticatedPlayer(environment)
+            return await JSONBody.response(try Players(environment: environment.sharing).roomStats(of: player))
         }
         router.group("v1/players").add(middleware: creationLimit).post { request, _ in
             let body = try JSONBody.decode(ServerAPI.NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))
-            let made = try Players(environment: environment.sharing).register(name: body.name)
+            let made = try await Players(environment: environment.sharing).register(name: body.name)
             return JSONBody.response(
                 ServerAPI.NewPlayer(id: made.player.id, name: made.player.name, token: made.token.text), status: .created)
         }
@@ -25,26 +25,26 @@ struct PlayerRoutes {
 extension Request {
     /// The player whose bearer token the request carries: 401 without one, or with one nobody has; 429 once the
     /// client's address has had too many refused (`AuthenticationGate`).
-    func authenticatedPlayer(_ environment: ServerEnvironment) throws -> Player {
+    func authenticatedPlayer(_ environment: ServerEnvironment) async throws -> Player {
         guard let header = headers[.authorization] else {
             throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
         }
         let gate = AuthenticationGate.current
         try gate?.check()
         do {
-            return try player(header: header, environment)
+            return try await player(header: header, environment)
         } catch {
-            if APIError.from(error)?.status == .unauthorized { gate?.failed() }
+            if APIError.from(error)?.status == .unauthorized { await gate?.failed() }
             throw error
         }
     }
 
-    private func player(header: String, _ environment: ServerEnvironment) throws -> Player {
+    private func player(header: String, _ environment: ServerEnvironment) async throws -> Player {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("the Authorization header must be \"Bearer TOKEN\"")
         }
-        return try Players(environment: environment.sharing).authenticate(
+        return try await Players(environment: environment.sharing).authenticate(
             PlayerToken(text: parts[1].trimmingCharacters(in: .whitespaces)))
     }
 }

@@ -13,15 +13,15 @@ struct PosterRoutes {
 
     func add(to router: Router<ServerRequestContext>) {
         router.post("v1/posters") { request, _ in
-            let player = try request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             // The media type says what the body is meant to be; the bytes are checked all the same.
             let mediaType = request.headers[.contentType]?.split(separator: ";").first?
                 .trimmingCharacters(in: .whitespaces).lowercased()
             guard mediaType == "image/jpeg" else {
                 throw APIError.unsupportedMediaType("Content-Type: send the poster as image/jpeg")
             }
-            if let wait = try uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
-            let uploaded = try UploadPoster(environment: environment.sharing, geometry: environment.geometry)
+            if let wait = try await uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+            let uploaded = try await UploadPoster(environment: environment.sharing, geometry: environment.geometry)
                 .upload(try await JSONBody.bytes(of: request), by: player)
             return JSONBody.response(
                 ServerAPI.UploadedPoster(poster: uploaded.name, width: uploaded.width, height: uploaded.height),

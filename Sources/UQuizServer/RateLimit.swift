@@ -91,13 +91,13 @@ final class RateLimiter: Sendable {
     }
 
     /// Takes one token for `client`; `nil` when allowed, else how long until the next token.
-    func take(for client: String) throws -> Duration? {
+    func take(for client: String) async throws -> Duration? {
         let nowMicros = now().wholeMicroseconds
         let intervalMicros = limit.interval.wholeMicroseconds
         if let (name, store) = shared {
             let store = try store()
-            try forgetFullBuckets(in: store, nowMicros: nowMicros)
-            return try store.takeToken(
+            try await forgetFullBuckets(in: store, nowMicros: nowMicros)
+            return try await store.takeToken(
                 key: "\(name):\(client)", burst: limit.burst, intervalMicros: intervalMicros, nowMicros: nowMicros
             ).map { .microseconds($0) }
         }
@@ -117,14 +117,14 @@ final class RateLimiter: Sendable {
 
     /// Once a minute, drops the store's buckets untouched for an hour, so the table holds recent clients only. Every
     /// limit's bucket refills within a minute, so those are full anyway, whichever limit they belong to.
-    private func forgetFullBuckets(in store: any RateLimitStorage, nowMicros: Int64) throws {
+    private func forgetFullBuckets(in store: any RateLimitStorage, nowMicros: Int64) async throws {
         let due = lastCleanup.withLock { last -> Bool in
             guard nowMicros - (last ?? .min / 2) >= 60_000_000 else { return false }
             last = nowMicros
             return true
         }
         guard due else { return }
-        try store.forgetBuckets(untouchedSince: nowMicros - 3_600_000_000)
+        try await store.forgetBuckets(untouchedSince: nowMicros - 3_600_000_000)
     }
 }
 
@@ -134,7 +134,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let wait = try limiter.take(for: context.clientAddress) { throw APIError.tooManyRequests(wait) }
+        if let wait = try await limiter.take(for: context.clientAddress) { throw APIError.tooManyRequests(wait) }
         return try await next(request, context)
     }
 }
@@ -155,7 +155,7 @@ struct AuthenticationGate: Sendable {
     }
 
     /// One failed attempt: a token nobody has, or an Authorization header that is not a bearer token.
-    func failed() { _ = try? limiter.take(for: client) }
+    func failed() async { _ = try? await limiter.take(for: client) }
 }
 
 /// Sets the `AuthenticationGate` of each request from the client's address. Only requests whose Authorization header

@@ -19,24 +19,24 @@ struct RoomRoutes {
     func add(to router: Router<ServerRequestContext>) {
         let group = router.group("v1/rooms")
         group.post { request, _ in
-            let host = try request.authenticatedPlayer(environment)
+            let host = try await request.authenticatedPlayer(environment)
             let body = try JSONBody.decode(RoomWire.OpenRequest.self, from: try await JSONBody.bytes(of: request))
-            let code = try rooms.open(shareCode: body.shareCode, host: host)
+            let code = try await rooms.open(shareCode: body.shareCode, host: host)
             return JSONBody.response(
                 RoomWire.Opened(code: code.value, wsURL: "/v1/rooms/\(code.value)/ws"), status: .created)
         }
         group.get("{code}") { request, context in
             let code = try context.parameters.require("code")
-            if let holder = try holder(of: code, request) { return try await forwarding.answer(request, from: holder) }
-            return JSONBody.response(try rooms.info(code: code))
+            if let holder = try await holder(of: code, request) { return try await forwarding.answer(request, from: holder) }
+            return JSONBody.response(try await rooms.info(code: code))
         }
         group.get("{code}/quizzes/{quiz}/poster") { request, context in
-            if let holder = try holder(of: try context.parameters.require("code"), request) {
+            if let holder = try await holder(of: try context.parameters.require("code"), request) {
                 return try await forwarding.answer(request, from: holder)
             }
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
-            let jpeg = try rooms.poster(code: try context.parameters.require("code"), quiz: quiz, stage: stage)
+            let jpeg = try await rooms.poster(code: try context.parameters.require("code"), quiz: quiz, stage: stage)
             return Response(
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
@@ -46,7 +46,9 @@ struct RoomRoutes {
             // upgrade gets the WebSocket library's bare 400 (it writes every refused upgrade itself), so clients ask
             // `GET /v1/rooms/{code}` first for a clear answer. A plain GET to a room is told what to ask.
             let code = try context.parameters.require("code")
-            guard try rooms.exists(code: code) || holder(of: code, request) != nil else {
+            var known = rooms.exists(code: code)
+            if !known { known = try await holder(of: code, request) != nil }
+            guard known else {
                 throw ServerRooms.Problem.unknownRoom
             }
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
@@ -57,7 +59,7 @@ struct RoomRoutes {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let code = context.requestContext.parameters.get("code") ?? ""
-            if !rooms.exists(code: code), case .elsewhere(let holder) = try rooms.whereabouts(code: code) {
+            if !rooms.exists(code: code), case .elsewhere(let holder) = try await rooms.whereabouts(code: code) {
                 try await forwarding.relay(inbound, outbound, code: code, holder: holder)
                 return
             }
@@ -67,8 +69,8 @@ struct RoomRoutes {
 
     /// The base URL of the instance holding room `code`, when another instance does and `request` was not forwarded
     /// already; `nil` when the room is here (or nowhere: the local route then says 404).
-    private func holder(of code: String, _ request: Request) throws -> String? {
-        guard !RoomForwarding.isForwarded(request), case .elsewhere(let holder) = try rooms.whereabouts(code: code) else {
+    private func holder(of code: String, _ request: Request) async throws -> String? {
+        guard !RoomForwarding.isForwarded(request), case .elsewhere(let holder) = try await rooms.whereabouts(code: code) else {
             return nil
         }
         return holder
@@ -104,7 +106,7 @@ struct RoomRoutes {
         let heartbeat = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
-                connection.heartbeat()
+                await connection.heartbeat()
                 if connection.isClosed { return }
             }
         }
@@ -113,13 +115,13 @@ struct RoomRoutes {
         do {
             for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
                 switch message {
-                case .text(let text): connection.receive(text, bytes: text.utf8.count)
-                case .binary(let buffer): connection.receive(nil, bytes: buffer.readableBytes)
+                case .text(let text): await connection.receive(text, bytes: text.utf8.count)
+                case .binary(let buffer): await connection.receive(nil, bytes: buffer.readableBytes)
                 }
                 if connection.isClosed { break }
             }
         } catch {}
-        connection.closed()
+        await connection.closed()
         continuation.finish()
         heartbeat.cancel()
         await writer.value

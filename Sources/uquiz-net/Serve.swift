@@ -2,43 +2,64 @@ import Foundation
 import Logging
 import PostgresStore
 import QuizStore
-import UQuizStorage
+import ServiceLifecycle
 import UQuizApp
 import UQuizCLI
 import UQuizServer
+import UQuizStorage
 
 extension ServeCommand {
     /// `uquiz serve`'s run, here because only this binary links the server.
     func serve() async throws {
         let context = try await AppContext.make(store)
         let logger = Logger.escapingStandardError(label: "uquiz.server", level: store.verbose ? .debug : .info)
-        // Opened now rather than on the first request: a first run seeds here, and a bad database stops the server
-        // before it says it is listening.
-        let (database, appEnvironment, onPostgres) = try openDatabase(context, logger: logger)
+        let database = try openDatabase(context, logger: logger)
         let environment = ServerEnvironment(
-            sharing: SharingEnvironment(app: appEnvironment, store: { database }),
+            sharing: SharingEnvironment(app: context.environment, store: { database.store }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
-        let configuration = try configuration(context, onPostgres: onPostgres, logger: logger)
-        // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time.
-        let clock = try SharedClock(store: database)
+        let configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
+        // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time. It
+        // is measured once the store's services run, before the server binds.
+        let clock = SharedClock(unsynchronized: database.store)
         let app = buildApplication(
             configuration: configuration, environment: environment, logger: logger, now: clock.now,
+            services: database.services + [ClockSynchronization(clock: clock)],
+            beforeServerStarts: {
+                // A bad database stops the server here, before it says it is listening.
+                try await database.prepare()
+                try await clock.synchronize()
+            },
             onListening: { host, port in
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 // Written straight to the file descriptor: a pipe would otherwise hold the line in a buffer, and
                 // whoever waits for it would wait forever.
                 FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
             })
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                // Follows the database clock's corrections; a failed measurement keeps the last offset. Ends quietly
-                // when the server stops.
-                while (try? await Task.sleep(for: .seconds(60))) != nil {
-                    try? clock.synchronize()
-                }
+        try await app.runService()
+    }
+}
+
+/// The server's database: the store the use cases call, the services it needs running (PostgreSQL's client), and
+/// what to do before serving (PostgreSQL's migrations and first seeding, which need those services).
+struct ServerDatabase: Sendable {
+    var store: any ServerStorage
+    var services: [any Service]
+    var prepare: @Sendable () async throws -> Void
+    var onPostgres: Bool
+}
+
+/// Measures the shared clock again every minute while serving, following the database clock's corrections; a failed
+/// measurement keeps the last offset.
+struct ClockSynchronization: Service {
+    let clock: SharedClock
+
+    func run() async throws {
+        // A sleep does not end on a graceful shutdown by itself: it is cancelled then, so the server stops at once.
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: .seconds(60))
+                try? await clock.synchronize()
             }
-            try await app.runService()
-            group.cancelAll()
         }
     }
 }
@@ -63,26 +84,26 @@ extension ServeCommand {
         return configuration
     }
 
-    /// The server's database, SQLite or PostgreSQL (see `Settings.serverDatabase`), and the application environment
-    /// over it; whether it is PostgreSQL.
-    func openDatabase(
-        _ context: AppContext, logger: Logger
-    ) throws -> (database: any ServerStorage, environment: AppEnvironment, onPostgres: Bool) {
+    /// The server's database, SQLite or PostgreSQL (see `Settings.serverDatabase`). SQLite is opened (and on a first
+    /// run seeded) now, like every command's database; PostgreSQL once its client runs.
+    func openDatabase(_ context: AppContext, logger: Logger) throws -> ServerDatabase {
+        let deadline = StoreDeadline(.milliseconds(dbDeadline))
         switch try context.settings.serverDatabase() {
         case .sqlite:
-            return (try context.openDatabase(), context.environment, false)
+            let file = try context.openDatabase()
+            let store = try SQLiteServerStore.open(path: file.path, deadline: deadline)
+            return ServerDatabase(store: store, services: [], prepare: {}, onPostgres: false)
         case .postgres(let url):
-            let (database, seeded) = try PostgresQuizStore.open(url: url, seedContent: { try context.settings.seedBundle().content() })
-            logger.info("database \(database.redactedURL)")
-            if seeded { logger.notice("seeded \(database.redactedURL) from the seed bundle") }
-            var environment = context.environment
-            // The use cases the server runs read the catalog, packages and posters from PostgreSQL; the CLI's own
-            // store (local packages, plays, the seed's maintenance) is a SQLite file the server never opens.
-            environment.catalog = { database }
-            environment.store = {
-                throw CommandFailure(message: "uquiz serve on PostgreSQL has no local SQLite store (a server bug if seen)")
-            }
-            return (database, environment, true)
+            let store = try PostgresQuizStore(url: url, deadline: deadline)
+            logger.info("database \(store.redactedURL)")
+            let settings = context.settings
+            return ServerDatabase(
+                store: store, services: [store],
+                prepare: {
+                    let seeded = try await store.prepare(seedContent: { try settings.seedBundle().content() })
+                    if seeded { logger.notice("seeded \(store.redactedURL) from the seed bundle") }
+                },
+                onPostgres: true)
         }
     }
 }

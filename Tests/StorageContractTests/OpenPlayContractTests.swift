@@ -18,160 +18,149 @@ struct ChangeRefused: Error, Equatable {}
 /// Open plays, rate buckets and the clock: the same answers from SQLite and PostgreSQL.
 @Suite struct OpenPlayContractTests {
     @Test(arguments: StoreKind.allCases)
-    func insertingOpenPlaysChecksRoomDailyAndPlan(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
-            let quizzes = try store.quizIDs(packageId: id)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+    func insertingOpenPlaysChecksRoomDailyAndPlan(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
             let record = openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes)
-            try store.insertOpenPlay(record, maxOpen: 2)
-            #expect(try store.openPlay(id: "p1") == record)
-            #expect(try store.openPlay(id: "nope") == nil)
-            #expect(throws: OpenPlayRefusal.outdatedPlan) {
-                try store.insertOpenPlay(openRecord(id: "p2", player: ann, packageId: id, quizIds: quizzes.reversed()), maxOpen: 5)
+            try await store.insertOpenPlay(record, maxOpen: 2)
+            #expect(try await store.openPlay(id: "p1") == record)
+            #expect(try await store.openPlay(id: "nope") == nil)
+            await #expect(throws: OpenPlayRefusal.outdatedPlan) {
+                try await store.insertOpenPlay(openRecord(id: "p2", player: ann, packageId: id, quizIds: quizzes.reversed()), maxOpen: 5)
             }
-            try store.insertOpenPlay(openRecord(id: "d1", player: ann, packageId: id, quizIds: [quizzes[1]], daily: "2026-11-23"), maxOpen: 5)
-            #expect(try store.openDailyPlayId(playerId: ann.id, day: "2026-11-23") == "d1")
-            #expect(try store.openDailyPlayId(playerId: ann.id, day: "2026-11-24") == nil)
-            #expect(throws: OpenPlayRefusal.dailyOpen(playId: "d1")) {
-                try store.insertOpenPlay(openRecord(id: "d2", player: ann, packageId: id, quizIds: [quizzes[0]], daily: "2026-11-23"), maxOpen: 5)
+            try await store.insertOpenPlay(openRecord(id: "d1", player: ann, packageId: id, quizIds: [quizzes[1]], daily: "2026-11-23"), maxOpen: 5)
+            #expect(try await store.openDailyPlayId(playerId: ann.id, day: "2026-11-23") == "d1")
+            #expect(try await store.openDailyPlayId(playerId: ann.id, day: "2026-11-24") == nil)
+            await #expect(throws: OpenPlayRefusal.dailyOpen(playId: "d1")) {
+                try await store.insertOpenPlay(openRecord(id: "d2", player: ann, packageId: id, quizIds: [quizzes[0]], daily: "2026-11-23"), maxOpen: 5)
             }
-            #expect(throws: OpenPlayRefusal.outdatedPlan) {
-                try store.insertOpenPlay(openRecord(id: "d3", player: ann, packageId: id, quizIds: [999_999], daily: "2026-11-24"), maxOpen: 5)
+            await #expect(throws: OpenPlayRefusal.outdatedPlan) {
+                try await store.insertOpenPlay(openRecord(id: "d3", player: ann, packageId: id, quizIds: [999_999], daily: "2026-11-24"), maxOpen: 5)
             }
-            #expect(throws: OpenPlayRefusal.full) {
-                try store.insertOpenPlay(openRecord(id: "p3", player: ann, packageId: id, quizIds: quizzes), maxOpen: 2)
+            await #expect(throws: OpenPlayRefusal.full) {
+                try await store.insertOpenPlay(openRecord(id: "p3", player: ann, packageId: id, quizIds: quizzes), maxOpen: 2)
             }
-            #expect(try store.openPlayCount(packageId: id) == 2)
-            #expect(try store.openPlayCount(packageId: id + 1) == 0)
-            #expect(try store.openPlayCount(packageId: nil) == 2)
+            #expect(try await store.openPlayCount(packageId: id) == 2)
+            #expect(try await store.openPlayCount(packageId: id + 1) == 0)
+            #expect(try await store.openPlayCount(packageId: nil) == 2)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func updatingKeepsFinishesOrRollsBack(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let quizzes = try store.quizIDs(packageId: id)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            try store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
-            #expect(try store.updateOpenPlay(id: "nope") { record in (1, .keep(record)) } == nil)
+    func updatingKeepsFinishesOrRollsBack(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            try await store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+            #expect(try await store.updateOpenPlay(id: "nope") { record in (1, .keep(record)) } == nil)
 
-            let kept = try #require(try store.updateOpenPlay(id: "p1") { record in
+            let kept = try #require(try await store.updateOpenPlay(id: "p1") { record in
                 var record = record
                 record.events.append(.init(kind: .guess, quiz: 1, text: "Inception", atMicros: 1_500_000))
                 record.events.append(.init(kind: .hint, quiz: 1, atMicros: 1_600_000))
                 return ("kept", .keep(record))
             })
             #expect(kept.value == "kept" && kept.ranked == nil)
-            let stored = try #require(try store.openPlay(id: "p1"))
+            let stored = try #require(try await store.openPlay(id: "p1"))
             #expect(stored.events.count == 2 && stored.events[0].text == "Inception" && stored.events[1].kind == .hint)
 
             // What `change` throws rolls everything back and is rethrown.
-            #expect(throws: ChangeRefused()) {
-                try store.updateOpenPlay(id: "p1") { record -> (Int, OpenPlayChange) in
+            await #expect(throws: ChangeRefused()) {
+                try await store.updateOpenPlay(id: "p1") { record -> (Int, OpenPlayChange) in
                     throw ChangeRefused()
                 }
             }
-            #expect(try store.openPlay(id: "p1") == stored)
+            #expect(try await store.openPlay(id: "p1") == stored)
 
             let finished = FinishedServerPlay(
                 publicId: "p1", packageId: id, player: ann, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
                 finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: 120, elapsedSeconds: 12, dailyDay: nil,
                 attempts: [attempt(quizId: quizzes[0], solved: true, score: 120)])
-            let done = try #require(try store.updateOpenPlay(id: "p1") { _ in (7, .finish(finished)) })
+            let done = try #require(try await store.updateOpenPlay(id: "p1") { _ in (7, .finish(finished)) })
             #expect(done.value == 7 && done.ranked == true)
-            #expect(try store.openPlay(id: "p1") == nil)
-            #expect(try store.serverPlay(publicId: "p1")?.score == 120)
-            #expect(try store.openPlayCount(packageId: nil) == 0)
+            #expect(try await store.openPlay(id: "p1") == nil)
+            #expect(try await store.serverPlay(publicId: "p1")?.score == 120)
+            #expect(try await store.openPlayCount(packageId: nil) == 0)
         }
     }
 
     /// Many threads add one event each to one open play: every change sees the one before (the play is locked).
     @Test(arguments: StoreKind.allCases)
-    func concurrentUpdatesOfOnePlaySerialize(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            try store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: try store.quizIDs(packageId: id)), maxOpen: 5)
+    func concurrentUpdatesOfOnePlaySerialize(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let quizzes = try await store.quizIDs(packageId: id)
+            try await store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
             let writers = 4
             let perWriter = 10
-            let failures = FailureLog()
-            DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            let outcomes = await atOnce(writers) { writer in
                 for step in 0..<perWriter {
-                    do {
-                        _ = try store.updateOpenPlay(id: "p1") { record in
-                            var record = record
-                            record.events.append(.init(kind: .skip, quiz: 1, atMicros: Int64(writer * 1000 + step)))
-                            return ((), .keep(record))
-                        }
-                    } catch {
-                        failures.add("\(error)")
+                    _ = try await store.updateOpenPlay(id: "p1") { record in
+                        var record = record
+                        record.events.append(.init(kind: .skip, quiz: 1, atMicros: Int64(writer * 1000 + step)))
+                        return ((), .keep(record))
                     }
                 }
             }
-            #expect(failures.all.isEmpty)
-            let events = try #require(try store.openPlay(id: "p1")).events
+            #expect(outcomes.failures.isEmpty)
+            let events = try #require(try await store.openPlay(id: "p1")).events
             #expect(events.count == writers * perWriter)
             #expect(Set(events.map(\.atMicros)).count == writers * perWriter)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func overduePlaysOldestFirst(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let quizzes = try store.quizIDs(packageId: id)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+    func overduePlaysOldestFirst(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
             for (name, endsBy) in [("late", 9_000), ("first", 1_000), ("second", 2_000), ("third", 3_000)] {
-                try store.insertOpenPlay(openRecord(id: name, player: ann, packageId: id, quizIds: quizzes, endsBy: Int64(endsBy)), maxOpen: 10)
+                try await store.insertOpenPlay(openRecord(id: name, player: ann, packageId: id, quizIds: quizzes, endsBy: Int64(endsBy)), maxOpen: 10)
             }
-            #expect(try store.overdueOpenPlays(before: 5_000, limit: 10) == ["first", "second", "third"])
-            #expect(try store.overdueOpenPlays(before: 5_000, limit: 2) == ["first", "second"])
-            #expect(try store.overdueOpenPlays(before: 1_000, limit: 10) == [])
+            #expect(try await store.overdueOpenPlays(before: 5_000, limit: 10) == ["first", "second", "third"])
+            #expect(try await store.overdueOpenPlays(before: 5_000, limit: 2) == ["first", "second"])
+            #expect(try await store.overdueOpenPlays(before: 1_000, limit: 10) == [])
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func rateBucketsBurstRefuseAndRefill(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
+    func rateBucketsBurstRefuseAndRefill(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             let second: Int64 = 1_000_000
             let start: Int64 = 10_000 * second
-            for _ in 0..<3 { #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start) == nil) }
-            #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start) == second)
-            #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start + second / 4) == 3 * second / 4)
+            for _ in 0..<3 { #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start) == nil) }
+            #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start) == second)
+            #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start + second / 4) == 3 * second / 4)
             // Another key has its own bucket.
-            #expect(try store.takeToken(key: "ip:2", burst: 3, intervalMicros: second, nowMicros: start) == nil)
+            #expect(try await store.takeToken(key: "ip:2", burst: 3, intervalMicros: second, nowMicros: start) == nil)
             // One interval later one token is back, and only one.
-            #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start + second) == nil)
-            #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start + second) != nil)
+            #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start + second) == nil)
+            #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: start + second) != nil)
             // Long after, the bucket is full again, never fuller.
             let later = start + 100 * second
-            for _ in 0..<3 { #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: later) == nil) }
-            #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: later) == second)
+            for _ in 0..<3 { #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: later) == nil) }
+            #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: later) == second)
             // Forgotten buckets start full.
-            try store.forgetBuckets(untouchedSince: later)
-            #expect(try store.takeToken(key: "ip:2", burst: 1, intervalMicros: second, nowMicros: later) == nil)
-            #expect(try store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: later) == second)
+            try await store.forgetBuckets(untouchedSince: later)
+            #expect(try await store.takeToken(key: "ip:2", burst: 1, intervalMicros: second, nowMicros: later) == nil)
+            #expect(try await store.takeToken(key: "ip:1", burst: 3, intervalMicros: second, nowMicros: later) == second)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func theDatabaseClockIsTheWallClock(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
+    func theDatabaseClockIsTheWallClock(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             let before = Int64(Date().timeIntervalSince1970 * 1_000_000)
-            let database = try store.databaseMicros()
+            let database = try await store.databaseMicros()
             let after = Int64(Date().timeIntervalSince1970 * 1_000_000)
             // Same machine: the server's clock reads between the two local reads, give or take a millisecond.
             #expect(database >= before - 1_000 && database <= after + 1_000)
-            #expect(try store.databaseMicros() >= database)
+            #expect(try await store.databaseMicros() >= database)
         }
     }
-}
-
-final class FailureLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures: [String] = []
-    func add(_ failure: String) { lock.withLock { failures.append(failure) } }
-    var all: [String] { lock.withLock { failures } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import QuizCore
 import QuizStore
 import UQuizStorage
@@ -7,61 +8,65 @@ import Testing
 /// Server plays, leaderboards, solve statistics and the daily quiz: the same answers from SQLite and PostgreSQL.
 @Suite struct PlayContractTests {
     @Test(arguments: StoreKind.allCases)
-    func thePlayersFirstNonDailyPlayIsRanked(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            #expect(try !recordPlay(on: store, packageId: id, player: ann, score: 50, daily: "2026-11-23", publicId: "daily-1"))
-            #expect(try recordPlay(on: store, packageId: id, player: ann, score: 100, publicId: "first"))
-            #expect(try !recordPlay(on: store, packageId: id, player: ann, score: 900, publicId: "second"))
-            let stored = try #require(try store.serverPlay(publicId: "first"))
+    func thePlayersFirstNonDailyPlayIsRanked(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            #expect(try await !recordPlay(on: store, packageId: id, player: ann, score: 50, daily: "2026-11-23", publicId: "daily-1"))
+            #expect(try await recordPlay(on: store, packageId: id, player: ann, score: 100, publicId: "first"))
+            #expect(try await !recordPlay(on: store, packageId: id, player: ann, score: 900, publicId: "second"))
+            let stored = try #require(try await store.serverPlay(publicId: "first"))
             #expect(stored.ranked && stored.score == 100 && stored.packageId == id && stored.playerId == ann.id)
             #expect(stored.elapsedSeconds == 30 && stored.dailyDay == nil)
-            #expect(stored.attempts.map(\.quizId) == (try store.quizIDs(packageId: id)))
+            let quizIDs = try await store.quizIDs(packageId: id)
+            #expect(stored.attempts.map(\.quizId) == quizIDs)
             #expect(stored.attempts[0].result == QuizResult(outcome: .solved, seconds: 10, stageReached: 2, hintsUsed: 0, score: 100))
-            #expect(try store.serverPlay(publicId: "daily-1")?.dailyDay == "2026-11-23")
-            #expect(try store.serverPlay(publicId: "second")?.ranked == false)
-            #expect(try store.serverPlay(publicId: "nope") == nil)
+            #expect(try await store.serverPlay(publicId: "daily-1")?.dailyDay == "2026-11-23")
+            #expect(try await store.serverPlay(publicId: "second")?.ranked == false)
+            #expect(try await store.serverPlay(publicId: "nope") == nil)
             // The same public id twice is refused, and nothing of the second is kept.
-            #expect(throws: (any Error).self) { try recordPlay(on: store, packageId: id, player: ann, score: 1, publicId: "first") }
-            #expect(try store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.plays == 3)
+            await #expect(throws: (any Error).self) { try await recordPlay(on: store, packageId: id, player: ann, score: 1, publicId: "first") }
+            #expect(try await store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.plays == 3)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func leaderboardRanksTiesAndMine(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let players = try (0..<5).map { try store.insertPlayer(name: "P\($0)", tokenHash: tokenHash(UInt8(20 + $0)), at: Date()) }
+    func leaderboardRanksTiesAndMine(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            var players: [Player] = []
+            for index in 0..<5 {
+                players.append(try await store.insertPlayer(name: "P\(index)", tokenHash: tokenHash(UInt8(20 + index)), at: Date()))
+            }
             // P0 300 in 40 s, P1 300 in 20 s, P2 300 in 40 s (ties P0), P3 100, P4 50.
             for (index, (score, elapsed)) in [(300, 40.0), (300, 20.0), (300, 40.0), (100, 10.0), (50, 5.0)].enumerated() {
-                try recordPlay(on: store, packageId: id, player: players[index], score: score, elapsed: elapsed)
+                try await recordPlay(on: store, packageId: id, player: players[index], score: score, elapsed: elapsed)
             }
-            let board = try store.leaderboard(packageId: id, limit: 3, playerId: players[4].id)
+            let board = try await store.leaderboard(packageId: id, limit: 3, playerId: players[4].id)
             #expect(board.rankedPlays == 5)
             #expect(board.top.map(\.player) == ["P1", "P0", "P2"])
             #expect(board.top.map(\.rank) == [1, 2, 2])
             #expect(board.mine?.rank == 5 && board.mine?.player == "P4" && board.mine?.score == 50)
-            #expect(try store.leaderboard(packageId: id, limit: 3, playerId: players[1].id).mine?.rank == 1)
-            let empty = try store.leaderboard(packageId: id + 1000, limit: 3, playerId: nil)
+            #expect(try await store.leaderboard(packageId: id, limit: 3, playerId: players[1].id).mine?.rank == 1)
+            let empty = try await store.leaderboard(packageId: id + 1000, limit: 3, playerId: nil)
             #expect(empty.top.isEmpty && empty.mine == nil && empty.rankedPlays == 0)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func quizSolveStatsCountAttemptsAndSolves(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
-            let quizzes = try store.quizIDs(packageId: id)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            let bob = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
-            _ = try store.recordServerPlay(
+    func quizSolveStatsCountAttemptsAndSolves(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            _ = try await store.recordServerPlay(
                 publicId: "a", packageId: id, player: ann, startedAt: Date(), finishedAt: Date(), score: 1, elapsedSeconds: 1,
                 dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 2), attempt(quizId: quizzes[1], solved: false)])
-            _ = try store.recordServerPlay(
+            _ = try await store.recordServerPlay(
                 publicId: "b", packageId: id, player: bob, startedAt: Date(), finishedAt: Date(), score: 1, elapsedSeconds: 1,
                 dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 3), attempt(quizId: quizzes[1], solved: false)])
-            #expect(try store.quizSolveStats(packageId: id) == [
+            #expect(try await store.quizSolveStats(packageId: id) == [
                 QuizSolveStats(position: 1, attempts: 2, solved: 2, averageStage: 2.5),
                 QuizSolveStats(position: 2, attempts: 2, solved: 0, averageStage: nil),
             ])
@@ -69,52 +74,53 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func theDailyQuizIsChosenOncePerDayAndNumbered(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            #expect(try store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 0 }) == nil)
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 3), on: store)
-            let quizzes = try store.quizIDs(packageId: id)
-            let first = try #require(try store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 1 }))
+    func theDailyQuizIsChosenOncePerDayAndNumbered(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 0 }) == nil)
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 3), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let first = try #require(try await store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 1 }))
             #expect(first == DailyChoice(day: "2026-11-20", number: 1, quizId: quizzes[1], packageId: id, position: 1))
             // Asked again: the same choice, whatever `pick` says now.
-            #expect(try store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 7 }, pick: { _ in 2 }) == first)
-            var firstDaySeen: String?
-            let second = try #require(try store.daily(
-                day: "2026-11-21", chosenAt: Date(), number: { firstDaySeen = $0; return 2 }, pick: { candidates in
+            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 7 }, pick: { _ in 2 }) == first)
+            let firstDaySeen = Mutex<String?>(nil)
+            let second = try #require(try await store.daily(
+                day: "2026-11-21", chosenAt: Date(), number: { first in firstDaySeen.withLock { $0 = first }; return 2 },
+                pick: { candidates in
                     #expect(candidates == [quizzes[0], quizzes[2]])
                     return 0
                 }))
-            #expect(firstDaySeen == "2026-11-20")
+            #expect(firstDaySeen.withLock { $0 } == "2026-11-20")
             #expect(second.number == 2 && second.quizId == quizzes[0])
             // A number taken (a clock set back) gets the next free one.
-            let third = try #require(try store.daily(day: "2026-11-19", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 0 }))
+            let third = try #require(try await store.daily(day: "2026-11-19", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 0 }))
             #expect(third.number == 3 && third.quizId == quizzes[2])
             // Every quiz chosen once: all are candidates again.
-            let fourth = try #require(try store.daily(day: "2026-11-22", chosenAt: Date(), number: { _ in 4 }, pick: { $0.count - 1 }))
+            let fourth = try #require(try await store.daily(day: "2026-11-22", chosenAt: Date(), number: { _ in 4 }, pick: { $0.count - 1 }))
             #expect(fourth.quizId == quizzes[2])
-            #expect(try store.dailyChoice(day: "2026-11-21") == second)
-            #expect(try store.dailyChoice(day: "2026-12-01") == nil)
+            #expect(try await store.dailyChoice(day: "2026-11-21") == second)
+            #expect(try await store.dailyChoice(day: "2026-12-01") == nil)
             // Deleting the package leaves the days, without a quiz.
-            try store.deletePackages(ids: [id])
-            #expect(try store.dailyChoice(day: "2026-11-20") == DailyChoice(day: "2026-11-20", number: 1, quizId: nil, packageId: nil, position: nil))
+            try await store.deletePackages(ids: [id])
+            #expect(try await store.dailyChoice(day: "2026-11-20") == DailyChoice(day: "2026-11-20", number: 1, quizId: nil, packageId: nil, position: nil))
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func dailyResultsAndPlayIds(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            try recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-20", publicId: "d20", solved: true)
-            try recordPlay(on: store, packageId: id, player: ann, score: 0, daily: "2026-11-21", publicId: "d21", solved: false)
-            let results = try store.dailyResults(playerId: ann.id)
+    func dailyResultsAndPlayIds(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            try await recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-20", publicId: "d20", solved: true)
+            try await recordPlay(on: store, packageId: id, player: ann, score: 0, daily: "2026-11-21", publicId: "d21", solved: false)
+            let results = try await store.dailyResults(playerId: ann.id)
             #expect(results.map(\.day) == ["2026-11-21", "2026-11-20"])
             #expect(results.map(\.solved) == [false, true])
-            #expect(try store.dailyPlayId(playerId: ann.id, day: "2026-11-20") == "d20")
-            #expect(try store.dailyPlayId(playerId: ann.id, day: "2026-11-22") == nil)
+            #expect(try await store.dailyPlayId(playerId: ann.id, day: "2026-11-20") == "d20")
+            #expect(try await store.dailyPlayId(playerId: ann.id, day: "2026-11-22") == nil)
             // One daily play per player and day.
-            #expect(throws: (any Error).self) {
-                try recordPlay(on: store, packageId: id, player: ann, score: 1, daily: "2026-11-20", publicId: "again")
+            await #expect(throws: (any Error).self) {
+                try await recordPlay(on: store, packageId: id, player: ann, score: 1, daily: "2026-11-20", publicId: "again")
             }
         }
     }

@@ -28,7 +28,7 @@ import UQuizServer
             let package = try await b.send(.get, "/v1/packages/\(Self.silentClassics)")
             #expect(package.status == .ok)
             let id = try #require(try await a.send(.post, "/v1/packages/\(Self.silentClassics)/plays", token: token).json["id"] as? String)
-            #expect(try store.openPlayCount(packageId: nil) == 1, "the play is in the database, not in A's memory")
+            #expect(try await store.openPlayCount(packageId: nil) == 1, "the play is in the database, not in A's memory")
 
             clock.advance(Self.interlude + .milliseconds(2500))
             let hint = try await a.send(.post, "/v1/plays/\(id)/hints", json: ["quiz": 1], token: token)
@@ -37,8 +37,8 @@ import UQuizServer
             #expect(onB.status == .ok)
             let quizzes = try #require((onB.json["quizzes"] ?? (onB.json["play"] as? [String: Any])?["quizzes"]) as? [[String: Any]])
             #expect(quizzes.first?["stage"] as? Int == 2, "B sees A's play at stage 2 after 2.5 s")
-            let packageId = try store.publishedPackage(shareCode: ShareCode(Self.silentClassics)!)!.id
-            let title = try store.package(id: packageId).quizzes[0].title
+            let packageId = try await store.publishedPackage(shareCode: ShareCode(Self.silentClassics)!)!.id
+            let title = try await store.package(id: packageId).quizzes[0].title
             let right = try await b.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": title], token: token)
             #expect(right.json["judgement"] as? String == "accepted")
             for quiz in 2...quizzes.count {
@@ -48,8 +48,8 @@ import UQuizServer
             }
             let onA = try await a.send(.get, "/v1/plays/\(id)", token: token)
             #expect(onA.json["finished"] as? Bool == true && onA.json["ranked"] as? Bool == true)
-            #expect(try store.openPlayCount(packageId: nil) == 0)
-            let stored = try #require(try store.serverPlay(publicId: id))
+            #expect(try await store.openPlayCount(packageId: nil) == 0)
+            let stored = try #require(try await store.serverPlay(publicId: id))
             #expect(stored.ranked && stored.attempts.count == quizzes.count && stored.attempts[0].result.hintsUsed == 1)
             let board = try await b.send(.get, "/v1/packages/\(Self.silentClassics)/leaderboard", token: token)
             #expect(((board.json["entries"] ?? board.json["top"]) as? [[String: Any]])?.first?["score"] as? Int == stored.score)
@@ -63,7 +63,7 @@ import UQuizServer
             let opened = try await a.send(.post, "/v1/rooms", json: ["shareCode": Self.silentClassics], token: token)
             #expect(opened.status == .created)
             let code = try #require(opened.json["code"] as? String)
-            #expect(try store.roomInstance(code: code)?.hasPrefix("http://127.0.0.1:") == true)
+            #expect(try await store.roomInstance(code: code)?.hasPrefix("http://127.0.0.1:") == true)
             let lobby = try await b.send(.get, "/v1/rooms/\(code)")
             #expect(lobby.status == .ok && lobby.json["shareCode"] as? String == Self.silentClassics)
             #expect(lobby.json["phase"] as? String == "lobby")
@@ -93,41 +93,41 @@ import UQuizServer
         configuration: ServerConfiguration = .init(), listening: Bool = false,
         _ test: @Sendable (PostgresQuizStore, TestClock, any TestClientProtocol, any TestClientProtocol) async throws -> Void
     ) async throws {
-        let database = try FreshPostgresDatabase()
-        defer { database.drop() }
-        let (store, _) = try PostgresQuizStore.open(url: database.url, seedContent: { try repositorySeed.content() })
-        defer { store.close() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-pg-server-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
-        let app = AppEnvironment(
-            now: { Date(timeIntervalSince1970: 1_800_000_000) }, randomSeed: { .random(in: 0...UInt64.max) },
-            store: { throw NoLocalStore() }, movieClient: { nil }, imageClient: { throw NoLocalStore() },
-            posterCache: { cache }, posterPlayWidth: { 342 }, log: { _ in }, catalog: { store })
-        let environment = ServerEnvironment(
-            sharing: SharingEnvironment(app: app, store: { store }), levels: .standard,
-            geometry: try GridGeometry(columns: 50, rows: 75, areaSize: 5, margin: 2))
-        let clock = TestClock()
-        @Sendable func quietLogger() -> Logger {
-            var logger = Logger(label: "uquiz.server.tests")
-            logger.logLevel = .critical
-            return logger
-        }
-        if listening {
-            // Both on loopback ports, as `uquiz serve` runs them: what live rooms' forwarding needs.
-            var onLoopback = configuration
-            onLoopback.host = "127.0.0.1"
-            onLoopback.port = 0
-            let appA = buildApplication(configuration: onLoopback, environment: environment, logger: quietLogger(), now: clock.now)
-            let appB = buildApplication(configuration: onLoopback, environment: environment, logger: quietLogger(), now: clock.now)
-            try await appA.test(.live) { a in try await appB.test(.live) { b in try await test(store, clock, a, b) } }
-            return
-        }
-        let routerA = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
-        try await Application(router: routerA, logger: quietLogger()).test(.router) { a in
-            let routerB = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
-            try await Application(router: routerB, logger: quietLogger()).test(.router) { b in
-                try await test(store, clock, a, b)
+        try await FreshPostgresDatabase.with { database in
+            try await PostgresQuizStore.withRunning(url: database.url, seedContent: { try repositorySeed.content() }) { store in
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-pg-server-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
+                let app = AppEnvironment(
+                    now: { Date(timeIntervalSince1970: 1_800_000_000) }, randomSeed: { .random(in: 0...UInt64.max) },
+                    store: { throw NoLocalStore() }, movieClient: { nil }, imageClient: { throw NoLocalStore() },
+                    posterCache: { cache }, posterPlayWidth: { 342 }, log: { _ in })
+                let environment = ServerEnvironment(
+                    sharing: SharingEnvironment(app: app, store: { store }), levels: .standard,
+                    geometry: try GridGeometry(columns: 50, rows: 75, areaSize: 5, margin: 2))
+                let clock = TestClock()
+                @Sendable func quietLogger() -> Logger {
+                    var logger = Logger(label: "uquiz.server.tests")
+                    logger.logLevel = .critical
+                    return logger
+                }
+                if listening {
+                    // Both on loopback ports, as `uquiz serve` runs them: what live rooms' forwarding needs.
+                    var onLoopback = configuration
+                    onLoopback.host = "127.0.0.1"
+                    onLoopback.port = 0
+                    let appA = buildApplication(configuration: onLoopback, environment: environment, logger: quietLogger(), now: clock.now)
+                    let appB = buildApplication(configuration: onLoopback, environment: environment, logger: quietLogger(), now: clock.now)
+                    try await appA.test(.live) { a in try await appB.test(.live) { b in try await test(store, clock, a, b) } }
+                    return
+                }
+                let routerA = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
+                try await Application(router: routerA, logger: quietLogger()).test(.router) { a in
+                    let routerB = buildRouter(environment: environment, configuration: configuration, monotonicNow: clock.now)
+                    try await Application(router: routerB, logger: quietLogger()).test(.router) { b in
+                        try await test(store, clock, a, b)
+                    }
+                }
             }
         }
     }

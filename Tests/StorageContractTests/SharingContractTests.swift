@@ -8,50 +8,50 @@ import Testing
 /// Players, publishing, browsing, updates, deletions and posters: the same answers from SQLite and PostgreSQL.
 @Suite struct SharingContractTests {
     @Test(arguments: StoreKind.allCases)
-    func playersAreKnownByTheirTokenHash(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let ann = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            let bob = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+    func playersAreKnownByTheirTokenHash(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
             #expect(ann.id != bob.id)
-            #expect(try store.player(tokenHash: tokenHash(1)) == ann)
-            #expect(try store.player(tokenHash: tokenHash(2)) == Player(id: bob.id, name: "Bob"))
-            #expect(try store.player(tokenHash: tokenHash(3)) == nil)
-            #expect(throws: (any Error).self) { try store.insertPlayer(name: "Ann again", tokenHash: tokenHash(1), at: Date()) }
-            #expect(store.answers())
+            #expect(try await store.player(tokenHash: tokenHash(1)) == ann)
+            #expect(try await store.player(tokenHash: tokenHash(2)) == Player(id: bob.id, name: "Bob"))
+            #expect(try await store.player(tokenHash: tokenHash(3)) == nil)
+            await #expect(throws: (any Error).self) { try await store.insertPlayer(name: "Ann again", tokenHash: tokenHash(1), at: Date()) }
+            #expect(await store.answers())
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func publishingChoosesAFreeShareCode(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let owner = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            let first = try store.insertPublished(
-                makePackage(code: "AAAAA2"), owner: owner.id, visibility: .public, newCode: CodeSequence([]).next)
+    func publishingChoosesAFreeShareCode(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let first = try await store.insertPublished(
+                makePackage(code: "AAAAA2"), owner: owner.id, visibility: .public, otherCodes: [])
             #expect(first.shareCode.value == "AAAAA2")
             // The package's own code is taken, and so is the first drawn: the second drawn is free.
-            let codes = CodeSequence(["AAAAA2", "BBBBB3"])
-            let second = try store.insertPublished(
-                makePackage(title: "Second", code: "AAAAA2"), owner: owner.id, visibility: .unlisted, newCode: codes.next)
+            let second = try await store.insertPublished(
+                makePackage(title: "Second", code: "AAAAA2"), owner: owner.id, visibility: .unlisted,
+                otherCodes: [ShareCode("AAAAA2")!, ShareCode("BBBBB3")!])
             #expect(second.shareCode.value == "BBBBB3")
-            #expect(try store.package(id: second.id).title == "Second")
-            #expect(try store.publishedPackage(shareCode: ShareCode("BBBBB3")!)?.visibility == .unlisted)
+            await #expect(try store.package(id: second.id).title == "Second")
+            await #expect(try store.publishedPackage(shareCode: ShareCode("BBBBB3")!)?.visibility == .unlisted)
             // Every code taken: refused, and nothing of it is stored.
-            #expect(throws: StoreError.noFreeShareCode(tries: AppDatabase.shareCodeTries)) {
-                try store.insertPublished(
-                    makePackage(title: "Third", code: "AAAAA2"), owner: owner.id, visibility: .public,
-                    newCode: { ShareCode("BBBBB3")! })
+            let taken = Array(repeating: ShareCode("BBBBB3")!, count: ShareCode.triesPerNewPackage - 1)
+            await #expect(throws: StoreError.noFreeShareCode(tries: ShareCode.triesPerNewPackage)) {
+                try await store.insertPublished(
+                    makePackage(title: "Third", code: "AAAAA2"), owner: owner.id, visibility: .public, otherCodes: taken)
             }
-            #expect(try store.publicPackages(.init(), after: nil, limit: 10).map(\.title) == ["My movies"])
+            await #expect(try store.publicPackages(.init(), after: nil, limit: 10).map(\.title) == ["My movies"])
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func publishedPackageShowsItsCountsAndOwner(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, owner) = try publish(makePackage(code: "CCCCC4", quizzes: 3), on: store)
-            let player = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(9), at: Date())
-            try recordPlay(on: store, packageId: id, player: player, score: 300)
-            let published = try #require(try store.publishedPackage(shareCode: ShareCode("CCCCC4")!))
+    func publishedPackageShowsItsCountsAndOwner(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, owner) = try await publish(makePackage(code: "CCCCC4", quizzes: 3), on: store)
+            let player = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(9), at: Date())
+            try await recordPlay(on: store, packageId: id, player: player, score: 300)
+            let published = try #require(try await store.publishedPackage(shareCode: ShareCode("CCCCC4")!))
             #expect(published.id == id)
             #expect(published.ownerId == owner.id)
             #expect(published.quizCount == 3)
@@ -60,14 +60,14 @@ import Testing
             #expect(published.serverSolves == 3)
             #expect(published.visibility == .public)
             #expect(published.createdAt == "2026-11-22T10:00:00Z")
-            #expect(try store.publishedPackage(shareCode: ShareCode("DDDDD5")!) == nil)
+            #expect(try await store.publishedPackage(shareCode: ShareCode("DDDDD5")!) == nil)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func browsingNewestFirstPagesWithFilters(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let owner = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+    func browsingNewestFirstPagesWithFilters(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
             let specs: [(String, String, Level, QuizLanguage, String, Visibility)] = [
                 ("Alpha", "AAAAA2", .beginner, .en, "2026-01-01T00:00:00Z", .public),
                 ("Beta 100%", "BBBBB3", .expert, .en, "2026-01-02T00:00:00Z", .public),
@@ -76,131 +76,134 @@ import Testing
                 ("Epsilon", "EEEEE6", .beginner, .en, "2026-01-04T00:00:00Z", .public),
             ]
             for (title, code, level, language, createdAt, visibility) in specs {
-                _ = try store.insertPublished(
+                _ = try await store.insertPublished(
                     makePackage(title: title, code: code, level: level, language: language, createdAt: createdAt),
-                    owner: owner.id, visibility: visibility, newCode: CodeSequence([]).next)
+                    owner: owner.id, visibility: visibility, otherCodes: [])
             }
             var pages: [[String]] = []
             var position: BrowsePosition?
             repeat {
-                let page = try store.publicPackages(.init(), after: position, limit: 2)
+                let page = try await store.publicPackages(.init(), after: position, limit: 2)
                 pages.append(page.map(\.title))
                 position = page.last.map { BrowsePosition(createdAt: $0.createdAt, id: $0.id) }
             } while position != nil
             // Same creation time: the higher id first. The unlisted package never shows.
             #expect(pages == [["Epsilon", "감마"], ["Beta 100%", "Alpha"], []])
-            #expect(try store.publicPackages(.init(level: .beginner), after: nil, limit: 10).map(\.title) == ["Epsilon", "감마", "Alpha"])
-            #expect(try store.publicPackages(.init(language: .ko), after: nil, limit: 10).map(\.title) == ["감마"])
-            #expect(try store.publicPackages(.init(text: "ALPH"), after: nil, limit: 10).map(\.title) == ["Alpha"])
-            #expect(try store.publicPackages(.init(text: "0%"), after: nil, limit: 10).map(\.title) == ["Beta 100%"])
-            #expect(try store.publicPackages(.init(text: "감"), after: nil, limit: 10).map(\.title) == ["감마"])
-            #expect(try store.publicPackages(.init(text: "tester"), after: nil, limit: 10).count == 4)
-            #expect(try store.publicPackages(.init(text: "_"), after: nil, limit: 10).isEmpty)
+            await #expect(try store.publicPackages(.init(level: .beginner), after: nil, limit: 10).map(\.title) == ["Epsilon", "감마", "Alpha"])
+            await #expect(try store.publicPackages(.init(language: .ko), after: nil, limit: 10).map(\.title) == ["감마"])
+            await #expect(try store.publicPackages(.init(text: "ALPH"), after: nil, limit: 10).map(\.title) == ["Alpha"])
+            await #expect(try store.publicPackages(.init(text: "0%"), after: nil, limit: 10).map(\.title) == ["Beta 100%"])
+            await #expect(try store.publicPackages(.init(text: "감"), after: nil, limit: 10).map(\.title) == ["감마"])
+            await #expect(try store.publicPackages(.init(text: "tester"), after: nil, limit: 10).count == 4)
+            await #expect(try store.publicPackages(.init(text: "_"), after: nil, limit: 10).isEmpty)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func browsingByPopularityPagesByPlays(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let owner = try store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+    func browsingByPopularityPagesByPlays(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
             var ids: [String: Int64] = [:]
             for (title, code) in [("One", "AAAAA2"), ("Two", "BBBBB3"), ("Three", "CCCCC4"), ("None", "DDDDD5")] {
-                ids[title] = try store.insertPublished(
+                ids[title] = try await store.insertPublished(
                     makePackage(title: title, code: code, language: title == "Three" ? .ko : .en), owner: owner.id,
-                    visibility: .public, newCode: CodeSequence([]).next
+                    visibility: .public, otherCodes: []
                 ).id
             }
-            let players = try (0..<3).map { try store.insertPlayer(name: "P\($0)", tokenHash: tokenHash(UInt8(10 + $0)), at: Date()) }
+            var players: [Player] = []
+            for index in 0..<3 {
+                players.append(try await store.insertPlayer(name: "P\(index)", tokenHash: tokenHash(UInt8(10 + index)), at: Date()))
+            }
             for (title, count) in [("One", 1), ("Two", 2), ("Three", 3)] {
-                for index in 0..<count { try recordPlay(on: store, packageId: ids[title]!, player: players[index], score: 10) }
+                for index in 0..<count { try await recordPlay(on: store, packageId: ids[title]!, player: players[index], score: 10) }
             }
             var pages: [[String]] = []
             var position: PopularPosition?
             repeat {
-                let page = try store.popularPackages(.init(), after: position, limit: 3)
+                let page = try await store.popularPackages(.init(), after: position, limit: 3)
                 pages.append(page.map(\.title))
                 position = page.last.map { PopularPosition(plays: $0.plays, id: $0.id) }
             } while position != nil
             #expect(pages == [["Three", "Two", "One"], ["None"], []])
-            #expect(try store.popularPackages(.init(language: .en), after: nil, limit: 10).map(\.title) == ["Two", "One", "None"])
-            #expect(try store.popularPackages(.init(text: "on"), after: nil, limit: 10).map(\.title) == ["One", "None"])
+            await #expect(try store.popularPackages(.init(language: .en), after: nil, limit: 10).map(\.title) == ["Two", "One", "None"])
+            await #expect(try store.popularPackages(.init(text: "on"), after: nil, limit: 10).map(\.title) == ["One", "None"])
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func updatesReplaceQuizzesOnlyWhileUnplayedAndNotInPlay(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
-            try store.updatePublished(packageId: id, .titleAndMaker(title: "Renamed", maker: "Ann"), visibility: .unlisted)
-            var package = try store.package(id: id)
+    func updatesReplaceQuizzesOnlyWhileUnplayedAndNotInPlay(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            try await store.updatePublished(packageId: id, .titleAndMaker(title: "Renamed", maker: "Ann"), visibility: .unlisted)
+            var package = try await store.package(id: id)
             #expect(package.title == "Renamed" && package.maker == "Ann")
-            #expect(try store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.visibility == .unlisted)
+            #expect(try await store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.visibility == .unlisted)
             // A whole update keeps the code, creation time and the quizzes that stay.
-            let kept = try store.quizIDs(packageId: id)
+            let kept = try await store.quizIDs(packageId: id)
             var edited = makePackage(title: "Whole", code: "ZZZZZ9", createdAt: "2030-01-01T00:00:00Z", quizzes: 3, firstFilm: 2)
             edited.level = .beginner
-            try store.updatePublished(packageId: id, .whole(edited), visibility: nil)
-            package = try store.package(id: id)
+            try await store.updatePublished(packageId: id, .whole(edited), visibility: nil)
+            package = try await store.package(id: id)
             #expect(package.title == "Whole" && package.level == .beginner)
             #expect(package.shareCode.value == "AAAAA2" && package.createdAt == "2026-11-22T10:00:00Z")
             #expect(package.quizzes.map(\.title) == ["Film 2", "Film 3", "Film 4"])
-            let now = try store.quizIDs(packageId: id)
+            let now = try await store.quizIDs(packageId: id)
             #expect(now.first == kept[1])
             #expect(!now.contains(kept[0]))
             // An open play of it: refused while it is open.
-            let player = try store.insertPlayer(name: "Bob", tokenHash: tokenHash(7), at: Date())
-            try store.insertOpenPlay(openRecord(id: "open-1", player: player, packageId: id, quizIds: now), maxOpen: 10)
-            #expect(throws: StoreError.packageInPlay(openPlays: 1)) {
-                try store.updatePublished(packageId: id, .whole(edited), visibility: nil)
+            let player = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(7), at: Date())
+            try await store.insertOpenPlay(openRecord(id: "open-1", player: player, packageId: id, quizIds: now), maxOpen: 10)
+            await #expect(throws: StoreError.packageInPlay(openPlays: 1)) {
+                try await store.updatePublished(packageId: id, .whole(edited), visibility: nil)
             }
             // Title and maker may still change.
-            try store.updatePublished(packageId: id, .titleAndMaker(title: "Again", maker: "Ann"), visibility: nil)
+            try await store.updatePublished(packageId: id, .titleAndMaker(title: "Again", maker: "Ann"), visibility: nil)
             // A stored play: refused for good.
-            try recordPlay(on: store, packageId: id, player: player, score: 10)
-            #expect(throws: StoreError.packagePlayed(plays: 1)) {
-                try store.updatePublished(packageId: id, .whole(edited), visibility: nil)
+            try await recordPlay(on: store, packageId: id, player: player, score: 10)
+            await #expect(throws: StoreError.packagePlayed(plays: 1)) {
+                try await store.updatePublished(packageId: id, .whole(edited), visibility: nil)
             }
-            #expect(throws: StoreError.packageNotFound("999999")) {
-                try store.updatePublished(packageId: 999_999, .titleAndMaker(title: "X", maker: "Y"), visibility: nil)
+            await #expect(throws: StoreError.packageNotFound("999999")) {
+                try await store.updatePublished(packageId: 999_999, .titleAndMaker(title: "X", maker: "Y"), visibility: nil)
             }
-            #expect(try store.package(id: id).title == "Again")
+            #expect(try await store.package(id: id).title == "Again")
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deletingPackagesIsAllOrNothing(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
-            let (first, owner) = try publish(makePackage(title: "First", code: "AAAAA2"), on: store)
-            let (second, _) = try publish(makePackage(title: "Second", code: "BBBBB3"), on: store, owner: owner)
-            try recordPlay(on: store, packageId: first, player: owner, score: 10)
-            #expect(throws: StoreError.packageNotFound("424242")) { try store.deletePackages(ids: [first, 424_242]) }
-            #expect(try store.package(id: first).title == "First")
-            #expect(try store.deletePackages(ids: [second, first]) == ["Second", "First"])
-            #expect(throws: StoreError.packageNotFound("\(first)")) { try store.package(id: first) }
-            #expect(try store.publishedPackage(shareCode: ShareCode("AAAAA2")!) == nil)
-            #expect(try store.quizIDs(packageId: first).isEmpty)
+    func deletingPackagesIsAllOrNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (first, owner) = try await publish(makePackage(title: "First", code: "AAAAA2"), on: store)
+            let (second, _) = try await publish(makePackage(title: "Second", code: "BBBBB3"), on: store, owner: owner)
+            try await recordPlay(on: store, packageId: first, player: owner, score: 10)
+            await #expect(throws: StoreError.packageNotFound("424242")) { try await store.deletePackages(ids: [first, 424_242]) }
+            #expect(try await store.package(id: first).title == "First")
+            #expect(try await store.deletePackages(ids: [second, first]) == ["Second", "First"])
+            await #expect(throws: StoreError.packageNotFound("\(first)")) { try await store.package(id: first) }
+            #expect(try await store.publishedPackage(shareCode: ShareCode("AAAAA2")!) == nil)
+            #expect(try await store.quizIDs(packageId: first).isEmpty)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func posterImagesAreKeptOnceAndPostersReplaced(_ kind: StoreKind) throws {
-        try withStore(kind) { store in
+    func posterImagesAreKeptOnceAndPostersReplaced(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             let jpeg = Data([0xFF, 0xD8, 0xFF, 0x00, 0x01, 0xFF, 0xD9])
-            #expect(try store.storePosterImage(fileName: "abc.jpg", jpeg: jpeg, attribution: "upload"))
-            #expect(try !store.storePosterImage(fileName: "abc.jpg", jpeg: Data([1]), attribution: "upload"))
-            #expect(try store.bundledPoster(fileName: "abc.jpg") == jpeg)
-            #expect(try store.bundledPoster(fileName: "missing.jpg") == nil)
-            try store.upsertMovies([
+            #expect(try await store.storePosterImage(fileName: "abc.jpg", jpeg: jpeg, attribution: "upload"))
+            #expect(try await !store.storePosterImage(fileName: "abc.jpg", jpeg: Data([1]), attribution: "upload"))
+            #expect(try await store.bundledPoster(fileName: "abc.jpg") == jpeg)
+            #expect(try await store.bundledPoster(fileName: "missing.jpg") == nil)
+            try await store.upsertMovies([
                 CatalogMovie(
                     catalogKey: "tmdb-1001", tmdbId: 1001, originalTitle: "Film 1", titles: [.en: "Film 1"],
                     releaseDate: nil, posterPaths: [.en: "/poster1.jpg", .ko: "/ko.jpg"], bundledPoster: nil, aliases: [])
             ])
-            let (id, _) = try publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let quizId = try store.quizIDs(packageId: id)[0]
-            try store.replacePoster(quizId: quizId, with: "/new.jpg")
-            #expect(try store.package(id: id).quizzes[0].posterPath == "/new.jpg")
-            #expect(try store.catalogMovie(key: "tmdb-1001")?.posterPaths == [.en: "/new.jpg", .ko: "/ko.jpg"])
-            #expect(throws: StoreError.packageNotFound("quiz 999999")) { try store.replacePoster(quizId: 999_999, with: "/x.jpg") }
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let quizId = try await store.quizIDs(packageId: id)[0]
+            try await store.replacePoster(quizId: quizId, with: "/new.jpg")
+            #expect(try await store.package(id: id).quizzes[0].posterPath == "/new.jpg")
+            #expect(try await store.catalogMovie(key: "tmdb-1001")?.posterPaths == [.en: "/new.jpg", .ko: "/ko.jpg"])
+            await #expect(throws: StoreError.packageNotFound("quiz 999999")) { try await store.replacePoster(quizId: 999_999, with: "/x.jpg") }
         }
     }
 }

@@ -41,50 +41,61 @@ struct FreshPostgresDatabase {
     let serverURL: String
     let url: String
 
-    init() throws {
+    init() async throws {
         serverURL = try postgresServerURL()
         name = "uquiz_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try PostgresAdmin.createDatabase(name, on: serverURL)
+        try await PostgresAdmin.createDatabase(name, on: serverURL)
         url = try PostgresAdmin.url(serverURL, database: name)
     }
 
-    func drop() {
+    func drop() async {
         do {
-            try PostgresAdmin.dropDatabase(name, on: serverURL)
+            try await PostgresAdmin.dropDatabase(name, on: serverURL)
         } catch {
             Issue.record("could not drop test database \(name): \(error)")
+        }
+    }
+
+    /// Runs `body` on a fresh database, dropped after whatever `body` does.
+    static func with<T>(_ body: (FreshPostgresDatabase) async throws -> T) async throws -> T {
+        let database = try await FreshPostgresDatabase()
+        do {
+            let value = try await body(database)
+            await database.drop()
+            return value
+        } catch {
+            await database.drop()
+            throw error
         }
     }
 }
 
 /// Runs `body` on a new, empty, migrated store of `kind`: SQLite in memory, or PostgreSQL in a fresh database.
-func withStore<T>(_ kind: StoreKind, _ body: (any ContractStore) throws -> T) throws -> T {
+func withStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore) async throws -> T) async throws -> T {
     switch kind {
     case .sqlite:
-        return try body(try AppDatabase.inMemory())
+        return try await body(SQLiteServerStore(database: try AppDatabase.inMemory()))
     case .postgres:
-        let database = try FreshPostgresDatabase()
-        defer { database.drop() }
-        let store = try PostgresQuizStore.openWithoutSeeding(url: database.url)
-        defer { store.close() }
-        return try body(store)
+        return try await FreshPostgresDatabase.with { database in
+            try await PostgresQuizStore.withRunning(url: database.url) { store in try await body(store) }
+        }
     }
 }
 
 /// Runs `body` on a store of `kind` seeded from the repository's bundle.
-func withSeededStore<T>(_ kind: StoreKind, _ body: (any ContractStore) throws -> T) throws -> T {
+func withSeededStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore) async throws -> T) async throws -> T {
     switch kind {
     case .sqlite:
         let database = try AppDatabase.inMemory()
         _ = try database.mergeSeed(from: repositorySeed)
-        return try body(database)
+        return try await body(SQLiteServerStore(database: database))
     case .postgres:
-        let database = try FreshPostgresDatabase()
-        defer { database.drop() }
-        let (store, seeded) = try PostgresQuizStore.open(url: database.url, seedContent: { try repositorySeed.content() })
-        defer { store.close() }
-        #expect(seeded)
-        return try body(store)
+        return try await FreshPostgresDatabase.with { database in
+            try await PostgresQuizStore.withRunning(url: database.url, migrating: false) { store in
+                #expect(try await store.prepare(seedContent: { try repositorySeed.content() }))
+                return try await body(store)
+            }
+        }
     }
 }
 
@@ -106,15 +117,6 @@ func makePackage(
         })
 }
 
-/// Share codes handed out in order, for `newCode`.
-final class CodeSequence: @unchecked Sendable {
-    private var codes: [String]
-    init(_ codes: [String]) { self.codes = codes }
-    func next() -> ShareCode {
-        ShareCode(codes.isEmpty ? "ZZZZZ9" : codes.removeFirst())!
-    }
-}
-
 func tokenHash(_ seed: UInt8) -> Data { Data(repeating: seed, count: 32) }
 
 func attempt(quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100) -> PlayAttempt {
@@ -129,9 +131,11 @@ func attempt(quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, 
 @discardableResult
 func publish(
     _ package: QuizPackage, on store: any ContractStore, visibility: Visibility = .public, owner: Player? = nil
-) throws -> (id: Int64, owner: Player) {
-    let player = try owner ?? store.insertPlayer(name: "maker", tokenHash: Data(UUID().uuidString.utf8), at: Date())
-    let saved = try store.insertPublished(package, owner: player.id, visibility: visibility, newCode: { ShareCode("ZZZZZ9")! })
+) async throws -> (id: Int64, owner: Player) {
+    var maker = owner
+    if maker == nil { maker = try await store.insertPlayer(name: "maker", tokenHash: Data(UUID().uuidString.utf8), at: Date()) }
+    let player = maker!
+    let saved = try await store.insertPublished(package, owner: player.id, visibility: visibility, otherCodes: [ShareCode("ZZZZZ9")!])
     return (saved.id, player)
 }
 
@@ -140,9 +144,9 @@ func publish(
 func recordPlay(
     on store: any ContractStore, packageId: Int64, player: Player, score: Int, elapsed: Double = 30,
     daily: String? = nil, publicId: String = UUID().uuidString, solved: Bool = true
-) throws -> Bool {
-    let quizzes = try store.quizIDs(packageId: packageId)
-    return try store.recordServerPlay(
+) async throws -> Bool {
+    let quizzes = try await store.quizIDs(packageId: packageId)
+    return try await store.recordServerPlay(
         publicId: publicId, packageId: packageId, player: player, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
         finishedAt: Date(timeIntervalSince1970: 1_800_000_060), score: score, elapsedSeconds: elapsed, dailyDay: daily,
         attempts: quizzes.map { attempt(quizId: $0, solved: solved) })

@@ -14,52 +14,55 @@ struct SharingUseCaseTests {
         throws -> SharingEnvironment
     {
         let app = try testEnvironment(folder)
-        return SharingEnvironment(app: app, store: { try app.store() as! AppDatabase }, tokenBytes: tokenBytes)
+        let store = SQLiteServerStore(database: try app.store() as! AppDatabase)
+        return SharingEnvironment(app: app, store: { store }, tokenBytes: tokenBytes)
     }
 
-    @Test func aTokenIsKnownByItsHashAndNothingElseLetsIn() throws {
+    @Test func aTokenIsKnownByItsHashAndNothingElseLetsIn() async throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
         let players = Players(environment: try sharing(folder, tokenBytes: { Array(repeating: 0xFF, count: $0) }))
-        let made = try players.register(name: "Ada")
+        let made = try await players.register(name: "Ada")
         #expect(made.token.text == String(repeating: "_", count: 42) + "8", "32 bytes of 0xFF in base64url, unpadded")
         #expect("\(made.token)" == "<token>", "a token never prints itself")
-        #expect(try players.authenticate(made.token) == made.player)
+        #expect(try await players.authenticate(made.token) == made.player)
         for forged in ["", "short", String(repeating: "-", count: 43), made.token.text + "x", String(made.token.text.dropLast()) + "+"] {
-            #expect(throws: Players.Problem.unknownToken) { try players.authenticate(PlayerToken(text: forged)) }
+            await #expect(throws: Players.Problem.unknownToken) { try await players.authenticate(PlayerToken(text: forged)) }
         }
     }
 
     /// Once authenticated, a player is known to this process without asking the store again; an unknown token always
     /// asks (and is refused), so a forged token never gets in from memory.
-    @Test func aKnownPlayerIsRememberedAndAnUnknownTokenAlwaysAsksTheStore() throws {
+    @Test func aKnownPlayerIsRememberedAndAnUnknownTokenAlwaysAsksTheStore() async throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
         let app = try testEnvironment(folder)
         let lookups = Mutex(0)
+        let store = SQLiteServerStore(database: try app.store() as! AppDatabase)
         let environment = SharingEnvironment(app: app, store: {
             lookups.withLock { $0 += 1 }
-            return try app.store() as! AppDatabase
+            return store
         })
         let players = Players(environment: environment)
-        let made = try players.register(name: "Ada")
+        let made = try await players.register(name: "Ada")
         let afterRegister = lookups.withLock { $0 }
-        #expect(try players.authenticate(made.token) == made.player)
+        #expect(try await players.authenticate(made.token) == made.player)
         #expect(lookups.withLock { $0 } == afterRegister + 1)
-        for _ in 0..<5 { #expect(try players.authenticate(made.token) == made.player) }
+        for _ in 0..<5 { #expect(try await players.authenticate(made.token) == made.player) }
         #expect(lookups.withLock { $0 } == afterRegister + 1, "remembered: the store is not asked again")
         let unknown = PlayerToken(text: String(repeating: "A", count: 43))
         for attempt in 1...2 {
-            #expect(throws: Players.Problem.unknownToken) { try players.authenticate(unknown) }
+            await #expect(throws: Players.Problem.unknownToken) { try await players.authenticate(unknown) }
             #expect(lookups.withLock { $0 } == afterRegister + 1 + attempt)
         }
     }
 
-    @Test func systemTokensDiffer() throws {
+    @Test func systemTokensDiffer() async throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
         let players = Players(environment: try sharing(folder))
-        let tokens = try (0..<20).map { try players.register(name: "P\($0)").token.text }
+        var tokens: [String] = []
+        for number in 0..<20 { tokens.append(try await players.register(name: "P\(number)").token.text) }
         #expect(Set(tokens).count == 20)
     }
 

@@ -105,4 +105,110 @@ struct PostgresFaultTests {
         #expect(try cluster.value("SELECT COUNT(*) FROM player") == "\(made)", "every 201 is one player, every 503 none")
         #expect(server.terminate() == 0)
     }
+
+    /// Times of `count` GET requests to `url` sent one after another on one connection, as curl measures each
+    /// (`time_total`, in seconds): what a client waits, without the cost of starting curl.
+    static func probeTimes(_ url: String, count: Int) -> [Double] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--max-time", "30", "--write-out", "%{http_code} %{time_total}\\n"]
+            + Array(repeating: ["--output", "/dev/null", url], count: count).flatMap { $0 }
+        let output = Pipe()
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return [] }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, parts[0] == "200" else { return nil }
+            return Double(parts[1])
+        }
+    }
+
+    /// A database that stops answering altogether (every process of it SIGSTOPped: it accepts nothing and says
+    /// nothing) holds no thread of the server: liveness answers at once while requests that need the database wait,
+    /// those get 503 with Retry-After by the database deadline, and once the database answers again the server serves
+    /// without a restart.
+    @Test func aFrozenDatabaseStallsNeitherHealthNorTheDeadlineAndTheServerRecovers() throws {
+        let cluster = try PrivateCluster()
+        defer {
+            try? cluster.run("thaw")
+            cluster.stop()
+        }
+        let home = try Sandbox()
+        let deadline = 1.0
+        let server = try ServeCommandTests.RunningServer(
+            sandbox: home, database: cluster.url,
+            options: ["--rate-limits", "off", "--db-deadline", "\(Int(deadline * 1000))"])
+        let baseURL = server.baseURL
+        #expect(Self.register(at: baseURL).status == 201)
+        try cluster.run("freeze")
+        // Four requests stuck on the database, more than the server has cooperative threads.
+        let stuck = Mutex<[Answer]>([])
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: group) {
+                let answer = Self.register(at: baseURL)
+                stuck.withLock { $0.append(answer) }
+            }
+        }
+        let probes = Self.probeTimes(baseURL + "/healthz", count: 100)
+        group.wait()
+        try cluster.run("thaw")
+
+        #expect(probes.count == 100, "every probe answered 200")
+        let slowest = probes.max() ?? .infinity
+        #expect(slowest < 0.05, "the slowest of 100 probes took \(slowest) s")
+        let refused = stuck.withLock { $0 }
+        #expect(refused.count == 4 && refused.allSatisfy { $0.status == 503 && $0.retryAfter != nil }, "\(refused.map(\.status))")
+        let longest = refused.map(\.seconds).max() ?? .infinity
+        #expect(longest < deadline + 1.5, "a stuck request was answered after \(longest) s, the deadline being \(deadline) s")
+        // Thawed: served again by itself, well within a few deadlines.
+        let recoveryDeadline = Date().addingTimeInterval(30)
+        var status = 0
+        while Date() < recoveryDeadline, status != 201 { status = Self.register(at: server.baseURL).status }
+        #expect(status == 201, "the server serves again after the database came back")
+        #expect(server.terminate() == 0)
+    }
+
+    /// SIGTERM while four clients make players as fast as they can: every request the server had taken gets its
+    /// answer (one sent after it stopped listening is refused a connection, never cut off), what it answered 201 is
+    /// stored, and the process exits within 10 s.
+    @Test func sigtermUnderLoadLosesNoRequestInFlight() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let home = try Sandbox()
+        let server = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url, options: ["--rate-limits", "off"])
+        let baseURL = server.baseURL
+        let answers = Mutex<[Answer]>([])
+        let stop = Atomic(false)
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: group) {
+                while !stop.load(ordering: .relaxed) {
+                    let answer = Self.register(at: baseURL)
+                    answers.withLock { $0.append(answer) }
+                }
+            }
+        }
+        let warmUp = Date().addingTimeInterval(30)
+        while Date() < warmUp, answers.withLock({ $0.count }) < 20 { usleep(20_000) }
+        let signalled = Date()
+        kill(server.process.processIdentifier, SIGTERM)
+        let bound = Date().addingTimeInterval(20)
+        while Date() < bound, server.process.isRunning { usleep(20_000) }
+        let exited = Date()
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+
+        #expect(!server.process.isRunning && server.process.terminationStatus == 0)
+        #expect(exited.timeIntervalSince(signalled) < 10, "exited \(exited.timeIntervalSince(signalled)) s after SIGTERM")
+        let all = answers.withLock { $0 }
+        // curl's 7: no connection (the server had stopped listening); anything else without a status was cut off.
+        let lost = all.filter { $0.status != 201 && $0.curlExit != 7 }
+        #expect(lost.isEmpty, "\(lost.map { "status \($0.status), curl exit \($0.curlExit)" })")
+        #expect(all.contains { $0.started > signalled || $0.ended > signalled }, "requests were in flight at SIGTERM")
+        let made = all.filter { $0.status == 201 }.count
+        #expect(try cluster.value("SELECT COUNT(*) FROM player") == "\(made)", "every 201 is one stored player")
+    }
 }

@@ -77,6 +77,42 @@ struct ServeInstancesTests {
         try playAcrossInstances(database: home.path("server.sqlite"), home: home)
     }
 
+    /// A package renamed through one instance is answered renamed by the other at once, although the other had just
+    /// kept the package's metadata (for a second): the rename's commit reaches it through PostgreSQL's NOTIFY. The
+    /// wait is bounded below the kept answers' second, so a server that only let them expire fails.
+    @Test func onPostgreSQLARenameOnOneInstanceIsSeenOnTheOtherAtOnce() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let home = try Sandbox()
+        let a = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let b = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let player = try serve.curl([
+            "--header", "Content-Type: application/json", "--data", "{\"name\": \"Maker\"}", a.baseURL + "/v1/players",
+        ])
+        let token = try #require(json(player.body)["token"] as? String)
+        let auth = ["--header", "Authorization: Bearer \(token)", "--header", "Content-Type: application/json"]
+        func spec(_ title: String) -> String {
+            """
+            {"format": 1, "title": "\(title)", "level": "expert", "language": "en",
+             "quizzes": [{"movie": 862, "areas": [[38, 12], [20, 41], [57, 41]]}]}
+            """
+        }
+        let published = try serve.curl(auth + ["--data", spec("Before"), a.baseURL + "/v1/packages"])
+        let code = try #require(json(published.body)["shareCode"] as? String, "\(published.body)")
+        #expect(json(try serve.curl([b.baseURL + "/v1/packages/\(code)"]).body)["title"] as? String == "Before")
+
+        let renamed = try serve.curl(auth + ["--request", "PUT", "--data", spec("After"), a.baseURL + "/v1/packages/\(code)"])
+        #expect(renamed.status == 200, "\(renamed.body)")
+        let answered = Date()
+        var title = ""
+        while Date().timeIntervalSince(answered) < 0.5, title != "After" {
+            title = json(try serve.curl([b.baseURL + "/v1/packages/\(code)"]).body)["title"] as? String ?? ""
+        }
+        #expect(title == "After", "instance B still answered \(title) 0.5 s after the rename on A")
+        #expect(a.terminate() == 0)
+        #expect(b.terminate() == 0)
+    }
+
     /// A PostgreSQL URL is for `uquiz serve`; the other commands say so. A server that cannot be reached stops the
     /// server at once, naming it without the password.
     @Test func aPostgresURLIsForServeAndItsPasswordIsNeverShown() throws {

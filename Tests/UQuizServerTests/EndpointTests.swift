@@ -41,8 +41,8 @@ struct EndpointTests {
         }
         #expect(token.count == 43, "32 bytes in base64url without padding")
         #expect(token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        #expect(try server.database.player(tokenHash: PlayerToken(text: token).hash)?.name == "Ada")
-        #expect(try server.database.player(tokenHash: Data(token.utf8)) == nil)
+        #expect(try await server.database.player(tokenHash: PlayerToken(text: token).hash)?.name == "Ada")
+        #expect(try await server.database.player(tokenHash: Data(token.utf8)) == nil)
         let file = try Data(contentsOf: server.folder.appendingPathComponent("uquiz.sqlite"))
             + ((try? Data(contentsOf: server.folder.appendingPathComponent("uquiz.sqlite-wal"))) ?? Data())
         #expect(file.range(of: Data(token.utf8)) == nil, "the token itself is nowhere in the database")
@@ -108,11 +108,11 @@ struct EndpointTests {
 
     @Test func noSeedPackageTellsItsQuizzes() async throws {
         let server = try TestServer()
-        let seeds = try server.database.packages(matching: .init(origin: .seed)).rows
+        let seeds = try server.file.packages(matching: .init(origin: .seed)).rows
         #expect(seeds.count == 8)
         try await server.test { client in
             for summary in seeds {
-                let package = try server.database.package(id: summary.id)
+                let package = try await server.database.package(id: summary.id)
                 let read = try await client.send(.get, "/v1/packages/\(summary.shareCode)")
                 #expect(read.status == .ok)
                 // Only the metadata keys, whose numbers are counts and a rate: no field can hold a TMDB id or an area.
@@ -177,7 +177,7 @@ struct EndpointTests {
             let notJSON = try await client.send(.post, "/v1/packages", raw: "{\"title\": ", token: token)
             #expect(notJSON.status == .badRequest)
         }
-        #expect(try server.database.packages(matching: .init(origin: .user)).total == 0, "nothing was saved")
+        #expect(try server.file.packages(matching: .init(origin: .user)).total == 0, "nothing was saved")
     }
 
     @Test func anOversizedBodyIs413WhereverItIsSent() async throws {

@@ -83,27 +83,27 @@ struct LeaderboardDailyTests {
         }
     }
 
-    @Test func theLeaderboardHoldsTheTop100AndTheCallersRank() throws {
+    @Test func theLeaderboardHoldsTheTop100AndTheCallersRank() async throws {
         let server = try TestServer()
         let database = server.database
-        let packageId = try database.packageID(for: silentClassics)
+        let packageId = try server.file.packageID(for: silentClassics)
         var players: [Player] = []
         for index in 0..<105 {
-            let player = try database.insertPlayer(name: "P\(index)", tokenHash: Data([UInt8(index)]), at: Date())
+            let player = try await database.insertPlayer(name: "P\(index)", tokenHash: Data([UInt8(index)]), at: Date())
             players.append(player)
-            _ = try database.recordServerPlay(
+            _ = try await database.recordServerPlay(
                 publicId: "play-\(index)", packageId: packageId, player: player, startedAt: Date(), finishedAt: Date(),
                 score: index * 10, elapsedSeconds: 5, dailyDay: nil, attempts: [])
         }
-        let board = try database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id)
+        let board = try await database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id)
         #expect(board.top.count == 100 && board.rankedPlays == 105)
         #expect(board.top.first?.player == "P104" && board.top.last?.player == "P5")
         #expect(board.mine?.rank == 105 && board.mine?.player == "P0")
-        let second = try database.recordServerPlay(
+        let second = try await database.recordServerPlay(
             publicId: "again", packageId: packageId, player: players[0], startedAt: Date(), finishedAt: Date(),
             score: 9_999, elapsedSeconds: 1, dailyDay: nil, attempts: [])
         #expect(!second, "a replay is not ranked")
-        #expect(try database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id).mine?.rank == 105)
+        #expect(try await database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id).mine?.rank == 105)
     }
 
     @Test func theDailyQuizIsChosenOnceADayNumberedAndKeepsAStreak() async throws {
@@ -165,7 +165,7 @@ struct LeaderboardDailyTests {
         try await server.test { client in
             let first = try await client.send(.get, "/v1/daily")
             let code = try #require(first.json["shareCode"] as? String)
-            try server.database.deletePackages(ids: [try server.database.packageID(for: code)])
+            try await server.database.deletePackages(ids: [try server.file.packageID(for: code)])
             let gone = try await client.send(.get, "/v1/daily")
             #expect(gone.status == .notFound && gone.errorMessage.contains("#1 was deleted"))
             let token = try await client.newPlayer()

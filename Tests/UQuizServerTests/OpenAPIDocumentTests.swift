@@ -31,7 +31,7 @@ struct OpenAPIDocumentTests {
         return operations
     }
 
-    @Test func everyRouteIsInTheDocumentAndEveryOperationIsARoute() throws {
+    @Test func everyRouteIsInTheDocumentAndEveryOperationIsARoute() async throws {
         let router = try TestServer().router
         let routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
         let documented = Self.operations(in: OpenAPIDocument.text)

@@ -258,7 +258,7 @@ struct PlaysAfterUpdateTests {
             #expect(stage1.status == .ok, "\(stage1.text)")
             let quiz = try server.quiz(code, 1)
             #expect(quiz.areas.first == Cell(row: seedAreas[4][0], column: seedAreas[4][1]))
-            let jpeg = try #require(try server.database.bundledPoster(fileName: poster))
+            let jpeg = try #require(try await server.database.bundledPoster(fileName: poster))
             let updated = try StagePoster.cut(jpeg: jpeg, geometry: quiz.geometry, revealed: [quiz.areas[0]])
             let old = try StagePoster.cut(
                 jpeg: jpeg, geometry: quiz.geometry, revealed: [Cell(row: seedAreas[0][0], column: seedAreas[0][1])])

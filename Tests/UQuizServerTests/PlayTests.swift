@@ -30,7 +30,7 @@ extension TestResponse {
 extension TestServer {
     /// A quiz of a stored package as the store has it (what the server judges against; the client never sees it).
     func quiz(_ code: String, _ number: Int) throws -> Quiz {
-        try database.package(id: try database.packageID(for: code)).quizzes[number - 1]
+        try file.package(id: try file.packageID(for: code)).quizzes[number - 1]
     }
 }
 
@@ -86,7 +86,7 @@ struct PlayTests {
         let server = try TestServer()
         let clock = ManualClock()
         let quiz = try server.quiz(silentClassics, 1)
-        let original = try #require(try server.database.bundledPoster(fileName: quiz.posterPath))
+        let original = try #require(try await server.database.bundledPoster(fileName: quiz.posterPath))
         @Sendable func cut(_ stages: Int) throws -> Data {
             try StagePoster.cut(jpeg: original, geometry: quiz.geometry, revealed: Array(quiz.areas.prefix(stages)))
         }
@@ -135,7 +135,7 @@ struct PlayTests {
         let server = try TestServer()
         let clock = ManualClock()
         let quiz = try server.quiz(silentClassics, 1)
-        let original = try #require(try server.database.bundledPoster(fileName: quiz.posterPath))
+        let original = try #require(try await server.database.bundledPoster(fileName: quiz.posterPath))
         let stage1 = try StagePoster.cut(jpeg: original, geometry: quiz.geometry, revealed: Array(quiz.areas.prefix(1)))
         try await server.test(monotonicNow: clock.now) { client in
             let alice = try await client.newPlayer("Alice")
@@ -209,7 +209,7 @@ struct PlayTests {
 
             let after = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Toy Story"], token: token)
             #expect(after.status == .conflict, "an ended quiz takes no more guesses")
-            let stored = try #require(try server.database.serverPlay(publicId: id))
+            let stored = try #require(try await server.database.serverPlay(publicId: id))
             #expect(stored.score == expected && stored.ranked)
         }
     }
@@ -384,13 +384,13 @@ struct PlayTests {
             let code = try await client.publish(validSpec(), token: maker)
             let token = try await client.newPlayer()
             let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: token).json["id"] as? String)
-            #expect(try server.database.openPlayCount(packageId: nil) == 1)
+            #expect(try await server.database.openPlayCount(packageId: nil) == 1)
             #expect(try await client.send(.delete, "/v1/packages/\(code)", token: maker).status == .noContent)
-            #expect(try server.database.openPlayCount(packageId: nil) == 0, "the open play went with its package")
+            #expect(try await server.database.openPlayCount(packageId: nil) == 0, "the open play went with its package")
             clock.advance(Self.interlude + .seconds(1))
             let guess = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Toy Story"], token: token)
             #expect(guess.status == .notFound)
-            #expect(try server.database.serverPlay(publicId: id) == nil)
+            #expect(try await server.database.serverPlay(publicId: id) == nil)
         }
     }
 
@@ -404,9 +404,9 @@ struct PlayTests {
             let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: token).json["id"] as? String)
             // Nobody asks: the quiz runs out of time, and the next start's sweep finishes and stores the play.
             clock.advance(Self.interlude + .seconds(21))
-            #expect(try server.database.serverPlay(publicId: id) == nil)
+            #expect(try await server.database.serverPlay(publicId: id) == nil)
             #expect(try await client.send(.post, "/v1/packages/\(code)/plays", token: maker).status == .created)
-            let stored = try #require(try server.database.serverPlay(publicId: id))
+            let stored = try #require(try await server.database.serverPlay(publicId: id))
             #expect(stored.score == 0 && stored.attempts.map(\.result.outcome) == [.missed])
             #expect(stored.ranked, "a missed play is still the player's first finished one")
 

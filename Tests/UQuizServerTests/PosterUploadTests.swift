@@ -74,7 +74,7 @@ struct PosterUploadTests {
             let again = try await client.uploadPoster(upload, token: try await client.newPlayer("Someone else"))
             #expect(again.status == .ok && again.json["poster"] as? String == name, "the same image is one image")
 
-            let kept = try #require(try server.database.bundledPoster(fileName: name))
+            let kept = try #require(try await server.database.bundledPoster(fileName: name))
             #expect(JPEG.isReadable(kept))
             #expect(kept.range(of: Data("Ada's phone".utf8)) == nil, "only the pixels are kept: no EXIF, no comment")
 
@@ -187,6 +187,6 @@ struct PosterUploadTests {
             let bundled = try server.quiz(silentClassics, 1).posterPath
             #expect(try await client.send(.post, "/v1/packages", json: specWithPoster(bundled), token: token).status == .created)
         }
-        #expect(try server.database.packages(matching: .init(origin: .user)).total == 1, "only the good one was saved")
+        #expect(try server.file.packages(matching: .init(origin: .user)).total == 1, "only the good one was saved")
     }
 }

@@ -14,8 +14,8 @@ struct RecentAnswersTests {
         let clock = ManualClock()
         try await server.test(monotonicNow: clock.now) { client in
             #expect(try await client.send(.get, "/v1/packages/\(silentClassics)").json["plays"] as? Int == 0)
-            let id = try server.database.packageID(for: silentClassics)
-            _ = try server.database.recordPlay(
+            let id = try server.file.packageID(for: silentClassics)
+            _ = try server.file.recordPlay(
                 packageId: id, player: "cli", startedAt: Date(), finishedAt: Date(), score: 10, attempts: [])
             #expect(try await client.send(.get, "/v1/packages/\(silentClassics)").json["plays"] as? Int == 0, "kept")
             clock.advance(.seconds(1))

@@ -40,7 +40,7 @@ struct RoomInstancesTests {
 
     @Test func playersOnBothInstancesPlayOneRoomToThePodium() async throws {
         let server = try TestServer()
-        let quizCount = try server.database.package(id: try server.database.packageID(for: silentClassics)).quizzes
+        let quizCount = try server.file.package(id: try server.file.packageID(for: silentClassics)).quizzes
             .filter { !$0.areas.isEmpty }.count
         let answer = try server.quiz(silentClassics, 1).title
         try await twoLiveInstances(server) { a, portA, b, portB in
@@ -49,7 +49,7 @@ struct RoomInstancesTests {
             let guestToken = try #require(made.json["token"] as? String)
             let guestAccount = try #require(made.json["id"] as? Int)
             let code = try await a.openRoom(token: hostToken)
-            #expect(try server.database.roomInstance(code: code) == "http://127.0.0.1:\(portA)", "A holds the room")
+            #expect(try await server.database.roomInstance(code: code) == "http://127.0.0.1:\(portA)", "A holds the room")
 
             let host = LiveRoomClient.connect(port: portA, code: code)
             #expect(try await host.join("Host", token: hostToken).player == 1)
@@ -110,7 +110,7 @@ struct RoomInstancesTests {
                 let podium = try await player.waitFor("podium") { if case .podium(let p) = $0 { p } else { nil } }
                 #expect(podium.places.first?.player == guestId, "the guest on B solved quiz 1 and won")
             }
-            #expect(try server.database.roomResults(playerId: Int64(guestAccount)).count == 1, "stored once, by A")
+            #expect(try await server.database.roomResults(playerId: Int64(guestAccount)).count == 1, "stored once, by A")
             // The player's stats, asked of either instance, count the room.
             let stats = try await b.send(.get, "/v1/players/me", token: guestToken)
             #expect(stats.status == .ok && stats.json["id"] as? Int == guestAccount, "\(stats.text)")
@@ -153,24 +153,24 @@ struct RoomInstancesTests {
 
     /// Rooms live in memory, so a directory row under an instance's own URL when it starts is from a run that ended
     /// without saying so: forgotten at start. Rooms opened before the instance listens stay out of the directory.
-    @Test func anInstanceStartingForgetsItsEarlierRoomsAndListsItsNewOnes() throws {
+    @Test func anInstanceStartingForgetsItsEarlierRoomsAndListsItsNewOnes() async throws {
         let server = try TestServer()
         let database = server.database
         let rooms = ServerRooms(
             environment: server.environment.sharing, levels: .standard, runsTimers: false,
             now: { .zero })
-        let host = try Players(environment: server.environment.sharing).register(name: "Host").player
-        let early = try rooms.open(shareCode: silentClassics, host: host)
-        #expect(try database.roomInstance(code: early.value) == nil, "not listening yet: in no directory")
-        #expect(try database.claimRoomCode("K9ST", instance: "http://10.0.0.5:8080", at: Date()))
-        #expect(try database.claimRoomCode("M3XZ", instance: "http://10.0.0.6:8080", at: Date()))
-        try rooms.listening(at: "http://10.0.0.5:8080")
-        #expect(try database.roomInstance(code: "K9ST") == nil, "its own row from before is forgotten")
-        #expect(try database.roomInstance(code: "M3XZ") == "http://10.0.0.6:8080", "another instance's stays")
-        let listed = try rooms.open(shareCode: silentClassics, host: host)
-        #expect(try database.roomInstance(code: listed.value) == "http://10.0.0.5:8080")
-        #expect(try rooms.whereabouts(code: "M3XZ") == .elsewhere(instance: "http://10.0.0.6:8080"))
-        #expect(try rooms.whereabouts(code: listed.value) == .here)
+        let host = try await Players(environment: server.environment.sharing).register(name: "Host").player
+        let early = try await rooms.open(shareCode: silentClassics, host: host)
+        #expect(try await database.roomInstance(code: early.value) == nil, "not listening yet: in no directory")
+        #expect(try await database.claimRoomCode("K9ST", instance: "http://10.0.0.5:8080", at: Date()))
+        #expect(try await database.claimRoomCode("M3XZ", instance: "http://10.0.0.6:8080", at: Date()))
+        try await rooms.listening(at: "http://10.0.0.5:8080")
+        #expect(try await database.roomInstance(code: "K9ST") == nil, "its own row from before is forgotten")
+        #expect(try await database.roomInstance(code: "M3XZ") == "http://10.0.0.6:8080", "another instance's stays")
+        let listed = try await rooms.open(shareCode: silentClassics, host: host)
+        #expect(try await database.roomInstance(code: listed.value) == "http://10.0.0.5:8080")
+        #expect(try await rooms.whereabouts(code: "M3XZ") == .elsewhere(instance: "http://10.0.0.6:8080"))
+        #expect(try await rooms.whereabouts(code: listed.value) == .here)
     }
 
     @Test func anInstanceThatStopsTakesItsRoomsOutOfTheDirectory() async throws {
@@ -179,24 +179,24 @@ struct RoomInstancesTests {
         try await twoLiveInstances(server) { a, portA, _, _ in
             let code = try await a.openRoom(token: try await a.newPlayer("Host"))
             opened.withLock { $0 = code }
-            #expect(try server.database.roomInstance(code: code) == "http://127.0.0.1:\(portA)")
+            #expect(try await server.database.roomInstance(code: code) == "http://127.0.0.1:\(portA)")
         }
         let code = try #require(opened.withLock { $0 })
-        #expect(try server.database.roomInstance(code: code) == nil, "A shut down gracefully: its room is gone from the directory")
+        #expect(try await server.database.roomInstance(code: code) == nil, "A shut down gracefully: its room is gone from the directory")
     }
 
     @Test func aRoomWhoseInstanceIsGoneSaysSoAndOneGivenToItselfIsA404() async throws {
         let server = try TestServer()
         try await twoLiveInstances(server) { _, _, b, portB in
             // A room the directory gives to an instance that does not answer (nothing listens on port 1).
-            #expect(try server.database.claimRoomCode("G5NE", instance: "http://127.0.0.1:1", at: Date()))
+            #expect(try await server.database.claimRoomCode("G5NE", instance: "http://127.0.0.1:1", at: Date()))
             let lobby = try await b.send(.get, "/v1/rooms/G5NE")
             #expect(lobby.status == .badGateway && lobby.errorCode == "room_unreachable", "\(lobby.text)")
             let socket = LiveRoomClient.connect(port: portB, code: "G5NE")
             #expect(try await socket.waitForClose() == RoomWire.CloseReason.roomGone.code)
 
             // A room the directory gives to B itself, which B does not hold: never forwarded (to itself), a 404.
-            #expect(try server.database.claimRoomCode("K9ST", instance: "http://127.0.0.1:\(portB)", at: Date()))
+            #expect(try await server.database.claimRoomCode("K9ST", instance: "http://127.0.0.1:\(portB)", at: Date()))
             #expect(try await b.send(.get, "/v1/rooms/K9ST").status == .notFound)
         }
     }

@@ -46,12 +46,12 @@ final class RecordingOutbox: Sendable {
 }
 
 extension RoomConnection {
-    func say(_ message: RoomWire.ClientMessage) {
+    func say(_ message: RoomWire.ClientMessage) async {
         let text = String(decoding: RoomWire.encode(message), as: UTF8.self)
-        receive(text, bytes: text.utf8.count)
+        await receive(text, bytes: text.utf8.count)
     }
 
-    func sayRaw(_ text: String) { receive(text, bytes: text.utf8.count) }
+    func sayRaw(_ text: String) async { await receive(text, bytes: text.utf8.count) }
 }
 
 /// A room on the seed's Silent Classics driven in process on a hand-driven clock, timers off: time passes in
@@ -64,13 +64,13 @@ struct RoomBench {
     let code: RoomCode
 
     /// In process nothing reports a message written, so the bench's connections may queue many.
-    init(limits: RoomLimits = RoomLimits(maxQueuedMessages: 100_000)) throws {
+    init(limits: RoomLimits = RoomLimits(maxQueuedMessages: 100_000)) async throws {
         server = try TestServer()
         let database = server.database
         rooms = ServerRooms(
             environment: server.environment.sharing, levels: .standard, limits: limits, runsTimers: false, now: clock.now)
-        host = try Players(environment: server.environment.sharing).register(name: "Host")
-        code = try rooms.open(shareCode: silentClassics, host: host.player)
+        host = try await Players(environment: server.environment.sharing).register(name: "Host")
+        code = try await rooms.open(shareCode: silentClassics, host: host.player)
     }
 
     func connect() throws -> (RoomConnection, RecordingOutbox) {
@@ -78,15 +78,15 @@ struct RoomBench {
         return (try rooms.connect(code: code.value, outbox: outbox.send), outbox)
     }
 
-    func join(_ name: String, token: String? = nil) throws -> (RoomConnection, RecordingOutbox) {
+    func join(_ name: String, token: String? = nil) async throws -> (RoomConnection, RecordingOutbox) {
         let (connection, outbox) = try connect()
-        connection.say(.join(name: name, playerToken: token))
+        await connection.say(.join(name: name, playerToken: token))
         return (connection, outbox)
     }
 
-    func advance(_ duration: Duration) {
+    func advance(_ duration: Duration) async {
         clock.advance(duration)
-        rooms.advanceRooms()
+        await rooms.advanceRooms()
     }
 }
 
@@ -100,101 +100,101 @@ func lastLobby(_ outbox: RecordingOutbox) -> RoomWire.Lobby? {
 
 @Suite("Live rooms in process")
 struct RoomUseCaseTests {
-    @Test func theOpenerJoinsFirstAndTheLobbyShowsWhoIsIn() throws {
-        let bench = try RoomBench()
-        let (early, earlyBox) = try bench.join("Early")
+    @Test func theOpenerJoinsFirstAndTheLobbyShowsWhoIsIn() async throws {
+        let bench = try await RoomBench()
+        let (early, earlyBox) = try await bench.join("Early")
         #expect(earlyBox.errors() == ["host_not_here"])
         #expect(early.player == nil)
-        let (_, hostBox) = try bench.join("Host", token: bench.host.token.text)
+        let (_, hostBox) = try await bench.join("Host", token: bench.host.token.text)
         #expect(welcome(hostBox)?.player == 1)
         #expect(hostBox.messages.contains { if case .snapshot(let s) = $0 { s.you == 1 && s.phase == "lobby" } else { false } })
-        early.say(.join(name: "Early", playerToken: nil))
+        await early.say(.join(name: "Early", playerToken: nil))
         #expect(welcome(earlyBox)?.player == 2)
         #expect(lastLobby(hostBox)?.players.map(\.name) == ["Host", "Early"])
-        let info = try bench.rooms.info(code: bench.code.value.lowercased())
+        let info = try await bench.rooms.info(code: bench.code.value.lowercased())
         #expect(info.players.count == 2 && info.host == 1 && info.phase == "lobby" && info.quizCount == 25)
-        #expect(throws: ServerRooms.Problem.unknownRoom) { try bench.rooms.info(code: "ZZZZ") }
+        await #expect(throws: ServerRooms.Problem.unknownRoom) { try await bench.rooms.info(code: "ZZZZ") }
     }
 
     /// Every message is one flat, versioned object: `v`, `type`, then the type's own fields.
-    @Test func messagesAreFlatVersionedJSON() throws {
-        let bench = try RoomBench()
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
+    @Test func messagesAreFlatVersionedJSON() async throws {
+        let bench = try await RoomBench()
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
         let welcome = try #require(hostBox.rawObjects.first)
         #expect(welcome["v"] as? Int == 1 && welcome["type"] as? String == "welcome")
         #expect(welcome["player"] as? Int == 1 && (welcome["resumeToken"] as? String)?.count == 32)
         #expect(welcome["seatHoldMs"] as? Int == 90_000)
-        host.sayRaw(#"{"v":2,"type":"start"}"#)
-        host.sayRaw(#"{"v":1,"type":"teleport"}"#)
-        host.sayRaw("not json")
-        host.sayRaw(#"{"v":1,"type":"guess","quiz":1}"#)
+        await host.sayRaw(#"{"v":2,"type":"start"}"#)
+        await host.sayRaw(#"{"v":1,"type":"teleport"}"#)
+        await host.sayRaw("not json")
+        await host.sayRaw(#"{"v":1,"type":"guess","quiz":1}"#)
         #expect(hostBox.errors() == ["bad_message", "bad_message", "bad_message", "bad_message"])
         #expect(hostBox.closeReason == nil, "a malformed message is answered, not punished")
     }
 
     /// Three rooms that someone joined are the most one player hosts; a room of theirs nobody joined makes way instead.
-    @Test func aPlayerHostsAtMostThreeOpenRooms() throws {
-        let bench = try RoomBench()
-        _ = try bench.join("Host", token: bench.host.token.text)
-        let second = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
-        let third = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
-        let fourth = try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+    @Test func aPlayerHostsAtMostThreeOpenRooms() async throws {
+        let bench = try await RoomBench()
+        _ = try await bench.join("Host", token: bench.host.token.text)
+        let second = try await bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        let third = try await bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        let fourth = try await bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
         #expect(!bench.rooms.exists(code: second.value), "the oldest unjoined room made way")
         #expect(bench.rooms.exists(code: third.value) && bench.rooms.exists(code: fourth.value))
         for code in [third, fourth] {
             let outbox = RecordingOutbox()
-            try bench.rooms.connect(code: code.value, outbox: outbox.send).say(.join(name: "Host", playerToken: bench.host.token.text))
+            try await bench.rooms.connect(code: code.value, outbox: outbox.send).say(.join(name: "Host", playerToken: bench.host.token.text))
             #expect(welcome(outbox) != nil)
         }
-        #expect(throws: ServerRooms.Problem.tooManyRooms(limit: 3)) {
-            try bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
+        await #expect(throws: ServerRooms.Problem.tooManyRooms(limit: 3)) {
+            try await bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
         }
-        let other = try Players(environment: bench.server.environment.sharing).register(name: "Other")
-        _ = try bench.rooms.open(shareCode: silentClassics, host: other.player)
+        let other = try await Players(environment: bench.server.environment.sharing).register(name: "Other")
+        _ = try await bench.rooms.open(shareCode: silentClassics, host: other.player)
     }
 
     /// Guesses before the quiz or before a stage are refused, and a time a client writes into its message is never read:
     /// two correct guesses at the same server instant score the same, forged fields or not.
-    @Test func aCheatingClientGainsNothing() throws {
-        let bench = try RoomBench()
+    @Test func aCheatingClientGainsNothing() async throws {
+        let bench = try await RoomBench()
         let answer = try bench.server.quiz(silentClassics, 1).title
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (honest, honestBox) = try bench.join("Honest")
-        let (cheat, cheatBox) = try bench.join("Cheat")
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (honest, honestBox) = try await bench.join("Honest")
+        let (cheat, cheatBox) = try await bench.join("Cheat")
 
-        cheat.say(.guess(quiz: 1, text: answer))
+        await cheat.say(.guess(quiz: 1, text: answer))
         #expect(cheatBox.errors() == ["quiz_not_running"], "no guess before the quiz starts")
-        cheat.say(.start)
+        await cheat.say(.start)
         #expect(cheatBox.errors().last == "not_host")
 
-        host.say(.start)
+        await host.say(.start)
         #expect(hostBox.messages.contains { if case .quizLoading(let l) = $0 { l.quiz == 1 } else { false } })
-        #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: 2)) {
-            try bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
+        await #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: 2)) {
+            try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
         }
-        #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: nil)) {
-            try bench.rooms.poster(code: bench.code.value, quiz: 1, stage: nil)
+        await #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: nil)) {
+            try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: nil)
         }
-        _ = try bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 1)
-        cheat.say(.guess(quiz: 1, text: answer))
+        _ = try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 1)
+        await cheat.say(.guess(quiz: 1, text: answer))
         #expect(cheatBox.errors().last == "quiz_not_running", "no guess while the quiz loads")
 
-        for connection in [host, honest, cheat] { connection.say(.loaded(quiz: 1)) }
+        for connection in [host, honest, cheat] { await connection.say(.loaded(quiz: 1)) }
         #expect(honestBox.messages.contains { if case .quizStarted(let c) = $0 { c.quiz == 1 && c.stage == 1 } else { false } })
-        cheat.say(.guess(quiz: 2, text: "anything"))
+        await cheat.say(.guess(quiz: 2, text: "anything"))
         #expect(cheatBox.errors().last == "quiz_not_running", "no guess on a quiz ahead")
-        #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: 2)) {
-            try bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
+        await #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: 2)) {
+            try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
         }
 
-        bench.advance(.milliseconds(2_500))
+        await bench.advance(.milliseconds(2_500))
         #expect(cheatBox.messages.contains { if case .stageRevealed(let c) = $0 { c.stage == 2 } else { false } })
-        _ = try bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
+        _ = try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
 
         bench.clock.advance(.milliseconds(700))
-        cheat.sayRaw(
+        await cheat.sayRaw(
             #"{"v":1,"type":"guess","quiz":1,"text":"\#(answer)","time":0,"serverTime":0,"clientTime":0,"stage":1,"points":999}"#)
-        honest.say(.guess(quiz: 1, text: answer))
+        await honest.say(.guess(quiz: 1, text: answer))
         let cheatPoints = try #require(cheatBox.judgements().last?.points)
         let honestPoints = try #require(honestBox.judgements().last?.points)
         #expect(cheatPoints == honestPoints)
@@ -202,173 +202,173 @@ struct RoomUseCaseTests {
         // The answer is never in a message before the quiz ends.
         #expect(!hostBox.messages.contains { if case .quizEnded = $0 { true } else { false } })
 
-        host.say(.skip(quiz: 1))
+        await host.say(.skip(quiz: 1))
         let ended = try #require(hostBox.messages.compactMap { if case .quizEnded(let e) = $0 { e } else { nil } }.first)
         #expect(ended.answerTitle == answer && ended.ending == "skipped")
         #expect(ended.scoreboard.map(\.name).prefix(2).sorted() == ["Cheat", "Honest"])
         #expect(ended.scoreboard.first?.score == honestPoints)
-        _ = try bench.rooms.poster(code: bench.code.value, quiz: 1, stage: nil)
+        _ = try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: nil)
     }
 
-    @Test func aDroppedPlayerResumesWithTheirTokenOnlyAndGetsASnapshot() throws {
-        let bench = try RoomBench()
-        let other = try RoomBench()
-        let (_, otherBox) = try other.join("Host", token: other.host.token.text)
+    @Test func aDroppedPlayerResumesWithTheirTokenOnlyAndGetsASnapshot() async throws {
+        let bench = try await RoomBench()
+        let other = try await RoomBench()
+        let (_, otherBox) = try await other.join("Host", token: other.host.token.text)
         let foreignToken = try #require(welcome(otherBox)?.resumeToken)
 
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (ann, annBox) = try bench.join("Ann")
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (ann, annBox) = try await bench.join("Ann")
         let annToken = try #require(welcome(annBox)?.resumeToken)
-        host.say(.start)
-        ann.closed()
+        await host.say(.start)
+        await ann.closed()
         #expect(lastLobby(hostBox)?.players.first { $0.name == "Ann" }?.connected == false)
 
         let (thief, thiefBox) = try bench.connect()
-        thief.say(.resume(token: foreignToken))
-        thief.say(.resume(token: "0123456789abcdef0123456789abcdef"))
-        thief.say(.resume(token: "not a token"))
+        await thief.say(.resume(token: foreignToken))
+        await thief.say(.resume(token: "0123456789abcdef0123456789abcdef"))
+        await thief.say(.resume(token: "not a token"))
         #expect(thiefBox.errors() == ["wrong_resume_token", "wrong_resume_token", "wrong_resume_token"])
         #expect(thief.player == nil)
 
         let (back, backBox) = try bench.connect()
-        back.say(.resume(token: annToken))
+        await back.say(.resume(token: annToken))
         #expect(back.player == 2)
         let snapshot = try #require(backBox.messages.compactMap { if case .snapshot(let s) = $0 { s } else { nil } }.first)
         #expect(snapshot.you == 2 && snapshot.phase == "loading" && snapshot.loading?.quiz == 1)
         #expect(lastLobby(hostBox)?.players.first { $0.name == "Ann" }?.connected == true)
     }
 
-    @Test func aFloodingOrOversizedClientIsCutOffAndTheRoomGoesOn() throws {
-        let bench = try RoomBench()
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (flood, floodBox) = try bench.join("Flood")
-        let (big, bigBox) = try bench.join("Big")
-        for _ in 0..<(RoomConnectionGuard.burst + 5) { flood.say(.ping(clientTime: 1)) }
+    @Test func aFloodingOrOversizedClientIsCutOffAndTheRoomGoesOn() async throws {
+        let bench = try await RoomBench()
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (flood, floodBox) = try await bench.join("Flood")
+        let (big, bigBox) = try await bench.join("Big")
+        for _ in 0..<(RoomConnectionGuard.burst + 5) { await flood.say(.ping(clientTime: 1)) }
         #expect(floodBox.closeReason == .flooding)
-        big.sayRaw(#"{"v":1,"type":"guess","quiz":1,"text":""# + String(repeating: "x", count: 5_000) + #""}"#)
+        await big.sayRaw(#"{"v":1,"type":"guess","quiz":1,"text":""# + String(repeating: "x", count: 5_000) + #""}"#)
         #expect(bigBox.closeReason == .messageTooLarge)
         let lobby = try #require(lastLobby(hostBox))
         #expect(lobby.players.filter(\.connected).map(\.name) == ["Host"], "both keep their seats, disconnected")
-        host.say(.start)
+        await host.say(.start)
         #expect(hostBox.messages.contains { if case .quizLoading = $0 { true } else { false } }, "the room goes on")
         hostBox.clear()
-        host.say(.loaded(quiz: 1))
+        await host.say(.loaded(quiz: 1))
         #expect(hostBox.messages.contains { if case .quizStarted = $0 { true } else { false } })
     }
 
     /// A client that reads nothing is cut off once its unread messages pass the limit; one that reads is not.
-    @Test func aClientThatDoesNotReadIsCutOff() throws {
-        let bench = try RoomBench(limits: RoomLimits(maxQueuedMessages: 6))
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (reader, readerBox) = try bench.join("Reader")
+    @Test func aClientThatDoesNotReadIsCutOff() async throws {
+        let bench = try await RoomBench(limits: RoomLimits(maxQueuedMessages: 6))
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (reader, readerBox) = try await bench.join("Reader")
         for _ in 0..<hostBox.messages.count { host.written() }
         for _ in 0..<readerBox.messages.count { reader.written() }
-        let (_, deafBox) = try bench.join("Deaf")
+        let (_, deafBox) = try await bench.join("Deaf")
         for number in 1...6 {
-            _ = try bench.join("Guest \(number)")
+            _ = try await bench.join("Guest \(number)")
             for _ in 0..<hostBox.messages.count { host.written() }
             hostBox.clear()
         }
         #expect(deafBox.closeReason == .tooSlow)
         #expect(hostBox.closeReason == nil)
         #expect(readerBox.closeReason == .tooSlow, "the reader never reported what it read after joining either")
-        #expect(try bench.rooms.info(code: bench.code.value).players.count == 9, "a cut-off player keeps the seat")
+        #expect(try await bench.rooms.info(code: bench.code.value).players.count == 9, "a cut-off player keeps the seat")
     }
 
-    @Test func heartbeatsPingQuietConnectionsAndFindDeadOnes() throws {
-        let bench = try RoomBench()
+    @Test func heartbeatsPingQuietConnectionsAndFindDeadOnes() async throws {
+        let bench = try await RoomBench()
         let (silent, silentBox) = try bench.connect()
         bench.clock.advance(.seconds(6))
-        silent.heartbeat()
+        await silent.heartbeat()
         #expect(silentBox.closeReason == .noHello)
 
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (quiet, quietBox) = try bench.join("Quiet")
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (quiet, quietBox) = try await bench.join("Quiet")
         bench.clock.advance(RoomConnectionGuard.heartbeatInterval)
-        host.heartbeat()
-        quiet.heartbeat()
+        await host.heartbeat()
+        await quiet.heartbeat()
         let ping = try #require(hostBox.messages.compactMap { if case .ping(let p) = $0 { p } else { nil } }.last)
-        host.say(.pong(serverTime: ping.serverTime))
+        await host.say(.pong(serverTime: ping.serverTime))
         bench.clock.advance(RoomConnectionGuard.deadAfter - RoomConnectionGuard.heartbeatInterval)
-        host.heartbeat()
-        quiet.heartbeat()
+        await host.heartbeat()
+        await quiet.heartbeat()
         #expect(quietBox.closeReason == .dead)
         #expect(hostBox.closeReason == nil)
         #expect(lastLobby(hostBox)?.players.first { $0.name == "Quiet" }?.connected == false)
     }
 
-    @Test func aClientPingGetsAPongWithTheServerTime() throws {
-        let bench = try RoomBench()
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        host.say(.ping(clientTime: 1234.5))
+    @Test func aClientPingGetsAPongWithTheServerTime() async throws {
+        let bench = try await RoomBench()
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        await host.say(.ping(clientTime: 1234.5))
         let pong = try #require(hostBox.messages.compactMap { if case .pong(let p) = $0 { p } else { nil } }.last)
         #expect(pong.clientTime == 1234.5)
         #expect(pong.serverTime == Int((bench.clock.now() / .milliseconds(1)).rounded(.down)))
     }
 
-    @Test func aLateJoinerWatchesTheRunningQuizAndPlaysTheNext() throws {
-        let bench = try RoomBench()
+    @Test func aLateJoinerWatchesTheRunningQuizAndPlaysTheNext() async throws {
+        let bench = try await RoomBench()
         let answer = try bench.server.quiz(silentClassics, 1).title
-        let (host, _) = try bench.join("Host", token: bench.host.token.text)
-        host.say(.start)
-        host.say(.loaded(quiz: 1))
-        let (late, lateBox) = try bench.join("Late")
+        let (host, _) = try await bench.join("Host", token: bench.host.token.text)
+        await host.say(.start)
+        await host.say(.loaded(quiz: 1))
+        let (late, lateBox) = try await bench.join("Late")
         let snapshot = try #require(lateBox.messages.compactMap { if case .snapshot(let s) = $0 { s } else { nil } }.first)
         #expect(snapshot.phase == "playing" && snapshot.standing == "watching" && snapshot.clock?.stage == 1)
-        late.say(.guess(quiz: 1, text: answer))
+        await late.say(.guess(quiz: 1, text: answer))
         #expect(lateBox.errors() == ["watching"])
-        host.say(.skip(quiz: 1))
-        bench.advance(.seconds(8))
-        host.say(.loaded(quiz: 2))
-        late.say(.loaded(quiz: 2))
+        await host.say(.skip(quiz: 1))
+        await bench.advance(.seconds(8))
+        await host.say(.loaded(quiz: 2))
+        await late.say(.loaded(quiz: 2))
         #expect(lateBox.messages.contains { if case .quizStarted(let c) = $0 { c.quiz == 2 } else { false } })
-        late.say(.guess(quiz: 2, text: "not the title"))
+        await late.say(.guess(quiz: 2, text: "not the title"))
         #expect(lateBox.judgements().last?.judgement == "wrong")
     }
 
-    @Test func theHostKicksAndPassesTheRoleAndALeavingHostHandsItOn() throws {
-        let bench = try RoomBench()
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (ann, annBox) = try bench.join("Ann")
-        let (_, bobBox) = try bench.join("Bob")
-        host.say(.kick(player: 3))
+    @Test func theHostKicksAndPassesTheRoleAndALeavingHostHandsItOn() async throws {
+        let bench = try await RoomBench()
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (ann, annBox) = try await bench.join("Ann")
+        let (_, bobBox) = try await bench.join("Bob")
+        await host.say(.kick(player: 3))
         #expect(bobBox.messages.contains(.kicked))
         #expect(bobBox.closeReason == .kicked)
-        host.say(.passHost(player: 2))
+        await host.say(.passHost(player: 2))
         #expect(lastLobby(annBox)?.host == 2)
-        ann.say(.leave)
+        await ann.say(.leave)
         #expect(annBox.closeReason == .left)
         #expect(lastLobby(hostBox)?.host == 1)
     }
 
     /// A whole room played to its end (every quiz skipped): the podium is sent, each player's final result is stored
     /// once, a player who joined with their token finds it in their stats, and the room expires 30 minutes later.
-    @Test func finalResultsAreStoredOnceAndTheRoomExpiresAfterItsEnd() throws {
-        let bench = try RoomBench()
-        let (host, hostBox) = try bench.join("Host", token: bench.host.token.text)
-        let (guest, _) = try bench.join("Guest")
-        host.say(.start)
+    @Test func finalResultsAreStoredOnceAndTheRoomExpiresAfterItsEnd() async throws {
+        let bench = try await RoomBench()
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (guest, _) = try await bench.join("Guest")
+        await host.say(.start)
         let answer = try bench.server.quiz(silentClassics, 1).title
         for quiz in 1...25 {
-            host.say(.loaded(quiz: quiz))
-            guest.say(.loaded(quiz: quiz))
-            if quiz == 1 { host.say(.guess(quiz: 1, text: answer)) }
-            host.say(.skip(quiz: quiz))
-            bench.advance(.seconds(8))
+            await host.say(.loaded(quiz: quiz))
+            await guest.say(.loaded(quiz: quiz))
+            if quiz == 1 { await host.say(.guess(quiz: 1, text: answer)) }
+            await host.say(.skip(quiz: quiz))
+            await bench.advance(.seconds(8))
         }
         let podium = try #require(hostBox.messages.compactMap { if case .podium(let p) = $0 { p } else { nil } }.first)
         #expect(podium.places.first?.name == "Host" && podium.places.first?.rank == 1)
         #expect(podium.places.first?.shareLine?.isEmpty == false)
-        let rows = try bench.server.database.roomResults(playerId: bench.host.player.id)
+        let rows = try await bench.server.database.roomResults(playerId: bench.host.player.id)
         #expect(rows.count == 1)
         #expect(rows.first?.roomCode == bench.code.value && rows.first?.played == 25 && rows.first?.solved == 1)
-        let stats = try bench.server.database.roomStats(playerId: bench.host.player.id)
+        let stats = try await bench.server.database.roomStats(playerId: bench.host.player.id)
         #expect(stats.rooms == 1 && stats.wins == 1 && stats.points == rows.first?.score)
 
-        bench.advance(.seconds(30 * 60))
+        await bench.advance(.seconds(30 * 60))
         #expect(hostBox.messages.contains { if case .roomExpired(let e) = $0 { e.reason == "ended" } else { false } })
         #expect(hostBox.closeReason == .roomGone)
         #expect(bench.rooms.count == 0)
-        #expect(try bench.server.database.roomResults(playerId: bench.host.player.id).count == 1, "stored once")
+        #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id).count == 1, "stored once")
     }
 }

@@ -36,15 +36,15 @@ struct SeveralInstancesTests {
         try await twoInstances(server, clock: clock) { a, b in
             let token = try await a.newPlayer("Solver")
             let id = try #require(try await a.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).json["id"] as? String)
-            #expect(try server.database.openPlayCount(packageId: nil) == 1, "the play is in the store, not in A's memory")
+            #expect(try await server.database.openPlayCount(packageId: nil) == 1, "the play is in the store, not in A's memory")
 
             clock.advance(PlayTests.interlude + .milliseconds(2500))
             let wrong = try await b.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Cars"], token: token)
             #expect(wrong.status == .ok && wrong.json["judgement"] as? String != "accepted")
-            #expect(try server.database.openPlay(id: id)?.events.isEmpty == true, "a rejected guess changes nothing: not kept")
+            #expect(try await server.database.openPlay(id: id)?.events.isEmpty == true, "a rejected guess changes nothing: not kept")
             let hint = try await a.send(.post, "/v1/plays/\(id)/hints", json: ["quiz": 1], token: token)
             #expect(hint.status == .ok)
-            #expect(try server.database.openPlay(id: id)?.events.map(\.kind) == [.hint])
+            #expect(try await server.database.openPlay(id: id)?.events.map(\.kind) == [.hint])
             let onB = try await b.send(.get, "/v1/plays/\(id)", token: token)
             #expect(onB.quizzes[0]["stage"] as? Int == 2, "B's view of A's play: stage 2 at 2.5 s")
             #expect(onB.quizzes[0]["hint"] as? String == hint.json["hint"] as? String, "the hint asked on A shows on B")
@@ -61,8 +61,8 @@ struct SeveralInstancesTests {
             let onA = try await a.send(.get, "/v1/plays/\(id)", token: token)
             #expect(onA.json["finished"] as? Bool == true && onA.json["ranked"] as? Bool == true)
             #expect(onA.quizzes.map { $0["status"] as? String } == ["solved"] + Array(repeating: "skipped", count: quizCount - 1))
-            #expect(try server.database.openPlayCount(packageId: nil) == 0)
-            let stored = try #require(try server.database.serverPlay(publicId: id))
+            #expect(try await server.database.openPlayCount(packageId: nil) == 0)
+            let stored = try #require(try await server.database.serverPlay(publicId: id))
             #expect(stored.attempts.count == quizCount && stored.attempts[0].result.hintsUsed == 1)
             #expect(stored.score == onA.json["score"] as? Int)
             let board = try await b.send(.get, "/v1/packages/\(silentClassics)/leaderboard", token: token)
@@ -81,7 +81,7 @@ struct SeveralInstancesTests {
             let viewB = try await b.send(.get, "/v1/plays/\(id)", token: token)
             #expect(viewA.json["finished"] as? Bool == true && viewB.json["finished"] as? Bool == true)
             #expect(viewA.json["ranked"] as? Bool == true && viewB.json["ranked"] as? Bool == true)
-            #expect(try server.database.serverPlay(publicId: id)?.attempts.allSatisfy { $0.result.outcome == .missed } == true)
+            #expect(try await server.database.serverPlay(publicId: id)?.attempts.allSatisfy { $0.result.outcome == .missed } == true)
         }
     }
 
@@ -142,19 +142,19 @@ struct SharedClockTests {
         var now: @Sendable () -> Duration { { self.monotonic.withLock { $0 } } }
     }
 
-    @Test func theOffsetIsTheDatabaseTimeSeenOnTheQuickestTrip() throws {
+    @Test func theOffsetIsTheDatabaseTimeSeenOnTheQuickestTrip() async throws {
         let store = ScriptedStoreClock(trips: [.milliseconds(40), .microseconds(200), .milliseconds(9)])
-        let clock = try SharedClock(store: store, samples: 3, monotonic: store.now)
+        let clock = try await SharedClock(store: store, samples: 3, monotonic: store.now)
         let expected = store.now() + .seconds(1_800_000_000)
         #expect(abs((clock.now() - expected).wholeMicroseconds) <= 1)
     }
 
-    @Test func timeNeverGoesBackWhenTheOffsetIsMeasuredAgain() throws {
+    @Test func timeNeverGoesBackWhenTheOffsetIsMeasuredAgain() async throws {
         let store = ScriptedStoreClock(trips: [])
-        let clock = try SharedClock(store: store, samples: 1, monotonic: store.now)
+        let clock = try await SharedClock(store: store, samples: 1, monotonic: store.now)
         let before = clock.now()
         store.offset.withLock { $0 -= .milliseconds(50) }
-        try clock.synchronize(samples: 1)
+        try await clock.synchronize(samples: 1)
         #expect(clock.now() >= before, "a database clock set back 50 ms does not move the servers' time back")
         store.monotonic.withLock { $0 += .milliseconds(100) }
         #expect(clock.now() - before >= .milliseconds(49), "it goes on at the new offset")

@@ -23,19 +23,24 @@ let seedGeometry = try! GridGeometry(columns: 50, rows: 75, areaSize: 5, margin:
 /// network (the catalog answers for movies), token bytes from the system. The folder goes when the value does.
 final class TestServer: Sendable {
     let folder: URL
-    let database: AppDatabase
+    /// The SQLite file as the CLI opens it.
+    let file: AppDatabase
+    /// The server's store over that file.
+    let database: SQLiteServerStore
     let environment: ServerEnvironment
 
     init(now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }, storeAnswers: Bool = true) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let database = try AppDatabase.openOrSeed(
+        let file = try AppDatabase.openOrSeed(
             at: folder.appendingPathComponent("uquiz.sqlite").path, seedBundle: { repositorySeed }
         ).database
+        self.file = file
+        let database = try SQLiteServerStore.open(path: file.path)
         self.database = database
         let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
         let app = AppEnvironment(
-            now: now, randomSeed: { .random(in: 0...UInt64.max) }, store: { database }, movieClient: { nil },
+            now: now, randomSeed: { .random(in: 0...UInt64.max) }, store: { file }, movieClient: { nil },
             imageClient: { throw NoNetwork() }, posterCache: { cache }, posterPlayWidth: { 342 }, log: { _ in })
         let sharing = SharingEnvironment(app: app, store: {
             guard storeAnswers else { throw NoNetwork() }

@@ -73,7 +73,7 @@ struct WebPlayerTests {
         }
     }
 
-    @Test func theVersionChangesWithAnyFileAndNotOtherwise() throws {
+    @Test func theVersionChangesWithAnyFileAndNotOtherwise() async throws {
         let folder = try Self.copyOfWeb()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try WebPlayer(directory: folder).version
@@ -84,7 +84,7 @@ struct WebPlayerTests {
         #expect(try WebPlayer(directory: folder).version != before)
     }
 
-    @Test func theFolderIsFoundBesideTheBinaryOrInAnInstallPrefixOrNamed() throws {
+    @Test func theFolderIsFoundBesideTheBinaryOrInAnInstallPrefixOrNamed() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-web-find-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         // A checkout: the binary under .build/debug, the folder at the top.

@@ -55,7 +55,7 @@ struct WriteAccessTests {
         ]
     }
 
-    @Test func theTableListsEveryWriteRouteOfTheRouterAndTheDocument() throws {
+    @Test func theTableListsEveryWriteRouteOfTheRouterAndTheDocument() async throws {
         let writeMethods: Set<String> = ["POST", "PUT", "PATCH", "DELETE"]
         let routed = Set(try TestServer().router.routes.map { "\($0.method.rawValue) \($0.path)" }.filter {
             writeMethods.contains(String($0.prefix { $0 != " " }))

@@ -69,22 +69,37 @@ public struct MovieSearching: Sendable {
         } else if let client = try environment.movieClient() {
             do {
                 let found = try client.search(query, language: language, page: page, year: year)
-                try store.upsertMovies(found.results.map { $0.catalogMovie(language: language) })
-                return FoundMovies(
-                    offlineReason: nil, page: found.page, totalPages: found.totalPages, totalResults: found.totalResults,
-                    results: found.results.map {
-                        .init(tmdbId: $0.id, catalogKey: "tmdb-\($0.id)", title: $0.title, originalTitle: $0.originalTitle,
-                              releaseDate: $0.releaseDate, posterPath: $0.posterPath)
-                    })
+                try store.upsertMovies(Self.catalogMovies(of: found, language: language))
+                return Self.tmdbAnswer(found)
             } catch let error as MovieSearchError where error.isUnreachable {
                 reason = .unreachable(error.localizedDescription)
             }
         } else {
             reason = .noCredentials
         }
-        // The catalog pages like TMDB: 20 a page, of at most `catalogLimit` matches.
         let matches = try store.searchCatalog(query, language: language, limit: Self.catalogLimit)
-            .filter { movie in year.map { movie.releaseDate?.hasPrefix(String($0)) == true } ?? true }
+        return Self.catalogAnswer(matches, reason: reason, language: language, page: page, year: year)
+    }
+
+    /// What a TMDB search page teaches the catalog.
+    static func catalogMovies(of found: SearchPage, language: QuizLanguage) -> [CatalogMovie] {
+        found.results.map { $0.catalogMovie(language: language) }
+    }
+
+    static func tmdbAnswer(_ found: SearchPage) -> FoundMovies {
+        FoundMovies(
+            offlineReason: nil, page: found.page, totalPages: found.totalPages, totalResults: found.totalResults,
+            results: found.results.map {
+                .init(tmdbId: $0.id, catalogKey: "tmdb-\($0.id)", title: $0.title, originalTitle: $0.originalTitle,
+                      releaseDate: $0.releaseDate, posterPath: $0.posterPath)
+            })
+    }
+
+    /// The catalog's matches paged like TMDB: 20 a page, of at most `catalogLimit` matches.
+    static func catalogAnswer(
+        _ matches: [CatalogMovie], reason: OfflineReason, language: QuizLanguage, page: Int, year: Int?
+    ) -> FoundMovies {
+        let matches = matches.filter { movie in year.map { movie.releaseDate?.hasPrefix(String($0)) == true } ?? true }
         let totalPages = max(1, (matches.count + Self.pageSize - 1) / Self.pageSize)
         let movies = matches.dropFirst((min(page, totalPages) - 1) * Self.pageSize).prefix(Self.pageSize)
         return FoundMovies(
@@ -104,7 +119,9 @@ public struct MovieSearching: Sendable {
         let client = try environment.movieClient()
         if case .tmdb(let id) = reference, let client {
             do {
-                return try fetch(id: id, client: client, known: known, store: store)
+                let fetched = try Self.tmdbFacts(id: id, client: client, known: known)
+                // The catalog may hold the film under another key (a seed's `seed-…`): the quiz names the stored one.
+                return ResolvedMovie(movie: try store.upsertMovies([fetched.movie]).first ?? fetched.movie, genreIds: fetched.genreIds)
             } catch let error as MovieSearchError where error.isUnreachable {
                 environment.log("TMDB unreachable for movie \(id), using the catalog: \(error.localizedDescription)")
             }
@@ -115,7 +132,7 @@ public struct MovieSearching: Sendable {
 
     /// Titles in both languages, the aliases TMDB knows, the posters; what the catalog knew (a bundled poster, aliases
     /// from elsewhere) is kept.
-    private func fetch(id: Int, client: TMDBClient, known: CatalogMovie?, store: any CatalogStorage) throws -> ResolvedMovie {
+    static func tmdbFacts(id: Int, client: TMDBClient, known: CatalogMovie?) throws -> ResolvedMovie {
         var movie = known ?? CatalogMovie(
             catalogKey: "tmdb-\(id)", tmdbId: id, originalTitle: "", titles: [:], releaseDate: nil, posterPaths: [:],
             bundledPoster: nil, aliases: [])
@@ -129,8 +146,7 @@ public struct MovieSearching: Sendable {
             genreIds = details.genreIds
         }
         movie.aliases = Aliases.merged(movie.aliases, try client.alternativeTitles(movieID: id))
-        // The catalog may hold the film under another key (a seed's `seed-…`): the quiz names the stored one.
-        return ResolvedMovie(movie: try store.upsertMovies([movie]).first ?? movie, genreIds: genreIds)
+        return ResolvedMovie(movie: movie, genreIds: genreIds)
     }
 }
 

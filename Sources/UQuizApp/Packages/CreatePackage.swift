@@ -30,30 +30,38 @@ public struct CreatePackage: Sendable {
     /// detail) when `autoAreas`, from `seed` plus the quiz's place, so a seed gives the same layout every time.
     public func quizzes(of spec: PackageDocument.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) throws -> [Quiz] {
         let movies = MovieSearching(environment: environment)
-        var quizzes: [Quiz] = []
-        for (index, entry) in spec.quizzes.enumerated() {
-            let resolved = try movies.resolve(entry.movie)
-            let movie = resolved.movie
-            guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
-                ?? Self.defaultPoster(of: movie, in: language)
-            else { throw Problem.noPoster(quiz: index + 1, movie: entry.movie) }
-            if poster.source == .bundled, entry.poster != nil, try environment.catalog().bundledPoster(fileName: poster.path) == nil {
-                throw Problem.noStoredPoster(quiz: index + 1, name: poster.path)
-            }
-            var areas = entry.areas
-            if areas == nil {
-                guard autoAreas else { throw Problem.noAreas(quiz: index + 1, movie: entry.movie) }
-                areas = automaticAreas(
-                    count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
-                    seed: seed &+ UInt64(index))
-            }
-            quizzes.append(quiz(of: resolved, language: language, poster: poster, areas: areas!))
+        return try spec.quizzes.indices.map { index in
+            try quiz(
+                index, of: spec, resolved: try movies.resolve(spec.quizzes[index].movie), language: language,
+                hasStoredPoster: { try environment.catalog().bundledPoster(fileName: $0) != nil }, autoAreas: autoAreas,
+                seed: seed)
         }
-        return quizzes
     }
 
-    /// The poster a quiz gets when the maker names none: TMDB's in the package's language, else in English, else the
-    /// bundled one.
+    /// Quiz `index` of `spec` on its resolved movie: the poster the spec names (a bundled or uploaded one must be
+    /// stored: `hasStoredPoster`) or the movie's default, and the spec's areas or, with `autoAreas`, areas chosen on
+    /// the poster.
+    public func quiz(
+        _ index: Int, of spec: PackageDocument.Checked, resolved: ResolvedMovie, language: QuizLanguage,
+        hasStoredPoster: (String) throws -> Bool, autoAreas: Bool, seed: UInt64
+    ) throws -> Quiz {
+        let entry = spec.quizzes[index]
+        guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
+            ?? Self.defaultPoster(of: resolved.movie, in: language)
+        else { throw Problem.noPoster(quiz: index + 1, movie: entry.movie) }
+        if poster.source == .bundled, entry.poster != nil, try !hasStoredPoster(poster.path) {
+            throw Problem.noStoredPoster(quiz: index + 1, name: poster.path)
+        }
+        var areas = entry.areas
+        if areas == nil {
+            guard autoAreas else { throw Problem.noAreas(quiz: index + 1, movie: entry.movie) }
+            areas = automaticAreas(
+                count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
+                seed: seed &+ UInt64(index))
+        }
+        return quiz(of: resolved, language: language, poster: poster, areas: areas!)
+    }
+
     public static func defaultPoster(of movie: CatalogMovie, in language: QuizLanguage) -> (path: String, source: PosterSource)? {
         if let path = movie.posterPaths[language] ?? movie.posterPaths[.en] { return (path, .tmdb) }
         return movie.bundledPoster.map { ($0, .bundled) }

@@ -91,7 +91,7 @@ public struct BrowsePackages: Sendable {
 
     public func page(
         order: BrowseOrder = .new, _ filter: BrowseFilter, after cursor: BrowseCursor?, limit: Int
-    ) throws -> Page {
+    ) async throws -> Page {
         if let cursor, cursor.order != order { throw Problem.cursorOfAnotherOrder(cursor.order) }
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
         let store = try environment.store()
@@ -99,13 +99,13 @@ public struct BrowsePackages: Sendable {
         var packages: [PublishedPackage]
         switch (order, cursor?.place) {
         case (.popular, .popular(let position)):
-            packages = try store.popularPackages(filter, after: position, limit: size + 1)
+            packages = try await store.popularPackages(filter, after: position, limit: size + 1)
         case (.popular, _):
-            packages = try store.popularPackages(filter, after: nil, limit: size + 1)
+            packages = try await store.popularPackages(filter, after: nil, limit: size + 1)
         case (.new, .new(let position)):
-            packages = try store.publicPackages(filter, after: position, limit: size + 1)
+            packages = try await store.publicPackages(filter, after: position, limit: size + 1)
         case (.new, _):
-            packages = try store.publicPackages(filter, after: nil, limit: size + 1)
+            packages = try await store.publicPackages(filter, after: nil, limit: size + 1)
         }
         var next: BrowseCursor?
         if packages.count > size {
@@ -121,8 +121,8 @@ public struct BrowsePackages: Sendable {
     }
 
     /// A public, unlisted or seed package by its share code (any case).
-    public func package(shareCode text: String) throws -> PublishedPackage {
-        guard let code = ShareCode(text), let package = try environment.store().publishedPackage(shareCode: code) else {
+    public func package(shareCode text: String) async throws -> PublishedPackage {
+        guard let code = ShareCode(text), let package = try await environment.store().publishedPackage(shareCode: code) else {
             throw PublishPackage.Problem.notFound(text)
         }
         return package

@@ -35,22 +35,22 @@ public struct Players: Sendable {
 
     /// Makes a guest player named `name` (checked like every text a package holds) and its token, which is returned
     /// once and stored only as its hash.
-    public func register(name: String) throws -> (player: Player, token: PlayerToken) {
+    public func register(name: String) async throws -> (player: Player, token: PlayerToken) {
         try PackageDocument.checkText(name, path: "$.name", name: "name")
         let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
-        let player = try environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
+        let player = try await environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
         return (player, token)
     }
 
     /// The player a bearer token belongs to.
-    public func authenticate(_ token: PlayerToken) throws -> Player {
+    public func authenticate(_ token: PlayerToken) async throws -> Player {
         // A token is 43 base64url characters; anything else cannot be one, and is not worth hashing or a query.
         guard token.text.utf8.count == 43, token.text.utf8.allSatisfy(Base64URL.isAlphabet) else {
             throw Problem.unknownToken
         }
         let hash = token.hash
         if let known = environment.knownPlayers.player(tokenHash: hash) { return known }
-        guard let player = try environment.store().player(tokenHash: hash) else { throw Problem.unknownToken }
+        guard let player = try await environment.store().player(tokenHash: hash) else { throw Problem.unknownToken }
         environment.knownPlayers.remember(player, tokenHash: hash)
         return player
     }
@@ -62,9 +62,9 @@ extension Players {
 
     /// The player's live-room results added up and the latest few (issue 17: a room's final results count in the
     /// players' stats).
-    public func roomStats(of player: Player) throws -> ServerAPI.PlayerStats {
+    public func roomStats(of player: Player) async throws -> ServerAPI.PlayerStats {
         let store = try environment.store()
-        return ServerAPI.PlayerStats(
+        return await ServerAPI.PlayerStats(
             player: player, rooms: try store.roomStats(playerId: player.id),
             recent: Array(try store.roomResults(playerId: player.id).prefix(Self.recentRoomCount)))
     }

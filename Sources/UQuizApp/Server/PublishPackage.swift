@@ -45,19 +45,18 @@ public struct PublishPackage: Sendable {
     }
 
     /// Publishes `spec` for `player`, who owns it from now on; the maker is the player's name unless the spec names one.
-    public func publish(_ spec: PackageSpec, visibility: Visibility, by player: Player) throws -> PublishedPackage {
+    public func publish(_ spec: PackageSpec, visibility: Visibility, by player: Player) async throws -> PublishedPackage {
         let (checked, language) = try check(spec)
-        let quizzes = try quizzes(of: checked, language: language)
+        let quizzes = try await quizzes(of: checked, language: language)
         var generator = AreaLayout.SeededGenerator(seed: environment.app.randomSeed())
         let package = QuizPackage(
             shareCode: .random(using: &generator), seedId: nil, origin: .user, title: checked.title,
             maker: checked.maker ?? player.name, level: checked.level, language: language,
             createdAt: ISO8601DateFormatter().string(from: environment.app.now()), quizzes: quizzes)
         let store = try environment.store()
-        let saved = try store.insertPublished(package, owner: player.id, visibility: visibility) {
-            .random(using: &generator)
-        }
-        guard let published = try store.publishedPackage(shareCode: saved.shareCode) else {
+        let otherCodes = (1..<ShareCode.triesPerNewPackage).map { _ in ShareCode.random(using: &generator) }
+        let saved = try await store.insertPublished(package, owner: player.id, visibility: visibility, otherCodes: otherCodes)
+        guard let published = try await store.publishedPackage(shareCode: saved.shareCode) else {
             throw Problem.notFound(saved.shareCode.value)
         }
         return published
@@ -72,16 +71,16 @@ public struct PublishPackage: Sendable {
     /// have an open play of the package either (the store checks both); this instance forgets its plan of the package.
     public func update(
         shareCode text: String, with spec: PackageSpec, visibility: Visibility?, by player: Player, plays: ServerPlays
-    ) throws -> PublishedPackage {
+    ) async throws -> PublishedPackage {
         let store = try environment.store()
         // Who may comes before what: a player who may not change the package learns nothing of the rules from it.
-        guard let code = ShareCode(text), let current = try store.publishedPackage(shareCode: code) else {
+        guard let code = ShareCode(text), let current = try await store.publishedPackage(shareCode: code) else {
             throw Problem.notFound(text)
         }
         guard current.ownerId == player.id else { throw Problem.notOwner(text) }
         let (checked, language) = try check(spec)
-        let quizzes = try quizzes(of: checked, language: language)
-        let stored = try environment.store().package(id: current.id)
+        let quizzes = try await quizzes(of: checked, language: language)
+        let stored = try await environment.store().package(id: current.id)
         let maker = checked.maker ?? player.name
         let playsAlike = stored.level == checked.level && stored.language == language
             && stored.quizzes.count == quizzes.count && zip(stored.quizzes, quizzes).allSatisfy(Self.playsAlike)
@@ -94,14 +93,14 @@ public struct PublishPackage: Sendable {
                     level: checked.level, language: language, createdAt: stored.createdAt, quizzes: quizzes))
         do {
             // The store refuses, in the same transaction, quizzes replaced under a stored or an open play.
-            try store.updatePublished(packageId: current.id, change, visibility: visibility)
+            try await store.updatePublished(packageId: current.id, change, visibility: visibility)
         } catch StoreError.packagePlayed(let count) {
             throw Problem.played(text, plays: count)
         } catch StoreError.packageInPlay {
             throw Problem.played(text, plays: nil)
         }
         plays.packageChanged(current.id)
-        guard let updated = try store.publishedPackage(shareCode: code) else { throw Problem.notFound(text) }
+        guard let updated = try await store.publishedPackage(shareCode: code) else { throw Problem.notFound(text) }
         return updated
     }
 
@@ -115,14 +114,30 @@ public struct PublishPackage: Sendable {
     /// The quizzes as `CreatePackage` builds them, with its problems said as rules broken at the spec's JSON paths.
     /// Areas are required: choosing them automatically would need the poster's pixels, which the server does not
     /// fetch for a request.
-    private func quizzes(of checked: PackageDocument.Checked, language: QuizLanguage) throws -> [Quiz] {
+    private func quizzes(of checked: PackageDocument.Checked, language: QuizLanguage) async throws -> [Quiz] {
         func path(of movie: MovieReference) -> String {
             let index = checked.quizzes.firstIndex { $0.movie == movie } ?? 0
             return "$.quizzes[\(index)]"
         }
         let create = CreatePackage(environment: environment.app, levels: levels, geometry: geometry)
+        let movies = ServerMovies(environment: environment)
+        let store = try environment.store()
         do {
-            return try create.quizzes(of: checked, language: language, autoAreas: false, seed: 0)
+            var quizzes: [Quiz] = []
+            for (index, entry) in checked.quizzes.enumerated() {
+                let resolved = try await movies.resolve(entry.movie)
+                var stored: Set<String> = []
+                if let poster = entry.poster, PosterPath.source(ofSpecPoster: poster) == .bundled,
+                    try await store.bundledPoster(fileName: poster) != nil
+                {
+                    stored.insert(poster)
+                }
+                quizzes.append(
+                    try create.quiz(
+                        index, of: checked, resolved: resolved, language: language,
+                        hasStoredPoster: { stored.contains($0) }, autoAreas: false, seed: 0))
+            }
+            return quizzes
         } catch CreatePackage.Problem.noPoster(_, let movie) {
             throw Problem.brokenRule(SpecProblem(path(of: movie) + ".poster", "\(movie) has no poster: name one"))
         } catch CreatePackage.Problem.noAreas(_, let movie) {
@@ -138,12 +153,12 @@ public struct PublishPackage: Sendable {
     }
 
     /// Deletes a published package, which only its owner may do.
-    public func delete(shareCode text: String, by player: Player) throws {
+    public func delete(shareCode text: String, by player: Player) async throws {
         let store = try environment.store()
-        guard let code = ShareCode(text), let package = try store.publishedPackage(shareCode: code) else {
+        guard let code = ShareCode(text), let package = try await store.publishedPackage(shareCode: code) else {
             throw Problem.notFound(text)
         }
         guard package.ownerId == player.id else { throw Problem.notOwner(text) }
-        try store.deletePackages(ids: [package.id])
+        try await store.deletePackages(ids: [package.id])
     }
 }

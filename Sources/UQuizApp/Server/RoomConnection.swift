@@ -58,7 +58,7 @@ public final class RoomConnection: Sendable {
     // MARK: - From the transport
 
     /// A text message of `bytes` bytes arrived (a binary one is passed as its byte count with `text` nil).
-    public func receive(_ text: String?, bytes: Int) {
+    public func receive(_ text: String?, bytes: Int) async {
         let instant = rooms.now()
         let verdict: RoomConnectionGuard.Verdict? = state.withLock { state in
             state.closed ? nil : state.guardian.receive(bytes: bytes, at: instant)
@@ -67,10 +67,10 @@ public final class RoomConnection: Sendable {
         case nil:
             return
         case .cutOff(.messageTooLarge):
-            cutOff(.messageTooLarge)
+            await cutOff(.messageTooLarge)
             return
         case .cutOff(.flooding):
-            cutOff(.flooding)
+            await cutOff(.flooding)
             return
         case .accept:
             break
@@ -86,11 +86,11 @@ public final class RoomConnection: Sendable {
             reply(.error(.init(code: "bad_message", message: error.message)))
             return
         }
-        handle(message, at: instant)
+        await handle(message, at: instant)
     }
 
     /// Called about every second: the hello deadline, heartbeat pings, and dead connections.
-    public func heartbeat() {
+    public func heartbeat() async {
         let instant = rooms.now()
         enum Step { case nothing, ping(Int), noHello, dead }
         let step: Step = state.withLock { state in
@@ -111,14 +111,14 @@ public final class RoomConnection: Sendable {
         case .nothing: break
         case .ping(let serverTime): reply(.ping(.init(serverTime: serverTime)))
         case .noHello: close(.noHello)
-        case .dead: cutOff(.dead)
+        case .dead: await cutOff(.dead)
         }
     }
 
     /// The socket ended (either side closed it, or it broke): the seat is held for a resume.
-    public func closed() {
+    public func closed() async {
         state.withLock { $0.closed = true }
-        dropFromRoom()
+        await dropFromRoom()
     }
 
     // MARK: - Sending (under the room's lock)
@@ -164,22 +164,22 @@ public final class RoomConnection: Sendable {
     private func reply(_ message: RoomWire.ServerMessage) { send(RoomWire.encode(message)) }
 
     /// Closes for a broken limit and tells the room the player dropped: the room goes on and keeps the seat.
-    private func cutOff(_ reason: RoomWire.CloseReason) {
+    private func cutOff(_ reason: RoomWire.CloseReason) async {
         close(reason)
-        dropFromRoom()
+        await dropFromRoom()
     }
 
     /// Drops the player if this connection is still their seat's (not one replaced by a resume elsewhere).
-    private func dropFromRoom() {
+    private func dropFromRoom() async {
         guard let player = state.withLock({ $0.player }) else { return }
-        try? live.command { state, instant throws(RoomError) in
+        try? await live.command { state, instant throws(RoomError) in
             guard state.connections[player] === self else { return [] }
             state.connections[player] = nil
             return try state.room.drop(player, at: instant)
         }
     }
 
-    private func handle(_ message: RoomWire.ClientMessage, at instant: Duration) {
+    private func handle(_ message: RoomWire.ClientMessage, at instant: Duration) async {
         let player = state.withLock { $0.player }
         switch message {
         case .ping(let clientTime):
@@ -197,8 +197,8 @@ public final class RoomConnection: Sendable {
         }
         guard let player else {
             switch message {
-            case let .join(name, playerToken): join(name: name, playerToken: playerToken)
-            case .resume(let token): resume(token)
+            case let .join(name, playerToken): await join(name: name, playerToken: playerToken)
+            case .resume(let token): await resume(token)
             default: close(.noHello)
             }
             return
@@ -208,28 +208,28 @@ public final class RoomConnection: Sendable {
             case .join, .resume:
                 reply(.error(.init(code: "already_joined", message: "this connection is player \(player.value)'s")))
             case .loaded(let quiz):
-                try live.command { state, instant throws(RoomError) in try state.room.loaded(player, quiz: quiz, at: instant) }
+                try await live.command { state, instant throws(RoomError) in try state.room.loaded(player, quiz: quiz, at: instant) }
             case let .guess(quiz, text):
                 let allowance = latencyAllowance
-                try live.command { state, instant throws(RoomError) in
+                try await live.command { state, instant throws(RoomError) in
                     try state.room.guess(by: player, quiz: quiz, text: text, latencyAllowance: allowance, at: instant)
                 }
             case .hint(let quiz):
-                try live.command { state, instant throws(RoomError) in try state.room.hint(by: player, quiz: quiz, at: instant) }
+                try await live.command { state, instant throws(RoomError) in try state.room.hint(by: player, quiz: quiz, at: instant) }
             case .start:
-                try live.command { state, instant throws(RoomError) in try state.room.start(by: player, at: instant) }
+                try await live.command { state, instant throws(RoomError) in try state.room.start(by: player, at: instant) }
             case .skip(let quiz):
-                try live.command { state, instant throws(RoomError) in try state.room.skip(by: player, quiz: quiz, at: instant) }
+                try await live.command { state, instant throws(RoomError) in try state.room.skip(by: player, quiz: quiz, at: instant) }
             case .kick(let target):
-                try live.command { state, instant throws(RoomError) in
+                try await live.command { state, instant throws(RoomError) in
                     try state.room.kick(by: player, RoomPlayerID(target), at: instant)
                 }
             case .passHost(let target):
-                try live.command { state, instant throws(RoomError) in
+                try await live.command { state, instant throws(RoomError) in
                     try state.room.passHost(by: player, to: RoomPlayerID(target), at: instant)
                 }
             case .leave:
-                try live.command { state, instant throws(RoomError) in
+                try await live.command { state, instant throws(RoomError) in
                     state.connections[player] = nil
                     return try state.room.leave(player, at: instant)
                 }
@@ -242,18 +242,18 @@ public final class RoomConnection: Sendable {
         }
     }
 
-    private func join(name: String, playerToken: String?) {
+    private func join(name: String, playerToken: String?) async {
         var account: Player?
         if let playerToken {
             do {
-                account = try Players(environment: rooms.environment).authenticate(PlayerToken(text: playerToken))
+                account = try await Players(environment: rooms.environment).authenticate(PlayerToken(text: playerToken))
             } catch {
                 reply(.error(.init(code: "unknown_player_token", message: "playerToken: not a token this server gave out")))
                 return
             }
         }
         do throws(RoomError) {
-            try live.command { state, instant throws(RoomError) in
+            try await live.command { state, instant throws(RoomError) in
                 // The room is the opener's until they are in: nobody takes the host's seat before them.
                 guard state.anyoneJoined || account?.id == live.openedBy else { throw .notHost }
                 var generator = SystemRandomNumberGenerator()
@@ -273,13 +273,13 @@ public final class RoomConnection: Sendable {
         }
     }
 
-    private func resume(_ text: String) {
+    private func resume(_ text: String) async {
         guard let token = ResumeToken(text) else {
             reply(.error(RoomWire.failure(.wrongResumeToken)))
             return
         }
         do throws(RoomError) {
-            try live.command { state, instant throws(RoomError) in
+            try await live.command { state, instant throws(RoomError) in
                 let (player, messages) = try state.room.resume(token: token, at: instant)
                 if let previous = state.connections[player], previous !== self { previous.close(.replaced) }
                 state.connections[player] = self

@@ -160,34 +160,34 @@ public final class ServerPlays: Sendable {
     // MARK: - Starting
 
     /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now.
-    public func start(shareCode: String, by player: Player) throws -> PlayView {
-        let package = try BrowsePackages(environment: environment).package(shareCode: shareCode)
-        return try beginOnFreshPlan { fresh in
-            try begin(plan: try plan(packageId: package.id, fresh: fresh), player: player, daily: nil)
+    public func start(shareCode: String, by player: Player) async throws -> PlayView {
+        let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+        return try await beginOnFreshPlan { fresh in
+            try await begin(plan: try await plan(packageId: package.id, fresh: fresh), player: player, daily: nil)
         }
     }
 
     /// Starts today's daily quiz for `player`: a play of that one quiz, once per player and day.
-    public func startDaily(by player: Player) throws -> PlayView {
-        let choice = try today()
+    public func startDaily(by player: Player) async throws -> PlayView {
+        let choice = try await today()
         guard let packageId = choice.packageId, let quizId = choice.quizId else {
             throw Problem.dailyDeleted(number: choice.number)
         }
-        if let stored = try environment.store().dailyPlayId(playerId: player.id, day: choice.day) {
+        if let stored = try await environment.store().dailyPlayId(playerId: player.id, day: choice.day) {
             throw Problem.dailyAlreadyPlayed(playId: stored)
         }
-        return try beginOnFreshPlan { fresh in
-            try begin(
-                plan: try plan(packageId: packageId, fresh: fresh).restricted(to: quizId), player: player,
+        return try await beginOnFreshPlan { fresh in
+            try await begin(
+                plan: try await plan(packageId: packageId, fresh: fresh).restricted(to: quizId), player: player,
                 daily: (choice.day, choice.number))
         }
     }
 
     /// Runs `start`, on a plan read fresh from the store when the store found the cached one outdated (its owner
     /// replaced the quizzes meanwhile); a package that keeps changing that fast is refused for now.
-    private func beginOnFreshPlan(_ start: (_ fresh: Bool) throws -> PlayView) throws -> PlayView {
+    private func beginOnFreshPlan(_ start: (_ fresh: Bool) async throws -> PlayView) async throws -> PlayView {
         for attempt in 0..<3 {
-            do { return try start(attempt > 0) } catch OpenPlayRefusal.outdatedPlan { continue }
+            do { return try await start(attempt > 0) } catch OpenPlayRefusal.outdatedPlan { continue }
         }
         throw Problem.packageChanging
     }
@@ -197,17 +197,22 @@ public final class ServerPlays: Sendable {
         plans.withLock { $0[packageId] = nil }
     }
 
-    private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) throws -> PlayView {
+    /// Forgets every plan: changes may have been missed.
+    public func forgetAllPlans() {
+        plans.withLock { $0.removeAll() }
+    }
+
+    private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
         guard !plan.rounds.isEmpty else { throw Problem.nothingToPlay }
         let instant = currentInstant()
-        sweep(at: instant)
+        await sweep(at: instant)
         let record = OpenPlayRecord(
             id: Base64URL.encode(Data(environment.tokenBytes(16))), playerId: player.id, playerName: player.name,
             packageId: plan.packageId, quizIds: plan.quizIDs, dailyDay: daily?.day, dailyNumber: daily?.number,
             startedAt: environment.app.now(), startMicros: Self.micros(instant),
             endsByMicros: Self.micros(plan.latestEnd(startingAt: instant, interlude: rules.interlude)))
         do {
-            try environment.store().insertOpenPlay(record, maxOpen: rules.maxOpenPlays)
+            try await environment.store().insertOpenPlay(record, maxOpen: rules.maxOpenPlays)
         } catch OpenPlayRefusal.full {
             throw Problem.full
         } catch OpenPlayRefusal.dailyOpen(let playId) {
@@ -220,41 +225,41 @@ public final class ServerPlays: Sendable {
     // MARK: - Playing
 
     /// The play as it stands on the server's clock now.
-    public func view(playId: String, by player: Player) throws -> PlayView {
-        if let view = try readOpenPlay(playId, player, { play, instant in play.view(at: instant, interlude: rules.interlude) }) {
+    public func view(playId: String, by player: Player) async throws -> PlayView {
+        if let view = try await readOpenPlay(playId, player, { play, instant in play.view(at: instant, interlude: self.rules.interlude) }) {
             return view
         }
-        return try storedView(playId: playId, player: player)
+        return try await storedView(playId: playId, player: player)
     }
 
     /// Judges a guess at quiz `quiz` (1-based), which must be the one being played.
-    public func guess(playId: String, quiz: Int, text: String, by player: Player) throws -> GuessOutcome {
-        try act(playId, player, quiz: quiz, .guess, text: text) { play, verdict, instant in
-            GuessOutcome(judgement: Self.judgement(verdict), play: play.view(at: instant, interlude: rules.interlude))
+    public func guess(playId: String, quiz: Int, text: String, by player: Player) async throws -> GuessOutcome {
+        try await act(playId, player, quiz: quiz, .guess, text: text) { play, verdict, instant in
+            GuessOutcome(judgement: Self.judgement(verdict), play: play.view(at: instant, interlude: self.rules.interlude))
         }
     }
 
     /// The hint of quiz `quiz` (1-based), which must be the one being played; the first ask halves its score.
-    public func hint(playId: String, quiz: Int, by player: Player) throws -> HintOutcome {
-        try act(playId, player, quiz: quiz, .hint, text: nil) { play, _, instant in
+    public func hint(playId: String, quiz: Int, by player: Player) async throws -> HintOutcome {
+        try await act(playId, player, quiz: quiz, .hint, text: nil) { play, _, instant in
             HintOutcome(
                 hint: Hint.firstHint(for: play.plan.rounds[quiz - 1].quiz.title),
-                play: play.view(at: instant, interlude: rules.interlude))
+                play: play.view(at: instant, interlude: self.rules.interlude))
         }
     }
 
     /// Gives up quiz `quiz` (1-based), which must be the one being played: it scores 0 and its answer shows.
-    public func skip(playId: String, quiz: Int, by player: Player) throws -> PlayView {
-        try act(playId, player, quiz: quiz, .skip, text: nil) { play, _, instant in
-            play.view(at: instant, interlude: rules.interlude)
+    public func skip(playId: String, quiz: Int, by player: Player) async throws -> PlayView {
+        try await act(playId, player, quiz: quiz, .skip, text: nil) { play, _, instant in
+            play.view(at: instant, interlude: self.rules.interlude)
         }
     }
 
     /// The poster of quiz `quiz` (1-based) as a JPEG: while it is played, with only the areas of stages 1 to `stage`
     /// visible, where a stage the clock has not reached counts as the current one (never more); once it has ended, the
     /// whole poster.
-    public func poster(playId: String, quiz: Int, stage: Int?, by player: Player) throws -> Data {
-        let sight = try readOpenPlay(playId, player) { play, instant -> PosterSight in
+    public func poster(playId: String, quiz: Int, stage: Int?, by player: Player) async throws -> Data {
+        let sight = try await readOpenPlay(playId, player) { play, instant -> PosterSight in
             try play.checkQuiz(quiz)
             let round = play.plan.rounds[quiz - 1]
             if let stage, !(1...round.quiz.areas.count).contains(stage) {
@@ -272,21 +277,14 @@ public final class ServerPlays: Sendable {
             seen = sight
         } else {
             // A play that is not open is over: every quiz of it has ended, and shows whole.
-            let stored = try storedPlay(playId: playId, player: player)
+            let stored = try await storedPlay(playId: playId, player: player)
             guard quiz >= 1, quiz <= stored.quizzes.count else {
                 throw Problem.noSuchQuiz(quiz, quizCount: stored.quizzes.count)
             }
             seen = PosterSight(quiz: stored.quizzes[quiz - 1], revealed: nil)
         }
-        let loader = PosterLoader(environment: environment.app)
-        guard let revealed = seen.revealed else {
-            do { return try loader.jpeg(for: seen.quiz) } catch { throw Problem.posterUnavailable }
-        }
-        let key = StagePosterCache<String>.Key(
-            poster: "\(seen.quiz.posterSource.rawValue):\(seen.quiz.posterPath)", geometry: seen.quiz.geometry,
-            revealed: revealed)
         do {
-            return try posters.cut(key) { () throws(PosterUnavailable) -> Data in try loader.jpeg(for: seen.quiz) }
+            return try await ServerPosters(environment: environment).poster(of: seen.quiz, revealed: seen.revealed, cache: posters)
         } catch {
             throw Problem.posterUnavailable
         }
@@ -295,12 +293,12 @@ public final class ServerPlays: Sendable {
     // MARK: - The daily quiz
 
     /// Today's daily quiz (today in UTC by the environment's wall clock), chosen on the first ask of the day.
-    public func today() throws -> DailyChoice {
+    public func today() async throws -> DailyChoice {
         let date = environment.app.now()
         let day = Self.dayText(date)
         // Read first: only the day's first ask needs a write.
-        if let known = try environment.store().dailyChoice(day: day) { return known }
-        let choice = try environment.store().daily(
+        if let known = try await environment.store().dailyChoice(day: day) { return known }
+        let choice = try await environment.store().daily(
             day: day, chosenAt: date,
             number: { first in first.flatMap { Self.daysBetween($0, day) }.map { $0 + 1 } ?? 1 },
             pick: { candidates in
@@ -314,8 +312,8 @@ public final class ServerPlays: Sendable {
 
     /// A player's run of consecutive days with the daily quiz solved, up to today (or yesterday, while today's is not
     /// solved yet), and their best run.
-    public func streak(of player: Player) throws -> (current: Int, best: Int) {
-        let solvedDays = Set(try environment.store().dailyResults(playerId: player.id).filter(\.solved).compactMap {
+    public func streak(of player: Player) async throws -> (current: Int, best: Int) {
+        let solvedDays = Set(try await environment.store().dailyResults(playerId: player.id).filter(\.solved).compactMap {
             Self.dayIndex(of: $0.day)
         })
         let today = Self.dayIndex(environment.app.now())
@@ -335,10 +333,12 @@ public final class ServerPlays: Sendable {
     }
 
     /// The daily play a player finished or is playing today, if any.
-    public func dailyPlay(of player: Player, day: String) throws -> PlayView? {
+    public func dailyPlay(of player: Player, day: String) async throws -> PlayView? {
         let store = try environment.store()
-        if let id = try store.openDailyPlayId(playerId: player.id, day: day) ?? store.dailyPlayId(playerId: player.id, day: day) {
-            return try view(playId: id, by: player)
+        var playId = try await store.openDailyPlayId(playerId: player.id, day: day)
+        if playId == nil { playId = try await store.dailyPlayId(playerId: player.id, day: day) }
+        if let id = playId {
+            return try await view(playId: id, by: player)
         }
         return nil
     }
@@ -401,15 +401,15 @@ public final class ServerPlays: Sendable {
         }
     }
 
-    private func plan(packageId: Int64, fresh: Bool) throws -> PlayPlan {
+    private func plan(packageId: Int64, fresh: Bool) async throws -> PlayPlan {
         let instant = now()
         if !fresh, let cached = plans.withLock({ $0[packageId] }), instant - cached.madeAt < Self.planLifetime {
             return cached.plan
         }
         let store = try environment.store()
-        let package = try store.package(id: packageId)
-        let ids = try store.quizIDs(packageId: packageId)
-        let catalog = try store.allCatalogMovies()
+        let package = try await store.package(id: packageId)
+        let ids = try await store.quizIDs(packageId: packageId)
+        let catalog = try await store.allCatalogMovies()
         let indices = package.quizzes.indices.filter { !package.quizzes[$0].areas.isEmpty }
         let rounds = indices.enumerated().map { number, index in
             SolveRound(
@@ -428,9 +428,9 @@ public final class ServerPlays: Sendable {
     }
 
     /// The plan an open play was started on: the cached one when its quizzes are the play's, else read afresh.
-    private func plan(for record: OpenPlayRecord) throws -> PlayPlan {
+    private func plan(for record: OpenPlayRecord) async throws -> PlayPlan {
         for fresh in [false, true] {
-            var plan = try plan(packageId: record.packageId, fresh: fresh)
+            var plan = try await plan(packageId: record.packageId, fresh: fresh)
             if record.dailyDay != nil, let quizId = record.quizIds.first { plan = plan.restricted(to: quizId) }
             if plan.quizIDs == record.quizIds { return plan }
         }
@@ -453,15 +453,15 @@ public final class ServerPlays: Sendable {
     /// time ran out with nobody asking) is recorded first. `nil` when no such play is open.
     private func readOpenPlay<Value: CarriesPlayView>(
         _ playId: String, _ player: Player, _ body: (OpenPlay, Duration) throws -> Value
-    ) throws -> Value? {
+    ) async throws -> Value? {
         guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
         let instant = currentInstant()
-        sweep(at: instant)
-        guard let record = try environment.store().openPlay(id: playId) else { return nil }
+        await sweep(at: instant)
+        guard let record = try await environment.store().openPlay(id: playId) else { return nil }
         guard record.playerId == player.id else { throw Problem.notYours }
-        let play = OpenPlay.replay(record, plan: try plan(for: record), to: instant, interlude: rules.interlude)
+        let play = OpenPlay.replay(record, plan: try await plan(for: record), to: instant, interlude: rules.interlude)
         var value = try body(play, instant)
-        if play.isFinished, let ranked = try settle(playId, at: instant) { value.setRanked(ranked) }
+        if play.isFinished, let ranked = try await settle(playId, at: instant) { value.setRanked(ranked) }
         return value
     }
 
@@ -470,23 +470,24 @@ public final class ServerPlays: Sendable {
     /// makes of the play is the answer.
     private func act<Value: CarriesPlayView>(
         _ playId: String, _ player: Player, quiz: Int, _ kind: PlayerAction.Kind, text: String?,
-        _ result: (OpenPlay, Verdict?, Duration) -> Value
-    ) throws -> Value {
+        _ result: @escaping @Sendable (OpenPlay, Verdict?, Duration) -> Value
+    ) async throws -> Value {
         guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
         let instant = currentInstant()
-        sweep(at: instant)
+        await sweep(at: instant)
         // The plan is found before the lock is taken: `change` must not call the store it runs in.
-        guard let seen = try environment.store().openPlay(id: playId) else {
-            throw try problemForStoredPlay(playId, player, quiz: quiz)
+        guard let seen = try await environment.store().openPlay(id: playId) else {
+            throw try await problemForStoredPlay(playId, player, quiz: quiz)
         }
         guard seen.playerId == player.id else { throw Problem.notYours }
-        let plan = try plan(for: seen)
+        let plan = try await plan(for: seen)
         if kind == .guess, let answer = try rejectedGuess(seen, plan: plan, quiz: quiz, text: text, at: instant, result) {
             return answer
         }
-        let changed = try environment.store().updateOpenPlay(id: playId) { record -> (Result<Value, any Error>, OpenPlayChange) in
+        let interlude = rules.interlude
+        let changed = try await environment.store().updateOpenPlay(id: playId) { record -> (Result<Value, any Error>, OpenPlayChange) in
             guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw Problem.notYours }
-            var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
+            var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
             // Another instance's clock may have read a hair later for the last action: never act before it.
             let at = max(instant, record.events.last.map { .microseconds($0.atMicros) } ?? .zero)
             var kept = record
@@ -494,7 +495,7 @@ public final class ServerPlays: Sendable {
             do {
                 try play.requirePlaying(quiz, at: at)
                 let action = PlayerAction(kind: kind, quiz: quiz, text: text, atMicros: Self.micros(at))
-                let verdict = play.apply(action, interlude: rules.interlude)
+                let verdict = play.apply(action, interlude: interlude)
                 // A rejected guess changes nothing in a quiz: it is not kept, so a replay never judges it again.
                 if kind != .guess || verdict?.isAccepted == true { kept.events.append(action) }
                 outcome = .success(result(play, verdict, at))
@@ -504,7 +505,7 @@ public final class ServerPlays: Sendable {
             }
             return (outcome, play.isFinished ? .finish(play.finished()) : .keep(kept))
         }
-        guard let changed else { throw try problemForStoredPlay(playId, player, quiz: quiz) }
+        guard let changed else { throw try await problemForStoredPlay(playId, player, quiz: quiz) }
         var value = try changed.value.get()
         if let ranked = changed.ranked { value.setRanked(ranked) }
         return value
@@ -515,7 +516,7 @@ public final class ServerPlays: Sendable {
     /// accepted, refused or the play has ended: then it is done again under the lock, which saves what changed.
     private func rejectedGuess<Value: CarriesPlayView>(
         _ record: OpenPlayRecord, plan: PlayPlan, quiz: Int, text: String?, at instant: Duration,
-        _ result: (OpenPlay, Verdict?, Duration) -> Value
+        _ result: @escaping @Sendable (OpenPlay, Verdict?, Duration) -> Value
     ) throws -> Value? {
         var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
         let at = max(instant, record.events.last.map { .microseconds($0.atMicros) } ?? .zero)
@@ -529,22 +530,23 @@ public final class ServerPlays: Sendable {
     /// Records the open play `playId` if it has ended by `instant`, under the store's lock; whether it is ranked, or
     /// `nil` when it is still going or someone else recorded it first (then read from the store).
     @discardableResult
-    private func settle(_ playId: String, at instant: Duration) throws -> Bool? {
-        guard let seen = try environment.store().openPlay(id: playId) else {
-            return try environment.store().serverPlay(publicId: playId)?.ranked
+    private func settle(_ playId: String, at instant: Duration) async throws -> Bool? {
+        guard let seen = try await environment.store().openPlay(id: playId) else {
+            return try await environment.store().serverPlay(publicId: playId)?.ranked
         }
-        let plan = try plan(for: seen)
-        let settled = try environment.store().updateOpenPlay(id: playId) { record -> (Void, OpenPlayChange) in
-            let play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
+        let plan = try await plan(for: seen)
+        let interlude = rules.interlude
+        let settled = try await environment.store().updateOpenPlay(id: playId) { record -> (Void, OpenPlayChange) in
+            let play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
             return ((), play.isFinished ? .finish(play.finished()) : .keep(record))
         }
         if let settled { return settled.ranked }
-        return try environment.store().serverPlay(publicId: playId)?.ranked
+        return try await environment.store().serverPlay(publicId: playId)?.ranked
     }
 
     /// At most every 5 seconds per instance, on any request about plays: records the plays whose time ran out with
     /// nobody asking (at most 100 a time, the oldest first). Any instance may; the store's lock makes it once.
-    private func sweep(at instant: Duration) {
+    private func sweep(at instant: Duration) async {
         let due = lastSweep.withLock { last -> Bool in
             if let last, instant - last < .seconds(5) { return false }
             last = instant
@@ -552,8 +554,8 @@ public final class ServerPlays: Sendable {
         }
         guard due else { return }
         do {
-            for playId in try environment.store().overdueOpenPlays(before: Self.micros(instant), limit: 100) {
-                try settle(playId, at: instant)
+            for playId in try await environment.store().overdueOpenPlays(before: Self.micros(instant), limit: 100) {
+                try await settle(playId, at: instant)
             }
         } catch {
             // The request that swept goes on; the next sweep tries again.
@@ -561,22 +563,22 @@ public final class ServerPlays: Sendable {
         }
     }
 
-    private func storedPlay(playId: String, player: Player) throws -> (play: StoredServerPlay, quizzes: [Quiz]) {
-        guard let stored = try environment.store().serverPlay(publicId: playId) else { throw Problem.unknownPlay }
+    private func storedPlay(playId: String, player: Player) async throws -> (play: StoredServerPlay, quizzes: [Quiz]) {
+        guard let stored = try await environment.store().serverPlay(publicId: playId) else { throw Problem.unknownPlay }
         guard stored.playerId == player.id else { throw Problem.notYours }
         let store = try environment.store()
-        let package = try store.package(id: stored.packageId)
-        let ids = try store.quizIDs(packageId: stored.packageId)
+        let package = try await store.package(id: stored.packageId)
+        let ids = try await store.quizIDs(packageId: stored.packageId)
         let byId = Dictionary(uniqueKeysWithValues: zip(ids, package.quizzes))
         return (stored, stored.attempts.compactMap { byId[$0.quizId] })
     }
 
-    private func storedView(playId: String, player: Player) throws -> PlayView {
-        let (stored, quizzes) = try storedPlay(playId: playId, player: player)
-        let package = try environment.store().package(id: stored.packageId)
+    private func storedView(playId: String, player: Player) async throws -> PlayView {
+        let (stored, quizzes) = try await storedPlay(playId: playId, player: player)
+        let package = try await environment.store().package(id: stored.packageId)
         var dailyNumber: Int?
         if let day = stored.dailyDay {
-            dailyNumber = try environment.store().dailyChoice(day: day)?.number
+            dailyNumber = try await environment.store().dailyChoice(day: day)?.number
         }
         let results = stored.attempts.map(\.result)
         let views = zip(quizzes, results).enumerated().map { index, pair in
@@ -591,8 +593,8 @@ public final class ServerPlays: Sendable {
     }
 
     /// Why a guess, hint or skip cannot go to a play that is not in memory: it is over (or unknown, or not yours).
-    private func problemForStoredPlay(_ playId: String, _ player: Player, quiz: Int) throws -> Problem {
-        let (_, quizzes) = try storedPlay(playId: playId, player: player)
+    private func problemForStoredPlay(_ playId: String, _ player: Player, quiz: Int) async throws -> Problem {
+        let (_, quizzes) = try await storedPlay(playId: playId, player: player)
         guard quiz >= 1, quiz <= quizzes.count else { return .noSuchQuiz(quiz, quizCount: quizzes.count) }
         return .quizOver(quiz)
     }
@@ -620,7 +622,7 @@ public struct HintOutcome: Sendable, Equatable {
 
 /// What an operation on a play answers with: it holds the play's view, which learns whether the play is ranked once
 /// it has been stored.
-protocol CarriesPlayView {
+protocol CarriesPlayView: Sendable {
     mutating func setRanked(_ ranked: Bool)
 }
 

@@ -22,12 +22,12 @@ public struct Leaderboards: Sendable {
         self.environment = environment
     }
 
-    public func board(shareCode: String, viewer: Player?) throws -> LeaderboardView {
-        let package = try BrowsePackages(environment: environment).package(shareCode: shareCode)
+    public func board(shareCode: String, viewer: Player?) async throws -> LeaderboardView {
+        let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
         let store = try environment.store()
-        let board = try store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
+        let board = try await store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
         let isMaker = viewer != nil && package.ownerId == viewer?.id
-        return LeaderboardView(
+        return await LeaderboardView(
             package: package, board: board, quizzes: isMaker ? try store.quizSolveStats(packageId: package.id) : nil)
     }
 }
@@ -45,17 +45,17 @@ public struct DailyView: Sendable {
 
 extension ServerPlays {
     /// Today's daily quiz, with `viewer`'s streak and play when there is a viewer.
-    public func daily(viewer: Player?) throws -> DailyView {
-        let choice = try today()
+    public func daily(viewer: Player?) async throws -> DailyView {
+        let choice = try await today()
         guard let packageId = choice.packageId, let position = choice.position else {
             throw Problem.dailyDeleted(number: choice.number)
         }
-        let package = try environment.store().package(id: packageId)
+        let package = try await environment.store().package(id: packageId)
         guard package.quizzes.indices.contains(position) else { throw Problem.dailyDeleted(number: choice.number) }
         var view = DailyView(choice: choice, package: package, stageCount: package.quizzes[position].areas.count)
         if let viewer {
-            view.streak = try streak(of: viewer)
-            view.play = try dailyPlay(of: viewer, day: choice.day)
+            view.streak = try await streak(of: viewer)
+            view.play = try await dailyPlay(of: viewer, day: choice.day)
         }
         return view
     }
@@ -92,7 +92,7 @@ public final class ServerMovieSearch: Sendable {
         self.now = now
     }
 
-    public func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) throws -> FoundMovies {
+    public func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) async throws -> FoundMovies {
         let key = Key(
             query: query.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), language: language, page: page,
             year: year)
@@ -100,8 +100,7 @@ public final class ServerMovieSearch: Sendable {
         if let hit = cache.withLock({ cache in cache[key].flatMap { instant - $0.at < lifetime ? $0.found : nil } }) {
             return hit
         }
-        let found = try MovieSearching(environment: environment.app).find(
-            query, language: language, page: page, year: year, offline: false)
+        let found = try await ServerMovies(environment: environment).find(query, language: language, page: page, year: year)
         // A catalog answer given because TMDB was unreachable is not kept: TMDB may answer the next ask.
         if case .unreachable = found.offlineReason { return found }
         cache.withLock { cache in

@@ -88,17 +88,17 @@ public final class ServerRooms: Sendable {
     // MARK: - Rooms
 
     /// Opens a room on the package `shareCode` (any case) hosted by `host`, who must then join it first with their token.
-    public func open(shareCode: String, host: Player) throws -> RoomCode {
-        let published = try BrowsePackages(environment: environment).package(shareCode: shareCode)
+    public func open(shareCode: String, host: Player) async throws -> RoomCode {
+        let published = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
         let store = try environment.store()
-        let package = try store.package(id: published.id)
-        let catalog = try store.allCatalogMovies()
+        let package = try await store.package(id: published.id)
+        let catalog = try await store.allCatalogMovies()
         let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
         guard !quizzes.isEmpty else { throw Problem.nothingToPlay }
         let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
         let rules = limits.adjustRules(RoomRules(levels: levels, level: package.level))
         let instant = now()
-        let claimed = try claimCode()
+        let claimed = try await claimCode()
         let live: LiveRoom
         let retired: RoomCode?
         do {
@@ -106,24 +106,24 @@ public final class ServerRooms: Sendable {
                 claimed, package: package, packageId: published.id, quizzes: quizzes, roomQuizzes: roomQuizzes,
                 rules: rules, host: host, at: instant)
         } catch {
-            if let claimed { release(claimed) }
+            if let claimed { await release(claimed) }
             throw error
         }
-        if let retired { release(retired) }
-        live.tick()
+        if let retired { await release(retired) }
+        await live.tick()
         return live.code
     }
 
     /// A code no instance on the store holds, recorded as this instance's; `nil` when this instance is in no directory
     /// (not listening yet): the code is then drawn under the rooms' lock.
-    private func claimCode() throws -> RoomCode? {
+    private func claimCode() async throws -> RoomCode? {
         guard let instance = instance.withLock({ $0 }) else { return nil }
         let directory = try environment.store()
         var generator = SystemRandomNumberGenerator()
         // 810,000 codes: a few tries find a free one unless the directory is nearly full.
         for _ in 0..<20 {
             let code = RoomCode.random(using: &generator)
-            if try directory.claimRoomCode(code.value, instance: instance, at: environment.app.now()) { return code }
+            if try await directory.claimRoomCode(code.value, instance: instance, at: environment.app.now()) { return code }
         }
         throw Problem.full
     }
@@ -177,32 +177,32 @@ public final class ServerRooms: Sendable {
     /// Where the room `code` is. A code the directory gives to this very instance but that is not in its memory is
     /// nowhere: a room being opened this instant (claimed, not yet placed), or one lost in an earlier run (which
     /// `listening(at:)` forgot at start).
-    public func whereabouts(code: String) throws -> Whereabouts {
+    public func whereabouts(code: String) async throws -> Whereabouts {
         guard let code = RoomCode(code) else { return .nowhere }
         if rooms.withLock({ $0[code] }) != nil { return .here }
-        guard let holder = try environment.store().roomInstance(code: code.value),
+        guard let holder = try await environment.store().roomInstance(code: code.value),
             holder != instance.withLock({ $0 })
         else { return .nowhere }
         return .elsewhere(instance: holder)
     }
 
     /// This instance is stopping: its rooms go with it, so they leave the directory (and new ones stay out of it).
-    public func leftDirectory() throws {
+    public func leftDirectory() async throws {
         guard let url = instance.withLock({ url in defer { url = nil }; return url }) else { return }
-        try environment.store().releaseRoomCodes(instance: url)
+        try await environment.store().releaseRoomCodes(instance: url)
     }
 
     /// This instance listens at `url` (its base URL as the other instances reach it): its rooms go into the store's
     /// directory from now on, and any left there under this URL by an earlier run are forgotten.
-    public func listening(at url: String) throws {
+    public func listening(at url: String) async throws {
         instance.withLock { $0 = url }
-        try environment.store().releaseRoomCodes(instance: url)
+        try await environment.store().releaseRoomCodes(instance: url)
     }
 
     /// Who is in the room and what it is doing.
-    public func info(code: String) throws -> RoomWire.RoomInfo {
+    public func info(code: String) async throws -> RoomWire.RoomInfo {
         let live = try room(code)
-        live.tick()
+        await live.tick()
         return live.info()
     }
 
@@ -215,8 +215,8 @@ public final class ServerRooms: Sendable {
     }
 
     /// Brings every room to now: what the timers do, for tests on a hand-driven clock.
-    public func advanceRooms() {
-        for live in rooms.withLock({ Array($0.values) }) { live.tick() }
+    public func advanceRooms() async {
+        for live in rooms.withLock({ Array($0.values) }) { await live.tick() }
     }
 
     /// Rooms on this instance now.
@@ -224,7 +224,7 @@ public final class ServerRooms: Sendable {
 
     /// The poster of quiz `quiz` of the room as a JPEG: stage `stage`'s areas only, once the server has announced that
     /// stage (stage 1 from the quiz's loading on); the whole poster, with no stage, once the quiz has ended.
-    public func poster(code: String, quiz: Int, stage: Int?) throws -> Data {
+    public func poster(code: String, quiz: Int, stage: Int?) async throws -> Data {
         let live = try room(code)
         guard (1...live.quizzes.count).contains(quiz) else {
             throw Problem.noSuchQuiz(quiz, quizCount: live.quizzes.count)
@@ -233,18 +233,17 @@ public final class ServerRooms: Sendable {
         if let stage, !(1...spec.areas.count).contains(stage) {
             throw Problem.noSuchStage(stage, stageCount: spec.areas.count)
         }
-        live.tick()
+        await live.tick()
         let announced = live.announcedStage(of: quiz)
-        let loader = PosterLoader(environment: environment.app)
+        let revealed: [Cell]?
         if announced == LiveRoom.wholePoster && stage == nil {
-            do { return try loader.jpeg(for: spec) } catch { throw Problem.posterUnavailable }
+            revealed = nil
+        } else {
+            guard let stage, let announced, stage <= announced else { throw Problem.notRevealed(quiz: quiz, stage: stage) }
+            revealed = Array(spec.areas.prefix(stage))
         }
-        guard let stage, let announced, stage <= announced else { throw Problem.notRevealed(quiz: quiz, stage: stage) }
-        let key = StagePosterCache<String>.Key(
-            poster: "\(spec.posterSource.rawValue):\(spec.posterPath)", geometry: spec.geometry,
-            revealed: Array(spec.areas.prefix(stage)))
         do {
-            return try posters.cut(key) { () throws(PosterUnavailable) -> Data in try loader.jpeg(for: spec) }
+            return try await ServerPosters(environment: environment).poster(of: spec, revealed: revealed, cache: posters)
         } catch {
             throw Problem.posterUnavailable
         }
@@ -257,26 +256,26 @@ public final class ServerRooms: Sendable {
         return live
     }
 
-    func remove(_ code: RoomCode) {
+    func remove(_ code: RoomCode) async {
         _ = rooms.withLock { $0.removeValue(forKey: code) }
-        release(code)
+        await release(code)
     }
 
     /// Takes this instance's room `code` out of the directory; a failure is logged (the code stays taken until this
     /// instance restarts).
-    private func release(_ code: RoomCode) {
+    private func release(_ code: RoomCode) async {
         guard let instance = instance.withLock({ $0 }) else { return }
         do {
-            try environment.store().releaseRoomCode(code.value, instance: instance)
+            try await environment.store().releaseRoomCode(code.value, instance: instance)
         } catch {
             environment.app.log("room \(code): could not be taken out of the room directory: \(error)")
         }
     }
 
     /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
-    func store(_ rows: [RoomResultRow], code: RoomCode) {
+    func store(_ rows: [RoomResultRow], code: RoomCode) async {
         do {
-            try environment.store().insertRoomResults(rows)
+            try await environment.store().insertRoomResults(rows)
         } catch {
             environment.app.log("room \(code): its results could not be stored: \(error)")
         }
@@ -364,7 +363,7 @@ final class LiveRoom: Sendable {
     }
 
     /// Brings the room to now, sends what that made and sets the timer for the next deadline.
-    func tick() { timerFired() }
+    func tick() async { await timerFired() }
 
     struct Aftermath {
         var results: [RoomResultRow]?
@@ -374,7 +373,7 @@ final class LiveRoom: Sendable {
 
 extension LiveRoom {
     /// Runs a room command under the lock: its messages are delivered, the timer re-armed, and any end handled.
-    func command(_ body: (inout State, Duration) throws(RoomError) -> [RoomMessage]) throws(RoomError) {
+    func command(_ body: (inout State, Duration) throws(RoomError) -> [RoomMessage]) async throws(RoomError) {
         let instant = rooms.now()
         var aftermath = Aftermath()
         let result: Result<Void, RoomError> = state.withLock { state in
@@ -387,7 +386,7 @@ extension LiveRoom {
                 return .failure(error)
             }
         }
-        finish(aftermath)
+        await finish(aftermath)
         try result.get()
     }
 
@@ -440,11 +439,11 @@ extension LiveRoom {
             if wait > .zero {
                 do { try await Task.sleep(for: wait) } catch { return }
             }
-            self?.timerFired()
+            await self?.timerFired()
         }
     }
 
-    func timerFired() {
+    func timerFired() async {
         var aftermath = Aftermath()
         let instant = rooms.now()
         state.withLock { state in
@@ -453,13 +452,13 @@ extension LiveRoom {
             deliver(state.room.advance(to: instant), in: &state, aftermath: &aftermath)
             rearm(&state)
         }
-        finish(aftermath)
+        await finish(aftermath)
     }
 
-    func finish(_ aftermath: Aftermath) {
-        if let rows = aftermath.results { rooms.store(rows, code: code) }
+    func finish(_ aftermath: Aftermath) async {
+        if let rows = aftermath.results { await rooms.store(rows, code: code) }
         if aftermath.expired {
-            rooms.remove(code)
+            await rooms.remove(code)
             state.withLock { state in
                 state.timer?.cancel()
                 state.timer = nil

@@ -15,14 +15,23 @@ public final class SharedClock: Sendable {
     private let state: Mutex<(offset: Duration, last: Duration)>
 
     /// Measures the offset now; fails when the store does not answer.
-    public init(
+    public convenience init(
         store: any StoreClock, samples: Int = 5,
         monotonic: @escaping @Sendable () -> Duration = SharedClock.processMonotonic
-    ) throws {
+    ) async throws {
+        self.init(unsynchronized: store, monotonic: monotonic)
+        try await synchronize(samples: samples)
+    }
+
+    /// A clock that reads this process's monotonic clock until `synchronize` has measured the store's: for a server
+    /// whose store answers only once its services run, which synchronizes before it serves.
+    public init(
+        unsynchronized store: any StoreClock,
+        monotonic: @escaping @Sendable () -> Duration = SharedClock.processMonotonic
+    ) {
         self.store = store
         self.monotonic = monotonic
-        let offset = try Self.measure(store: store, monotonic: monotonic, samples: samples)
-        state = Mutex((offset, .zero))
+        state = Mutex((.zero, .zero))
     }
 
     /// Now on the shared clock; never earlier than a time it returned before.
@@ -35,19 +44,19 @@ public final class SharedClock: Sendable {
     }
 
     /// Measures the offset again.
-    public func synchronize(samples: Int = 5) throws {
-        let offset = try Self.measure(store: store, monotonic: monotonic, samples: samples)
+    public func synchronize(samples: Int = 5) async throws {
+        let offset = try await Self.measure(store: store, monotonic: monotonic, samples: samples)
         state.withLock { $0.offset = offset }
     }
 
     /// The offset seen on the round trip that took least time, taken at that trip's midpoint.
     static func measure(
         store: any StoreClock, monotonic: @Sendable () -> Duration, samples: Int
-    ) throws -> Duration {
+    ) async throws -> Duration {
         var best: (trip: Duration, offset: Duration)?
         for _ in 0..<max(1, samples) {
             let sent = monotonic()
-            let database = Duration.microseconds(try store.databaseMicros())
+            let database = Duration.microseconds(try await store.databaseMicros())
             let received = monotonic()
             let trip = received - sent
             let offset = database - (sent + trip / 2)

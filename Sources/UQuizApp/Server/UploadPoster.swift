@@ -48,7 +48,7 @@ public struct UploadPoster: Sendable {
     }
 
     /// Stores `data` for `player` (who is named in the image's attribution, for whoever runs the server).
-    public func upload(_ data: Data, by player: Player) throws -> Uploaded {
+    public func upload(_ data: Data, by player: Player) async throws -> Uploaded {
         guard data.count <= Self.maxBytes else { throw Problem.tooManyBytes(data.count) }
         // Every JPEG starts with the SOI marker and then another marker.
         guard data.count >= 3, data.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF]) else { throw Problem.notAJPEG }
@@ -66,7 +66,7 @@ public struct UploadPoster: Sendable {
         }
         let jpeg = try JPEG.encode(image, quality: Self.quality)
         let name = Self.name(of: jpeg)
-        let isNew = try environment.store().storePosterImage(
+        let isNew = try await environment.store().storePosterImage(
             fileName: name, jpeg: jpeg,
             attribution: "uploaded by player \(player.id) at \(ISO8601DateFormatter().string(from: environment.app.now()))")
         return Uploaded(name: name, width: image.width, height: image.height, isNew: isNew)

@@ -51,6 +51,12 @@ package struct ServeCommand: AsyncParsableCommand {
                 """,
             valueName: "url"))
     package var instanceURL: String?
+    @Option(
+        help: ArgumentHelp(
+            "Answer 503 with Retry-After when the database has not answered a call within this long (50 to 60000).",
+            discussion: "A database that is down, frozen or out of connections then costs each request this long at most.",
+            valueName: "milliseconds"))
+    package var dbDeadline = 2000
 
     package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -62,6 +68,9 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        guard (50...60_000).contains(dbDeadline) else {
+            throw ValidationError("--db-deadline must be from 50 to 60000 milliseconds")
+        }
         if let instanceURL {
             let parts = URLComponents(string: instanceURL)
             guard parts?.scheme == "http", parts?.host?.isEmpty == false, parts?.path.isEmpty ?? false,

@@ -1,0 +1,341 @@
+import Foundation
+import QuizCore
+import UQuizStorage
+internal import GRDB
+
+/// The server's store on the SQLite file: everything `uquiz serve` stores, run through GRDB's asynchronous access.
+///
+/// Each call runs on GRDB's own dispatch queues while the request suspends, so a request waiting for the database (a
+/// long write, another process's lock) never holds one of Swift's cooperative threads, and each ends by `deadline`
+/// (`StoreError.unavailable` after it). The queries are `AppDatabase`'s own, which the CLI runs synchronously.
+public final class SQLiteServerStore: Sendable {
+    /// The database file, or `AppDatabase.inMemoryPath` for a store on an in-memory database.
+    public let path: String
+    public let deadline: StoreDeadline
+    private let writer: any DatabaseWriter
+    /// One process serves on a SQLite file: the changes this store makes are all there are.
+    private let changes = PackageChangeBroadcast()
+
+    /// A store on the connection of `database`: for an in-memory database (tests), or where one connection will do.
+    public convenience init(database: AppDatabase, deadline: StoreDeadline = .standard) {
+        self.init(path: database.path, writer: database.writer, deadline: deadline)
+    }
+
+    private init(path: String, writer: any DatabaseWriter, deadline: StoreDeadline) {
+        self.path = path
+        self.writer = writer
+        self.deadline = deadline
+    }
+
+    /// Opens the database file at `path`, which `AppDatabase.openOrSeed` must have made (or migrated) first, as a pool
+    /// of connections in WAL mode: reads go on side by side, and beside the one write at a time SQLite allows, which a
+    /// server with many requests at once needs (a command's single `DatabaseQueue` would take them one by one).
+    public static func open(path: String, deadline: StoreDeadline = .standard) throws -> SQLiteServerStore {
+        guard path != AppDatabase.inMemoryPath else {
+            throw StoreError.cannotCreate(path: path, reason: "a pool of connections cannot share a database in memory")
+        }
+        try FileSystem.checkDatabasePath(path)
+        // SQLite would create a missing file, empty and without the schema.
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.io(path: path, detail: "no such file")
+        }
+        let pool = try mappingErrors(path: path) {
+            try DatabasePool(path: path, configuration: AppDatabase.configuration())
+        }
+        return SQLiteServerStore(path: path, writer: pool, deadline: deadline)
+    }
+
+    /// Runs `updates` in one IMMEDIATE transaction on GRDB's writer queue, within the deadline.
+    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = writer
+        let path = path
+        return try await deadline.run(path) {
+            do {
+                return try await writer.write(updates)
+            } catch {
+                throw StoreError.from(error, path: path)
+            }
+        }
+    }
+
+    /// Runs `value` in a read transaction (on a reader of the pool, beside any write), within the deadline.
+    private func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = writer
+        let path = path
+        return try await deadline.run(path) {
+            do {
+                return try await writer.read(value)
+            } catch {
+                throw StoreError.from(error, path: path)
+            }
+        }
+    }
+}
+
+// MARK: - The catalog
+
+extension SQLiteServerStore {
+    public func package(id: Int64) async throws -> QuizPackage {
+        try await read { db in try AppDatabase.package(id: id, in: db) }
+    }
+
+    public func quizIDs(packageId: Int64) async throws -> [Int64] {
+        try await read { db in try AppDatabase.quizIDs(packageId: packageId, in: db) }
+    }
+
+    @discardableResult
+    public func upsertMovies(_ movies: [CatalogMovie]) async throws -> [CatalogMovie] {
+        try await write { db in try AppDatabase.upsertMovies(movies, in: db) }
+    }
+
+    public func catalogMovie(key: String) async throws -> CatalogMovie? {
+        try await read { db in try AppDatabase.catalogMovie(key: key, in: db) }
+    }
+
+    public func catalogMovies(keys: [String]) async throws -> [String: CatalogMovie] {
+        try await read { db in try Catalog.movies(keys: keys, in: db) }
+    }
+
+    public func allCatalogMovies() async throws -> [CatalogMovie] {
+        try await read { db in try Catalog.fetchAll(in: db) }
+    }
+
+    public func searchCatalog(_ query: String, language: QuizLanguage, limit: Int) async throws -> [CatalogMovie] {
+        guard let needle = AppDatabase.searchNeedle(query) else { return [] }
+        return try await read { db in
+            try AppDatabase.searchCatalog(needle: needle, language: language, limit: limit, in: db)
+        }
+    }
+
+    public func bundledPoster(fileName: String) async throws -> Data? {
+        try await read { db in try AppDatabase.bundledPoster(fileName: fileName, in: db) }
+    }
+
+    public func replacePoster(quizId: Int64, with posterPath: String) async throws {
+        try await write { db in try AppDatabase.replacePoster(quizId: quizId, with: posterPath, in: db) }
+    }
+}
+
+// MARK: - Players, publishing, browsing
+
+extension SQLiteServerStore {
+    public func insertPlayer(name: String, tokenHash: Data, at date: Date) async throws -> Player {
+        try await write { db in try AppDatabase.insertPlayer(name: name, tokenHash: tokenHash, at: date, in: db) }
+    }
+
+    public func player(tokenHash: Data) async throws -> Player? {
+        try await read { db in try AppDatabase.player(tokenHash: tokenHash, in: db) }
+    }
+
+    public func insertPublished(
+        _ package: QuizPackage, owner: Int64, visibility: Visibility, otherCodes: [ShareCode]
+    ) async throws -> (id: Int64, shareCode: ShareCode) {
+        try await write { db in
+            try AppDatabase.insertPublished(package, owner: owner, visibility: visibility, otherCodes: otherCodes, in: db)
+        }
+    }
+
+    public func publishedPackage(shareCode: ShareCode) async throws -> PublishedPackage? {
+        try await read { db in try AppDatabase.publishedPackage(shareCode: shareCode, in: db) }
+    }
+
+    public func publicPackages(
+        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
+    ) async throws -> [PublishedPackage] {
+        try await read { db in try AppDatabase.publicPackages(filter, after: position, limit: limit, in: db) }
+    }
+
+    public func popularPackages(
+        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
+    ) async throws -> [PublishedPackage] {
+        try await read { db in try AppDatabase.popularPackages(filter, after: position, limit: limit, in: db) }
+    }
+
+    public func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) async throws {
+        let code = try await write { db in
+            let code = try Self.shareCode(ofPackage: packageId, in: db)
+            try AppDatabase.updatePublished(packageId: packageId, update, visibility: visibility, in: db)
+            return code
+        }
+        if let code { changes.publish(.package(id: packageId, shareCode: code)) }
+    }
+
+    @discardableResult
+    public func storePosterImage(fileName: String, jpeg: Data, attribution: String) async throws -> Bool {
+        try await write { db in
+            try AppDatabase.storePosterImage(fileName: fileName, jpeg: jpeg, attribution: attribution, in: db)
+        }
+    }
+
+    @discardableResult
+    public func deletePackages(ids: [Int64]) async throws -> [String] {
+        let (titles, codes) = try await write { db in
+            let codes = try ids.map { try Self.shareCode(ofPackage: $0, in: db) }
+            return (try AppDatabase.deletePackages(ids: ids, in: db), codes)
+        }
+        for (id, code) in zip(ids, codes) {
+            if let code { changes.publish(.package(id: id, shareCode: code)) }
+        }
+        return titles
+    }
+
+    public func packageChanges() -> AsyncStream<PackageChange> { changes.listen() }
+
+    private static func shareCode(ofPackage id: Int64, in db: Database) throws -> ShareCode? {
+        try String.fetchOne(db, sql: "SELECT shareCode FROM package WHERE id = ?", arguments: [id]).flatMap(ShareCode.init)
+    }
+
+    /// Whether the database answers a trivial query within the deadline: what the server's readiness is.
+    public func answers() async -> Bool {
+        (try? await read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}
+
+// MARK: - Server plays, leaderboards, the daily quiz
+
+extension SQLiteServerStore {
+    /// Records a finished server play and its quizzes in one transaction, and says whether it is ranked.
+    public func recordServerPlay(
+        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
+        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
+    ) async throws -> Bool {
+        let play = FinishedServerPlay(
+            publicId: publicId, packageId: packageId, player: player, startedAt: startedAt, finishedAt: finishedAt,
+            score: score, elapsedSeconds: elapsedSeconds, dailyDay: dailyDay, attempts: attempts)
+        return try await write { db in try AppDatabase.insertServerPlay(play, in: db) }
+    }
+
+    public func serverPlay(publicId: String) async throws -> StoredServerPlay? {
+        try await read { db in try AppDatabase.serverPlay(publicId: publicId, in: db) }
+    }
+
+    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+        try await read { db in try AppDatabase.leaderboard(packageId: packageId, limit: limit, playerId: playerId, in: db) }
+    }
+
+    public func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats] {
+        try await read { db in try AppDatabase.quizSolveStats(packageId: packageId, in: db) }
+    }
+
+    /// How many times `daily` draws again when the candidates change between reading and saving: only a publication or
+    /// an edit landing in that instant changes them, so running out means something keeps writing, and a later
+    /// request may succeed.
+    static let dailyDraws = 5
+
+    /// The daily quiz of `day`, choosing it on the first ask. `number` and `pick` cannot go into the write (the write
+    /// may outlive this call when the deadline passes, and they may not), so they run here on what a read found, and
+    /// the write saves their choice only if the database still holds what they saw: two first requests of a day still
+    /// get the same quiz, and a choice made on outdated candidates is made again on the new ones.
+    public func daily(
+        day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
+    ) async throws -> DailyChoice? {
+        var state = try await read { db in try AppDatabase.dailyState(day: day, in: db) }
+        for _ in 1...Self.dailyDraws {
+            switch state {
+            case .chosen(let choice):
+                return choice
+            case .toDraw(let drawn):
+                guard !drawn.candidates.isEmpty else { return nil }
+                let index = pick(drawn.candidates)
+                let dayNumber = number(drawn.first)
+                state = try await write { db in
+                    try AppDatabase.chooseDaily(
+                        day: day, chosenAt: chosenAt, drawn: drawn, index: index, number: dayNumber, in: db)
+                }
+            }
+        }
+        if case .chosen(let choice) = state { return choice }
+        throw StoreError.unavailable(detail: "\(path): the daily quiz's candidates changed \(Self.dailyDraws) times while choosing")
+    }
+
+    public func dailyChoice(day: String) async throws -> DailyChoice? {
+        try await read { db in try AppDatabase.daily(day: day, in: db) }
+    }
+
+    public func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)] {
+        try await read { db in try AppDatabase.dailyResults(playerId: playerId, in: db) }
+    }
+
+    public func dailyPlayId(playerId: Int64, day: String) async throws -> String? {
+        try await read { db in try AppDatabase.dailyPlayId(playerId: playerId, day: day, in: db) }
+    }
+}
+
+// MARK: - Open plays, rate limits, the clock
+
+extension SQLiteServerStore {
+    public func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) async throws {
+        let json = try record.storedJSON()
+        try await write { db in try AppDatabase.insertOpenPlay(record, json: json, maxOpen: maxOpen, in: db) }
+    }
+
+    public func updateOpenPlay<T: Sendable>(
+        id: String, _ change: @escaping @Sendable (OpenPlayRecord) throws -> (T, OpenPlayChange)
+    ) async throws -> (value: T, ranked: Bool?)? {
+        try await write { db in try AppDatabase.updateOpenPlay(id: id, change, in: db) }
+    }
+
+    public func openPlay(id: String) async throws -> OpenPlayRecord? {
+        try await read { db in try AppDatabase.openPlay(id: id, in: db) }
+    }
+
+    public func openDailyPlayId(playerId: Int64, day: String) async throws -> String? {
+        try await read { db in try AppDatabase.openDailyPlayId(playerId: playerId, day: day, in: db) }
+    }
+
+    public func openPlayCount(packageId: Int64?) async throws -> Int {
+        try await read { db in try AppDatabase.openPlayCount(packageId: packageId, in: db) }
+    }
+
+    public func overdueOpenPlays(before micros: Int64, limit: Int) async throws -> [String] {
+        try await read { db in try AppDatabase.overdueOpenPlays(before: micros, limit: limit, in: db) }
+    }
+
+    public func takeToken(key: String, burst: Int, intervalMicros: Int64, nowMicros: Int64) async throws -> Int64? {
+        try await write { db in
+            try AppDatabase.takeToken(
+                key: key, burst: burst, intervalMicros: intervalMicros, nowMicros: nowMicros, in: db)
+        }
+    }
+
+    public func forgetBuckets(untouchedSince micros: Int64) async throws {
+        try await write { db in try AppDatabase.forgetBuckets(untouchedSince: micros, in: db) }
+    }
+
+    /// SQLite runs in this process: the database's clock is this machine's.
+    public func databaseMicros() async throws -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+    }
+}
+
+// MARK: - Rooms
+
+extension SQLiteServerStore {
+    public func insertRoomResults(_ rows: [RoomResultRow]) async throws {
+        try await write { db in try AppDatabase.insertRoomResults(rows, in: db) }
+    }
+
+    public func roomResults(playerId: Int64) async throws -> [RoomResultRow] {
+        try await read { db in try AppDatabase.roomResults(playerId: playerId, in: db) }
+    }
+
+    public func roomStats(playerId: Int64) async throws -> RoomStats {
+        try await read { db in try AppDatabase.roomStats(playerId: playerId, in: db) }
+    }
+
+    public func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool {
+        try await write { db in try AppDatabase.claimRoomCode(code, instance: instance, at: date, in: db) }
+    }
+
+    public func roomInstance(code: String) async throws -> String? {
+        try await read { db in try AppDatabase.roomInstance(code: code, in: db) }
+    }
+
+    public func releaseRoomCode(_ code: String, instance: String) async throws {
+        try await write { db in try AppDatabase.releaseRoomCode(code, instance: instance, in: db) }
+    }
+
+    public func releaseRoomCodes(instance: String) async throws {
+        try await write { db in try AppDatabase.releaseRoomCodes(instance: instance, in: db) }
+    }
+}

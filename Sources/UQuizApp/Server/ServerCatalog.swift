@@ -1,0 +1,94 @@
+import Foundation
+import MovieSearch
+import PosterArt
+import PosterGrid
+import QuizCore
+import UQuizStorage
+
+/// Runs work that holds its thread (libcurl's transfers, file reads) on a dispatch queue, so that no thread of Swift's
+/// cooperative pool waits for it: that pool has one thread per core, and one held thread halves the server.
+func blockingWork<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result(catching: body)) }
+    }
+}
+
+/// Movie search and look-up as the server does them: `MovieSearching`'s rules, with the catalog read through the
+/// server's asynchronous store and TMDB's transfers kept off the cooperative threads.
+struct ServerMovies: Sendable {
+    let environment: SharingEnvironment
+
+    func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) async throws -> FoundMovies {
+        let store = try environment.store()
+        let reason: OfflineReason
+        if let client = try environment.app.movieClient() {
+            do {
+                let found = try await blockingWork { try client.search(query, language: language, page: page, year: year) }
+                try await store.upsertMovies(MovieSearching.catalogMovies(of: found, language: language))
+                return MovieSearching.tmdbAnswer(found)
+            } catch let error as MovieSearchError where error.isUnreachable {
+                reason = .unreachable(error.localizedDescription)
+            }
+        } else {
+            reason = .noCredentials
+        }
+        let matches = try await store.searchCatalog(query, language: language, limit: MovieSearching.catalogLimit)
+        return MovieSearching.catalogAnswer(matches, reason: reason, language: language, page: page, year: year)
+    }
+
+    func resolve(_ reference: MovieReference) async throws -> ResolvedMovie {
+        let store = try environment.store()
+        let known = try await store.catalogMovie(key: reference.catalogKey)
+        let client = try environment.app.movieClient()
+        if case .tmdb(let id) = reference, let client {
+            do {
+                let fetched = try await blockingWork { try MovieSearching.tmdbFacts(id: id, client: client, known: known) }
+                let stored = try await store.upsertMovies([fetched.movie]).first ?? fetched.movie
+                return ResolvedMovie(movie: stored, genreIds: fetched.genreIds)
+            } catch let error as MovieSearchError where error.isUnreachable {
+                environment.app.log("TMDB unreachable for movie \(id), using the catalog: \(error.localizedDescription)")
+            }
+        }
+        guard let known else { throw MovieLookupProblem.notInCatalog(reference, hadCredentials: client != nil) }
+        return ResolvedMovie(movie: known, genreIds: [])
+    }
+}
+
+/// A quiz's whole poster as the server reads it: a bundled or uploaded poster from the store, a TMDB poster from the
+/// poster cache or downloaded (off the cooperative threads).
+struct ServerPosters: Sendable {
+    let environment: SharingEnvironment
+
+    func jpeg(for quiz: Quiz) async throws(PosterUnavailable) -> Data {
+        switch quiz.posterSource {
+        case .bundled:
+            let bytes: Data?
+            do { bytes = try await environment.store().bundledPoster(fileName: quiz.posterPath) } catch { bytes = nil }
+            guard let bytes else { throw .bundledPosterMissing }
+            return bytes
+        case .tmdb:
+            let loader = PosterLoader(environment: environment.app)
+            do {
+                return try await blockingWork { try loader.jpeg(for: quiz) }
+            } catch let error as PosterUnavailable {
+                throw error
+            } catch {
+                throw .downloadFailed("\(error)")
+            }
+        }
+    }
+
+    /// The poster with only `revealed` areas showing (`nil`: the whole poster), cut once and then kept in `cache`.
+    func poster(of quiz: Quiz, revealed: [Cell]?, cache: StagePosterCache<String>) async throws(PosterUnavailable) -> Data {
+        guard let revealed else { return try await jpeg(for: quiz) }
+        let key = StagePosterCache<String>.Key(
+            poster: "\(quiz.posterSource.rawValue):\(quiz.posterPath)", geometry: quiz.geometry, revealed: revealed)
+        if let cut = cache.cached(key) { return cut }
+        let whole = try await jpeg(for: quiz)
+        do {
+            return try cache.cut(key) { whole }
+        } catch {
+            throw .unreadable
+        }
+    }
+}
