@@ -133,38 +133,21 @@ extension PostgresQuizStore {
         }
     }
 
-    /// How many times `daily` draws again when the candidates change between reading and saving: only a publication or
-    /// an edit landing in that instant changes them, so running out means something keeps writing, and a later
-    /// request may succeed.
-    static let dailyDraws = 5
-
-    /// The daily quiz of `day`, chosen on the first ask (see `SQLiteServerStore.daily`). `number` and `pick` cannot go
-    /// into the transaction (it may outlive this call when the deadline passes, and they may not), so they run here on
-    /// what a read found, and the write saves their choice only if the database still holds what they saw. The write
-    /// locks the `daily` table first, so two first requests of a day, on any instances, get the same quiz and numbers
-    /// never collide; a choice made on outdated candidates is made again on the new ones.
+    /// The daily quiz of `day`, chosen on the first ask as `DailyDraw.choose` says. The write locks the `daily` table
+    /// first, so two first requests of a day, on any instances, get the same quiz and numbers never collide.
     public func daily(
         day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
-        var state = try await read { session in try await Self.dailyState(day: day, in: session) }
-        for _ in 1...Self.dailyDraws {
-            switch state {
-            case .chosen(let choice):
-                return choice
-            case .toDraw(let drawn):
-                guard !drawn.candidates.isEmpty else { return nil }
-                let index = pick(drawn.candidates)
-                let dayNumber = number(drawn.first)
-                state = try await write { session in
+        try await DailyDraw.choose(
+            where: redactedURL, read: { try await read { session in try await Self.dailyState(day: day, in: session) } },
+            number: number, pick: pick,
+            save: { drawn, index, dayNumber in
+                try await write { session in
                     try await session.execute("LOCK TABLE daily IN SHARE ROW EXCLUSIVE MODE")
                     return try await Self.chooseDaily(
                         day: day, chosenAt: chosenAt, drawn: drawn, index: index, number: dayNumber, in: session)
                 }
-            }
-        }
-        if case .chosen(let choice) = state { return choice }
-        throw StoreError.unavailable(
-            detail: "\(redactedURL): the daily quiz's candidates changed \(Self.dailyDraws) times while choosing")
+            })
     }
 
     /// The daily quiz of `day` if chosen, else what to draw it from.
@@ -256,14 +239,3 @@ extension PostgresQuizStore {
     }
 }
 
-/// What a daily quiz is drawn from: the candidates and the first daily's day.
-struct DailyDraw: Equatable, Sendable {
-    var candidates: [Int64]
-    var first: String?
-}
-
-/// A day's daily quiz as the database has it: chosen (`nil` when there was nothing to choose from), or still to draw.
-enum DailyState: Sendable {
-    case chosen(DailyChoice?)
-    case toDraw(DailyDraw)
-}

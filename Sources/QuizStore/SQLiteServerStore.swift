@@ -217,35 +217,19 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.quizSolveStats(packageId: packageId, in: db) }
     }
 
-    /// How many times `daily` draws again when the candidates change between reading and saving: only a publication or
-    /// an edit landing in that instant changes them, so running out means something keeps writing, and a later
-    /// request may succeed.
-    static let dailyDraws = 5
-
-    /// The daily quiz of `day`, choosing it on the first ask. `number` and `pick` cannot go into the write (the write
-    /// may outlive this call when the deadline passes, and they may not), so they run here on what a read found, and
-    /// the write saves their choice only if the database still holds what they saw: two first requests of a day still
-    /// get the same quiz, and a choice made on outdated candidates is made again on the new ones.
+    /// The daily quiz of `day`, chosen on the first ask as `DailyDraw.choose` says.
     public func daily(
         day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
-        var state = try await read { db in try AppDatabase.dailyState(day: day, in: db) }
-        for _ in 1...Self.dailyDraws {
-            switch state {
-            case .chosen(let choice):
-                return choice
-            case .toDraw(let drawn):
-                guard !drawn.candidates.isEmpty else { return nil }
-                let index = pick(drawn.candidates)
-                let dayNumber = number(drawn.first)
-                state = try await write { db in
+        try await DailyDraw.choose(
+            where: path, read: { try await read { db in try AppDatabase.dailyState(day: day, in: db) } },
+            number: number, pick: pick,
+            save: { drawn, index, dayNumber in
+                try await write { db in
                     try AppDatabase.chooseDaily(
                         day: day, chosenAt: chosenAt, drawn: drawn, index: index, number: dayNumber, in: db)
                 }
-            }
-        }
-        if case .chosen(let choice) = state { return choice }
-        throw StoreError.unavailable(detail: "\(path): the daily quiz's candidates changed \(Self.dailyDraws) times while choosing")
+            })
     }
 
     public func dailyChoice(day: String) async throws -> DailyChoice? {

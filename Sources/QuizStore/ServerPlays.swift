@@ -205,15 +205,3 @@ extension AppDatabase {
     }
 }
 
-/// What choosing a daily quiz depends on: the candidates `pick` chooses among, and the first daily's day `number`
-/// counts from.
-struct DailyDraw: Equatable, Sendable {
-    var candidates: [Int64]
-    var first: String?
-}
-
-/// A day's daily quiz as the database has it: chosen (`nil` when there was nothing to choose from), or still to draw.
-enum DailyState: Sendable {
-    case chosen(DailyChoice?)
-    case toDraw(DailyDraw)
-}

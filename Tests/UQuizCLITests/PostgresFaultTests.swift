@@ -18,6 +18,30 @@ struct PostgresFaultTests {
         var seconds: Double { ended.timeIntervalSince(started) }
     }
 
+    /// Four clients making players as fast as they can (rate limits off), on threads of their own, until stopped.
+    final class Load: Sendable {
+        let answers = Mutex<[Answer]>([])
+        private let stopped = Atomic(false)
+        private let group = DispatchGroup()
+
+        init(registeringAt baseURL: String) {
+            for _ in 0..<4 {
+                DispatchQueue.global().async(group: group) { [self] in
+                    while !stopped.load(ordering: .relaxed) {
+                        let answer = PostgresFaultTests.register(at: baseURL)
+                        answers.withLock { $0.append(answer) }
+                    }
+                }
+            }
+        }
+
+        /// Stops the clients and waits for their last requests.
+        func stop() {
+            stopped.store(true, ordering: .relaxed)
+            group.wait()
+        }
+    }
+
     /// One POST /v1/players with curl: status, Retry-After, and how long it took. curl waits 40 s, twice the server's own
     /// bound on a statement (the pool's query timeout, 20 s), so no answer from curl means the server hung or cut the
     /// connection, never that the two timed out together.
@@ -50,21 +74,11 @@ struct PostgresFaultTests {
         let server = try ServeCommandTests.RunningServer(
             sandbox: home, database: cluster.url, options: ["--rate-limits", "off"])
         let baseURL = server.baseURL
-        let answers = Mutex<[Answer]>([])
-        let stop = Atomic(false)
-        let group = DispatchGroup()
-        for _ in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                while !stop.load(ordering: .relaxed) {
-                    let answer = Self.register(at: baseURL)
-                    answers.withLock { $0.append(answer) }
-                }
-            }
-        }
+        let load = Load(registeringAt: baseURL)
         /// Waits until `count` answers were sent after `since` (generous limits: this machine is shared).
         func waitForAnswers(_ count: Int, sentAfter since: Date, within seconds: Double) {
             let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline, answers.withLock({ $0.filter { $0.started > since }.count }) < count {
+            while Date() < deadline, load.answers.withLock({ $0.filter { $0.started > since }.count }) < count {
                 usleep(20_000)
             }
         }
@@ -79,15 +93,14 @@ struct PostgresFaultTests {
         let deadline = Date().addingTimeInterval(30)
         var recovered: Date?
         while Date() < deadline, recovered == nil {
-            recovered = answers.withLock { $0.filter { $0.started > resuming && $0.status == 201 }.map(\.ended).min() }
+            recovered = load.answers.withLock { $0.filter { $0.started > resuming && $0.status == 201 }.map(\.ended).min() }
             usleep(20_000)
         }
         waitForAnswers(20, sentAfter: recovered ?? Date(), within: 30)
-        stop.store(true, ordering: .relaxed)
-        group.wait()
+        load.stop()
 
         // Answers that overlap a pause or a resume may go either way; the others may not.
-        let all = answers.withLock { $0 }
+        let all = load.answers.withLock { $0 }
         let up = all.filter { $0.ended < pausing }
         #expect(!up.isEmpty && up.allSatisfy { $0.status == 201 }, "\(up.map(\.status))")
         let down = all.filter { $0.started > paused && $0.ended < resuming }
@@ -180,30 +193,19 @@ struct PostgresFaultTests {
         let home = try Sandbox()
         let server = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url, options: ["--rate-limits", "off"])
         let baseURL = server.baseURL
-        let answers = Mutex<[Answer]>([])
-        let stop = Atomic(false)
-        let group = DispatchGroup()
-        for _ in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                while !stop.load(ordering: .relaxed) {
-                    let answer = Self.register(at: baseURL)
-                    answers.withLock { $0.append(answer) }
-                }
-            }
-        }
+        let load = Load(registeringAt: baseURL)
         let warmUp = Date().addingTimeInterval(30)
-        while Date() < warmUp, answers.withLock({ $0.count }) < 20 { usleep(20_000) }
+        while Date() < warmUp, load.answers.withLock({ $0.count }) < 20 { usleep(20_000) }
         let signalled = Date()
         kill(server.process.processIdentifier, SIGTERM)
         let bound = Date().addingTimeInterval(20)
         while Date() < bound, server.process.isRunning { usleep(20_000) }
         let exited = Date()
-        stop.store(true, ordering: .relaxed)
-        group.wait()
+        load.stop()
 
         #expect(!server.process.isRunning && server.process.terminationStatus == 0)
         #expect(exited.timeIntervalSince(signalled) < 10, "exited \(exited.timeIntervalSince(signalled)) s after SIGTERM")
-        let all = answers.withLock { $0 }
+        let all = load.answers.withLock { $0 }
         // curl's 7: no connection (the server had stopped listening); anything else without a status was cut off.
         let lost = all.filter { $0.status != 201 && $0.curlExit != 7 }
         #expect(lost.isEmpty, "\(lost.map { "status \($0.status), curl exit \($0.curlExit)" })")
