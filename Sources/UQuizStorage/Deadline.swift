@@ -19,22 +19,46 @@ public struct StoreDeadline: Sendable, Equatable {
         _ what: String, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let settled = FirstClaim()
+        let running = CancellableWork()
         let limit = duration
-        // Only the first of the answer and the timer resumes the caller; both tasks end either way.
+        // Only the first of the answer and the timer resumes the caller. The answer cancels the timer, so a call leaves
+        // no task behind; the timer cancels the work, which ends on its own when it can.
         return try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
-            let work = Task {
+            let timer = Task {
+                do { try await Task.sleep(for: limit) } catch { return }
+                guard settled.claim() else { return }
+                running.cancel()
+                caller.resume(throwing: StoreError.unavailable(detail: "\(what): no answer within \(limit)"))
+            }
+            running.start {
                 let outcome: Result<T, any Error>
                 do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
+                timer.cancel()
                 if settled.claim() { caller.resume(with: outcome) }
             }
-            Task {
-                try? await Task.sleep(for: limit)
-                if settled.claim() {
-                    work.cancel()
-                    caller.resume(throwing: StoreError.unavailable(detail: "\(what): no answer within \(limit)"))
-                }
-            }
         }
+    }
+}
+
+/// A task that can be cancelled before it is known (the timer may fire first).
+private final class CancellableWork: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        let task = Task { await body() }
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }
 
