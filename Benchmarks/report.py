@@ -199,12 +199,14 @@ def scaling_section(figures):
     sqlite = next(r for r in figures["runs"] if r["name"].startswith("SQLite"))
     ratios = ", ".join(f"{key} {two[key]['rps'] / one[key]['rps']:.2f}x" for key in ("package", "start", "guess"))
     lines += ["", f"From 1 to 2 PostgreSQL instances: {ratios} (requests/s). Both instances, PostgreSQL and wrk share "
-              "the same 2 cores, so a second instance brings no CPU of its own. What it brings is threads: store calls "
-              "are synchronous, and an instance runs requests on Swift's cooperative pool (2 threads here), each "
-              "blocked for a database round trip, so one instance has at most 2 store calls in flight and a second "
-              "one doubles that. That is what a guess (two round trips, one under the play's row lock) gains; a "
-              "package fetch is answered from each instance's 1-s cache and is bound by the framework; play starts "
-              "are serialized in PostgreSQL by the lock that keeps the open-play limit exact, so they do not scale. "
+              "the same 2 cores, so a second instance brings no CPU of its own; and since the server's store is "
+              "asynchronous, one instance already keeps its requests' database calls in flight together (up to its "
+              "8 connections) instead of 2 at a time, so a second instance brings no more concurrency either. "
+              "Not profiled yet: a play start and a guess each take several round trips (a guess: the play read, "
+              "then a transaction that locks, judges and saves it), each bounded by the database deadline. The p99 "
+              "of hundreds of milliseconds on every write path, on both stores, is most likely the request that "
+              "sweeps up to 100 overdue plays (the plays the start rows open run out of time during the run), each "
+              "in a transaction of its own, while the client waits. "
               "On SQLite, writes are serialized by the file's lock but run in process, without round trips: "
               f"starts {sqlite['start']['rps'] / one['start']['rps']:.1f}x and guesses "
               f"{sqlite['guess']['rps'] / one['guess']['rps']:.1f}x PostgreSQL's single instance, on one machine only."]
