@@ -204,9 +204,9 @@ def scaling_section(figures):
               "8 connections) instead of 2 at a time, so a second instance brings no more concurrency either. "
               "Not profiled yet: a play start and a guess each take several round trips (a guess: the play read, "
               "then a transaction that locks, judges and saves it), each bounded by the database deadline. The p99 "
-              "of hundreds of milliseconds on every write path, on both stores, is most likely the request that "
-              "sweeps up to 100 overdue plays (the plays the start rows open run out of time during the run), each "
-              "in a transaction of its own, while the client waits. "
+              "of hundreds of milliseconds on every write path, on both stores, is not explained yet: it is not the "
+              "sweep of overdue plays that a request runs (tried: moved beside the request, the same p99s); a "
+              "profile (perf) is the next step. "
               "On SQLite, writes are serialized by the file's lock but run in process, without round trips: "
               f"starts {sqlite['start']['rps'] / one['start']['rps']:.1f}x and guesses "
               f"{sqlite['guess']['rps'] / one['guess']['rps']:.1f}x PostgreSQL's single instance, on one machine only."]
