@@ -513,9 +513,9 @@ package struct Settings: Sendable {
             maxDelay: .milliseconds(Int(max(base * 8, 0) * 1000)))
     }
 
-    func transportOptions() throws -> CurlTransport.Options {
+    func transportOptions() throws -> HTTPTransportOptions {
         let total = try double(SettingKeys.timeout)
-        return CurlTransport.Options(
+        return HTTPTransportOptions(
             userAgent: "uquiz/\(UQuizCommand.version)", connectTimeout: min(5, total), totalTimeout: total)
     }
 

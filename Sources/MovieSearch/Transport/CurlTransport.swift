@@ -9,23 +9,8 @@ typealias CurlHandle = UnsafeMutableRawPointer
 /// HTTP over libcurl. One instance per process: its easy handle (for one request at a time) and its multi handle with
 /// a pool of easy handles (for many at once) keep their connections open between requests.
 public final class CurlTransport: HTTPTransport {
-    public struct Options: Sendable {
-        public var userAgent: String
-        public var connectTimeout: Double
-        public var totalTimeout: Double
-        /// Simultaneous connections per host, for `sendAll`.
-        public var maxConnectionsPerHost: Int
+    public typealias Options = HTTPTransportOptions
 
-        public init(userAgent: String, connectTimeout: Double = 5, totalTimeout: Double = 20, maxConnectionsPerHost: Int = 20) {
-            self.userAgent = userAgent
-            self.connectTimeout = connectTimeout
-            self.totalTimeout = totalTimeout
-            self.maxConnectionsPerHost = maxConnectionsPerHost
-        }
-    }
-
-    /// libcurl's handles, which are not thread-safe: they live inside the mutex and are only used while holding it.
-    /// Unchecked because raw C pointers cannot be proven Sendable; the mutex is what makes sharing them safe.
     private struct Handles: @unchecked Sendable {
         /// For `send`.
         var single: CurlHandle

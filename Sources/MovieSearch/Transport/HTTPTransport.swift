@@ -15,3 +15,23 @@ extension HTTPTransport {
         sendAll(requests, finished: { _ in })
     }
 }
+
+/// How the live transport talks HTTP: what a front end configures, without naming the library behind it.
+public struct HTTPTransportOptions: Sendable {
+    public var userAgent: String
+    public var connectTimeout: Double
+    public var totalTimeout: Double
+    public var maxConnectionsPerHost: Int
+
+    public init(userAgent: String, connectTimeout: Double = 5, totalTimeout: Double = 20, maxConnectionsPerHost: Int = 20) {
+        self.userAgent = userAgent
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+    }
+
+    /// The transport of the product, ready to use: libcurl, loaded when it first sends.
+    public func liveTransport() -> any HTTPTransport {
+        CurlTransport(options: self)
+    }
+}

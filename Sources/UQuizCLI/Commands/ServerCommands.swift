@@ -29,7 +29,7 @@ extension AppContext {
         }
         func trimmed(_ url: String?) -> String? { url.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } }
         let token = given == nil || trimmed(given) == trimmed(configured) ? try settings.lookup(SettingKeys.serverToken)?.value : nil
-        let transport = CurlTransport(options: try settings.transportOptions())
+        let transport = try settings.transportOptions().liveTransport()
         let retry = try settings.retryPolicy()
         do {
             return try ServerClient(baseURL: url, token: token, transport: transport, retry: retry)

@@ -202,7 +202,7 @@ package struct AppContext: Sendable {
         }
         return TMDBClient(
             settings: try settings.tmdbSettings(),
-            transport: CurlTransport(options: try settings.transportOptions()),
+            transport: try settings.transportOptions().liveTransport(),
             cache: HTTPCache(directory: try settings.cacheDirectory().appendingPathComponent("http")),
             retry: try settings.retryPolicy(),
             log: log)
