@@ -208,7 +208,7 @@ struct TMDBClientTests {
     }
 
     @Test func theRateLimitKeepsUnderFortyPerSecond() {
-        let limiter = RateLimiter(limit: 40, window: .seconds(1))
+        let limiter = RequestPacer(limit: 40, window: .seconds(1))
         let clock = TestClock()
         var stamps: [Duration] = []
         for _ in 0..<100 {

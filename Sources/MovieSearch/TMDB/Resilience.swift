@@ -99,8 +99,9 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 }
 
-/// Keeps requests under a rate: at most `limit` in any `window`, waiting (on the injected clock) when needed.
-public final class RateLimiter: Sendable {
+/// Keeps requests to TMDB under its rate: at most `limit` in any `window`, waiting (on the injected clock) when needed,
+/// where the server's `RateLimiter` refuses instead.
+public final class RequestPacer: Sendable {
     let limit: Int
     let window: Duration
     /// When the requests of the last `window` started. A caller that must wait keeps the mutex while it sleeps, so the

@@ -31,13 +31,13 @@ public final class TMDBClient: Sendable {
     let cache: HTTPCache?
     let clock: ClientClock
     let retry: RetryPolicy
-    let limiter: RateLimiter
+    let limiter: RequestPacer
     /// Called with each request's redacted URL, for `--verbose`; nil when nobody listens, so the lines are not built.
     let logSink: (@Sendable (String) -> Void)?
 
     public init(
         settings: TMDBSettings, transport: any HTTPTransport, cache: HTTPCache?, clock: ClientClock = .live,
-        retry: RetryPolicy = .standard, limiter: RateLimiter = RateLimiter(), log: (@Sendable (String) -> Void)? = nil
+        retry: RetryPolicy = .standard, limiter: RequestPacer = RequestPacer(), log: (@Sendable (String) -> Void)? = nil
     ) {
         self.settings = settings
         self.transport = transport

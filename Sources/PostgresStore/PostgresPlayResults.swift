@@ -2,7 +2,7 @@ import Foundation
 import QuizCore
 import UQuizStorage
 
-/// Plays judged by the server, leaderboards and the daily quiz, as AppDatabase's ServerPlays.swift.
+/// Plays judged by the server, leaderboards and the daily quiz on PostgreSQL, as SQLitePlayResults.swift on SQLite.
 extension PostgresQuizStore {
     /// Records a finished server play and its quizzes in one transaction; returns whether it is ranked (no daily play,
     /// and the player's first of this package: the unique index `play_ranked_once` holds that against every writer).
