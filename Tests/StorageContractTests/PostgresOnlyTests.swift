@@ -146,8 +146,10 @@ import UQuizTestSupport
         } catch {
             check(error)
         }
-        // A refused connection is said at once; the bound is loose because every suite starts at this moment too.
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // A refused connection is said at once (alone, in milliseconds). The bound only tells a refusal from a wait
+        // for connect timeouts and retries: every suite starts at this moment too, and a cold first run was seen to
+        // take 5.8 s here.
+        #expect(ContinuousClock.now - started < .seconds(15))
 
         try await PostgresQuizStore.withRunning(url: unreachable, deadline: StoreDeadline(.seconds(1)), migrating: false) { store in
             let called = ContinuousClock.now
