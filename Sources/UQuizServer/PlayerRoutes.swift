@@ -11,7 +11,7 @@ struct PlayerRoutes {
     func add(to router: Router<ServerRequestContext>, creationLimit: RateLimitMiddleware) {
         router.get("v1/players/me") { request, _ in
             let player = try await request.authenticatedPlayer(environment)
-            return await JSONBody.response(try Players(environment: environment.sharing).roomStats(of: player))
+            return JSONBody.response(try await Players(environment: environment.sharing).roomStats(of: player))
         }
         router.group("v1/players").add(middleware: creationLimit).post { request, _ in
             let body = try JSONBody.decode(ServerAPI.NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))

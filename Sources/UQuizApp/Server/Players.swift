@@ -64,9 +64,9 @@ extension Players {
     /// players' stats).
     public func roomStats(of player: Player) async throws -> ServerAPI.PlayerStats {
         let store = try environment.store()
-        return await ServerAPI.PlayerStats(
-            player: player, rooms: try store.roomStats(playerId: player.id),
-            recent: Array(try store.roomResults(playerId: player.id).prefix(Self.recentRoomCount)))
+        let rooms = try await store.roomStats(playerId: player.id)
+        let recent = try await store.roomResults(playerId: player.id).prefix(Self.recentRoomCount)
+        return ServerAPI.PlayerStats(player: player, rooms: rooms, recent: Array(recent))
     }
 }
 

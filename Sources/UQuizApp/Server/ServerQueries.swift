@@ -27,8 +27,8 @@ public struct Leaderboards: Sendable {
         let store = try environment.store()
         let board = try await store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
         let isMaker = viewer != nil && package.ownerId == viewer?.id
-        return await LeaderboardView(
-            package: package, board: board, quizzes: isMaker ? try store.quizSolveStats(packageId: package.id) : nil)
+        let quizzes = isMaker ? try await store.quizSolveStats(packageId: package.id) : nil
+        return LeaderboardView(package: package, board: board, quizzes: quizzes)
     }
 }
 
