@@ -172,6 +172,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // Real WebSocket clients for the live-room tests on loopback.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // Connection handlers driven by hand, without sockets or real time.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // Each storage test written once and run against AppDatabase (SQLite) and PostgresQuizStore (PostgreSQL at

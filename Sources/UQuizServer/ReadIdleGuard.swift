@@ -20,7 +20,7 @@ struct ReadIdleGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
         channel.eventLoop.makeCompletedFuture {
             let milliseconds = Int64(idleTimeout / .milliseconds(1))
             try channel.pipeline.syncOperations.addHandlers(
-                IdleStateHandler(readTimeout: .milliseconds(milliseconds)), CloseOnReadIdle())
+                IdleStateHandler(readTimeout: .milliseconds(milliseconds)), CloseOnReadIdle(), QuiesceAfterFirstRead())
         }.flatMap { base.setup(channel: channel, logger: logger) }
     }
 
@@ -39,6 +39,52 @@ final class CloseOnReadIdle: ChannelInboundHandler, RemovableChannelHandler, Sen
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Holds the server's quiesce event (graceful shutdown) back from a connection on which nothing was read yet, until its
+/// first bytes arrive or `grace` passes.
+///
+/// Why: on shutdown Hummingbird closes at once every connection with no request in progress. A client that connected
+/// just before the listener closed has usually sent its request already, but the server has not read it yet: closing
+/// then cuts off a request the client sent (curl's "empty reply"), which it cannot safely resend if it was a POST.
+/// Passing the event on right after the first read lets Hummingbird see the request in progress, answer it and only
+/// then close. A connection that stays silent is closed after `grace`.
+final class QuiesceAfterFirstRead: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let grace: TimeAmount
+    private var hasRead = false
+    private var heldQuiesce: Scheduled<Void>?
+
+    init(grace: TimeAmount = .seconds(1)) {
+        self.grace = grace
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+        guard !hasRead else { return }
+        hasRead = true
+        if let held = heldQuiesce {
+            held.cancel()
+            heldQuiesce = nil
+            context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent, !hasRead else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        guard heldQuiesce == nil else { return }
+        let channel = context.channel
+        heldQuiesce = context.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        heldQuiesce?.cancel()
+        heldQuiesce = nil
+        context.fireChannelInactive()
     }
 }
 

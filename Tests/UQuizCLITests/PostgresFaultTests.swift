@@ -185,8 +185,12 @@ struct PostgresFaultTests {
     }
 
     /// SIGTERM while four clients make players as fast as they can: every request the server had taken gets its
-    /// answer (one sent after it stopped listening is refused a connection, never cut off), what it answered 201 is
-    /// stored, and the process exits within 10 s.
+    /// answer, what it answered 201 is stored, and the process exits within 10 s.
+    ///
+    /// A request the server never took ends without a status: refused a connection once the listener is closed
+    /// (curl's 7), reset by the kernel because it still waited in the listener's backlog when that closed (56), or
+    /// closed by the server before it had read the request (52). Those the client may send
+    /// again; that none of them was taken is checked by the store, which holds exactly one player per 201.
     @Test func sigtermUnderLoadLosesNoRequestInFlight() throws {
         let cluster = try PrivateCluster()
         defer { cluster.stop() }
@@ -206,8 +210,8 @@ struct PostgresFaultTests {
         #expect(!server.process.isRunning && server.process.terminationStatus == 0)
         #expect(exited.timeIntervalSince(signalled) < 10, "exited \(exited.timeIntervalSince(signalled)) s after SIGTERM")
         let all = load.answers.withLock { $0 }
-        // curl's 7: no connection (the server had stopped listening); anything else without a status was cut off.
-        let lost = all.filter { $0.status != 201 && $0.curlExit != 7 }
+        let neverTaken: Set<Int32> = [7, 52, 56]
+        let lost = all.filter { $0.status != 201 && !($0.status == 0 && neverTaken.contains($0.curlExit)) }
         #expect(lost.isEmpty, "\(lost.map { "status \($0.status), curl exit \($0.curlExit)" })")
         #expect(all.contains { $0.started > signalled || $0.ended > signalled }, "requests were in flight at SIGTERM")
         let made = all.filter { $0.status == 201 }.count
