@@ -17,7 +17,7 @@ extension PostgresQuizStore {
 
     /// The catalog movie with this key; `tmdb-<id>` also finds the film with that TMDB id under another key.
     public func catalogMovie(key: String) async throws -> CatalogMovie? {
-        try await read { session in
+        try await readTogether { session in
             var movies = try await Self.movies(where: "catalog_key = $1", [.text(key)], in: session)
             if movies.isEmpty, key.hasPrefix("tmdb-"), let id = Int64(key.dropFirst(5)) {
                 movies = try await Self.movies(where: "tmdb_id = $1", [.int(id)], in: session)
@@ -28,7 +28,7 @@ extension PostgresQuizStore {
 
     public func catalogMovies(keys: [String]) async throws -> [String: CatalogMovie] {
         guard !keys.isEmpty else { return [:] }
-        return try await read { session in
+        return try await readTogether { session in
             let movies = try await Self.movies(
                 where: "catalog_key IN (\(Self.placeholders(keys.count)))", keys.map { .text($0) }, in: session)
             return Dictionary(uniqueKeysWithValues: movies.map { ($0.catalogKey, $0) })
@@ -37,7 +37,7 @@ extension PostgresQuizStore {
 
     /// The whole catalog, by catalog key in byte order (as SQLite sorts it).
     public func allCatalogMovies() async throws -> [CatalogMovie] {
-        try await read { session in try await Self.movies(where: "true", [], in: session) }
+        try await readTogether { session in try await Self.movies(where: "true", [], in: session) }
     }
 
     /// Offline search: movies whose titles (Korean, English, original) or aliases contain `query`, in any case, best
@@ -48,7 +48,7 @@ extension PostgresQuizStore {
         guard !needle.isEmpty else { return [] }
         let pattern = "%" + needle.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        return try await read { session in
+        return try await readTogether { session in
             let movies = try await Self.movies(
                 where: """
                     id IN (SELECT m.id FROM movie m

@@ -4,7 +4,9 @@ import UQuizStorage
 /// Open plays and rate buckets: what several server instances must see alike (see `OpenPlayRecord`).
 extension PostgresQuizStore {
     /// Inserts a new open play; refused with `OpenPlayRefusal.full`, `.dailyOpen` or `.outdatedPlan`. The package's
-    /// row is locked while this is checked, as `updatePublished` locks it.
+    /// row is locked while this is checked, as `updatePublished` locks it. One round trip: the checks and the insert
+    /// are the database function `uquiz_start_open_play` (migration pg3), called outside any transaction and
+    /// made again if the connection fails (the play's id, new and random, tells a start that went through).
     ///
     /// No lock is shared by every play start: the one-open-daily-play rule is the unique index `open_play_daily_once`
     /// (the insert does nothing when the player's daily play of that day is there, and the refusal names it), and
@@ -12,62 +14,29 @@ extension PostgresQuizStore {
     /// `exactCountMargin` of it, starts take a transaction-level advisory lock and count again, so that the bound
     /// holds there; it could be passed only if more than that many plays started during one start's transaction.
     public func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) async throws {
-        try await write { session in
-            guard try await session.one("SELECT id FROM package WHERE id = $1 FOR SHARE", [.int(record.packageId)]) != nil else {
-                throw OpenPlayRefusal.outdatedPlan
-            }
-            var open = try await Self.openPlays(upTo: maxOpen, in: session)
-            if open + Self.exactCountMargin >= maxOpen {
-                try await session.execute("SELECT pg_advisory_xact_lock(hashtextextended('uquiz open plays', 0))")
-                open = try await Self.openPlays(upTo: maxOpen, in: session)
-            }
-            guard open < maxOpen else { throw OpenPlayRefusal.full }
-            if let day = record.dailyDay,
-                let existing = try await Self.openDailyPlayId(playerId: record.playerId, day: day, in: session)
-            {
-                throw OpenPlayRefusal.dailyOpen(playId: existing)
-            }
-            let plan = try await session.query(
-                """
-                SELECT quiz.id FROM quiz WHERE quiz.package_id = $1
-                  AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id) ORDER BY quiz.position
-                """, [.int(record.packageId)]
-            ).map { try $0.int64("id") }
-            let current = record.dailyDay == nil ? plan == record.quizIds : (record.quizIds.count == 1 && plan.contains(record.quizIds[0]))
-            guard current else { throw OpenPlayRefusal.outdatedPlan }
-            let json = try record.storedJSON()
-            // A daily play of the same player and day inserted since the check above makes the insert do nothing: the
-            // refusal names it. When that play ends meanwhile too, the insert is tried again.
-            for _ in 0..<3 {
-                let inserted = try await session.one(
-                    """
-                    INSERT INTO open_play (id, player_id, package_id, daily_day, ends_by_micros, record)
-                    VALUES ($1, $2, $3, $4, $5, $6)
-                    ON CONFLICT (player_id, daily_day) WHERE daily_day IS NOT NULL DO NOTHING RETURNING id
-                    """,
-                    [
-                        .text(record.id), .int(record.playerId), .int(record.packageId), .text(record.dailyDay),
-                        .int(record.endsByMicros), .text(json),
-                    ])
-                if inserted != nil { return }
-                if let day = record.dailyDay,
-                    let existing = try await Self.openDailyPlayId(playerId: record.playerId, day: day, in: session)
-                {
-                    throw OpenPlayRefusal.dailyOpen(playId: existing)
-                }
-            }
-            throw StoreError.unavailable(detail: "\(session.url.redacted): the player's daily play kept starting and ending")
+        let json = try record.storedJSON()
+        let outcome = try await repeatableCall { session in
+            try await session.one(
+                "SELECT uquiz_start_open_play($1, $2, $3, $4::text, $5, $6, $7::bigint[], $8::integer, $9::integer) AS outcome",
+                [
+                    .text(record.id), .int(record.playerId), .int(record.packageId), .text(record.dailyDay),
+                    .int(record.endsByMicros), .text(json),
+                    .text("{" + record.quizIds.map(String.init).joined(separator: ",") + "}"),
+                    .int(Int64(max(0, min(maxOpen, Int(Int32.max))))), .int(Int64(Self.exactCountMargin)),
+                ])!.string("outcome")
+        }
+        switch outcome {
+        case "started": return
+        case "outdated": throw OpenPlayRefusal.outdatedPlan
+        case "full": throw OpenPlayRefusal.full
+        case let daily where daily.hasPrefix("daily "): throw OpenPlayRefusal.dailyOpen(playId: String(daily.dropFirst(6)))
+        default:
+            throw StoreError.unavailable(detail: "\(redactedURL): the player's daily play kept starting and ending")
         }
     }
 
     /// How far under `maxOpen` play starts count open plays exactly, under a lock (see `insertOpenPlay`).
     static let exactCountMargin = 64
-
-    /// Open plays, counted up to `limit` only: a count past the bound says no more than one at the bound.
-    private static func openPlays(upTo limit: Int, in session: Session) async throws -> Int {
-        try await session.one(
-            "SELECT COUNT(*) AS n FROM (SELECT 1 FROM open_play LIMIT $1) AS counted", [.int(max(0, limit))])!.int("n")
-    }
 
     private static func openDailyPlayId(playerId: Int64, day: String, in session: Session) async throws -> String? {
         try await session.one(

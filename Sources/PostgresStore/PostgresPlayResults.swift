@@ -60,7 +60,7 @@ extension PostgresQuizStore {
     }
 
     public func serverPlay(publicId: String) async throws -> StoredServerPlay? {
-        try await read { session in
+        try await readTogether { session in
             guard let row = try await session.one(
                 """
                 SELECT id, public_id, package_id, player_id, score, elapsed_seconds, ranked, daily_day FROM play
@@ -139,7 +139,7 @@ extension PostgresQuizStore {
         day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
         try await DailyDraw.choose(
-            where: redactedURL, read: { try await read { session in try await Self.dailyState(day: day, in: session) } },
+            where: redactedURL, read: { try await readTogether { session in try await Self.dailyState(day: day, in: session) } },
             number: number, pick: pick,
             save: { drawn, index, dayNumber in
                 try await write { session in

@@ -143,9 +143,41 @@ public final class PostgresQuizStore: Sendable, Service {
         }
     }
 
-    /// Reads run in a transaction as well, so that a method's several statements see one state.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
+    /// A read of several statements, in a transaction so that they see one state.
+    func readTogether<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
         try await write(body)
+    }
+
+    /// A read of one statement, or of statements that need not see one state: outside any transaction, since a
+    /// statement alone sees one state, so it costs one round trip where BEGIN and COMMIT around it would cost three.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
+        try await repeatableCall(body)
+    }
+
+    /// One pooled connection outside any transaction, bounded by the store's deadline, for a call that may be made
+    /// twice (a read, or a write that knows its own earlier success): one that fails as unavailable (a pooled
+    /// connection the server had closed: a restart, an idle timeout) is made again on another, as a transaction's
+    /// BEGIN is.
+    func repeatableCall<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
+        try await deadline.run(redactedURL) { [self] in
+            var retries = 0
+            while true {
+                let mayRetry = retries < maxConnections
+                do {
+                    return try await leased { session in
+                        do {
+                            return try await body(session)
+                        } catch StoreError.unavailable where mayRetry && session.broken && !Task.isCancelled {
+                            throw StaleConnection()
+                        }
+                    }
+                } catch is StaleConnection {
+                    retries += 1
+                } catch {
+                    throw PostgresFailure.word(error)
+                }
+            }
+        }
     }
 
     /// One pooled connection outside any transaction, bounded by the store's deadline.
@@ -277,7 +309,7 @@ public final class PostgresQuizStore: Sendable, Service {
 
 extension PostgresQuizStore {
     public func package(id: Int64) async throws -> QuizPackage {
-        try await read { session in
+        try await readTogether { session in
             guard let package = try await Self.fetchPackage(id: id, in: session) else { throw StoreError.packageNotFound("\(id)") }
             return package
         }

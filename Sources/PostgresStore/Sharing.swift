@@ -68,7 +68,7 @@ extension PostgresQuizStore {
     public func popularPackages(
         _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
     ) async throws -> [PublishedPackage] {
-        try await read { session in
+        try await readTogether { session in
             var (conditions, values) = Self.publicConditions(filter)
             var after = ""
             if let position {
