@@ -10,9 +10,10 @@ extension PostgresQuizStore {
     ///
     /// No lock is shared by every play start: the one-open-daily-play rule is the unique index `open_play_daily_once`
     /// (the insert does nothing when the player's daily play of that day is there, and the refusal names it), and
-    /// `maxOpen`, a safety bound, is counted without a lock while the open plays are well under it. Within
-    /// `exactCountMargin` of it, starts take a transaction-level advisory lock and count again, so that the bound
-    /// holds there; it could be passed only if more than that many plays started during one start's transaction.
+    /// `maxOpen`, a safety bound, is read from the sharded tally `open_play_tally` without a lock while the open plays
+    /// are well under it. Within `exactCountMargin` of it, starts take a transaction-level advisory lock and count
+    /// the table, so that the bound holds there; it could be passed only if more than that many plays started during
+    /// one start's transaction.
     public func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) async throws {
         let json = try record.storedJSON()
         let outcome = try await repeatableCall { session in

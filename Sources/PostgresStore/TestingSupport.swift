@@ -31,6 +31,15 @@ extension PostgresQuizStore {
         try await read { session in Int32(try await session.one("SELECT pg_backend_pid()::bigint AS pid")!.int64("pid")) }
     }
 
+    /// The open plays as the tally of play starts says, and as counted.
+    func openPlayTallyForTesting() async throws -> (tally: Int, counted: Int) {
+        try await readTogether { session in
+            let row = try await session.one(
+                "SELECT (SELECT SUM(n) FROM open_play_tally)::bigint AS tally, (SELECT COUNT(*) FROM open_play) AS counted")!
+            return (try row.int("tally"), try row.int("counted"))
+        }
+    }
+
     /// The migrations the database records, in the order applied.
     func appliedMigrations() async throws -> [String] {
         try await read { session in

@@ -8,28 +8,30 @@ internal import GRDB
 extension AppDatabase {
     /// Inserts an open play (`json` is `record` as stored) unless `OpenPlayStorage.insertOpenPlay` says to refuse it.
     static func insertOpenPlay(_ record: OpenPlayRecord, json: String, maxOpen: Int, in db: Database) throws {
-        guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM openPlay")! < maxOpen else { throw OpenPlayRefusal.full }
+        guard try Int.fetchOne(db.cachedStatement(sql: "SELECT n FROM openPlayTally"))! < maxOpen else {
+            throw OpenPlayRefusal.full
+        }
         if let day = record.dailyDay,
             let open = try String.fetchOne(
-                db, sql: "SELECT id FROM openPlay WHERE playerId = ? AND dailyDay = ?",
+                db.cachedStatement(sql: "SELECT id FROM openPlay WHERE playerId = ? AND dailyDay = ?"),
                 arguments: [record.playerId, day])
         {
             throw OpenPlayRefusal.dailyOpen(playId: open)
         }
         let playable = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT quiz.id FROM quiz WHERE quiz.packageId = ?
-                  AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
-                ORDER BY quiz.position
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT quiz.id FROM quiz WHERE quiz.packageId = ?
+                      AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
+                    ORDER BY quiz.position
+                    """),
             arguments: [record.packageId])
         let current = record.dailyDay == nil ? playable == record.quizIds : record.quizIds.count == 1
             && playable.contains(record.quizIds[0])
         guard current else { throw OpenPlayRefusal.outdatedPlan }
-        try db.execute(
-            sql: "INSERT INTO openPlay (id, playerId, packageId, dailyDay, endsByMicros, record) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [record.id, record.playerId, record.packageId, record.dailyDay, record.endsByMicros, json])
+        try db.cachedStatement(
+            sql: "INSERT INTO openPlay (id, playerId, packageId, dailyDay, endsByMicros, record) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [record.id, record.playerId, record.packageId, record.dailyDay, record.endsByMicros, json])
     }
 
     /// Hands the open play `id` to `change` and saves what it says, inside the caller's transaction (whose write lock
@@ -37,14 +39,13 @@ extension AppDatabase {
     static func updateOpenPlay<T>(
         id: String, _ change: (OpenPlayRecord) throws -> (T, OpenPlayChange), in db: Database
     ) throws -> (value: T, ranked: Bool?)? {
-        guard let json = try String.fetchOne(db, sql: "SELECT record FROM openPlay WHERE id = ?", arguments: [id])
+        guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT record FROM openPlay WHERE id = ?"), arguments: [id])
         else { return nil }
         let (value, outcome) = try change(try OpenPlayRecord(storedJSON: json))
         switch outcome {
         case .keep(let record):
-            try db.execute(
-                sql: "UPDATE openPlay SET record = ?, endsByMicros = ? WHERE id = ?",
-                arguments: [try record.storedJSON(), record.endsByMicros, id])
+            try db.cachedStatement(sql: "UPDATE openPlay SET record = ?, endsByMicros = ? WHERE id = ?")
+                .execute(arguments: [try record.storedJSON(), record.endsByMicros, id])
             return (value, nil)
         case .finish(let finished):
             try db.execute(sql: "DELETE FROM openPlay WHERE id = ?", arguments: [id])
@@ -53,7 +54,7 @@ extension AppDatabase {
     }
 
     static func openPlay(id: String, in db: Database) throws -> OpenPlayRecord? {
-        try String.fetchOne(db, sql: "SELECT record FROM openPlay WHERE id = ?", arguments: [id])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT record FROM openPlay WHERE id = ?"), arguments: [id])
             .map(OpenPlayRecord.init(storedJSON:))
     }
 

@@ -35,7 +35,8 @@ extension AppDatabase {
     /// including one the CLI made in the same file and never published.
     static func publishedPackage(shareCode: ShareCode, in db: Database) throws -> PublishedPackage? {
         try Row.fetchOne(
-            db, sql: publishedSelect + " WHERE p.shareCode = ? AND (p.origin = 'seed' OR pub.packageId IS NOT NULL)",
+            db.cachedStatement(
+                sql: publishedSelect + " WHERE p.shareCode = ? AND (p.origin = 'seed' OR pub.packageId IS NOT NULL)"),
             arguments: [shareCode.value]
         ).map(published)
     }

@@ -225,6 +225,19 @@ enum Schema {
             }
             try db.create(index: "roomDirectory_on_instance", on: "roomDirectory", columns: ["instance"])
         }
+        migrator.registerMigration("v10-open-play-tally") { db in
+            // How many plays are open, kept by triggers: a play start checks the bound on open plays without counting
+            // the table, which took longer the more plays were open.
+            try db.execute(
+                sql: """
+                    CREATE TABLE openPlayTally (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+                    INSERT INTO openPlayTally (id, n) VALUES (1, (SELECT COUNT(*) FROM openPlay));
+                    CREATE TRIGGER openPlay_tally_insert AFTER INSERT ON openPlay
+                    BEGIN UPDATE openPlayTally SET n = n + 1; END;
+                    CREATE TRIGGER openPlay_tally_delete AFTER DELETE ON openPlay
+                    BEGIN UPDATE openPlayTally SET n = n - 1; END;
+                    """)
+        }
         return migrator
     }
 }

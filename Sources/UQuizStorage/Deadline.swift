@@ -28,12 +28,14 @@ public struct StoreDeadline: Sendable, Equatable {
         let limit = duration
         // Only the first of the answer and the watcher resumes the caller. The operation runs in a task of its own so
         // that the caller can be answered while it is stuck; the watcher cancels it, and it ends on its own when it can.
+        // The deadline counts from when that task runs: it bounds the database, not a wait for a thread when the
+        // process is busy.
         return try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
-            watch.watch(settled) {
-                running.cancel()
-                caller.resume(throwing: StoreError.unavailable(detail: "\(what): no answer within \(limit)"))
-            }
             running.start {
+                watch.watch(settled) {
+                    running.cancel()
+                    caller.resume(throwing: StoreError.unavailable(detail: "\(what): no answer within \(limit)"))
+                }
                 let outcome: Result<T, any Error>
                 do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
                 if settled.claim() { caller.resume(with: outcome) }

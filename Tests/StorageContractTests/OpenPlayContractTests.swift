@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import QuizStore
+@testable import PostgresStore
 import UQuizStorage
 import Testing
 
@@ -84,6 +85,40 @@ struct ChangeRefused: Error, Equatable {}
             #expect(try await store.openPlay(id: "p1") == nil)
             #expect(try await store.serverPlay(publicId: "p1")?.score == 120)
             #expect(try await store.openPlayCount(packageId: nil) == 0)
+        }
+    }
+
+    /// The bound on open plays counts the plays still open: a finished play and the plays of a deleted package leave
+    /// room for new ones.
+    @Test(arguments: StoreKind.allCases)
+    func theBoundOnOpenPlaysCountsOnlyPlaysStillOpen(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (first, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let (second, _) = try await publish(makePackage(code: "AAAAA3", quizzes: 1), on: store)
+            let firstQuizzes = try await store.quizIDs(packageId: first)
+            let secondQuizzes = try await store.quizIDs(packageId: second)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            func start(_ id: String, on package: Int64, _ quizzes: [Int64]) async throws {
+                try await store.insertOpenPlay(openRecord(id: id, player: ann, packageId: package, quizIds: quizzes), maxOpen: 3)
+            }
+            try await start("p1", on: first, firstQuizzes)
+            try await start("p2", on: second, secondQuizzes)
+            try await start("p3", on: first, firstQuizzes)
+            await #expect(throws: OpenPlayRefusal.full) { try await start("p4", on: first, firstQuizzes) }
+            let finished = FinishedServerPlay(
+                publicId: "p1", packageId: first, player: ann, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
+                finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: 0, elapsedSeconds: 30, dailyDay: nil,
+                attempts: [attempt(quizId: firstQuizzes[0], solved: false, score: 0)])
+            _ = try await store.updateOpenPlay(id: "p1") { _ in ((), .finish(finished)) }
+            try await store.deletePackages(ids: [second])
+            try await start("p5", on: first, firstQuizzes)
+            try await start("p6", on: first, firstQuizzes)
+            await #expect(throws: OpenPlayRefusal.full) { try await start("p7", on: first, firstQuizzes) }
+            #expect(try await store.openPlayCount(packageId: nil) == 3)
+            if let postgres = store as? PostgresQuizStore {
+                let (tally, counted) = try await postgres.openPlayTallyForTesting()
+                #expect(tally == 3 && counted == 3)
+            }
         }
     }
 
