@@ -108,14 +108,16 @@ public final class ServerPlays: Sendable {
     public let levels: LevelRules
     public let rules: PlayRules
     private let now: @Sendable () -> Duration
-    private let plans = Mutex<[Int64: (plan: PlayPlan, madeAt: Duration)]>([:])
+    private let plans: RefreshingCache<Int64, PlayPlan>
     private let lastSweep = Mutex<Duration?>(nil)
     private let posters: StagePosterCache<String>
 
-    /// How long an instance reuses its plan of a package: a title or maker changed on another instance shows in new
-    /// views within this time. Quizzes cannot change under an open play (the store refuses it), and a play is never
-    /// started on an outdated plan (the store checks its quiz ids), so only those two texts can lag.
-    static let planLifetime: Duration = .seconds(5)
+    /// How long an instance uses its plan of a package before making it again in the background. A change to the
+    /// package drops the plan at once (`packageChanged`, fed by the store's change feed on every instance); what can lag
+    /// by this long is only the catalog's titles and aliases, which the judges refuse or accept. Quizzes cannot change
+    /// under an open play (the store refuses it), and a play is never started on an outdated plan (the store checks
+    /// its quiz ids).
+    static let planLifetime: Duration = .seconds(60)
 
     public init(
         environment: SharingEnvironment, levels: LevelRules, rules: PlayRules = .init(),
@@ -125,6 +127,7 @@ public final class ServerPlays: Sendable {
         self.levels = levels
         self.rules = rules
         self.now = now
+        plans = RefreshingCache(lifetime: Self.planLifetime, capacity: 256, now: now)
         posters = StagePosterCache(byteLimit: rules.posterCacheBytes)
     }
 
@@ -194,12 +197,12 @@ public final class ServerPlays: Sendable {
 
     /// Forgets this instance's plan of a package its owner has just changed, so the next play here reads it afresh.
     public func packageChanged(_ packageId: Int64) {
-        plans.withLock { $0[packageId] = nil }
+        plans.forget(packageId)
     }
 
     /// Forgets every plan: changes may have been missed.
     public func forgetAllPlans() {
-        plans.withLock { $0.removeAll() }
+        plans.forgetAll()
     }
 
     private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
@@ -402,29 +405,22 @@ public final class ServerPlays: Sendable {
     }
 
     private func plan(packageId: Int64, fresh: Bool) async throws -> PlayPlan {
-        let instant = now()
-        if !fresh, let cached = plans.withLock({ $0[packageId] }), instant - cached.madeAt < Self.planLifetime {
-            return cached.plan
+        try await plans.value(of: packageId, fresh: fresh) { [environment, levels] in
+            let store = try environment.store()
+            let package = try await store.package(id: packageId)
+            let ids = try await store.quizIDs(packageId: packageId)
+            let catalog = try await store.allCatalogMovies()
+            let indices = package.quizzes.indices.filter { !package.quizzes[$0].areas.isEmpty }
+            let rounds = indices.enumerated().map { number, index in
+                SolveRound(
+                    quiz: package.quizzes[index], judge: AnswerJudge(quiz: package.quizzes[index], catalog: catalog),
+                    number: number + 1)
+            }
+            return PlayPlan(
+                packageId: packageId, shareCode: package.shareCode, title: package.title,
+                loop: SolveLoop(rounds: rounds, levels: levels, level: package.level, timeScale: 1),
+                quizIDs: indices.map { ids[$0] })
         }
-        let store = try environment.store()
-        let package = try await store.package(id: packageId)
-        let ids = try await store.quizIDs(packageId: packageId)
-        let catalog = try await store.allCatalogMovies()
-        let indices = package.quizzes.indices.filter { !package.quizzes[$0].areas.isEmpty }
-        let rounds = indices.enumerated().map { number, index in
-            SolveRound(
-                quiz: package.quizzes[index], judge: AnswerJudge(quiz: package.quizzes[index], catalog: catalog),
-                number: number + 1)
-        }
-        let plan = PlayPlan(
-            packageId: packageId, shareCode: package.shareCode, title: package.title,
-            loop: SolveLoop(rounds: rounds, levels: levels, level: package.level, timeScale: 1),
-            quizIDs: indices.map { ids[$0] })
-        plans.withLock { plans in
-            if plans.count >= 256 { plans.removeAll() }
-            plans[packageId] = (plan, instant)
-        }
-        return plan
     }
 
     /// The plan an open play was started on: the cached one when its quizzes are the play's, else read afresh.
