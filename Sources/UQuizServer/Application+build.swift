@@ -209,17 +209,19 @@ func buildRoutes(
         guesses: limiter(configuration.guesses, "guesses"),
         movieSearches: limiter(configuration.movieSearches, "searches")
     ).add(to: router)
+    let instanceClient = InstanceClient(logger: logger)
     RoomRoutes(
         environment: environment,
         rooms: rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow),
-        forwarding: RoomForwarding(logger: logger)
+        forwarding: RoomForwarding(client: instanceClient, logger: logger)
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     let forgetting = PackageChangeFollower(environment: environment.sharing, recent: recent, plays: plays, logger: logger)
-    return (router, [forgetting])
+    return (router, [forgetting, instanceClient])
 }
+
 
 /// Drops what this instance keeps of a package (its recent metadata, its play plan) as soon as any instance on the
 /// store changes or deletes it, so that every instance answers with the change at once.

@@ -5,6 +5,8 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import ServiceLifecycle
+import Synchronization
 import UQuizApp
 
 /// Rooms across several instances (issue 17). A room lives in the memory of the instance that opened it (its holder),
@@ -22,16 +24,9 @@ struct RoomForwarding: Sendable {
     static let maxAnswerBytes = 8 << 20
     static let timeout: TimeAmount = .seconds(10)
 
+    /// The application's client for other instances, shut down with it.
+    let client: InstanceClient
     let logger: Logger
-
-    /// One client for the process, never shut down. Connecting gives up after 2 s (the library retries a refused
-    /// connection until then): an instance that does not answer is reported quickly rather than waited for.
-    private static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(2), read: .seconds(10))
-        configuration.redirectConfiguration = .disallow
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
 
     /// Whether this request came from another instance (and so must not be forwarded again).
     static func isForwarded(_ request: Request) -> Bool { request.headers[header] != nil }
@@ -44,7 +39,7 @@ struct RoomForwarding: Sendable {
         let answer: HTTPClientResponse
         let body: ByteBuffer
         do {
-            answer = try await Self.client.execute(outgoing, timeout: Self.timeout)
+            answer = try await client.client().execute(outgoing, timeout: Self.timeout)
             body = try await answer.body.collect(upTo: Self.maxAnswerBytes)
         } catch {
             logger.warning("room request not forwarded to \(holder): \(error)")
@@ -132,4 +127,41 @@ extension APIError {
         status: .badGateway, code: "room_unreachable",
         message: "the server instance holding this room does not answer; it may have stopped, so the room may be gone",
         headers: [.retryAfter: "5"])
+}
+
+/// The application's HTTP client for other instances, made when first needed (most servers run alone and never
+/// need one) and shut down with the application by the `Service` it also is: services stop after the server, so no
+/// request that forwards is still using it then.
+final class InstanceClient: Service, Sendable {
+    private let made = Mutex<HTTPClient?>(nil)
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Connecting gives up after 2 s (the library retries a refused connection until then): an instance that does
+    /// not answer is reported quickly rather than waited for.
+    func client() -> HTTPClient {
+        made.withLock { made in
+            if let made { return made }
+            var configuration = HTTPClient.Configuration()
+            configuration.timeout = .init(connect: .seconds(2), read: .seconds(10))
+            configuration.redirectConfiguration = .disallow
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            made = client
+            return client
+        }
+    }
+
+    func run() async throws {
+        // Cancelled rather than shut down: the process is being torn down, and the client with it.
+        try? await gracefulShutdown()
+        guard let client = made.withLock({ $0 }) else { return }
+        do {
+            try await client.shutdown()
+        } catch {
+            logger.warning("the client for other instances did not shut down cleanly (\(error))")
+        }
+    }
 }
