@@ -41,7 +41,7 @@ enum Wording {
 
     /// A server's refusal in its own words (which name the field and what to do), with the status for scripts and
     /// people who report it; a failure to reach it says which server.
-    static func server(_ problem: ServerClient.Problem, at url: String) -> String {
+    static func server(_ problem: ServerClientError, at url: String) -> String {
         let server = Redaction.redact(url: url)
         switch problem {
         case .badAddress(let address):

@@ -51,25 +51,25 @@ struct APIError: Error {
         switch error {
         case let error as APIError:
             return error
-        case PublishPackage.Problem.brokenRule(let problem):
+        case PublishError.brokenRule(let problem):
             return .brokenRule(problem)
-        case PublishPackage.Problem.notFound(let code):
+        case PublishError.notFound(let code):
             return .notFound("no package \"\(code)\" here")
-        case PublishPackage.Problem.notOwner(let code):
+        case PublishError.notOwner(let code):
             return .init(status: .forbidden, code: "forbidden", message: "package \(code) is not yours")
-        case let PublishPackage.Problem.played(code, plays):
+        case let PublishError.played(code, plays):
             let judged = plays.map { "\($0) play\($0 == 1 ? " was" : "s were") judged on it" } ?? "it is being played now"
             return .conflict(
                 "package \(code): \(judged), so its quizzes, level and language stay; only its title, maker and visibility may change (delete it and publish anew for a new leaderboard)")
-        case let problem as UploadPoster.Problem:
+        case let problem as PosterUploadError:
             return from(problem)
-        case BrowsePackages.Problem.cursorOfAnotherOrder(let order):
+        case BrowseError.cursorOfAnotherOrder(let order):
             return .badRequest("cursor: given out for sort=\(order.rawValue); start again without it")
-        case let problem as ServerPlays.Problem:
+        case let problem as PlayError:
             return from(problem)
-        case let problem as ServerRooms.Problem:
+        case let problem as ServerRoomError:
             return from(problem)
-        case Players.Problem.unknownToken:
+        case PlayerError.unknownToken:
             return .unauthorized("the bearer token is not one this server gave out")
         case let problem as SpecProblem:
             return .brokenRule(problem)
@@ -95,7 +95,7 @@ struct APIError: Error {
     }
 
     /// What a play's problem means to a client. A message may say when a quiz starts, never what its answer is.
-    static func from(_ problem: ServerPlays.Problem) -> APIError {
+    static func from(_ problem: PlayError) -> APIError {
         switch problem {
         case .unknownPlay:
             return .notFound("no play with this id here (POST /v1/packages/{code}/plays starts one)")
@@ -137,7 +137,7 @@ struct APIError: Error {
 
     /// What an upload's problem means to a client: too big (413), not a JPEG at all (415), or a JPEG this server will
     /// not take (422).
-    static func from(_ problem: UploadPoster.Problem) -> APIError {
+    static func from(_ problem: PosterUploadError) -> APIError {
         switch problem {
         case .tooManyBytes:
             return .init(

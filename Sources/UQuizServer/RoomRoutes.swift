@@ -49,7 +49,7 @@ struct RoomRoutes {
             var known = rooms.exists(code: code)
             if !known { known = try await holder(of: code, request) != nil }
             guard known else {
-                throw ServerRooms.Problem.unknownRoom
+                throw ServerRoomError.unknownRoom
             }
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw APIError(
@@ -130,7 +130,7 @@ struct RoomRoutes {
 
 extension APIError {
     /// What a room's problem means to a client. A refusal never says what a hidden stage shows.
-    static func from(_ problem: ServerRooms.Problem) -> APIError {
+    static func from(_ problem: ServerRoomError) -> APIError {
         switch problem {
         case .unknownRoom:
             return .notFound("no room with this code here (POST /v1/rooms opens one)")

@@ -34,7 +34,7 @@ struct PackageUseCaseTests {
     @Test func createSaysWhatIsMissingAsTypedProblems() throws {
         let folder = try TemporaryFolder()
         let create = CreatePackage(environment: try testEnvironment(folder), levels: .standard, geometry: .standard)
-        #expect(throws: CreatePackage.Problem.noAreas(quiz: 1, movie: .tmdb(19))) {
+        #expect(throws: CreatePackageError.noAreas(quiz: 1, movie: .tmdb(19))) {
             try create.quizzes(of: try spec([.init(movie: .tmdb(19))]), language: .en, autoAreas: false, seed: 1)
         }
         #expect(throws: MovieLookupProblem.notInCatalog(.tmdb(4_242_424), hadCredentials: false)) {
@@ -83,14 +83,14 @@ struct PackageUseCaseTests {
         let copies = try sharing.importFiles([file], levels: .standard, asCopy: true)
         #expect(copies.count == 1 && copies[0].isCopy && copies[0].package.shareCode.value == "FE7NWW")
         #expect(try library.package(copies[0].shareCode.value).quizzes.count == 25)
-        #expect(throws: PackageSharing.Problem.duplicateShareCode("FE7NWW")) {
+        #expect(throws: PackageImportError.duplicateShareCode("FE7NWW")) {
             try sharing.importFiles([file, file], levels: .standard, asCopy: true)
         }
         let garbage = Data("{\"format\": 1}".utf8)
-        #expect(throws: PackageSharing.Problem.self) {
+        #expect(throws: PackageImportError.self) {
             try sharing.importFiles([(name: "bad.json", size: garbage.count, read: { garbage })], levels: .standard, asCopy: true)
         }
-        #expect(throws: PackageSharing.Problem.fileTooLarge(name: "huge.json", bytes: 30 << 20, maxBytes: ExportDocument.maxBytes)) {
+        #expect(throws: PackageImportError.fileTooLarge(name: "huge.json", bytes: 30 << 20, maxBytes: ExportDocument.maxBytes)) {
             try sharing.importFiles([(name: "huge.json", size: 30 << 20, read: { Issue.record("read"); return Data() })], levels: .standard, asCopy: true)
         }
         #expect(try library.list().total == 9, "only the one good copy was added")

@@ -65,6 +65,6 @@ struct PlayPackageTests {
         let first = try play.plan(packageId: id, shuffleSeed: 42).rounds.map(\.quiz.title)
         #expect(first == (try play.plan(packageId: id, shuffleSeed: 42).rounds.map(\.quiz.title)))
         #expect(first != (try play.plan(packageId: id).rounds.map(\.quiz.title)))
-        #expect(throws: PlayPackage.Problem.noSuchQuiz(26, quizCount: 25)) { try play.plan(packageId: id, quiz: 26) }
+        #expect(throws: SolveError.noSuchQuiz(26, quizCount: 25)) { try play.plan(packageId: id, quiz: 26) }
     }
 }

@@ -217,7 +217,7 @@ final class RecordingRoomObserver: RoomObserver {
     var showsPosters: Bool { false }
     func opened(_ room: RoomWire.Opened) {}
     func received(_ message: RoomWire.ServerMessage, session: RoomSession) { types.append(message.type) }
-    func poster(_ jpeg: Result<Data, ServerClient.Problem>, quiz: Int, stage: Int?, session: RoomSession) {}
+    func poster(_ jpeg: Result<Data, ServerClientError>, quiz: Int, stage: Int?, session: RoomSession) {}
     func refused(_ reason: String, session: RoomSession) { refusals.append(reason) }
     func reconnecting(session: RoomSession) { reconnections += 1 }
     func tick(session: RoomSession) {}

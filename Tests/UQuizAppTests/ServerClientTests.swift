@@ -61,7 +61,7 @@ struct ServerClientTests {
 
     @Test func aPostIsNotRepeatedWhenItsReplyWasLost() throws {
         let transport = ScriptedTransport([.failure(Self.lost), .success(HTTPReply(status: 201, headers: [:], body: Data()))])
-        #expect(throws: ServerClient.Problem.unreachable(Self.lost)) {
+        #expect(throws: ServerClientError.unreachable(Self.lost)) {
             try client(transport, clock: SleepCounter().clock).register(name: "Ada")
         }
         #expect(transport.sent.count == 1, "the server may have made the player already")
@@ -83,11 +83,11 @@ struct ServerClientTests {
     @Test func refusalsCarryTheServersWordsAndOthersSayTheyAreNoServer() throws {
         let refused = HTTPReply(
             status: 403, headers: [:], body: Data(#"{"error":{"code":"forbidden","message":"package X is not yours"}}"#.utf8))
-        #expect(throws: ServerClient.Problem.refused(status: 403, code: "forbidden", message: "package X is not yours", retryAfterSeconds: nil)) {
+        #expect(throws: ServerClientError.refused(status: 403, code: "forbidden", message: "package X is not yours", retryAfterSeconds: nil)) {
             try client(ScriptedTransport([.success(refused)]), clock: SleepCounter().clock).package(shareCode: "X")
         }
         let html = HTTPReply(status: 200, headers: [:], body: Data("<html>".utf8))
-        #expect(throws: ServerClient.Problem.notAServer(status: 200)) {
+        #expect(throws: ServerClientError.notAServer(status: 200)) {
             try client(ScriptedTransport([.success(html)]), clock: SleepCounter().clock).package(shareCode: "X")
         }
     }
@@ -96,7 +96,7 @@ struct ServerClientTests {
         let spec = PackageSpec(
             title: "T", maker: nil, level: "beginner", language: "en",
             quizzes: [.init(movie: .tmdb(19), poster: "/p.jpg", areas: [[10, 10]])])
-        #expect(throws: ServerClient.Problem.notLoggedIn) {
+        #expect(throws: ServerClientError.notLoggedIn) {
             try client(ScriptedTransport([]), token: nil, clock: SleepCounter().clock).publish(spec, visibility: .unlisted)
         }
         let transport = ScriptedTransport([.success(HTTPReply(status: 201, headers: [:], body: Data(#"{"shareCode":"ABCDEF"}"#.utf8)))])

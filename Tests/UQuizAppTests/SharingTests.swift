@@ -27,7 +27,7 @@ struct SharingUseCaseTests {
         #expect("\(made.token)" == "<token>", "a token never prints itself")
         #expect(try await players.authenticate(made.token) == made.player)
         for forged in ["", "short", String(repeating: "-", count: 43), made.token.text + "x", String(made.token.text.dropLast()) + "+"] {
-            await #expect(throws: Players.Problem.unknownToken) { try await players.authenticate(PlayerToken(text: forged)) }
+            await #expect(throws: PlayerError.unknownToken) { try await players.authenticate(PlayerToken(text: forged)) }
         }
     }
 
@@ -52,7 +52,7 @@ struct SharingUseCaseTests {
         #expect(lookups.withLock { $0 } == afterRegister + 1, "remembered: the store is not asked again")
         let unknown = PlayerToken(text: String(repeating: "A", count: 43))
         for attempt in 1...2 {
-            await #expect(throws: Players.Problem.unknownToken) { try await players.authenticate(unknown) }
+            await #expect(throws: PlayerError.unknownToken) { try await players.authenticate(unknown) }
             #expect(lookups.withLock { $0 } == afterRegister + 1 + attempt)
         }
     }

@@ -113,7 +113,7 @@ struct RoomUseCaseTests {
         #expect(lastLobby(hostBox)?.players.map(\.name) == ["Host", "Early"])
         let info = try await bench.rooms.info(code: bench.code.value.lowercased())
         #expect(info.players.count == 2 && info.host == 1 && info.phase == "lobby" && info.quizCount == 25)
-        await #expect(throws: ServerRooms.Problem.unknownRoom) { try await bench.rooms.info(code: "ZZZZ") }
+        await #expect(throws: ServerRoomError.unknownRoom) { try await bench.rooms.info(code: "ZZZZ") }
     }
 
     /// Every message is one flat, versioned object: `v`, `type`, then the type's own fields.
@@ -146,7 +146,7 @@ struct RoomUseCaseTests {
             try await bench.rooms.connect(code: code.value, outbox: outbox.send).say(.join(name: "Host", playerToken: bench.host.token.text))
             #expect(welcome(outbox) != nil)
         }
-        await #expect(throws: ServerRooms.Problem.tooManyRooms(limit: 3)) {
+        await #expect(throws: ServerRoomError.tooManyRooms(limit: 3)) {
             try await bench.rooms.open(shareCode: silentClassics, host: bench.host.player)
         }
         let other = try await Players(environment: bench.server.environment.sharing).register(name: "Other")
@@ -169,10 +169,10 @@ struct RoomUseCaseTests {
 
         await host.say(.start)
         #expect(hostBox.messages.contains { if case .quizLoading(let l) = $0 { l.quiz == 1 } else { false } })
-        await #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: 2)) {
+        await #expect(throws: ServerRoomError.notRevealed(quiz: 1, stage: 2)) {
             try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
         }
-        await #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: nil)) {
+        await #expect(throws: ServerRoomError.notRevealed(quiz: 1, stage: nil)) {
             try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: nil)
         }
         _ = try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 1)
@@ -183,7 +183,7 @@ struct RoomUseCaseTests {
         #expect(honestBox.messages.contains { if case .quizStarted(let c) = $0 { c.quiz == 1 && c.stage == 1 } else { false } })
         await cheat.say(.guess(quiz: 2, text: "anything"))
         #expect(cheatBox.errors().last == "quiz_not_running", "no guess on a quiz ahead")
-        await #expect(throws: ServerRooms.Problem.notRevealed(quiz: 1, stage: 2)) {
+        await #expect(throws: ServerRoomError.notRevealed(quiz: 1, stage: 2)) {
             try await bench.rooms.poster(code: bench.code.value, quiz: 1, stage: 2)
         }
 

@@ -17,15 +17,6 @@ public struct CreatePackage: Sendable {
         self.geometry = geometry
     }
 
-    public enum Problem: Error, Equatable {
-        /// The movie has no TMDB poster in any language and none bundled.
-        case noPoster(quiz: Int, movie: MovieReference)
-        /// The quiz gives no areas and automatic areas were not asked for.
-        case noAreas(quiz: Int, movie: MovieReference)
-        /// The quiz names a stored poster image (bundled or uploaded) this database does not hold.
-        case noStoredPoster(quiz: Int, name: String)
-    }
-
     /// The quizzes of a checked spec, in order. Quizzes without areas get them automatically (leaning on the poster's
     /// detail) when `autoAreas`, from `seed` plus the quiz's place, so a seed gives the same layout every time.
     public func quizzes(of spec: PackageDocument.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) throws -> [Quiz] {
@@ -48,13 +39,13 @@ public struct CreatePackage: Sendable {
         let entry = spec.quizzes[index]
         guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
             ?? Self.defaultPoster(of: resolved.movie, in: language)
-        else { throw Problem.noPoster(quiz: index + 1, movie: entry.movie) }
+        else { throw CreatePackageError.noPoster(quiz: index + 1, movie: entry.movie) }
         if poster.source == .bundled, entry.poster != nil, try !hasStoredPoster(poster.path) {
-            throw Problem.noStoredPoster(quiz: index + 1, name: poster.path)
+            throw CreatePackageError.noStoredPoster(quiz: index + 1, name: poster.path)
         }
         var areas = entry.areas
         if areas == nil {
-            guard autoAreas else { throw Problem.noAreas(quiz: index + 1, movie: entry.movie) }
+            guard autoAreas else { throw CreatePackageError.noAreas(quiz: index + 1, movie: entry.movie) }
             areas = automaticAreas(
                 count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
                 seed: seed &+ UInt64(index))
@@ -116,4 +107,14 @@ public struct CreatePackage: Sendable {
         package.id = saved.id
         return (saved.id, package)
     }
+}
+
+/// Why a package cannot be made as asked.
+public enum CreatePackageError: Error, Equatable {
+    /// The movie has no TMDB poster in any language and none bundled.
+    case noPoster(quiz: Int, movie: MovieReference)
+    /// The quiz gives no areas and automatic areas were not asked for.
+    case noAreas(quiz: Int, movie: MovieReference)
+    /// The quiz names a stored poster image (bundled or uploaded) this database does not hold.
+    case noStoredPoster(quiz: Int, name: String)
 }

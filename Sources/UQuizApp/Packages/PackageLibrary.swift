@@ -73,15 +73,6 @@ public struct PackageSharing: Sendable {
         self.environment = environment
     }
 
-    public enum Problem: Error, Equatable {
-        /// A file is larger than an export can be (`maxBytes`).
-        case fileTooLarge(name: String, bytes: Int, maxBytes: Int)
-        /// A file is not a valid export; `problem` names the JSON path.
-        case invalidFile(name: String, problem: String)
-        /// The same package (share code) is in more than one file.
-        case duplicateShareCode(String)
-    }
-
     /// The export document of these packages (no attempts, no local ids), as pretty, stable JSON ending in a newline.
     public func export(ids: [Int64]) throws -> (data: Data, count: Int) {
         let store = try environment.store()
@@ -111,19 +102,19 @@ public struct PackageSharing: Sendable {
         for file in files {
             // Refused by its size before reading: a file this large is not an export.
             guard file.size <= ExportDocument.maxBytes else {
-                throw Problem.fileTooLarge(name: file.name, bytes: file.size, maxBytes: ExportDocument.maxBytes)
+                throw PackageImportError.fileTooLarge(name: file.name, bytes: file.size, maxBytes: ExportDocument.maxBytes)
             }
             do {
                 let read = try ExportDocument.read(try file.read(), levels: levels)
                 packages += read.packages
                 movies += read.movies
             } catch let problem as SpecProblem {
-                throw Problem.invalidFile(name: file.name, problem: problem.description)
+                throw PackageImportError.invalidFile(name: file.name, problem: problem.description)
             }
         }
         var seen: Set<String> = []
         for code in packages.map(\.shareCode.value) where !seen.insert(code).inserted {
-            throw Problem.duplicateShareCode(code)
+            throw PackageImportError.duplicateShareCode(code)
         }
         var generator = AreaLayout.SeededGenerator(seed: environment.randomSeed())
         let saved = try environment.store().importPackages(packages, movies: movies, asCopy: asCopy) {
@@ -131,4 +122,14 @@ public struct PackageSharing: Sendable {
         }
         return zip(saved, packages).map { Imported(id: $0.id, shareCode: $0.shareCode, package: $1) }
     }
+}
+
+/// Why package files cannot be imported.
+public enum PackageImportError: Error, Equatable {
+    /// A file is larger than an export can be (`maxBytes`).
+    case fileTooLarge(name: String, bytes: Int, maxBytes: Int)
+    /// A file is not a valid export; `problem` names the JSON path.
+    case invalidFile(name: String, problem: String)
+    /// The same package (share code) is in more than one file.
+    case duplicateShareCode(String)
 }

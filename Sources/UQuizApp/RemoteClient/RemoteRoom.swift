@@ -29,7 +29,7 @@ public protocol RoomObserver {
     /// The host's room is open on the server, before anyone is in it.
     func opened(_ room: RoomWire.Opened)
     func received(_ message: RoomWire.ServerMessage, session: RoomSession)
-    func poster(_ jpeg: Result<Data, ServerClient.Problem>, quiz: Int, stage: Int?, session: RoomSession)
+    func poster(_ jpeg: Result<Data, ServerClientError>, quiz: Int, stage: Int?, session: RoomSession)
     /// A typed line that was not sent, and why.
     func refused(_ reason: String, session: RoomSession)
     /// The connection dropped; the seat is held while connecting again.
@@ -68,7 +68,7 @@ public struct RemoteRoom {
     }
 
     /// Opens a room on the package `shareCode` and plays in it as its host (the player of the client's token).
-    public func host(shareCode: String, name: String) throws(ServerClient.Problem) -> RoomSession {
+    public func host(shareCode: String, name: String) throws(ServerClientError) -> RoomSession {
         guard let token = client.token else { throw .notLoggedIn }
         let opened = try client.openRoom(shareCode: shareCode)
         observer.opened(opened)
@@ -76,7 +76,7 @@ public struct RemoteRoom {
     }
 
     /// Joins the room `code` by name (with the client's token, when logged in, so the result counts in their stats).
-    public func join(code: String, name: String) throws(ServerClient.Problem) -> RoomSession {
+    public func join(code: String, name: String) throws(ServerClientError) -> RoomSession {
         // The lobby first: an unknown room or a server that is down is said plainly, before any WebSocket.
         let info = try client.room(code: code)
         if info.phase == "expired" {
@@ -170,7 +170,7 @@ public struct RemoteRoom {
                 send([message], on: connection)
             case let .fetchPoster(path, quiz, stage):
                 if observer.showsPosters {
-                    let jpeg = Result { () throws(ServerClient.Problem) in try client.roomPoster(path: path) }
+                    let jpeg = Result { () throws(ServerClientError) in try client.roomPoster(path: path) }
                     observer.poster(jpeg, quiz: quiz, stage: stage, session: session)
                 }
                 // Ready even without the poster: the title can be typed, and the room need not wait for this player.

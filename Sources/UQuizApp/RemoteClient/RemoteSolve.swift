@@ -56,7 +56,7 @@ public struct RemoteSolve {
         public var stopped: Bool
     }
 
-    public func run(_ started: ServerAPI.PlayState) throws(ServerClient.Problem) -> Outcome {
+    public func run(_ started: ServerAPI.PlayState) throws(ServerClientError) -> Outcome {
         var play = started
         observer.playStarted(play)
         var announcedStarts: Set<Int> = []
@@ -107,7 +107,7 @@ public struct RemoteSolve {
     }
 
     /// One typed line sent to the server; the play as it answers.
-    private func send(_ text: String, quiz: Int, in play: ServerAPI.PlayState) throws(ServerClient.Problem) -> ServerAPI.PlayState {
+    private func send(_ text: String, quiz: Int, in play: ServerAPI.PlayState) throws(ServerClientError) -> ServerAPI.PlayState {
         switch text.trimmingCharacters(in: .whitespaces) {
         case "":
             return try client.play(id: play.id)
@@ -125,7 +125,7 @@ public struct RemoteSolve {
     }
 
     /// With no more input the server's clock runs the rest of the play out; the client waits for it, quiz by quiz.
-    private func waitForTheEnd(of start: ServerAPI.PlayState, endedShown: Set<Int>) throws(ServerClient.Problem) -> Outcome {
+    private func waitForTheEnd(of start: ServerAPI.PlayState, endedShown: Set<Int>) throws(ServerClientError) -> Outcome {
         var play = start
         var shown = endedShown
         while let number = play.currentQuiz, !play.finished {

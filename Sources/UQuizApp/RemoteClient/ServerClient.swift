@@ -4,7 +4,7 @@ import QuizCore
 import UQuizStorage
 
 /// A UQuiz server as a front end reaches it: the REST API (`openapi.yaml`) over the same HTTP transport as TMDB
-/// (libcurl live), with the same retries, and every failure as a `Problem` a front end can say in one line.
+/// (libcurl live), with the same retries, and every failure as a `ServerClientError` a front end can say in one line.
 public struct ServerClient: Sendable {
     /// Scheme, host and port, without a trailing slash: `http://127.0.0.1:8080`.
     public let baseURL: String
@@ -14,23 +14,10 @@ public struct ServerClient: Sendable {
     let retry: RetryPolicy
     let clock: ClientClock
 
-    public enum Problem: Error, Equatable {
-        /// The address is not an `http://` or `https://` URL with a host.
-        case badAddress(String)
-        /// No reply: the server is down, the network is out, or it took too long.
-        case unreachable(TransportError)
-        /// The server answered with its JSON error: its status, stable code and message.
-        case refused(status: Int, code: String, message: String, retryAfterSeconds: Int?)
-        /// Something answered that does not speak this API (a web page, an empty body, another server).
-        case notAServer(status: Int)
-        /// The call needs a player's token and none is configured.
-        case notLoggedIn
-    }
-
     public init(
         baseURL: String, token: String?, transport: any HTTPTransport, retry: RetryPolicy = .standard,
         clock: ClientClock = .live
-    ) throws(Problem) {
+    ) throws(ServerClientError) {
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let components = URLComponents(string: trimmed), ["http", "https"].contains(components.scheme ?? ""),
@@ -46,19 +33,19 @@ public struct ServerClient: Sendable {
     // MARK: - Players
 
     /// Makes a guest player; the token in the answer is the only copy there will be.
-    public func register(name: String) throws(Problem) -> ServerAPI.NewPlayer {
+    public func register(name: String) throws(ServerClientError) -> ServerAPI.NewPlayer {
         try call("POST", "/v1/players", body: ServerAPI.NewPlayerRequest(name: name), authenticated: false)
     }
 
     // MARK: - Packages
 
     /// Publishes a package spec as this player's; returns its share code.
-    public func publish(_ spec: PackageSpec, visibility: Visibility) throws(Problem) -> ServerAPI.Published {
+    public func publish(_ spec: PackageSpec, visibility: Visibility) throws(ServerClientError) -> ServerAPI.Published {
         try call("POST", "/v1/packages", body: ServerAPI.PublishRequest(spec: spec, visibility: visibility), authenticated: true)
     }
 
     /// Replaces this player's package `shareCode` with `spec` under the same code; `visibility` changes it when given.
-    public func update(shareCode: String, with spec: PackageSpec, visibility: Visibility?) throws(Problem)
+    public func update(shareCode: String, with spec: PackageSpec, visibility: Visibility?) throws(ServerClientError)
         -> ServerAPI.PackageMetadata
     {
         try call(
@@ -67,7 +54,7 @@ public struct ServerClient: Sendable {
     }
 
     /// Uploads a JPEG poster; the answer's `poster` is the name a spec's quiz gives it.
-    public func uploadPoster(_ jpeg: Data) throws(Problem) -> ServerAPI.UploadedPoster {
+    public func uploadPoster(_ jpeg: Data) throws(ServerClientError) -> ServerAPI.UploadedPoster {
         let reply = try exchange("POST", "/v1/posters", data: jpeg, contentType: "image/jpeg", authenticated: true)
         do {
             return try JSONDecoder().decode(ServerAPI.UploadedPoster.self, from: reply.body)
@@ -80,7 +67,7 @@ public struct ServerClient: Sendable {
     public func browse(
         sort: String? = nil, level: String? = nil, language: String? = nil, search: String? = nil, limit: Int? = nil,
         cursor: String? = nil
-    ) throws(Problem) -> ServerAPI.PackagePage {
+    ) throws(ServerClientError) -> ServerAPI.PackagePage {
         var query = URLComponents()
         query.queryItems = [
             sort.map { URLQueryItem(name: "sort", value: $0) }, level.map { URLQueryItem(name: "level", value: $0) },
@@ -92,58 +79,58 @@ public struct ServerClient: Sendable {
     }
 
     /// What anyone may read of one package.
-    public func package(shareCode: String) throws(Problem) -> ServerAPI.PackageMetadata {
+    public func package(shareCode: String) throws(ServerClientError) -> ServerAPI.PackageMetadata {
         try call("GET", "/v1/packages/" + Self.pathSegment(shareCode), body: Self.noBody, authenticated: false)
     }
 
     // MARK: - Plays judged by the server
 
     /// Starts a play of a package on the server's clock; its first quiz starts a few seconds later.
-    public func startPlay(shareCode: String) throws(Problem) -> ServerAPI.PlayState {
+    public func startPlay(shareCode: String) throws(ServerClientError) -> ServerAPI.PlayState {
         try call("POST", "/v1/packages/\(Self.pathSegment(shareCode))/plays", body: Self.noBody, authenticated: true)
     }
 
     /// Starts today's daily quiz (once a day per player).
-    public func startDaily() throws(Problem) -> ServerAPI.PlayState {
+    public func startDaily() throws(ServerClientError) -> ServerAPI.PlayState {
         try call("POST", "/v1/daily/plays", body: Self.noBody, authenticated: true)
     }
 
     /// The play as the server's clock has it now.
-    public func play(id: String) throws(Problem) -> ServerAPI.PlayState {
+    public func play(id: String) throws(ServerClientError) -> ServerAPI.PlayState {
         try call("GET", "/v1/plays/\(Self.pathSegment(id))", body: Self.noBody, authenticated: true)
     }
 
     /// The poster of quiz `quiz` (1-based) as revealed at `stage`, or now when `nil`: a JPEG.
-    public func poster(playId: String, quiz: Int, stage: Int? = nil) throws(Problem) -> Data {
+    public func poster(playId: String, quiz: Int, stage: Int? = nil) throws(ServerClientError) -> Data {
         let query = stage.map { "?stage=\($0)" } ?? ""
         return try exchange("GET", "/v1/plays/\(Self.pathSegment(playId))/quizzes/\(quiz)/poster\(query)", body: Self.noBody, authenticated: true).body
     }
 
-    public func guess(playId: String, quiz: Int, text: String) throws(Problem) -> ServerAPI.GuessAnswer {
+    public func guess(playId: String, quiz: Int, text: String) throws(ServerClientError) -> ServerAPI.GuessAnswer {
         try call(
             "POST", "/v1/plays/\(Self.pathSegment(playId))/guesses", body: ServerAPI.GuessRequest(quiz: quiz, text: text),
             authenticated: true)
     }
 
-    public func hint(playId: String, quiz: Int) throws(Problem) -> ServerAPI.HintAnswer {
+    public func hint(playId: String, quiz: Int) throws(ServerClientError) -> ServerAPI.HintAnswer {
         try call("POST", "/v1/plays/\(Self.pathSegment(playId))/hints", body: ServerAPI.QuizRequest(quiz: quiz), authenticated: true)
     }
 
-    public func skip(playId: String, quiz: Int) throws(Problem) -> ServerAPI.PlayState {
+    public func skip(playId: String, quiz: Int) throws(ServerClientError) -> ServerAPI.PlayState {
         try call("POST", "/v1/plays/\(Self.pathSegment(playId))/skips", body: ServerAPI.QuizRequest(quiz: quiz), authenticated: true)
     }
 
     // MARK: - Leaderboards and the daily quiz
 
     /// The top of a package's ranked plays, and the caller's own line when logged in.
-    public func leaderboard(shareCode: String) throws(Problem) -> ServerAPI.Leaderboard {
+    public func leaderboard(shareCode: String) throws(ServerClientError) -> ServerAPI.Leaderboard {
         let around = token == nil ? "" : "?around=me"
         return try call(
             "GET", "/v1/packages/\(Self.pathSegment(shareCode))/leaderboard\(around)", body: Self.noBody, authenticated: token != nil)
     }
 
     /// Today's daily quiz, and the caller's streak when logged in.
-    public func daily() throws(Problem) -> ServerAPI.Daily {
+    public func daily() throws(ServerClientError) -> ServerAPI.Daily {
         try call("GET", "/v1/daily", body: Self.noBody, authenticated: token != nil)
     }
 
@@ -153,7 +140,7 @@ public struct ServerClient: Sendable {
     /// answer decoded or the error said.
     func call<Answer: Decodable, Body: Encodable>(
         _ method: String, _ path: String, body: Body?, authenticated: Bool
-    ) throws(Problem) -> Answer {
+    ) throws(ServerClientError) -> Answer {
         let reply = try exchange(method, path, body: body, authenticated: authenticated)
         do {
             return try JSONDecoder().decode(Answer.self, from: reply.body)
@@ -168,7 +155,7 @@ public struct ServerClient: Sendable {
     /// One exchange whose reply is a success (2xx), with its body as it came.
     func exchange<Body: Encodable>(
         _ method: String, _ path: String, body: Body?, authenticated: Bool
-    ) throws(Problem) -> HTTPReply {
+    ) throws(ServerClientError) -> HTTPReply {
         try exchange(
             method, path, data: body.flatMap { try? JSONEncoder().encode($0) }, contentType: "application/json",
             authenticated: authenticated)
@@ -177,7 +164,7 @@ public struct ServerClient: Sendable {
     /// One exchange with `data` as the body, of `contentType`, when there is one.
     func exchange(
         _ method: String, _ path: String, data: Data?, contentType: String, authenticated: Bool
-    ) throws(Problem) -> HTTPReply {
+    ) throws(ServerClientError) -> HTTPReply {
         var headers = [HTTPHeader("Accept", "application/json")]
         if authenticated {
             guard let token else { throw .notLoggedIn }
@@ -192,7 +179,7 @@ public struct ServerClient: Sendable {
 
     /// Sends with retries: a GET after 429, 5xx or a broken connection; anything else only after 429 or 503, which say
     /// the server did nothing with it.
-    private func send(_ request: HTTPRequest) throws(Problem) -> HTTPReply {
+    private func send(_ request: HTTPRequest) throws(ServerClientError) -> HTTPReply {
         let started = clock.now()
         var attempt = 0
         while true {
@@ -216,7 +203,7 @@ public struct ServerClient: Sendable {
         }
     }
 
-    static func problem(_ reply: HTTPReply) -> Problem {
+    static func problem(_ reply: HTTPReply) -> ServerClientError {
         guard let body = try? JSONDecoder().decode(ServerAPI.ErrorBody.self, from: reply.body) else {
             return .notAServer(status: reply.status)
         }
@@ -233,4 +220,18 @@ public struct ServerClient: Sendable {
 
     private static let segmentCharacters = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~")
+}
+
+/// What went wrong talking to a UQuiz server, as its user is told.
+public enum ServerClientError: Error, Equatable {
+    /// The address is not an `http://` or `https://` URL with a host.
+    case badAddress(String)
+    /// No reply: the server is down, the network is out, or it took too long.
+    case unreachable(TransportError)
+    /// The server answered with its JSON error: its status, stable code and message.
+    case refused(status: Int, code: String, message: String, retryAfterSeconds: Int?)
+    /// Something answered that does not speak this API (a web page, an empty body, another server).
+    case notAServer(status: Int)
+    /// The call needs a player's token and none is configured.
+    case notLoggedIn
 }

@@ -80,11 +80,6 @@ public struct BrowsePackages: Sendable {
         public var next: BrowseCursor?
     }
 
-    public enum Problem: Error, Equatable {
-        /// The cursor was given out for another order than the one asked for.
-        case cursorOfAnotherOrder(BrowseOrder)
-    }
-
     /// A page in `order`; `cursor` must be one given out for that order.
     /// The longest text a page may be searched for, in characters: past any title.
     public static let maxSearchLength = 100
@@ -92,7 +87,7 @@ public struct BrowsePackages: Sendable {
     public func page(
         order: BrowseOrder = .new, _ filter: BrowseFilter, after cursor: BrowseCursor?, limit: Int
     ) async throws -> Page {
-        if let cursor, cursor.order != order { throw Problem.cursorOfAnotherOrder(cursor.order) }
+        if let cursor, cursor.order != order { throw BrowseError.cursorOfAnotherOrder(cursor.order) }
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
         let store = try environment.store()
         // One more than the page, to know whether another page follows without a second query.
@@ -123,8 +118,14 @@ public struct BrowsePackages: Sendable {
     /// A public, unlisted or seed package by its share code (any case).
     public func package(shareCode text: String) async throws -> PublishedPackage {
         guard let code = ShareCode(text), let package = try await environment.store().publishedPackage(shareCode: code) else {
-            throw PublishPackage.Problem.notFound(text)
+            throw PublishError.notFound(text)
         }
         return package
     }
+}
+
+/// Why a browse request is refused.
+public enum BrowseError: Error, Equatable {
+    /// The cursor was given out for another order than the one asked for.
+    case cursorOfAnotherOrder(BrowseOrder)
 }

@@ -28,11 +28,6 @@ public struct Players: Sendable {
         self.environment = environment
     }
 
-    public enum Problem: Error, Equatable {
-        /// No player has this token (or it is not a token at all).
-        case unknownToken
-    }
-
     /// Makes a guest player named `name` (checked like every text a package holds) and its token, which is returned
     /// once and stored only as its hash.
     public func register(name: String) async throws -> (player: Player, token: PlayerToken) {
@@ -46,11 +41,11 @@ public struct Players: Sendable {
     public func authenticate(_ token: PlayerToken) async throws -> Player {
         // A token is 43 base64url characters; anything else cannot be one, and is not worth hashing or a query.
         guard token.text.utf8.count == 43, token.text.utf8.allSatisfy(Base64URL.isAlphabet) else {
-            throw Problem.unknownToken
+            throw PlayerError.unknownToken
         }
         let hash = token.hash
         if let known = environment.knownPlayers.player(tokenHash: hash) { return known }
-        guard let player = try await environment.store().player(tokenHash: hash) else { throw Problem.unknownToken }
+        guard let player = try await environment.store().player(tokenHash: hash) else { throw PlayerError.unknownToken }
         environment.knownPlayers.remember(player, tokenHash: hash)
         return player
     }
@@ -89,4 +84,10 @@ public final class KnownPlayers: Sendable {
             players[tokenHash] = player
         }
     }
+}
+
+/// Why a player cannot be made or known.
+public enum PlayerError: Error, Equatable {
+    /// No player has this token (or it is not a token at all).
+    case unknownToken
 }

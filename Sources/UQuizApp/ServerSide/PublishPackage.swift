@@ -17,18 +17,6 @@ public struct PublishPackage: Sendable {
         self.geometry = geometry
     }
 
-    public enum Problem: Error, Equatable {
-        /// The package breaks a rule; the problem names the JSON path.
-        case brokenRule(SpecProblem)
-        /// No package anyone may read has this share code.
-        case notFound(String)
-        /// The package is someone else's (or nobody's, like the seed packages).
-        case notOwner(String)
-        /// The update would change how the package plays (its quizzes, level or language) after `plays` plays of it
-        /// were judged on it (stored, or open on this server when `plays` is `nil`).
-        case played(String, plays: Int?)
-    }
-
     /// The spec checked by the rules every package keeps, and its language, which a published package must name: the
     /// CLI falls back to the configured language, a server has no user to ask.
     private func check(_ spec: PackageSpec) throws -> (PackageDocument.Checked, QuizLanguage) {
@@ -36,10 +24,10 @@ public struct PublishPackage: Sendable {
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
         } catch {
-            throw Problem.brokenRule(error)
+            throw PublishError.brokenRule(error)
         }
         guard let language = checked.language else {
-            throw Problem.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
+            throw PublishError.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
         }
         return (checked, language)
     }
@@ -57,7 +45,7 @@ public struct PublishPackage: Sendable {
         let otherCodes = (1..<ShareCode.triesPerNewPackage).map { _ in ShareCode.random(using: &generator) }
         let saved = try await store.insertPublished(package, owner: player.id, visibility: visibility, otherCodes: otherCodes)
         guard let published = try await store.publishedPackage(shareCode: saved.shareCode) else {
-            throw Problem.notFound(saved.shareCode.value)
+            throw PublishError.notFound(saved.shareCode.value)
         }
         return published
     }
@@ -75,9 +63,9 @@ public struct PublishPackage: Sendable {
         let store = try environment.store()
         // Who may comes before what: a player who may not change the package learns nothing of the rules from it.
         guard let code = ShareCode(text), let current = try await store.publishedPackage(shareCode: code) else {
-            throw Problem.notFound(text)
+            throw PublishError.notFound(text)
         }
-        guard current.ownerId == player.id else { throw Problem.notOwner(text) }
+        guard current.ownerId == player.id else { throw PublishError.notOwner(text) }
         let (checked, language) = try check(spec)
         let quizzes = try await quizzes(of: checked, language: language)
         let stored = try await environment.store().package(id: current.id)
@@ -95,12 +83,12 @@ public struct PublishPackage: Sendable {
             // The store refuses, in the same transaction, quizzes replaced under a stored or an open play.
             try await store.updatePublished(packageId: current.id, change, visibility: visibility)
         } catch StoreError.packagePlayed(let count) {
-            throw Problem.played(text, plays: count)
+            throw PublishError.played(text, plays: count)
         } catch StoreError.packageInPlay {
-            throw Problem.played(text, plays: nil)
+            throw PublishError.played(text, plays: nil)
         }
         plays.packageChanged(current.id)
-        guard let updated = try await store.publishedPackage(shareCode: code) else { throw Problem.notFound(text) }
+        guard let updated = try await store.publishedPackage(shareCode: code) else { throw PublishError.notFound(text) }
         return updated
     }
 
@@ -138,17 +126,17 @@ public struct PublishPackage: Sendable {
                         hasStoredPoster: { stored.contains($0) }, autoAreas: false, seed: 0))
             }
             return quizzes
-        } catch CreatePackage.Problem.noPoster(_, let movie) {
-            throw Problem.brokenRule(SpecProblem(path(of: movie) + ".poster", "\(movie) has no poster: name one"))
-        } catch CreatePackage.Problem.noAreas(_, let movie) {
-            throw Problem.brokenRule(SpecProblem(path(of: movie) + ".areas", "give the areas, stage 1 first"))
-        } catch CreatePackage.Problem.noStoredPoster(let number, let name) {
-            throw Problem.brokenRule(
+        } catch CreatePackageError.noPoster(_, let movie) {
+            throw PublishError.brokenRule(SpecProblem(path(of: movie) + ".poster", "\(movie) has no poster: name one"))
+        } catch CreatePackageError.noAreas(_, let movie) {
+            throw PublishError.brokenRule(SpecProblem(path(of: movie) + ".areas", "give the areas, stage 1 first"))
+        } catch CreatePackageError.noStoredPoster(let number, let name) {
+            throw PublishError.brokenRule(
                 SpecProblem(
                     "$.quizzes[\(number - 1)].poster",
                     "no poster image \(name) on this server: upload the JPEG with POST /v1/posters and name what it answers"))
         } catch MovieLookupProblem.notInCatalog(let movie, _) {
-            throw Problem.brokenRule(SpecProblem(path(of: movie) + ".movie", "\(movie) is unknown to this server"))
+            throw PublishError.brokenRule(SpecProblem(path(of: movie) + ".movie", "\(movie) is unknown to this server"))
         }
     }
 
@@ -156,9 +144,22 @@ public struct PublishPackage: Sendable {
     public func delete(shareCode text: String, by player: Player) async throws {
         let store = try environment.store()
         guard let code = ShareCode(text), let package = try await store.publishedPackage(shareCode: code) else {
-            throw Problem.notFound(text)
+            throw PublishError.notFound(text)
         }
-        guard package.ownerId == player.id else { throw Problem.notOwner(text) }
+        guard package.ownerId == player.id else { throw PublishError.notOwner(text) }
         try await store.deletePackages(ids: [package.id])
     }
+}
+
+/// Why a package cannot be published, changed or deleted.
+public enum PublishError: Error, Equatable {
+    /// The package breaks a rule; the problem names the JSON path.
+    case brokenRule(SpecProblem)
+    /// No package anyone may read has this share code.
+    case notFound(String)
+    /// The package is someone else's (or nobody's, like the seed packages).
+    case notOwner(String)
+    /// The update would change how the package plays (its quizzes, level or language) after `plays` plays of it
+    /// were judged on it (stored, or open on this server when `plays` is `nil`).
+    case played(String, plays: Int?)
 }

@@ -131,35 +131,6 @@ public final class ServerPlays: Sendable {
         posters = StagePosterCache(byteLimit: rules.posterCacheBytes)
     }
 
-    public enum Problem: Error, Equatable {
-        /// No play has this id (or it is not an id at all).
-        case unknownPlay
-        /// The play is another player's.
-        case notYours
-        /// The quiz number is outside the play.
-        case noSuchQuiz(Int, quizCount: Int)
-        /// The stage number is outside the quiz.
-        case noSuchStage(Int, stageCount: Int)
-        /// The quiz has not started; the next one starts in `startsIn` (unknown for those after it).
-        case quizNotStarted(Int, startsIn: Duration?)
-        /// The quiz has ended: no more guesses, hints or skips.
-        case quizOver(Int)
-        /// The package has no quiz with areas: nothing to play.
-        case nothingToPlay
-        /// The server holds as many plays as it may; try again later.
-        case full
-        /// The poster's pixels cannot be had now.
-        case posterUnavailable
-        /// No public quiz exists to be the daily one.
-        case noDaily
-        /// The day's quiz was deleted by its maker.
-        case dailyDeleted(number: Int)
-        /// The player has played today's daily quiz already (or is playing it).
-        case dailyAlreadyPlayed(playId: String?)
-        /// The package changed every time a play of it was about to start; try again.
-        case packageChanging
-    }
-
     // MARK: - Starting
 
     /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now.
@@ -174,10 +145,10 @@ public final class ServerPlays: Sendable {
     public func startDaily(by player: Player) async throws -> PlayView {
         let choice = try await today()
         guard let packageId = choice.packageId, let quizId = choice.quizId else {
-            throw Problem.dailyDeleted(number: choice.number)
+            throw PlayError.dailyDeleted(number: choice.number)
         }
         if let stored = try await environment.store().dailyPlayId(playerId: player.id, day: choice.day) {
-            throw Problem.dailyAlreadyPlayed(playId: stored)
+            throw PlayError.dailyAlreadyPlayed(playId: stored)
         }
         return try await beginOnFreshPlan { fresh in
             try await begin(
@@ -192,7 +163,7 @@ public final class ServerPlays: Sendable {
         for attempt in 0..<3 {
             do { return try await start(attempt > 0) } catch OpenPlayRefusal.outdatedPlan { continue }
         }
-        throw Problem.packageChanging
+        throw PlayError.packageChanging
     }
 
     /// Forgets this instance's plan of a package its owner has just changed, so the next play here reads it afresh.
@@ -206,7 +177,7 @@ public final class ServerPlays: Sendable {
     }
 
     private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
-        guard !plan.rounds.isEmpty else { throw Problem.nothingToPlay }
+        guard !plan.rounds.isEmpty else { throw PlayError.nothingToPlay }
         let instant = currentInstant()
         await sweep(at: instant)
         let record = OpenPlayRecord(
@@ -217,9 +188,9 @@ public final class ServerPlays: Sendable {
         do {
             try await environment.store().insertOpenPlay(record, maxOpen: rules.maxOpenPlays)
         } catch OpenPlayRefusal.full {
-            throw Problem.full
+            throw PlayError.full
         } catch OpenPlayRefusal.dailyOpen(let playId) {
-            throw Problem.dailyAlreadyPlayed(playId: playId)
+            throw PlayError.dailyAlreadyPlayed(playId: playId)
         }
         return OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
             .view(at: instant, interlude: rules.interlude)
@@ -266,11 +237,11 @@ public final class ServerPlays: Sendable {
             try play.checkQuiz(quiz)
             let round = play.plan.rounds[quiz - 1]
             if let stage, !(1...round.quiz.areas.count).contains(stage) {
-                throw Problem.noSuchStage(stage, stageCount: round.quiz.areas.count)
+                throw PlayError.noSuchStage(stage, stageCount: round.quiz.areas.count)
             }
             if quiz - 1 < play.ended.count { return PosterSight(quiz: round.quiz, revealed: nil) }
             guard quiz - 1 == play.current, let state = play.round else {
-                throw Problem.quizNotStarted(quiz, startsIn: play.startsIn(quiz, at: instant))
+                throw PlayError.quizNotStarted(quiz, startsIn: play.startsIn(quiz, at: instant))
             }
             let shown = min(stage ?? state.revealedStages, state.revealedStages)
             return PosterSight(quiz: round.quiz, revealed: Array(round.quiz.areas.prefix(shown)))
@@ -282,14 +253,14 @@ public final class ServerPlays: Sendable {
             // A play that is not open is over: every quiz of it has ended, and shows whole.
             let stored = try await storedPlay(playId: playId, player: player)
             guard quiz >= 1, quiz <= stored.quizzes.count else {
-                throw Problem.noSuchQuiz(quiz, quizCount: stored.quizzes.count)
+                throw PlayError.noSuchQuiz(quiz, quizCount: stored.quizzes.count)
             }
             seen = PosterSight(quiz: stored.quizzes[quiz - 1], revealed: nil)
         }
         do {
             return try await ServerPosters(environment: environment).poster(of: seen.quiz, revealed: seen.revealed, cache: posters)
         } catch {
-            throw Problem.posterUnavailable
+            throw PlayError.posterUnavailable
         }
     }
 
@@ -309,7 +280,7 @@ public final class ServerPlays: Sendable {
                 var generator = AreaLayout.SeededGenerator(seed: UInt64(bitPattern: Int64(Self.dayIndex(date))))
                 return Int.random(in: 0..<candidates.count, using: &generator)
             })
-        guard let choice else { throw Problem.noDaily }
+        guard let choice else { throw PlayError.noDaily }
         return choice
     }
 
@@ -431,7 +402,7 @@ public final class ServerPlays: Sendable {
             if plan.quizIDs == record.quizIds { return plan }
         }
         // The store never lets a package's quizzes change under an open play, so this is a store out of step.
-        throw Problem.packageChanging
+        throw PlayError.packageChanging
     }
 
     struct PosterSight {
@@ -450,11 +421,11 @@ public final class ServerPlays: Sendable {
     private func readOpenPlay<Value: CarriesPlayView>(
         _ playId: String, _ player: Player, _ body: (OpenPlay, Duration) throws -> Value
     ) async throws -> Value? {
-        guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
+        guard Self.isPlayId(playId) else { throw PlayError.unknownPlay }
         let instant = currentInstant()
         await sweep(at: instant)
         guard let record = try await environment.store().openPlay(id: playId) else { return nil }
-        guard record.playerId == player.id else { throw Problem.notYours }
+        guard record.playerId == player.id else { throw PlayError.notYours }
         let play = OpenPlay.replay(record, plan: try await plan(for: record), to: instant, interlude: rules.interlude)
         var value = try body(play, instant)
         if play.isFinished, let ranked = try await settle(playId, at: instant) { value.setRanked(ranked) }
@@ -468,21 +439,21 @@ public final class ServerPlays: Sendable {
         _ playId: String, _ player: Player, quiz: Int, _ kind: PlayerAction.Kind, text: String?,
         _ result: @escaping @Sendable (OpenPlay, Verdict?, Duration) -> Value
     ) async throws -> Value {
-        guard Self.isPlayId(playId) else { throw Problem.unknownPlay }
+        guard Self.isPlayId(playId) else { throw PlayError.unknownPlay }
         let instant = currentInstant()
         await sweep(at: instant)
         // The plan is found before the lock is taken: `change` must not call the store it runs in.
         guard let seen = try await environment.store().openPlay(id: playId) else {
             throw try await problemForStoredPlay(playId, player, quiz: quiz)
         }
-        guard seen.playerId == player.id else { throw Problem.notYours }
+        guard seen.playerId == player.id else { throw PlayError.notYours }
         let plan = try await plan(for: seen)
         if kind == .guess, let answer = try rejectedGuess(seen, plan: plan, quiz: quiz, text: text, at: instant, result) {
             return answer
         }
         let interlude = rules.interlude
         let changed = try await environment.store().updateOpenPlay(id: playId) { record -> (Result<Value, any Error>, OpenPlayChange) in
-            guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw Problem.notYours }
+            guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw PlayError.notYours }
             var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
             // Another instance's clock may have read a hair later for the last action: never act before it.
             let at = max(instant, record.events.last.map { .microseconds($0.atMicros) } ?? .zero)
@@ -560,8 +531,8 @@ public final class ServerPlays: Sendable {
     }
 
     private func storedPlay(playId: String, player: Player) async throws -> (play: StoredServerPlay, quizzes: [Quiz]) {
-        guard let stored = try await environment.store().serverPlay(publicId: playId) else { throw Problem.unknownPlay }
-        guard stored.playerId == player.id else { throw Problem.notYours }
+        guard let stored = try await environment.store().serverPlay(publicId: playId) else { throw PlayError.unknownPlay }
+        guard stored.playerId == player.id else { throw PlayError.notYours }
         let store = try environment.store()
         let package = try await store.package(id: stored.packageId)
         let ids = try await store.quizIDs(packageId: stored.packageId)
@@ -589,7 +560,7 @@ public final class ServerPlays: Sendable {
     }
 
     /// Why a guess, hint or skip cannot go to a play that is not in memory: it is over (or unknown, or not yours).
-    private func problemForStoredPlay(_ playId: String, _ player: Player, quiz: Int) async throws -> Problem {
+    private func problemForStoredPlay(_ playId: String, _ player: Player, quiz: Int) async throws -> PlayError {
         let (_, quizzes) = try await storedPlay(playId: playId, player: player)
         guard quiz >= 1, quiz <= quizzes.count else { return .noSuchQuiz(quiz, quizCount: quizzes.count) }
         return .quizOver(quiz)
@@ -759,16 +730,16 @@ struct OpenPlay {
 
     func checkQuiz(_ number: Int) throws {
         guard number >= 1, number <= plan.rounds.count else {
-            throw ServerPlays.Problem.noSuchQuiz(number, quizCount: plan.rounds.count)
+            throw PlayError.noSuchQuiz(number, quizCount: plan.rounds.count)
         }
     }
 
     /// Guesses, hints and skips go to the quiz being played only.
     func requirePlaying(_ number: Int, at now: Duration) throws {
         try checkQuiz(number)
-        if number - 1 < ended.count { throw ServerPlays.Problem.quizOver(number) }
+        if number - 1 < ended.count { throw PlayError.quizOver(number) }
         guard number - 1 == current, round != nil else {
-            throw ServerPlays.Problem.quizNotStarted(number, startsIn: startsIn(number, at: now))
+            throw PlayError.quizNotStarted(number, startsIn: startsIn(number, at: now))
         }
     }
 
@@ -828,4 +799,34 @@ extension QuizView {
             number: number, status: status, stageCount: quiz.areas.count, stage: quiz.areas.count, hint: hint,
             result: result, answer: Answer(title: quiz.title, year: quiz.releaseYear))
     }
+}
+
+/// Why a server play refuses a request: the play's own rules, or the server's limits.
+public enum PlayError: Error, Equatable {
+    /// No play has this id (or it is not an id at all).
+    case unknownPlay
+    /// The play is another player's.
+    case notYours
+    /// The quiz number is outside the play.
+    case noSuchQuiz(Int, quizCount: Int)
+    /// The stage number is outside the quiz.
+    case noSuchStage(Int, stageCount: Int)
+    /// The quiz has not started; the next one starts in `startsIn` (unknown for those after it).
+    case quizNotStarted(Int, startsIn: Duration?)
+    /// The quiz has ended: no more guesses, hints or skips.
+    case quizOver(Int)
+    /// The package has no quiz with areas: nothing to play.
+    case nothingToPlay
+    /// The server holds as many plays as it may; try again later.
+    case full
+    /// The poster's pixels cannot be had now.
+    case posterUnavailable
+    /// No public quiz exists to be the daily one.
+    case noDaily
+    /// The day's quiz was deleted by its maker.
+    case dailyDeleted(number: Int)
+    /// The player has played today's daily quiz already (or is playing it).
+    case dailyAlreadyPlayed(playId: String?)
+    /// The package changed every time a play of it was about to start; try again.
+    case packageChanging
 }

@@ -48,10 +48,10 @@ extension ServerPlays {
     public func daily(viewer: Player?) async throws -> DailyView {
         let choice = try await today()
         guard let packageId = choice.packageId, let position = choice.position else {
-            throw Problem.dailyDeleted(number: choice.number)
+            throw PlayError.dailyDeleted(number: choice.number)
         }
         let package = try await environment.store().package(id: packageId)
-        guard package.quizzes.indices.contains(position) else { throw Problem.dailyDeleted(number: choice.number) }
+        guard package.quizzes.indices.contains(position) else { throw PlayError.dailyDeleted(number: choice.number) }
         var view = DailyView(choice: choice, package: package, stageCount: package.quizzes[position].areas.count)
         if let viewer {
             view.streak = try await streak(of: viewer)

@@ -45,22 +45,6 @@ public enum RoomOutbound: Sendable, Equatable {
 /// a guess is judged at that instant (less the latency the server measured, bounded by the room): nothing a client
 /// says about time is read. With `runsTimers` off (tests on a hand-driven clock) time passes in `advanceRooms()` only.
 public final class ServerRooms: Sendable {
-    public enum Problem: Error, Equatable {
-        /// No room has this code (or it expired).
-        case unknownRoom
-        /// The player hosts as many rooms as they may.
-        case tooManyRooms(limit: Int)
-        /// This instance holds as many rooms as it may.
-        case full
-        /// The package has no quiz with areas.
-        case nothingToPlay
-        case noSuchQuiz(Int, quizCount: Int)
-        case noSuchStage(Int, stageCount: Int)
-        /// The server has not announced that stage (or, with `stage` nil, the quiz has not ended).
-        case notRevealed(quiz: Int, stage: Int?)
-        case posterUnavailable
-    }
-
     public let environment: SharingEnvironment
     public let levels: LevelRules
     public let limits: RoomLimits
@@ -94,7 +78,7 @@ public final class ServerRooms: Sendable {
         let package = try await store.package(id: published.id)
         let catalog = try await store.allCatalogMovies()
         let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
-        guard !quizzes.isEmpty else { throw Problem.nothingToPlay }
+        guard !quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
         let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
         let rules = limits.adjustRules(RoomRules(levels: levels, level: package.level))
         let instant = now()
@@ -125,7 +109,7 @@ public final class ServerRooms: Sendable {
             let code = RoomCode.random(using: &generator)
             if try await directory.claimRoomCode(code.value, instance: instance, at: environment.app.now()) { return code }
         }
-        throw Problem.full
+        throw ServerRoomError.full
     }
 
     /// The new room in this instance's rooms, and the code of an unjoined room of the host's it retired to make way.
@@ -135,13 +119,13 @@ public final class ServerRooms: Sendable {
     ) throws -> (LiveRoom, retired: RoomCode?) {
         try rooms.withLock { rooms throws -> (LiveRoom, retired: RoomCode?) in
             var retired: RoomCode?
-            guard rooms.count < limits.maxRooms else { throw Problem.full }
+            guard rooms.count < limits.maxRooms else { throw ServerRoomError.full }
             let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
             if hosted.count >= limits.maxHostedRooms {
                 // A room of theirs nobody has joined yet (not even they) holds nobody's game: the oldest such one makes
                 // way, so an opener whose client failed before joining is never locked out for the idle lifetime.
                 guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.serial < $1.serial }) else {
-                    throw Problem.tooManyRooms(limit: limits.maxHostedRooms)
+                    throw ServerRoomError.tooManyRooms(limit: limits.maxHostedRooms)
                 }
                 rooms[unjoined.code] = nil
                 unjoined.discard()
@@ -156,7 +140,7 @@ public final class ServerRooms: Sendable {
                     code: code, shareCode: package.shareCode, quizzes: roomQuizzes, rules: rules, openedAt: instant)
             } catch {
                 // Only a package the publishing rules would refuse gets here.
-                throw Problem.nothingToPlay
+                throw ServerRoomError.nothingToPlay
             }
             // Opening order, for "the oldest": instants may tie on a coarse or hand-driven clock.
             let serial = (rooms.values.map(\.serial).max() ?? 0) + 1
@@ -227,11 +211,11 @@ public final class ServerRooms: Sendable {
     public func poster(code: String, quiz: Int, stage: Int?) async throws -> Data {
         let live = try room(code)
         guard (1...live.quizzes.count).contains(quiz) else {
-            throw Problem.noSuchQuiz(quiz, quizCount: live.quizzes.count)
+            throw ServerRoomError.noSuchQuiz(quiz, quizCount: live.quizzes.count)
         }
         let spec = live.quizzes[quiz - 1]
         if let stage, !(1...spec.areas.count).contains(stage) {
-            throw Problem.noSuchStage(stage, stageCount: spec.areas.count)
+            throw ServerRoomError.noSuchStage(stage, stageCount: spec.areas.count)
         }
         await live.tick()
         let announced = live.announcedStage(of: quiz)
@@ -239,20 +223,20 @@ public final class ServerRooms: Sendable {
         if announced == LiveRoom.wholePoster && stage == nil {
             revealed = nil
         } else {
-            guard let stage, let announced, stage <= announced else { throw Problem.notRevealed(quiz: quiz, stage: stage) }
+            guard let stage, let announced, stage <= announced else { throw ServerRoomError.notRevealed(quiz: quiz, stage: stage) }
             revealed = Array(spec.areas.prefix(stage))
         }
         do {
             return try await ServerPosters(environment: environment).poster(of: spec, revealed: revealed, cache: posters)
         } catch {
-            throw Problem.posterUnavailable
+            throw ServerRoomError.posterUnavailable
         }
     }
 
     // MARK: - Inside
 
     func room(_ code: String) throws -> LiveRoom {
-        guard let code = RoomCode(code), let live = rooms.withLock({ $0[code] }) else { throw Problem.unknownRoom }
+        guard let code = RoomCode(code), let live = rooms.withLock({ $0[code] }) else { throw ServerRoomError.unknownRoom }
         return live
     }
 
@@ -475,4 +459,21 @@ extension LiveRoom {
                 played: place.results.count, shareLine: place.shareLine, finishedAt: finishedAt)
         }
     }
+}
+
+/// Why a live room refuses a request.
+public enum ServerRoomError: Error, Equatable {
+    /// No room has this code (or it expired).
+    case unknownRoom
+    /// The player hosts as many rooms as they may.
+    case tooManyRooms(limit: Int)
+    /// This instance holds as many rooms as it may.
+    case full
+    /// The package has no quiz with areas.
+    case nothingToPlay
+    case noSuchQuiz(Int, quizCount: Int)
+    case noSuchStage(Int, stageCount: Int)
+    /// The server has not announced that stage (or, with `stage` nil, the quiz has not ended).
+    case notRevealed(quiz: Int, stage: Int?)
+    case posterUnavailable
 }

@@ -27,17 +27,6 @@ public struct UploadPoster: Sendable {
         self.geometry = geometry
     }
 
-    public enum Problem: Error, Equatable {
-        /// More than `maxBytes`.
-        case tooManyBytes(Int)
-        /// The bytes do not begin as a JPEG does (a PNG, text, nothing).
-        case notAJPEG
-        /// They begin as one but TurboJPEG cannot decode them.
-        case undecodable(String)
-        /// The image is larger than `maxWidth` x `maxHeight` or smaller than the grid (one pixel per cell at least).
-        case badSize(width: Int, height: Int, minWidth: Int, minHeight: Int)
-    }
-
     /// A stored poster: the name a spec's `poster` gives it, and its size.
     public struct Uploaded: Sendable, Equatable {
         public var name: String
@@ -49,19 +38,19 @@ public struct UploadPoster: Sendable {
 
     /// Stores `data` for `player` (who is named in the image's attribution, for whoever runs the server).
     public func upload(_ data: Data, by player: Player) async throws -> Uploaded {
-        guard data.count <= Self.maxBytes else { throw Problem.tooManyBytes(data.count) }
+        guard data.count <= Self.maxBytes else { throw PosterUploadError.tooManyBytes(data.count) }
         // Every JPEG starts with the SOI marker and then another marker.
-        guard data.count >= 3, data.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF]) else { throw Problem.notAJPEG }
+        guard data.count >= 3, data.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF]) else { throw PosterUploadError.notAJPEG }
         let image: RGBImage
         do {
             image = try JPEG.decode(data, maxWidth: Self.maxWidth, maxHeight: Self.maxHeight)
         } catch .tooLarge(let width, let height, _, _) {
-            throw Problem.badSize(width: width, height: height, minWidth: geometry.columns, minHeight: geometry.rows)
+            throw PosterUploadError.badSize(width: width, height: height, minWidth: geometry.columns, minHeight: geometry.rows)
         } catch {
-            throw Problem.undecodable(error.description)
+            throw PosterUploadError.undecodable(error.description)
         }
         guard image.width >= geometry.columns, image.height >= geometry.rows else {
-            throw Problem.badSize(
+            throw PosterUploadError.badSize(
                 width: image.width, height: image.height, minWidth: geometry.columns, minHeight: geometry.rows)
         }
         let jpeg = try JPEG.encode(image, quality: Self.quality)
@@ -76,4 +65,16 @@ public struct UploadPoster: Sendable {
     static func name(of jpeg: Data) -> String {
         "upload-" + SHA256.hash(data: jpeg).map { String(format: "%02x", $0) }.joined() + ".jpg"
     }
+}
+
+/// Why a poster upload is refused.
+public enum PosterUploadError: Error, Equatable {
+    /// More than `maxBytes`.
+    case tooManyBytes(Int)
+    /// The bytes do not begin as a JPEG does (a PNG, text, nothing).
+    case notAJPEG
+    /// They begin as one but TurboJPEG cannot decode them.
+    case undecodable(String)
+    /// The image is larger than `maxWidth` x `maxHeight` or smaller than the grid (one pixel per cell at least).
+    case badSize(width: Int, height: Int, minWidth: Int, minHeight: Int)
 }

@@ -35,11 +35,6 @@ public struct PlayPackage: Sendable {
         self.levels = levels
     }
 
-    public enum Problem: Error, Equatable {
-        /// `--quiz N` names no quiz of the package.
-        case noSuchQuiz(Int, quizCount: Int)
-    }
-
     /// The quizzes of `packageId` to play: one (`quiz`, 1-based), or all, shuffled by `shuffleSeed` when given.
     public func plan(packageId: Int64, quiz: Int? = nil, shuffleSeed: UInt64? = nil) throws -> SolvePlan {
         let store = try environment.store()
@@ -48,7 +43,7 @@ public struct PlayPackage: Sendable {
         var order = Array(package.quizzes.indices)
         if let quiz {
             guard package.quizzes.indices.contains(quiz - 1) else {
-                throw Problem.noSuchQuiz(quiz, quizCount: package.quizzes.count)
+                throw SolveError.noSuchQuiz(quiz, quizCount: package.quizzes.count)
             }
             order = [quiz - 1]
         }
@@ -89,4 +84,10 @@ public struct PlayPackage: Sendable {
         }
         return summary
     }
+}
+
+/// Why a package cannot be played in the terminal.
+public enum SolveError: Error, Equatable {
+    /// `--quiz N` names no quiz of the package.
+    case noSuchQuiz(Int, quizCount: Int)
 }

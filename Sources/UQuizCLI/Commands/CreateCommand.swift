@@ -67,11 +67,11 @@ struct CreateCommand: AsyncParsableCommand {
         do {
             quizzes = try create.quizzes(
                 of: checked, language: language, autoAreas: autoAreas, seed: seed ?? context.environment.randomSeed())
-        } catch CreatePackage.Problem.noPoster(let number, let movie) {
+        } catch CreatePackageError.noPoster(let number, let movie) {
             throw CommandFailure(message: "quiz \(number): \(movie) has no poster; pick one with poster=")
-        } catch CreatePackage.Problem.noAreas(let number, let movie) {
+        } catch CreatePackageError.noAreas(let number, let movie) {
             throw UsageError("quiz \(number) (\(movie)) has no areas: give areas= or --auto-areas")
-        } catch CreatePackage.Problem.noStoredPoster(let number, let name) {
+        } catch CreatePackageError.noStoredPoster(let number, let name) {
             throw CommandFailure(message: "quiz \(number): no poster image \(SafeText.clean(name)) in this database; name a TMDB path (/...jpg)")
         } catch let problem as MovieLookupProblem {
             throw CommandFailure(message: Wording.movieLookup(problem))

@@ -81,7 +81,7 @@ struct RoomHostCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(room.server)
         let name = try context.settings.playerName(flag: room.name)
-        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClient.Problem) in
+        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClientError) in
             try remote.host(shareCode: package, name: name)
         }
     }
@@ -116,7 +116,7 @@ struct RoomJoinCommand: AsyncParsableCommand {
         let client = try context.serverClient(room.server)
         let name = try context.settings.playerName(flag: room.name)
         let code = RoomCode(code)!.value
-        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClient.Problem) in
+        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClientError) in
             try remote.join(code: code, name: name)
         }
     }
@@ -125,7 +125,7 @@ struct RoomJoinCommand: AsyncParsableCommand {
 extension AppContext {
     /// Plays a room on the full screen or line by line, then says how it ended and exits with its status.
     func playRoom(
-        _ client: ServerClient, connector: any RoomSocketConnector, options: RoomOptions, start: (RemoteRoom) throws(ServerClient.Problem) -> RoomSession
+        _ client: ServerClient, connector: any RoomSocketConnector, options: RoomOptions, start: (RemoteRoom) throws(ServerClientError) -> RoomSession
     ) throws {
         let write = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         let printer = RoomLinePrinter(
@@ -137,7 +137,7 @@ extension AppContext {
                 interruption = Interruption { FullScreen.restore() }
                 let player = RoomTerminalPlayer(
                     client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
-                session = try player.run { () throws(ServerClient.Problem) in
+                session = try player.run { () throws(ServerClientError) in
                     try start(RemoteRoom(client: client, connector: connector, input: player, observer: player))
                 }
                 // After the full screen is gone, the podium stays in the terminal's history.
@@ -150,9 +150,9 @@ extension AppContext {
                 session = try start(RemoteRoom(
                     client: client, connector: connector, input: input, observer: printer, json: options.json))
             }
-        } catch ServerClient.Problem.refused(404, _, _, _) {
+        } catch ServerClientError.refused(404, _, _, _) {
             throw CommandFailure(message: "no such room on \(Redaction.redact(url: client.baseURL)): check the code (a room lives until it expires)")
-        } catch let problem as ServerClient.Problem {
+        } catch let problem as ServerClientError {
             throw CommandFailure(message: Wording.server(problem, at: client.baseURL))
         }
         if interruption.isRequested { throw ExitCode(128 + SIGINT) }

@@ -42,7 +42,7 @@ extension AppContext {
     /// server keeps the time, judges and scores. Ctrl-C stops following it (exit 130).
     func playOnServer(
         _ client: ServerClient, json: Bool, fullScreen: Bool,
-        start: (ServerClient) throws(ServerClient.Problem) -> ServerAPI.PlayState
+        start: (ServerClient) throws(ServerClientError) -> ServerAPI.PlayState
     ) throws {
         let printer = RemoteSolvePrinter(json: json) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
         let outcome: RemoteSolve.Outcome
@@ -51,13 +51,13 @@ extension AppContext {
             let player = RemoteTerminalPlayer(
                 client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
             outcome = try player.run {
-                try askServer(client) { client throws(ServerClient.Problem) in
+                try askServer(client) { client throws(ServerClientError) in
                     try RemoteSolve(client: client, input: player, observer: player).run(try start(client))
                 }
             }
         } else {
             let interruption = Interruption()
-            outcome = try askServer(client) { client throws(ServerClient.Problem) in
+            outcome = try askServer(client) { client throws(ServerClientError) in
                 try RemoteSolve(client: client, input: LineSolveInput(interruption: interruption), observer: printer)
                     .run(try start(client))
             }
@@ -68,7 +68,7 @@ extension AppContext {
     }
 
     /// Runs one exchange with the server, saying its failure in one line.
-    func askServer<Answer>(_ client: ServerClient, _ exchange: (ServerClient) throws(ServerClient.Problem) -> Answer) throws -> Answer {
+    func askServer<Answer>(_ client: ServerClient, _ exchange: (ServerClient) throws(ServerClientError) -> Answer) throws -> Answer {
         do {
             return try exchange(client)
         } catch {
@@ -96,7 +96,7 @@ struct LoginCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
         let name = try context.settings.playerName(flag: name)
-        let player = try context.askServer(client) { client throws(ServerClient.Problem) in try client.register(name: name) }
+        let player = try context.askServer(client) { client throws(ServerClientError) in try client.register(name: name) }
         let file = UserConfigFile(path: context.settings.userFileLayer)
         try file.set([SettingKeys.serverURL.key: client.baseURL, SettingKeys.serverToken.key: player.token])
         print("Logged in to \(Redaction.redact(url: client.baseURL)) as \(SafeText.clean(player.name)); token saved in \(file.path)")
@@ -126,7 +126,7 @@ struct PublishCommand: AsyncParsableCommand {
             throw CommandFailure(message: "package \(local.shareCode) has a movie with neither a TMDB id nor a catalog key; it cannot be published")
         }
         let client = try context.serverClient(server)
-        let published = try context.askServer(client) { client throws(ServerClient.Problem) in
+        let published = try context.askServer(client) { client throws(ServerClientError) in
             try client.publish(spec, visibility: unlisted ? .unlisted : .public)
         }
         if json {
@@ -162,7 +162,7 @@ struct BrowseCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
-        let page = try context.askServer(client) { client throws(ServerClient.Problem) in
+        let page = try context.askServer(client) { client throws(ServerClientError) in
             try client.browse(
                 sort: sort.rawValue, level: level?.rawValue, language: language?.rawValue, search: search, limit: limit,
                 cursor: cursor)
@@ -214,7 +214,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
-        let board = try context.askServer(client) { client throws(ServerClient.Problem) in try client.leaderboard(shareCode: code) }
+        let board = try context.askServer(client) { client throws(ServerClientError) in try client.leaderboard(shareCode: code) }
         if json {
             print(try JSONOutput.string(board))
             return
@@ -260,7 +260,7 @@ struct DailyCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
         guard play else {
-            let daily = try context.askServer(client) { client throws(ServerClient.Problem) in try client.daily() }
+            let daily = try context.askServer(client) { client throws(ServerClientError) in try client.daily() }
             if json {
                 print(try JSONOutput.string(daily))
                 return
@@ -274,7 +274,7 @@ struct DailyCommand: AsyncParsableCommand {
         }
         let fullScreen = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !json
             && !["dumb", nil].contains(ProcessInfo.processInfo.environment["TERM"])
-        try context.playOnServer(client, json: json, fullScreen: fullScreen) { client throws(ServerClient.Problem) in
+        try context.playOnServer(client, json: json, fullScreen: fullScreen) { client throws(ServerClientError) in
             try client.startDaily()
         }
     }

@@ -77,7 +77,7 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             imported = try PackageSharing(environment: context.environment).importFiles(
                 files, levels: try context.settings.levelRules(), asCopy: asCopy)
-        } catch let problem as PackageSharing.Problem {
+        } catch let problem as PackageImportError {
             throw CommandFailure(message: Self.describe(problem))
         }
         for saved in imported {
@@ -86,7 +86,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    static func describe(_ problem: PackageSharing.Problem) -> String {
+    static func describe(_ problem: PackageImportError) -> String {
         switch problem {
         case let .fileTooLarge(name, bytes, maxBytes):
             "\(name) is \(bytes >> 20) MB: an export is at most \(maxBytes >> 20) MB; nothing imported"

@@ -90,7 +90,7 @@ struct SolveCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         if let server, let package {
             return try context.playOnServer(try context.serverClient(url: server), json: json, fullScreen: fullScreen) {
-                client throws(ServerClient.Problem) in try client.startPlay(shareCode: package)
+                client throws(ServerClientError) in try client.startPlay(shareCode: package)
             }
         }
         if !fullScreen && !linesPlain && !json {
@@ -108,7 +108,7 @@ struct SolveCommand: AsyncParsableCommand {
         do {
             plan = try play.plan(
                 packageId: packageId, quiz: quiz, shuffleSeed: shuffle ? seed ?? context.environment.randomSeed() : nil)
-        } catch PlayPackage.Problem.noSuchQuiz(let number, let count) {
+        } catch SolveError.noSuchQuiz(let number, let count) {
             throw UsageError("there is no quiz \(number): the package has \(count)")
         }
         let name = try context.settings.playerName(flag: player)

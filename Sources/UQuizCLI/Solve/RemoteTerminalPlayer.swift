@@ -25,7 +25,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     /// When the server said the current quiz ends, on this process's clock.
     private var endsAt: Duration?
     private var timeLimit = 20.0
-    private var poster: Result<CellRaster, ServerClient.Problem>?
+    private var poster: Result<CellRaster, ServerClientError>?
     private var guessLine = GuessLine(tabLine: "/skip")
     private var status = ""
 
@@ -127,8 +127,8 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
         draw()
     }
 
-    private func fetchPoster(quiz: Int, stage: Int?) -> Result<CellRaster, ServerClient.Problem> {
-        Result { () throws(ServerClient.Problem) in
+    private func fetchPoster(quiz: Int, stage: Int?) -> Result<CellRaster, ServerClientError> {
+        Result { () throws(ServerClientError) in
             let jpeg = try client.poster(playId: playId, quiz: quiz, stage: stage)
             guard let image = try? JPEG.decode(jpeg) else { throw .notAServer(status: 200) }
             return CellRaster(image: image, geometry: .standard)

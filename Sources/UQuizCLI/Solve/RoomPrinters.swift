@@ -75,7 +75,7 @@ struct RoomLinePrinter: RoomObserver {
 
     static func seconds(_ milliseconds: Int) -> String { String(format: "%.0f", (Double(milliseconds) / 1000).rounded()) }
 
-    func poster(_ jpeg: Result<Data, ServerClient.Problem>, quiz: Int, stage: Int?, session: RoomSession) {}
+    func poster(_ jpeg: Result<Data, ServerClientError>, quiz: Int, stage: Int?, session: RoomSession) {}
 
     func refused(_ reason: String, session: RoomSession) {
         if json { complain("refused: " + reason) } else { write("  ✗ " + SafeText.clean(reason)) }

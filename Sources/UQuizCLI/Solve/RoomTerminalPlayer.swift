@@ -155,7 +155,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
         draw()
     }
 
-    func poster(_ jpeg: Result<Data, ServerClient.Problem>, quiz: Int, stage: Int?, session: RoomSession) {
+    func poster(_ jpeg: Result<Data, ServerClientError>, quiz: Int, stage: Int?, session: RoomSession) {
         let raster = (try? jpeg.get()).flatMap { try? JPEG.decode($0) }.map { CellRaster(image: $0, geometry: .standard) }
         // Stage 1 of a loading quiz is kept for its start; a whole poster after the end is not drawn over the scoreboard.
         guard stage != nil else { return }
