@@ -69,6 +69,21 @@ extension PostgresQuizStore {
         }
     }
 
+    /// One statement outside a transaction (see `OpenPlayStorage.appendOpenPlayEvents`); an `UPDATE` waits for a row
+    /// another instance holds under `updateOpenPlay`'s lock and then sees the events that instance stored. Never made
+    /// twice: an update that went through unanswered would be found changed and judged again under the lock.
+    public func appendOpenPlayEvents(_ seen: OpenPlayRecord, giving kept: OpenPlayRecord) async throws -> Bool {
+        let json = try kept.storedJSON()
+        return try await withSession { session in
+            try await session.one(
+                """
+                UPDATE open_play SET record = $1, ends_by_micros = $2
+                WHERE id = $3 AND jsonb_array_length(record::jsonb -> 'events') = $4 RETURNING 1 AS done
+                """,
+                [.text(json), .int(kept.endsByMicros), .text(seen.id), .int(seen.events.count)]) != nil
+        }
+    }
+
     public func openPlay(id: String) async throws -> OpenPlayRecord? {
         try await read { session in try await session.one("SELECT record FROM open_play WHERE id = $1", [.text(id)]).map(Self.openPlay) }
     }

@@ -53,6 +53,16 @@ extension AppDatabase {
         }
     }
 
+    /// See `OpenPlayStorage.appendOpenPlayEvents`.
+    static func appendOpenPlayEvents(
+        id: String, seenEvents: Int, keptJSON: String, endsByMicros: Int64, in db: Database
+    ) throws -> Bool {
+        try db.cachedStatement(
+            sql: "UPDATE openPlay SET record = ?, endsByMicros = ? WHERE id = ? AND json_array_length(record, '$.events') = ?"
+        ).execute(arguments: [keptJSON, endsByMicros, id, seenEvents])
+        return db.changesCount == 1
+    }
+
     static func openPlay(id: String, in db: Database) throws -> OpenPlayRecord? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT record FROM openPlay WHERE id = ?"), arguments: [id])
             .map(OpenPlayRecord.init(storedJSON:))

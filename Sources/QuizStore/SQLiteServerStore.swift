@@ -259,6 +259,14 @@ extension SQLiteServerStore {
         try await write { db in try AppDatabase.updateOpenPlay(id: id, change, in: db) }
     }
 
+    public func appendOpenPlayEvents(_ seen: OpenPlayRecord, giving kept: OpenPlayRecord) async throws -> Bool {
+        let json = try kept.storedJSON()
+        return try await write { db in
+            try AppDatabase.appendOpenPlayEvents(
+                id: seen.id, seenEvents: seen.events.count, keptJSON: json, endsByMicros: kept.endsByMicros, in: db)
+        }
+    }
+
     public func openPlay(id: String) async throws -> OpenPlayRecord? {
         try await read { db in try AppDatabase.openPlay(id: id, in: db) }
     }

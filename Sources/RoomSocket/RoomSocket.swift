@@ -23,8 +23,8 @@ final class WebSocketRoomConnection: RoomSocketConnection {
     private let signalDescriptor: Int32
     private let events = Mutex<[RoomSocketEvent]>([])
     private let outgoing: AsyncStream<String>.Continuation
-    /// Signalled when the socket has ended.
-    private let ended = DispatchSemaphore(value: 0)
+    /// Set when the socket has ended (after its `.closed` event is delivered).
+    private let ended = Atomic<Bool>(false)
 
     /// The largest message read: a snapshot of a full room is a few KiB; the server's own limit on frames is 16 KiB.
     static let maxMessageBytes = 1 << 20
@@ -52,9 +52,20 @@ final class WebSocketRoomConnection: RoomSocketConnection {
 
     func close() { outgoing.finish() }
 
+    /// Closes and waits, as the terminal's loop waits for anything, in `poll` on `wakeDescriptor`: each event the
+    /// socket delivers wakes it, the last one (`.closed`) ends the wait. Events are left for `take`.
     func close(waitingUpTo timeout: Duration) {
         outgoing.finish()
-        _ = ended.wait(timeout: .now() + .milliseconds(Int(timeout / .milliseconds(1))))
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var drain = [UInt8](repeating: 0, count: 256)
+        while !ended.load(ordering: .acquiring) {
+            let left = deadline - clock.now
+            guard left > .zero else { return }
+            var entry = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, Int32(max(1, min(left / .milliseconds(1), 1_000))))
+            while read(wakeDescriptor, &drain, drain.count) > 0 {}
+        }
     }
 
     func take() -> [RoomSocketEvent] {
@@ -97,7 +108,7 @@ final class WebSocketRoomConnection: RoomSocketConnection {
             }
             code = frame.map { UInt16(webSocketErrorCode: $0.closeCode) }
         } catch {}
+        ended.store(true, ordering: .releasing)
         deliver(.closed(code: code))
-        ended.signal()
     }
 }

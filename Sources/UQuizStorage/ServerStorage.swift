@@ -81,6 +81,11 @@ public protocol OpenPlayStorage: Sendable {
     func updateOpenPlay<T: Sendable>(
         id: String, _ change: @escaping @Sendable (OpenPlayRecord) throws -> (T, OpenPlayChange)
     ) async throws -> (value: T, ranked: Bool?)?
+    /// Stores `kept`, which is `seen` with events appended, as the open play `seen.id` if the stored play still has
+    /// just `seen`'s events: one statement and no lock, for a change judged on a read. A play's events only grow while
+    /// it is open, so an equal count means nothing happened since `seen` was read. `false` when something did or the
+    /// play is no longer open: the change is then judged again under `updateOpenPlay`'s lock.
+    func appendOpenPlayEvents(_ seen: OpenPlayRecord, giving kept: OpenPlayRecord) async throws -> Bool
     /// The open play `id`, unlocked: for reading only.
     func openPlay(id: String) async throws -> OpenPlayRecord?
     /// The id of the player's open play of the daily quiz of `day`, if any.

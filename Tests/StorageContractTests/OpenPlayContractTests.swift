@@ -122,6 +122,48 @@ struct ChangeRefused: Error, Equatable {}
         }
     }
 
+    /// An append judged on a read is stored only while the play has the events read: one made on a play changed since,
+    /// or no longer open, is refused and leaves it as it was.
+    @Test(arguments: StoreKind.allCases)
+    func appendingEventsToAPlayAsReadIsRefusedOnceItChanged(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            try await store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+            @Sendable func appending(_ kind: PlayerAction.Kind, at micros: Int64, to record: OpenPlayRecord) -> OpenPlayRecord {
+                var record = record
+                record.events.append(.init(kind: kind, quiz: 1, atMicros: micros))
+                record.endsByMicros += 1
+                return record
+            }
+            let seen = try #require(try await store.openPlay(id: "p1"))
+            let hinted = appending(.hint, at: 1_100_000, to: seen)
+            #expect(try await store.appendOpenPlayEvents(seen, giving: hinted))
+            #expect(try await store.openPlay(id: "p1") == hinted)
+            // Judged on the play as it was before the hint: refused, the hint stays alone.
+            #expect(try await store.appendOpenPlayEvents(seen, giving: appending(.skip, at: 1_200_000, to: seen)) == false)
+            #expect(try await store.openPlay(id: "p1") == hinted)
+
+            // Appenders racing on one read: exactly one wins.
+            let outcomes = await atOnce(4) { writer in
+                try await store.appendOpenPlayEvents(hinted, giving: appending(.skip, at: Int64(2_000_000 + writer), to: hinted))
+            }
+            #expect(outcomes.failures.isEmpty && outcomes.values.filter { $0 }.count == 1)
+            let raced = try #require(try await store.openPlay(id: "p1"))
+            #expect(raced.events.count == 2)
+
+            _ = try await store.updateOpenPlay(id: "p1") { _ in
+                ((), .finish(FinishedServerPlay(
+                    publicId: "p1", packageId: id, player: ann, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
+                    finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: 0, elapsedSeconds: 30, dailyDay: nil,
+                    attempts: [attempt(quizId: quizzes[0], solved: false, score: 0)])))
+            }
+            #expect(try await store.appendOpenPlayEvents(raced, giving: appending(.skip, at: 3_000_000, to: raced)) == false)
+            #expect(try await store.openPlay(id: "p1") == nil)
+        }
+    }
+
     /// Many threads add one event each to one open play: every change sees the one before (the play is locked).
     @Test(arguments: StoreKind.allCases)
     func concurrentUpdatesOfOnePlaySerialize(_ kind: StoreKind) async throws {

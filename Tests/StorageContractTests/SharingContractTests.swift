@@ -206,4 +206,51 @@ import Testing
             await #expect(throws: StoreError.packageNotFound("quiz 999999")) { try await store.replacePoster(quizId: 999_999, with: "/x.jpg") }
         }
     }
+
+    /// A listener hears each update and delete of a package as it commits: renames until one is heard, since a
+    /// PostgreSQL listener starts listening on a connection of its own a moment after the store starts.
+    @Test(arguments: StoreKind.allCases)
+    func listenersHearEachCommittedChangeOfAPackage(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let expected = PackageChange.package(id: id, shareCode: ShareCode("AAAAA2")!)
+            let heard = HeardChanges()
+            let changes = store.packageChanges()
+            let listening = Task { for await change in changes { await heard.add(change) } }
+            defer { listening.cancel() }
+            /// Whether `expected` arrives within `limit`, looked for every 10 ms; what was heard is forgotten.
+            func hears(within limit: Duration) async throws -> Bool {
+                let deadline = ContinuousClock.now + limit
+                repeat {
+                    if await heard.take(expected) { return true }
+                    try await Task.sleep(for: .milliseconds(10))
+                } while ContinuousClock.now < deadline
+                return false
+            }
+            var renames = 0
+            var renameHeard = false
+            while !renameHeard, renames < 50 {
+                renames += 1
+                try await store.updatePublished(packageId: id, .titleAndMaker(title: "Renamed \(renames)", maker: "Ann"), visibility: nil)
+                renameHeard = try await hears(within: .milliseconds(200))
+            }
+            #expect(renameHeard)
+            try await store.deletePackages(ids: [id])
+            #expect(try await hears(within: .seconds(5)))
+        }
+    }
+}
+
+/// The changes a listener heard, looked at by the test as they come.
+private actor HeardChanges {
+    private var changes: [PackageChange] = []
+
+    func add(_ change: PackageChange) { changes.append(change) }
+
+    /// Whether `change` was heard; what was heard is forgotten once it was.
+    func take(_ change: PackageChange) -> Bool {
+        guard changes.contains(change) else { return false }
+        changes.removeAll()
+        return true
+    }
 }

@@ -432,9 +432,12 @@ public final class ServerPlays: Sendable {
         return value
     }
 
-    /// Does what the player did (`kind` at quiz `quiz`) on the open play `playId`, under the store's lock on it: the
-    /// play is replayed up to now, the action judged and appended, and the play recorded if it has ended. What `result`
-    /// makes of the play is the answer.
+    /// Does what the player did (`kind` at quiz `quiz`) on the open play `playId`: the play is replayed up to now, the
+    /// action judged and appended, and the play recorded if it has ended. What `result` makes of the play is the answer.
+    ///
+    /// Judged first on the play as read, without a lock: what changes nothing (a rejected guess, a refused action) is
+    /// answered at once, and what only appends is stored by `appendOpenPlayEvents` if nobody appended meanwhile. What
+    /// ends the play, or a play changed since it was read, is judged again under the store's lock on it.
     private func act<Value: CarriesPlayView>(
         _ playId: String, _ player: Player, quiz: Int, _ kind: PlayerAction.Kind, text: String?,
         _ result: @escaping @Sendable (OpenPlay, Verdict?, Duration) -> Value
@@ -442,17 +445,14 @@ public final class ServerPlays: Sendable {
         guard Self.isPlayId(playId) else { throw PlayError.unknownPlay }
         let instant = currentInstant()
         await sweep(at: instant)
-        // The plan is found before the lock is taken: `change` must not call the store it runs in.
+        // The plan is found before any lock is taken: `change` must not call the store it runs in.
         guard let seen = try await environment.store().openPlay(id: playId) else {
             throw try await problemForStoredPlay(playId, player, quiz: quiz)
         }
         guard seen.playerId == player.id else { throw PlayError.notYours }
         let plan = try await plan(for: seen)
-        if kind == .guess, let answer = try rejectedGuess(seen, plan: plan, quiz: quiz, text: text, at: instant, result) {
-            return answer
-        }
         let interlude = rules.interlude
-        let changed = try await environment.store().updateOpenPlay(id: playId) { record -> (Result<Value, any Error>, OpenPlayChange) in
+        let change = { @Sendable (record: OpenPlayRecord) throws -> (Result<Value, any Error>, OpenPlayChange) in
             guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw PlayError.notYours }
             var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
             // Another instance's clock may have read a hair later for the last action: never act before it.
@@ -472,26 +472,15 @@ public final class ServerPlays: Sendable {
             }
             return (outcome, play.isFinished ? .finish(play.finished()) : .keep(kept))
         }
+        if case (let outcome, .keep(let kept)) = try change(seen) {
+            if kept == seen { return try outcome.get() }
+            if try await environment.store().appendOpenPlayEvents(seen, giving: kept) { return try outcome.get() }
+        }
+        let changed = try await environment.store().updateOpenPlay(id: playId, change)
         guard let changed else { throw try await problemForStoredPlay(playId, player, quiz: quiz) }
         var value = try changed.value.get()
         if let ranked = changed.ranked { value.setRanked(ranked) }
         return value
-    }
-
-    /// The answer to a guess judged on the play as read, without the lock, when it is rejected and the play goes on:
-    /// a rejected guess changes nothing, so there is nothing to save and no lock to wait for. `nil` when the guess is
-    /// accepted, refused or the play has ended: then it is done again under the lock, which saves what changed.
-    private func rejectedGuess<Value: CarriesPlayView>(
-        _ record: OpenPlayRecord, plan: PlayPlan, quiz: Int, text: String?, at instant: Duration,
-        _ result: @escaping @Sendable (OpenPlay, Verdict?, Duration) -> Value
-    ) throws -> Value? {
-        var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
-        let at = max(instant, record.events.last.map { .microseconds($0.atMicros) } ?? .zero)
-        guard !play.isFinished, (try? play.requirePlaying(quiz, at: at)) != nil else { return nil }
-        let verdict = play.apply(
-            PlayerAction(kind: .guess, quiz: quiz, text: text, atMicros: Self.micros(at)), interlude: rules.interlude)
-        guard verdict?.isAccepted != true, !play.isFinished else { return nil }
-        return result(play, verdict, at)
     }
 
     /// Records the open play `playId` if it has ended by `instant`, under the store's lock; whether it is ranked, or
