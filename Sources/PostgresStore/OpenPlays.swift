@@ -17,14 +17,12 @@ extension PostgresQuizStore {
     public func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) async throws {
         let json = try record.storedJSON()
         let outcome = try await repeatableCall { session in
-            try await session.one(
-                "SELECT uquiz_start_open_play($1, $2, $3, $4::text, $5, $6, $7::bigint[], $8::integer, $9::integer) AS outcome",
-                [
+            try await session.one(StartOpenPlay(values: [
                     .text(record.id), .int(record.playerId), .int(record.packageId), .text(record.dailyDay),
                     .int(record.endsByMicros), .text(json),
                     .text("{" + record.quizIds.map(String.init).joined(separator: ",") + "}"),
                     .int(Int64(max(0, min(maxOpen, Int(Int32.max))))), .int(Int64(Self.exactCountMargin)),
-                ])!.string("outcome")
+                ]))!.string("outcome")
         }
         switch outcome {
         case "started": return
@@ -76,16 +74,13 @@ extension PostgresQuizStore {
         let json = try kept.storedJSON()
         return try await withSession { session in
             try await session.one(
-                """
-                UPDATE open_play SET record = $1, ends_by_micros = $2
-                WHERE id = $3 AND jsonb_array_length(record::jsonb -> 'events') = $4 RETURNING 1 AS done
-                """,
-                [.text(json), .int(kept.endsByMicros), .text(seen.id), .int(seen.events.count)]) != nil
+                AppendOpenPlayEvents(values: [.text(json), .int(kept.endsByMicros), .text(seen.id), .int(seen.events.count)])
+            ) != nil
         }
     }
 
     public func openPlay(id: String) async throws -> OpenPlayRecord? {
-        try await read { session in try await session.one("SELECT record FROM open_play WHERE id = $1", [.text(id)]).map(Self.openPlay) }
+        try await read { session in try await session.one(OpenPlayById(values: [.text(id)])).map(Self.openPlay) }
     }
 
     public func openDailyPlayId(playerId: Int64, day: String) async throws -> String? {
@@ -146,4 +141,25 @@ extension PostgresQuizStore {
             try await session.execute("DELETE FROM rate_bucket WHERE at_micros < $1", [.int(micros)])
         }
     }
+}
+
+// The statements of every play request, prepared (see `PreparedSQL`).
+
+struct StartOpenPlay: PreparedSQL {
+    static let sql =
+        "SELECT uquiz_start_open_play($1, $2, $3, $4::text, $5, $6, $7::bigint[], $8::integer, $9::integer) AS outcome"
+    var values: [Bind]
+}
+
+struct OpenPlayById: PreparedSQL {
+    static let sql = "SELECT record FROM open_play WHERE id = $1"
+    var values: [Bind]
+}
+
+struct AppendOpenPlayEvents: PreparedSQL {
+    static let sql = """
+        UPDATE open_play SET record = $1, ends_by_micros = $2
+        WHERE id = $3 AND jsonb_array_length(record::jsonb -> 'events') = $4 RETURNING 1 AS done
+        """
+    var values: [Bind]
 }

@@ -136,24 +136,27 @@ extension PostgresQuizStore {
     /// The daily quiz of `day`, chosen on the first ask as `DailyDraw.choose` says. The write locks the `daily` table
     /// first, so two first requests of a day, on any instances, get the same quiz and numbers never collide.
     public func daily(
-        day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
+        day: String, chosenAt: Date, among: DailyCandidates, number: @Sendable (String?) -> Int,
+        pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
         try await DailyDraw.choose(
-            where: redactedURL, read: { try await readTogether { session in try await Self.dailyState(day: day, in: session) } },
+            where: redactedURL,
+            read: { try await readTogether { session in try await Self.dailyState(day: day, among: among, in: session) } },
             number: number, pick: pick,
             save: { drawn, index, dayNumber in
                 try await write { session in
                     try await session.execute("LOCK TABLE daily IN SHARE ROW EXCLUSIVE MODE")
                     return try await Self.chooseDaily(
-                        day: day, chosenAt: chosenAt, drawn: drawn, index: index, number: dayNumber, in: session)
+                        day: day, chosenAt: chosenAt, among: among, drawn: drawn, index: index, number: dayNumber,
+                        in: session)
                 }
             })
     }
 
     /// The daily quiz of `day` if chosen, else what to draw it from.
-    private static func dailyState(day: String, in session: Session) async throws -> DailyState {
+    private static func dailyState(day: String, among: DailyCandidates, in session: Session) async throws -> DailyState {
         if let known = try await daily(day: day, in: session) { return .chosen(known) }
-        return .toDraw(try await dailyDraw(in: session))
+        return .toDraw(try await dailyDraw(among: among, in: session))
     }
 
     /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided `drawn` is still what
@@ -162,10 +165,11 @@ extension PostgresQuizStore {
     /// clamped to the candidates; a number below 1 or taken already (a wall clock set back asks for a day before the
     /// first) becomes the next free one.
     private static func chooseDaily(
-        day: String, chosenAt: Date, drawn: DailyDraw, index: Int, number: Int, in session: Session
+        day: String, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int, number: Int,
+        in session: Session
     ) async throws -> DailyState {
         if let known = try await daily(day: day, in: session) { return .chosen(known) }
-        let current = try await dailyDraw(in: session)
+        let current = try await dailyDraw(among: among, in: session)
         guard current == drawn else { return .toDraw(current) }
         guard !drawn.candidates.isEmpty else { return .chosen(nil) }
         let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
@@ -183,13 +187,13 @@ extension PostgresQuizStore {
 
     /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
     /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
-    private static func dailyDraw(in session: Session) async throws -> DailyDraw {
+    private static func dailyDraw(among: DailyCandidates, in session: Session) async throws -> DailyDraw {
         let publicQuizzes = """
             SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
             LEFT JOIN publication pub ON pub.package_id = p.id
             WHERE (p.origin = 'seed' OR pub.visibility = 'public')
               AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
-            """
+            """ + (among == .postersHeld ? " AND quiz.poster_source = 'bundled'" : "")
         var candidates = try await session.query(
             publicQuizzes + " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL) ORDER BY quiz.id"
         ).map { try $0.int64("id") }

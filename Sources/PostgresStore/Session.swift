@@ -17,6 +17,35 @@ enum Bind {
     static func int(_ value: Int?) -> Bind { .int(value.map(Int64.init)) }
 }
 
+extension PostgresBindings {
+    init(_ values: [Bind]) {
+        self.init(capacity: values.count)
+        for value in values {
+            switch value {
+            case .int(let v): append(v)
+            case .text(let v): append(v)
+            case .double(let v): append(v)
+            case .bool(let v): append(v)
+            case .bytes(let v): append(v.map { ByteBuffer(bytes: $0) })
+            }
+        }
+    }
+}
+
+/// A statement run on most requests (a play read, a play start, a guess stored): prepared by the server once per
+/// connection and then only bound and run, where a statement sent as text is parsed and planned each time, which on
+/// a short statement costs PostgreSQL more than running it (measured with pgbench on a lookup by primary key: twice
+/// the statements a second prepared). Each is a type of its own, since postgres-nio names a prepared statement by its
+/// type.
+protocol PreparedSQL: PostgresPreparedStatement where Row == PostgresRow {
+    var values: [Bind] { get }
+}
+
+extension PreparedSQL {
+    func makeBindings() throws -> PostgresBindings { PostgresBindings(values) }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
 /// One row of a result, read by column name.
 struct Row {
     fileprivate let row: PostgresRandomAccessRow
@@ -70,27 +99,47 @@ final class Session {
 
     @discardableResult
     func query(_ sql: String, _ values: [Bind] = []) async throws -> [Row] {
-        var bindings = PostgresBindings(capacity: values.count)
-        for value in values {
-            switch value {
-            case .int(let v): bindings.append(v)
-            case .text(let v): bindings.append(v)
-            case .double(let v): bindings.append(v)
-            case .bool(let v): bindings.append(v)
-            case .bytes(let v): bindings.append(v.map { ByteBuffer(bytes: $0) })
+        let statement = PostgresQuery(unsafeSQL: sql, binds: PostgresBindings(values))
+        return try await answer { connection, logger, settle in
+            connection.query(statement, logger: logger).whenComplete { result in settle(result.map { $0.rows }) }
+        }
+    }
+
+    /// Runs a statement prepared once per connection (see `PreparedSQL`).
+    @discardableResult
+    func query<Statement: PreparedSQL>(_ statement: Statement) async throws -> [Row] {
+        try await answer { connection, logger, settle in
+            // postgres-nio runs prepared statements only through its async API.
+            Task {
+                do {
+                    var rows: [PostgresRow] = []
+                    for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                    settle(.success(rows))
+                } catch {
+                    settle(.failure(error))
+                }
             }
         }
+    }
+
+    func one<Statement: PreparedSQL>(_ statement: Statement) async throws -> Row? {
+        try await query(statement).first
+    }
+
+    /// Sends a statement with `send` and waits for whichever comes first: the driver's answer (handed to `send`'s
+    /// last argument), the timeout or the task's cancellation. Closing the connection alone is not enough: a statement
+    /// written to a connection the server had just closed (a restart) is never answered by the driver, and closing a
+    /// closed connection does nothing.
+    private func answer(
+        _ send: (PostgresConnection, Logger, @escaping @Sendable (Result<[PostgresRow], any Error>) -> Void) -> Void
+    ) async throws -> [Row] {
         let connection = self.connection
         // Said at once when the server's close is already known; the timeout below covers a close that comes after.
         guard !connection.isClosed else {
             broken = true
             throw StoreError.unavailable(detail: "\(url.redacted): the server closed the connection")
         }
-        let statement = PostgresQuery(unsafeSQL: sql, binds: bindings)
         let (url, seconds, logger) = (self.url, queryTimeout, self.logger)
-        // The caller waits for whichever comes first: the driver's answer, the timeout or the task's cancellation.
-        // Closing the connection alone is not enough: a statement written to a connection the server had just closed
-        // (a restart) is never answered by the driver, and closing a closed connection does nothing.
         let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
         let settled = FirstOutcome()
         do {
@@ -105,8 +154,8 @@ final class Session {
                         }
                         Self.close(connection)
                     }
-                    connection.query(statement, logger: logger).whenComplete { result in
-                        if settled.claim() { answer.completeWith(result.map { $0.rows }) }
+                    send(connection, logger) { result in
+                        if settled.claim() { answer.completeWith(result) }
                     }
                 }
                 defer { timer?.cancel() }

@@ -38,10 +38,7 @@ extension PostgresQuizStore {
     /// A published (public or unlisted) or seed package; `nil` for a code nobody may read.
     public func publishedPackage(shareCode: ShareCode) async throws -> PublishedPackage? {
         try await read { session in
-            try await session.one(
-                Self.publishedSelect + " WHERE p.share_code = $1 AND (p.origin = 'seed' OR pub.package_id IS NOT NULL)",
-                [.text(shareCode.value)]
-            ).map(Self.published)
+            try await session.one(PublishedByShareCode(values: [.text(shareCode.value)])).map(Self.published)
         }
     }
 
@@ -155,7 +152,7 @@ extension PostgresQuizStore {
         return (conditions, values)
     }
 
-    private static let publishedSelect = """
+    static let publishedSelect = """
         SELECT p.id, p.share_code, p.title, p.maker, p.level, p.language, p.created_at, p.origin,
                pub.visibility, pub.owner_id,
                (SELECT COUNT(*) FROM quiz q WHERE q.package_id = p.id) AS quiz_count,
@@ -177,4 +174,12 @@ extension PostgresQuizStore {
             visibility: try row.stringOrNil("visibility").map { try decodeEnum($0) } ?? .public,
             ownerId: try row.int64OrNil("owner_id"))
     }
+}
+
+/// The package a play starts on, or a page shows, by its share code.
+struct PublishedByShareCode: PreparedSQL {
+    static var sql: String {
+        PostgresQuizStore.publishedSelect + " WHERE p.share_code = $1 AND (p.origin = 'seed' OR pub.package_id IS NOT NULL)"
+    }
+    var values: [Bind]
 }

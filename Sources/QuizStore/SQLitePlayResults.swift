@@ -121,9 +121,9 @@ extension AppDatabase {
     }
 
     /// The daily quiz of `day` (`yyyy-MM-dd`, UTC) when it has been chosen, else what choosing it depends on.
-    static func dailyState(day: String, in db: Database) throws -> DailyState {
+    static func dailyState(day: String, among: DailyCandidates, in db: Database) throws -> DailyState {
         if let known = try daily(day: day, in: db) { return .chosen(known) }
-        return .toDraw(try dailyDraw(in: db))
+        return .toDraw(try dailyDraw(among: among, in: db))
     }
 
     /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided `drawn` is still what
@@ -132,10 +132,10 @@ extension AppDatabase {
     /// were read, the new ones, to draw again. The index is clamped to the candidates; a number below 1 or taken
     /// already (a wall clock set back asks for a day before the first) becomes the next free one.
     static func chooseDaily(
-        day: String, chosenAt: Date, drawn: DailyDraw, index: Int, number: Int, in db: Database
+        day: String, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int, number: Int, in db: Database
     ) throws -> DailyState {
         if let known = try daily(day: day, in: db) { return .chosen(known) }
-        let current = try dailyDraw(in: db)
+        let current = try dailyDraw(among: among, in: db)
         guard current == drawn else { return .toDraw(current) }
         guard !drawn.candidates.isEmpty else { return .chosen(nil) }
         let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
@@ -152,13 +152,13 @@ extension AppDatabase {
 
     /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
     /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
-    private static func dailyDraw(in db: Database) throws -> DailyDraw {
+    private static func dailyDraw(among: DailyCandidates, in db: Database) throws -> DailyDraw {
         let publicQuizzes = """
             SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.packageId
             LEFT JOIN publication pub ON pub.packageId = p.id
             WHERE (p.origin = 'seed' OR pub.visibility = 'public')
               AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
-            """
+            """ + (among == .postersHeld ? " AND quiz.posterSource = 'bundled'" : "")
         var candidates = try Int64.fetchAll(
             db,
             sql: publicQuizzes

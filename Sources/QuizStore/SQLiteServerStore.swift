@@ -219,15 +219,16 @@ extension SQLiteServerStore {
 
     /// The daily quiz of `day`, chosen on the first ask as `DailyDraw.choose` says.
     public func daily(
-        day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
+        day: String, chosenAt: Date, among: DailyCandidates, number: @Sendable (String?) -> Int,
+        pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
         try await DailyDraw.choose(
-            where: path, read: { try await read { db in try AppDatabase.dailyState(day: day, in: db) } },
+            where: path, read: { try await read { db in try AppDatabase.dailyState(day: day, among: among, in: db) } },
             number: number, pick: pick,
             save: { drawn, index, dayNumber in
                 try await write { db in
                     try AppDatabase.chooseDaily(
-                        day: day, chosenAt: chosenAt, drawn: drawn, index: index, number: dayNumber, in: db)
+                        day: day, chosenAt: chosenAt, among: among, drawn: drawn, index: index, number: dayNumber, in: db)
                 }
             })
     }

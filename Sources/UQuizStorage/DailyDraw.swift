@@ -1,5 +1,13 @@
 import Foundation
 
+/// The quizzes a daily quiz is drawn from: those of public and seed packages with areas, and of those either all or
+/// only the ones whose poster the store holds (bundled with the seed or uploaded), for a server that cannot count on
+/// TMDB's images.
+public enum DailyCandidates: Sendable, Equatable {
+    case everyQuiz
+    case postersHeld
+}
+
 /// What choosing a daily quiz depends on: the candidates `pick` chooses among, and the first daily's day `number`
 /// counts from.
 public struct DailyDraw: Equatable, Sendable {

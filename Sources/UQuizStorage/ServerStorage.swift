@@ -57,8 +57,10 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard
     func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats]
     /// The daily quiz of a UTC day, chosen (by `pick`, numbered by `number`) on the first ask and fixed from then on.
+    /// `among` says which quizzes it is drawn from (quizzes not drawn yet first).
     func daily(
-        day: String, chosenAt: Date, number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
+        day: String, chosenAt: Date, among: DailyCandidates, number: @Sendable (String?) -> Int,
+        pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice?
     func dailyChoice(day: String) async throws -> DailyChoice?
     func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)]

@@ -76,16 +76,16 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func theDailyQuizIsChosenOncePerDayAndNumbered(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 0 }) == nil)
+            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }) == nil)
             let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 3), on: store)
             let quizzes = try await store.quizIDs(packageId: id)
-            let first = try #require(try await store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 1 }))
+            let first = try #require(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 1 }))
             #expect(first == DailyChoice(day: "2026-11-20", number: 1, quizId: quizzes[1], packageId: id, position: 1))
             // Asked again: the same choice, whatever `pick` says now.
-            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), number: { _ in 7 }, pick: { _ in 2 }) == first)
+            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 7 }, pick: { _ in 2 }) == first)
             let firstDaySeen = Mutex<String?>(nil)
             let second = try #require(try await store.daily(
-                day: "2026-11-21", chosenAt: Date(), number: { first in firstDaySeen.withLock { $0 = first }; return 2 },
+                day: "2026-11-21", chosenAt: Date(), among: .everyQuiz, number: { first in firstDaySeen.withLock { $0 = first }; return 2 },
                 pick: { candidates in
                     #expect(candidates == [quizzes[0], quizzes[2]])
                     return 0
@@ -93,16 +93,43 @@ import Testing
             #expect(firstDaySeen.withLock { $0 } == "2026-11-20")
             #expect(second.number == 2 && second.quizId == quizzes[0])
             // A number taken (a clock set back) gets the next free one.
-            let third = try #require(try await store.daily(day: "2026-11-19", chosenAt: Date(), number: { _ in 1 }, pick: { _ in 0 }))
+            let third = try #require(try await store.daily(day: "2026-11-19", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }))
             #expect(third.number == 3 && third.quizId == quizzes[2])
             // Every quiz chosen once: all are candidates again.
-            let fourth = try #require(try await store.daily(day: "2026-11-22", chosenAt: Date(), number: { _ in 4 }, pick: { $0.count - 1 }))
+            let fourth = try #require(try await store.daily(day: "2026-11-22", chosenAt: Date(), among: .everyQuiz, number: { _ in 4 }, pick: { $0.count - 1 }))
             #expect(fourth.quizId == quizzes[2])
             #expect(try await store.dailyChoice(day: "2026-11-21") == second)
             #expect(try await store.dailyChoice(day: "2026-12-01") == nil)
             // Deleting the package leaves the days, without a quiz.
             try await store.deletePackages(ids: [id])
             #expect(try await store.dailyChoice(day: "2026-11-20") == DailyChoice(day: "2026-11-20", number: 1, quizId: nil, packageId: nil, position: nil))
+        }
+    }
+
+    /// Drawn among the posters held only, the daily quiz is one whose poster came with the seed or was uploaded.
+    @Test(arguments: StoreKind.allCases)
+    func theDailyQuizCanBeDrawnAmongPostersHeld(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            var package = makePackage(code: "AAAAA2", quizzes: 3)
+            package.quizzes[1].posterSource = .bundled
+            package.quizzes[1].posterPath = "held.jpg"
+            let (id, _) = try await publish(package, on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let seen = Mutex<[Int64]>([])
+            let held = try #require(try await store.daily(
+                day: "2026-11-20", chosenAt: Date(), among: .postersHeld, number: { _ in 1 },
+                pick: { candidates in seen.withLock { $0 = candidates }; return 0 }))
+            #expect(seen.withLock { $0 } == [quizzes[1]])
+            #expect(held.quizId == quizzes[1])
+            // Every held poster drawn once: drawn again among them, never a TMDB one.
+            let again = try #require(try await store.daily(
+                day: "2026-11-21", chosenAt: Date(), among: .postersHeld, number: { _ in 2 }, pick: { _ in 0 }))
+            #expect(again.quizId == quizzes[1])
+            let any = try #require(try await store.daily(
+                day: "2026-11-22", chosenAt: Date(), among: .everyQuiz, number: { _ in 3 },
+                pick: { candidates in seen.withLock { $0 = candidates }; return 0 }))
+            #expect(seen.withLock { $0 } == [quizzes[0], quizzes[2]])
+            #expect(any.quizId == quizzes[0])
         }
     }
 

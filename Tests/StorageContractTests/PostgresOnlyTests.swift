@@ -166,7 +166,8 @@ import UQuizTestSupport
     /// A role that must give its password (the cluster of `.ci/postgres` asks it of `uquiz_password_test` alone).
     @Test func aWrongPasswordIsReportedWithoutIt() async throws {
         let server = try postgresServerURL()
-        try await PostgresQuizStore.withRunning(url: server, migrating: false) { admin in
+        // The test's own set-up, on a cluster busy with every other test: more than the standard deadline.
+        try await PostgresQuizStore.withRunning(url: server, deadline: StoreDeadline(.seconds(30)), migrating: false) { admin in
             try await admin.ensurePasswordRoleForTesting(name: "uquiz_password_test", password: "right-password")
         }
         let wrong = try PostgresURL(server).with(user: "uquiz_password_test", password: "wrong-PASSWORD-42").connectionString

@@ -28,6 +28,27 @@ public struct AnswerJudge: Sendable {
     struct Candidate: Sendable {
         var title: String
         var variants: [String]
+        /// `variants` taken apart once for the typo checks, which every judged guess makes.
+        var spelled: [Spelled]
+
+        init(title: String, variants: [String]) {
+            self.title = title
+            self.variants = variants
+            spelled = variants.map(Spelled.init)
+        }
+    }
+
+    /// A normalized title as the typo checks read it: its Characters, its digits, and its Characters without digits.
+    struct Spelled: Sendable {
+        var characters: [Character]
+        var digits: String
+        var letters: [Character]
+
+        init(_ normalized: String) {
+            characters = Array(normalized)
+            digits = TitleNormalizer.digits(of: normalized)
+            letters = Array(TitleNormalizer.letters(of: normalized))
+        }
     }
 
     let accepted: [Candidate]
@@ -91,22 +112,23 @@ public struct AnswerJudge: Sendable {
             return .rejected(.titleOfAnotherMovie(other.title))
         }
 
+        // No distance is worked out that cannot be within the allowance: it is at least the difference in length.
+        let guesses = guessVariants.map(Spelled.init)
         var best: (title: String, distance: Int)?
         var digitsDifferFrom: String?
         for candidate in accepted {
-            for titleVariant in candidate.variants {
-                let allowance = Self.typoAllowance(forLength: titleVariant.count)
-                let titleDigits = TitleNormalizer.digits(of: titleVariant)
-                for guessVariant in guessVariants {
-                    if TitleNormalizer.digits(of: guessVariant) == titleDigits {
-                        let distance = Self.distance(guessVariant, titleVariant)
+            for title in candidate.spelled {
+                let allowance = Self.typoAllowance(forLength: title.characters.count)
+                for guess in guesses {
+                    if guess.digits == title.digits {
+                        // Within no allowance means equal, which the exact match above would have found.
+                        guard allowance > 0, abs(guess.characters.count - title.characters.count) <= allowance else { continue }
+                        let distance = Self.distance(guess.characters, title.characters)
                         if distance <= allowance, distance < best?.distance ?? .max {
                             best = (candidate.title, distance)
                         }
-                    } else if digitsDifferFrom == nil {
-                        let distance = Self.distance(
-                            TitleNormalizer.letters(of: guessVariant), TitleNormalizer.letters(of: titleVariant))
-                        if distance <= allowance { digitsDifferFrom = candidate.title }
+                    } else if digitsDifferFrom == nil, abs(guess.letters.count - title.letters.count) <= allowance {
+                        if Self.distance(guess.letters, title.letters) <= allowance { digitsDifferFrom = candidate.title }
                     }
                 }
             }
@@ -119,8 +141,10 @@ public struct AnswerJudge: Sendable {
     /// Optimal string alignment distance over Characters: insertions, deletions, substitutions and swaps of two
     /// neighbours each count 1, the commonest slips of a hurried typist.
     public static func distance(_ source: String, _ target: String) -> Int {
-        let a = Array(source)
-        let b = Array(target)
+        distance(Array(source), Array(target))
+    }
+
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var beforePrevious = [Int](repeating: 0, count: b.count + 1)

@@ -3,14 +3,17 @@ import QuizCore
 
 /// One quiz of a package as it will be played: the quiz, its judge and its place in this play (1 is the first played).
 public struct SolveRound: Sendable {
-    public var quiz: Quiz
-    public var judge: AnswerJudge
-    public var number: Int
+    public let quiz: Quiz
+    public let judge: AnswerJudge
+    public let number: Int
+    /// The quiz's hint, made once: the server replays a play's rounds on every request.
+    public let hint: String
 
     public init(quiz: Quiz, judge: AnswerJudge, number: Int) {
         self.quiz = quiz
         self.judge = judge
         self.number = number
+        hint = Hint.firstHint(for: quiz.title)
     }
 }
 
@@ -81,7 +84,7 @@ public struct SolveLoop: Sendable {
     /// A fresh round for `round`'s quiz starting at `start`; `nil` for a quiz with no areas (nothing to reveal).
     public func state(for round: SolveRound, start: Duration) -> QuizRound? {
         try? QuizRound(
-            index: round.number, judge: round.judge, hint: Hint.firstHint(for: round.quiz.title),
+            index: round.number, judge: round.judge, hint: round.hint,
             stageCount: round.quiz.areas.count, stageDuration: levels[level].stageDuration * timeScale,
             timeLimit: levels.timeLimit * timeScale, start: start, timeScale: timeScale)
     }
