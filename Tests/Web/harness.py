@@ -115,6 +115,25 @@ class Server:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+# What a person sees at an element's centre: "seen" when it is inside the viewport and not covered by anything (the
+# topmost element there is it or inside it), else what is in the way.
+SEEN_AT_CENTRE = """
+(element) => {
+  const box = element.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (box.width === 0 || box.height === 0) return 'not laid out';
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return `outside the viewport at ${x},${y}`;
+  const top = document.elementFromPoint(x, y);
+  if (top && (top === element || element.contains(top))) return 'seen';
+  return `covered by ${top ? top.tagName + '#' + top.id + '.' + top.className : 'nothing'}`;
+}
+"""
+
+
+def assert_seen(test, locator, what):
+    test.assertEqual(locator.evaluate(SEEN_AT_CENTRE), "seen", what)
+
+
 class Session:
     """The server with the one-quiz package published, and chromium."""
 
@@ -122,9 +141,10 @@ class Session:
         self.server = Server()
         self.playwright = None
         self.browser = None
+        self.package_title = "Web test: one silent classic"
         try:
             self.share_code = self.server.publish("Web maker", {
-                "format": 1, "title": "Web test: one silent classic", "level": "beginner", "language": "en",
+                "format": 1, "title": self.package_title, "level": "beginner", "language": "en",
                 "quizzes": [{"movie": 19, "areas": AREAS}],
             })
             self.playwright = sync_playwright().start()

@@ -12,7 +12,8 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from harness import (
-    ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, WRONG_GUESS, Session)
+    ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, WRONG_GUESS, Session,
+    assert_seen)
 
 session = None
 server = None
@@ -80,8 +81,15 @@ class WebPlayerTests(unittest.TestCase):
         page.on("request", lambda request: requested.append(request.url))
         console_errors = []
         page.on("console", lambda message: message.type == "error" and console_errors.append(message.text))
+        # The package's page: what it is and Start; looking at it starts no play.
+        page.goto(f"/p/{share_code}")
+        expect(page.locator("#package-title")).to_have_text(session.package_title)
+        assert_seen(self, page.get_by_role("button", name="Start"), "the Start button")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-package.png"))
+        self.assertEqual([url for url in requested if url.endswith("/plays")], [], "no play before Start")
         with page.expect_response(lambda r: r.url.endswith(f"/v1/packages/{share_code}/plays")) as started:
-            page.goto(f"/p/{share_code}")
+            page.get_by_role("button", name="Start").click()
         start = started.value.json()
         self.assertEqual(start["quizzes"][0]["status"], "waiting")
         starts_in_ms = start["quizzes"][0]["startsInMs"]
@@ -105,6 +113,12 @@ class WebPlayerTests(unittest.TestCase):
         page.wait_for_selector('#verdict[data-outcome="rejected"]')
         self.assertIn(f"\u201c{WRONG_GUESS}\u201d is not it", verdict.text_content())
         self.assertIn("shake", page.locator("#answer").get_attribute("class"))
+        assert_seen(self, verdict, "the wrong guess's verdict")
+        # Each quiz shows its package's title, its number and its time left together.
+        expect(page.locator("#time-left")).to_have_text(re.compile(r"^\d+ s left$"))
+        for part in ("#play-title", "#quiz-label", "#time-left", "#poster"):
+            assert_seen(self, page.locator(part), part)
+        self.assertEqual(page.locator("#play-title").text_content(), session.package_title)
 
         # Stage 2 on the server's schedule: its area now shows too, the last ones are still black.
         self.stage_shown(page, 2)
@@ -124,6 +138,7 @@ class WebPlayerTests(unittest.TestCase):
         guess.press("Enter")
         page.wait_for_selector('#verdict[data-outcome="solved"]')
         self.assertRegex(verdict.text_content(), r"^Right! Metropolis \(1927\) \+\d+ points$")
+        assert_seen(self, verdict, "the right guess's verdict")
 
         # The end: score, "1 of 1", the share line with the code and link, the leaderboard with the player's rank.
         share = page.locator("#share-line")
@@ -131,6 +146,11 @@ class WebPlayerTests(unittest.TestCase):
         self.assertRegex(share.text_content(), rf"UQuiz {share_code} 1/1 🟨 \d+ pts")
         self.assertIn(f"{server.base_url}/p/{share_code}", share.text_content())
         self.assertEqual(page.locator("#end-solved").text_content(), "1 of 1 solved")
+        # The end is brought into view and has the focus; its recap says how each quiz went.
+        assert_seen(self, page.locator("#end h2"), "the end's heading")
+        self.assertEqual(page.evaluate("document.activeElement.id"), "end")
+        self.assertRegex(page.locator("#recap li").first.text_content(),
+                         r"^1\. Metropolis \(1927\) solved at stage \d, \+\d+ points$")
         page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
         page.locator("#copy-share").click()
         expect(page.locator(".copy-status")).to_have_text("Copied.")
@@ -230,7 +250,7 @@ class WebPlayerTests(unittest.TestCase):
         self.assertIn(status, (400, 404))
         metrics["pageWeightBytes"] = weight
         metrics["roomPageWeightBytes"] = weight + room_weight
-        self.assertLess(weight, 60 * 1024, "the page without the poster stays under 60 KB")
+        self.assertLess(weight, 64 * 1024, "the page without the poster stays under 64 KB")
         self.assertLess(weight + room_weight, 90 * 1024, "a live room's page without the poster stays under 90 KB")
 
     def test_home_lists_packages_and_opens_a_share_code(self):
@@ -260,6 +280,7 @@ class WebPlayerTests(unittest.TestCase):
         code = json.loads(body)["shareCode"]
         page = self.new_page(PHONE)
         page.goto(f"/p/{code}")
+        page.get_by_role("button", name="Start").click()
         expect(page.locator("#countdown")).to_have_text(re.compile(r"^Quiz 1 starts in [123] s$"))
         self.stage_shown(page, 1)
         expect(page.locator("#quiz-label")).to_have_text("Quiz 1 of 2")
@@ -284,6 +305,8 @@ class WebPlayerTests(unittest.TestCase):
         # Between quizzes: quiz 1's whole poster and a countdown, then quiz 2 from black.
         page.wait_for_selector('#poster[data-whole="true"]')
         expect(page.locator("#countdown")).to_have_text(re.compile(r"^Quiz 2 starts in [123] s$"))
+        # Over quiz 1's poster the header still says quiz 1; it turns to quiz 2 with quiz 2's poster.
+        self.assertEqual(page.locator("#quiz-label").text_content(), "Quiz 1 of 2")
         expect(page.locator("#quiz-label")).to_have_text("Quiz 2 of 2")
         page.wait_for_selector('#poster[data-stage="1"]:not([data-whole])')
         at_quiz_two = page.evaluate(AREA_MEANS, [AREAS[2:], COLUMNS, ROWS])
@@ -301,6 +324,7 @@ class WebPlayerTests(unittest.TestCase):
         started = []
         page.on("request", lambda r: r.method == "POST" and r.url.endswith("/plays") and started.append(r.url))
         page.goto(f"/p/{share_code}")
+        page.get_by_role("button", name="Start").click()
         self.stage_shown(page, 1)
         page.reload()
         # The play goes on where the server's clock is: the stages reached so far are asked for at once.
@@ -314,8 +338,9 @@ class WebPlayerTests(unittest.TestCase):
     def test_an_unknown_code_says_so(self):
         page = self.new_page(PHONE)
         page.goto("/p/ZZZZZZ")
-        expect(page.locator("#verdict")).to_have_text("No package with this code here.")
-        self.assertTrue(page.locator("#answer").is_hidden())
+        expect(page.locator("#problem")).to_have_text("No package with this code here.")
+        assert_seen(self, page.locator("#problem"), "the problem")
+        self.assertEqual(page.get_by_role("button", name="Start").count(), 0)
 
     def test_korean_by_accept_language_and_the_switch(self):
         page = self.new_page(PHONE, locale="ko-KR")

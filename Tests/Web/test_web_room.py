@@ -12,7 +12,7 @@ import unittest
 
 from playwright.sync_api import expect
 
-from harness import ANSWER, AREAS, DESKTOP, PHONE, SCREENSHOTS, WRONG_GUESS, Session
+from harness import ANSWER, AREAS, DESKTOP, PHONE, SCREENSHOTS, WRONG_GUESS, Session, assert_seen
 
 session = None
 
@@ -105,15 +105,19 @@ class WebRoomTests(unittest.TestCase):
         guess.press("Enter")
         guest.wait_for_selector('#verdict[data-outcome="rejected"]')
         self.assertIn(f"\u201c{WRONG_GUESS}\u201d is not it", guest.locator("#verdict").text_content())
+        assert_seen(self, guest.locator("#verdict"), "the wrong guess's verdict on the phone")
 
         # The host solves it: they are told their points, and everyone sees who solved it (never what they typed).
         host.get_by_label("Your guess").fill(ANSWER)
         host.get_by_label("Your guess").press("Enter")
         host.wait_for_selector('#verdict[data-outcome="solved"]')
         self.assertRegex(host.locator("#verdict").text_content(), r"^Right! \+\d+ points at stage \d$")
+        assert_seen(self, host.locator("#verdict"), "the right guess's verdict on the desktop")
         for page in (host, guest):
             expect(page.locator("#solved-notices li")).to_have_text(
                 re.compile(rf"^{re.escape(host_name)} solved it at stage \d\.$"))
+            assert_seen(self, page.locator("#solved-notices li"), "who solved it")
+            assert_seen(self, page.locator("#time-left"), "the time left")
         guest.screenshot(path=str(SCREENSHOTS / "room-playing-phone.png"))
 
         # The guest solves it too: everyone has, so the quiz ends for all, with the answer, the whole poster, the
@@ -135,6 +139,8 @@ class WebRoomTests(unittest.TestCase):
                                  rf"^UQuiz {session.share_code} 1/1 \S+ \d+ pts")
             self.assertTrue(page.locator("#answer").is_hidden())
         self.assertRegex(host.locator("#places li.me .place-line").text_content(), rf"^#[12] {re.escape(host_name)}: \d+ points$")
+        for page in (host, guest):
+            assert_seen(self, page.locator("#podium h2"), "the podium")
         guest.screenshot(path=str(SCREENSHOTS / "room-podium-phone.png"), full_page=True)
         self.assertEqual(console_errors, [])
 

@@ -1,5 +1,5 @@
 // The web player's one page: it shows what the path asks for. `/` the public packages, today's daily quiz and a box
-// for a share code; `/p/{code}` a play of that package, with a button to play it with friends in a live room;
+// for a share code; `/p/{code}` that package with Start and a button to play it with friends in a live room;
 // `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there). Everything the
 // API says is shown with textContent, never parsed as HTML.
 
@@ -78,27 +78,71 @@ async function showHome() {
   }
 }
 
-function showPackage(code) {
-  const screen = new PlayScreen(main, {
-    storageKey: `uquiz.play.${code}`,
-    start: () => playerApi('POST', `/v1/packages/${encode(code)}/plays`),
-    shareLink: `${location.origin}/p/${encode(code)}`,
-  });
-  // The solo play starts at once; this leaves it for a room on the same package, the page's player its host.
-  const withFriends = element('button', { type: 'button', id: 'open-room', i18n: ['room.open'] });
+/// "Play with friends": opens a live room on the package, this page's player its host, without a solo play.
+function withFriendsButton(code) {
+  const button = element('button', { type: 'button', id: 'open-room', i18n: ['room.open'] });
   const problem = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
-  withFriends.addEventListener('click', async () => {
-    withFriends.disabled = true;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
     try {
       const { openRoom } = await import('./room.js');
       await openRoom(code);
     } catch (error) {
       setText(problem, 'error.generic', { message: error.message });
-      withFriends.disabled = false;
+      button.disabled = false;
     }
   });
-  main.prepend(element('div', { class: 'room-bar' }, [withFriends, problem]));
-  screen.begin();
+  return element('div', { class: 'room-open' }, [button, problem]);
+}
+
+/// A package's page: what it is, its best three and Start; a play is made only when Start is pressed (looking at a
+/// link costs the player nothing), except that a play this tab has going on (a reload) goes on at once.
+async function showPackage(code) {
+  const storageKey = `uquiz.play.${code}`;
+  const play = () => {
+    new PlayScreen(main, {
+      storageKey,
+      start: () => playerApi('POST', `/v1/packages/${encode(code)}/plays`),
+      shareLink: `${location.origin}/p/${encode(code)}`,
+      withFriends: () => withFriendsButton(code),
+    }).begin();
+  };
+  if (sessionStorage.getItem(storageKey)) { play(); return; }
+  main.replaceChildren(element('p', { i18n: ['package.loading'] }));
+  let metadata;
+  try {
+    metadata = await publicApi('GET', `/v1/packages/${encode(code)}`);
+  } catch (error) {
+    main.replaceChildren(element('p', {
+      id: 'problem', class: 'problem', role: 'alert',
+      i18n: error.status === 404 ? ['error.notFound'] : ['error.generic', { message: error.message }],
+    }));
+    return;
+  }
+  const start = element('button', { type: 'button', id: 'start-play', class: 'primary', i18n: ['package.start'] });
+  start.addEventListener('click', play);
+  const best = element('section', { id: 'best', class: 'leaderboard' });
+  main.replaceChildren(element('section', { id: 'intro', class: 'intro' }, [
+    element('h1', { id: 'package-title', text: metadata.title }),
+    element('p', {
+      class: 'meta',
+      i18n: ['package.meta', {
+        maker: metadata.maker, level: { i18n: `level.${metadata.level}` }, count: metadata.quizCount, plays: metadata.plays,
+      }],
+    }),
+    element('p', { class: 'note', i18n: ['play.noPause'] }),
+    element('div', { class: 'actions' }, [start, withFriendsButton(code)]),
+    best,
+  ]));
+  start.focus();
+  publicApi('GET', `/v1/packages/${encode(code)}/leaderboard`).then((board) => {
+    if (board.top.length === 0) return;
+    best.append(
+      element('h2', { i18n: ['package.best'] }),
+      element('ol', { id: 'best-players' }, board.top.slice(0, 3).map((line) => element('li', {
+        i18n: ['package.bestLine', { player: line.player, score: line.score }],
+      }))));
+  }).catch(() => best.remove());
 }
 
 async function showRoom(code) {

@@ -98,8 +98,9 @@ export class PosterLayers {
 
 export class PlayScreen {
   /// `start` makes the play on the server (a package's or the daily one); `resumeId` is a play to go on with.
-  constructor(main, { storageKey, start, resumeId, shareLink, daily }) {
+  constructor(main, { storageKey, start, resumeId, shareLink, daily, withFriends }) {
     this.main = main;
+    this.withFriends = withFriends;
     this.storageKey = storageKey;
     this.startPlay = start;
     this.resumeId = resumeId;
@@ -125,7 +126,9 @@ export class PlayScreen {
     this.canvas.dataset.i18nAttr = 'aria-label';
     this.poster = new PosterLayers(this.canvas);
     this.countdown = element('p', { id: 'countdown', class: 'countdown' });
+    this.titleLabel = element('span', { id: 'play-title', class: 'play-title' });
     this.quizLabel = element('span', { id: 'quiz-label' });
+    this.timeLabel = element('span', { id: 'time-left', class: 'time-left' });
     this.scoreLabel = element('span', { id: 'score-label' });
     this.timeFill = element('div', { class: 'timebar-fill' });
     this.hintText = element('p', { id: 'hint', class: 'hint' });
@@ -143,18 +146,16 @@ export class PlayScreen {
       ]),
       element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton]),
     ]);
-    this.endSection = element('section', { id: 'end', class: 'end', hidden: '' });
+    this.endSection = element('section', { id: 'end', class: 'end', hidden: '', tabindex: '-1' });
     this.section = element('section', { class: 'play' }, [
-      element('div', { class: 'status' }, [this.quizLabel, this.scoreLabel]),
+      element('div', { class: 'status' }, [this.titleLabel, this.quizLabel, this.timeLabel, this.scoreLabel]),
       element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
       element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
-      this.hintText,
-      this.verdict,
-      element('p', { class: 'note', i18n: ['play.noPause'] }),
       this.endSection,
     ]);
     setText(this.verdict, 'play.loading');
-    this.main.replaceChildren(this.section, this.form);
+    this.dock = dock(this.main, [this.hintText, this.verdict, this.form]);
+    this.main.replaceChildren(this.section, this.dock);
     this.poster.clear();
 
     this.form.addEventListener('submit', (event) => {
@@ -173,7 +174,6 @@ export class PlayScreen {
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible' && this.play && !this.play.finished) this.refresh();
     });
-    keepAboveKeyboard(this.form);
   }
 
   async begin() {
@@ -200,6 +200,7 @@ export class PlayScreen {
   fail(error) {
     if (error instanceof ApiError && error.status === 404) setText(this.verdict, 'error.notFound');
     else setText(this.verdict, 'error.generic', { message: error.message });
+    this.verdict.dataset.outcome = 'problem';
     this.form.hidden = true;
   }
 
@@ -212,13 +213,18 @@ export class PlayScreen {
     this.play = play;
     const count = play.quizzes.length;
     const current = play.currentQuiz ? play.quizzes[play.currentQuiz - 1] : null;
-    setText(this.quizLabel, 'play.quiz', { number: current?.number ?? count, count });
+    this.titleLabel.textContent = play.packageTitle;
+    this.titleLabel.title = play.packageTitle;
+    // Between quizzes the label stays on the quiz whose poster shows until the next one starts.
+    const labelled = current?.status === 'waiting' && this.shownQuiz > 0 ? this.shownQuiz : current?.number ?? count;
+    setText(this.quizLabel, 'play.quiz', { number: labelled, count });
     setText(this.scoreLabel, 'play.score', { score: play.score });
     for (const quiz of play.quizzes) {
       if (quiz.result && !this.said.has(quiz.number)) this.sayEnd(quiz);
     }
     if (current?.status === 'playing') {
       if (this.shownQuiz !== current.number) this.showQuiz(current.number);
+      if (this.verdict.dataset.i18n === 'play.notStarted') clearText(this.verdict);
       current.stagesInMs.forEach((ms, index) => {
         const due = receivedAt + ms + timerSlackMs;
         this.stageDue[index] = Math.min(this.stageDue[index] ?? Infinity, due);
@@ -256,6 +262,7 @@ export class PlayScreen {
     if (quiz.number === this.shownQuiz) {
       this.endsAt = null;
       this.timeFill.style.transform = 'scaleX(0)';
+      clearText(this.timeLabel);
       this.loadPoster(quiz.number, null, wholePosterFadeMs);
     }
   }
@@ -268,6 +275,7 @@ export class PlayScreen {
     this.endsAt = null;
     setText(this.canvas, 'play.poster', { number });
     clearText(this.hintText);
+    clearText(this.timeLabel);
     this.poster.clear();
   }
 
@@ -349,14 +357,11 @@ export class PlayScreen {
     if (this.endsAt !== null && this.limitMs > 0) {
       const left = Math.min(1, Math.max(0, (this.endsAt - now) / this.limitMs));
       this.timeFill.style.transform = `scaleX(${left})`;
+      showSeconds(this.timeLabel, 'room.timeLeft', this.endsAt - now);
       moving = true;
     }
     if (this.startsAt !== null) {
-      const seconds = Math.max(0, Math.ceil((this.startsAt - now) / 1000));
-      if (this.countdown.dataset.seconds !== String(seconds)) {
-        this.countdown.dataset.seconds = String(seconds);
-        setText(this.countdown, 'play.getReady', { number: this.countdownNumber, seconds });
-      }
+      showSeconds(this.countdown, 'play.getReady', this.startsAt - now, { number: this.countdownNumber });
       moving = true;
     }
     if (moving) this.animate();
@@ -463,22 +468,65 @@ export class PlayScreen {
       element('h2', { i18n: ['end.title'] }),
       element('p', { id: 'end-score', class: 'end-score', i18n: ['end.score', { score: play.score }] }),
       element('p', { id: 'end-solved', i18n: ['end.solved', { solved, count: play.quizzes.length }] }),
+      this.recap(play),
       element('div', { class: 'share' }, [shareLine, copy]),
       status,
     ];
-    if (play.ranked === false) children.push(element('p', { class: 'note', i18n: ['end.unranked'] }));
+    // A daily play counts for the streak, never on a package's board: the note is about packages.
+    if (play.ranked === false && !this.daily) children.push(element('p', { class: 'note', i18n: ['end.unranked'] }));
+    const actions = element('div', { class: 'actions' });
+    if (!this.daily) {
+      const again = element('button', { type: 'button', id: 'play-again', class: 'primary', i18n: ['end.again'] });
+      again.addEventListener('click', () => location.reload());
+      actions.append(again);
+      if (this.withFriends) actions.append(this.withFriends());
+    }
+    children.push(actions);
     this.endSection.replaceChildren(...children);
+    // The last verdict opens the end, and the dock, with nothing left to answer, goes.
+    clearText(this.hintText);
+    this.endSection.prepend(this.verdict);
+    this.dock.hidden = true;
+    this.main.classList.remove('with-dock');
     this.endSection.hidden = false;
+    // The end is below the last poster: brought into view and focused, so a screen reader reads it next.
+    this.endSection.scrollIntoView({ block: 'start' });
+    this.endSection.focus({ preventScroll: true });
     if (this.daily) {
       const daily = await optionalPlayerApi('GET', '/v1/daily').catch(() => null);
       if (daily?.you) {
-        this.endSection.append(element('p', { id: 'streak', i18n: ['daily.streak', { streak: daily.you.streak, best: daily.you.bestStreak }] }));
+        actions.before(element('p', { id: 'streak', i18n: ['daily.streak', { streak: daily.you.streak, best: daily.you.bestStreak }] }));
       }
     } else {
-      this.endSection.append(await leaderboard(play.shareCode));
-      const again = element('button', { type: 'button', i18n: ['end.again'] });
-      again.addEventListener('click', () => location.reload());
-      this.endSection.append(again);
+      actions.before(await leaderboard(play.shareCode));
+    }
+  }
+
+  /// Each quiz of the play: its whole poster, its answer, and how it went for the player.
+  recap(play) {
+    const items = play.quizzes.map((quiz) => {
+      const canvas = element('canvas', { width: 68, height: 102, 'aria-hidden': 'true' });
+      const result = quiz.result;
+      const how = !result ? ['recap.unplayed', {}]
+        : result.outcome === 'solved' ? ['recap.solved', { stage: result.stageReached, score: result.score }]
+          : [`recap.${result.outcome}`, {}];
+      const line = element('span', { class: 'recap-line' }, [
+        element('span', { text: `${quiz.number}. ${quiz.answer?.title ?? ''} ${yearText(quiz.answer)} ` }),
+        element('span', { i18n: how }),
+      ]);
+      this.drawThumbnail(canvas, quiz.number);
+      return element('li', {}, [canvas, line]);
+    });
+    return element('ol', { id: 'recap', class: 'recap' }, items);
+  }
+
+  async drawThumbnail(canvas, quiz) {
+    try {
+      const blob = await playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster`, undefined, 'blob');
+      const bitmap = await createImageBitmap(blob);
+      canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    } catch {
+      // A poster that cannot be had leaves its thumbnail black: the answer is in the line beside it.
     }
   }
 }
@@ -511,7 +559,30 @@ export async function leaderboard(code) {
   return section;
 }
 
-/// Keeps the answer bar in sight above a phone's on-screen keyboard: the visual viewport shrinks when the keyboard
+/// Whole seconds left in `node` (text `key` with `args` and the seconds), written only when the number changes.
+function showSeconds(node, key, leftMs, args = {}) {
+  const seconds = Math.max(0, Math.ceil(leftMs / 1000));
+  if (node.dataset.seconds === String(seconds) && node.dataset.i18n === key) return;
+  node.dataset.seconds = String(seconds);
+  setText(node, key, { ...args, seconds });
+}
+
+/// The dock of a play or a room, holding `children` (what the game says, then the answer form): fixed at the bottom
+/// of the screen, so the answer box stays at hand, with the page keeping room for it below its end (`with-dock`,
+/// and `--dock` its height as it changes) so that it covers nothing, and lifted above a phone's keyboard.
+function dock(main, children) {
+  const node = element('div', { id: 'dock', class: 'dock' }, children);
+  main.classList.add('with-dock');
+  const root = document.documentElement;
+  // A hidden dock keeps its last height: the poster keeps its size, so what was just scrolled into view stays there.
+  new ResizeObserver(() => {
+    if (node.offsetHeight > 0) root.style.setProperty('--dock', `${node.offsetHeight}px`);
+  }).observe(node);
+  keepAboveKeyboard(node);
+  return node;
+}
+
+/// Keeps the dock in sight above a phone's on-screen keyboard: the visual viewport shrinks when the keyboard
 /// opens while the layout viewport (where a fixed bar sits) may not, so the bar is lifted by the difference.
 function keepAboveKeyboard(bar) {
   const viewport = window.visualViewport;
@@ -525,4 +596,4 @@ function keepAboveKeyboard(bar) {
   place();
 }
 
-export { clearText, element, keepAboveKeyboard };
+export { clearText, dock, element, showSeconds };

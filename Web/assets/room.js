@@ -4,7 +4,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { setText, t } from './i18n.js';
-import { PosterLayers, clearText, element, keepAboveKeyboard } from './play.js';
+import { PosterLayers, clearText, dock, element, showSeconds } from './play.js';
 
 const wireVersion = 1;
 /// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
@@ -77,7 +77,7 @@ export class RoomScreen {
     this.poster = new PosterLayers(this.canvas);
     this.countdown = element('p', { id: 'countdown', class: 'countdown', hidden: '' });
     this.quizLabel = element('span', { id: 'quiz-label' });
-    this.timeLabel = element('span', { id: 'time-left' });
+    this.timeLabel = element('span', { id: 'time-left', class: 'time-left' });
     this.timeFill = element('div', { class: 'timebar-fill' });
     this.hintText = element('p', { id: 'hint', class: 'hint' });
     this.verdict = element('p', { id: 'verdict', class: 'verdict', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
@@ -86,10 +86,9 @@ export class RoomScreen {
       element('div', { class: 'status' }, [this.quizLabel, this.timeLabel]),
       element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
       element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
-      this.hintText, this.verdict, this.solvedList,
     ]);
     this.endSection = element('section', { id: 'quiz-end', class: 'end', hidden: '' });
-    this.podiumSection = element('section', { id: 'podium', class: 'end', hidden: '' });
+    this.podiumSection = element('section', { id: 'podium', class: 'end', hidden: '', tabindex: '-1' });
 
     this.guess = element('input', {
       id: 'guess', name: 'guess', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
@@ -102,9 +101,11 @@ export class RoomScreen {
       element('div', { class: 'answer-row' }, [this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] })]),
       element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton]),
     ]);
+    this.dock = dock(this.main, [this.hintText, this.verdict, this.solvedList, this.form]);
+    this.dock.hidden = true;
     this.main.replaceChildren(
       element('h1', { id: 'room-title', i18n: ['room.title', { code }] }), this.notice, this.joinForm,
-      this.gameSection, this.endSection, this.podiumSection, this.lobbySection, this.form);
+      this.gameSection, this.endSection, this.podiumSection, this.lobbySection, this.dock);
 
     this.joinForm.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -124,7 +125,6 @@ export class RoomScreen {
       if (event.code === 'KeyH') { event.preventDefault(); this.askHint(); }
       if (event.code === 'KeyS') { event.preventDefault(); this.skip(); }
     });
-    keepAboveKeyboard(this.form);
   }
 
   /// Takes back the seat this tab had (a reload), joins as the opener, or shows the lobby and asks for a name.
@@ -279,7 +279,6 @@ export class RoomScreen {
     if (!keepSeat) sessionStorage.removeItem(resumeKey(this.code));
     setText(this.notice, key);
     this.form.hidden = true;
-    this.main.classList.remove('with-answer-bar');
     this.startButton.hidden = true;
     this.endsAt = null;
     this.nextQuizAt = null;
@@ -373,8 +372,9 @@ export class RoomScreen {
     const running = this.phase === 'loading' || this.phase === 'playing';
     this.gameSection.hidden = this.phase === 'lobby';
     this.form.hidden = this.over || this.me === null || !running || this.watchingQuiz === this.shownQuiz;
-    // Room below the page's end for the fixed answer bar, only while it shows.
-    this.main.classList.toggle('with-answer-bar', !this.form.hidden);
+    // What the game says shows from the first quiz to the podium.
+    this.dock.hidden = this.phase === 'lobby' || (this.form.hidden && !this.verdict.textContent
+      && !this.hintText.textContent && this.solvedList.childElementCount === 0);
     const playing = this.phase === 'playing' && this.doneQuiz !== this.shownQuiz;
     this.guess.disabled = !playing && this.phase !== 'loading';
     this.hintButton.disabled = !playing || this.hintText.dataset.i18n === 'play.hintText';
@@ -501,6 +501,9 @@ export class RoomScreen {
     this.podiumSection.replaceChildren(element('h2', { i18n: ['room.podium'] }), element('ol', { id: 'places', class: 'places' }, places));
     this.podiumSection.hidden = false;
     this.showControls();
+    // The podium comes after the last quiz's answer: brought into view and focused.
+    this.podiumSection.scrollIntoView({ block: 'start' });
+    this.podiumSection.focus({ preventScroll: true });
   }
 
   // MARK: The player's moves
@@ -556,21 +559,13 @@ export class RoomScreen {
     if (this.endsAt !== null && this.limitMs > 0) {
       const left = Math.max(0, this.endsAt - now);
       this.timeFill.style.transform = `scaleX(${Math.min(1, left / this.limitMs)})`;
-      this.showSeconds(this.timeLabel, 'room.timeLeft', left, {});
+      showSeconds(this.timeLabel, 'room.timeLeft', left, {});
       moving = true;
     }
     if (this.nextQuizAt !== null) {
-      this.showSeconds(this.countdown, 'play.getReady', this.nextQuizAt - now, { number: this.shownQuiz + 1 });
+      showSeconds(this.countdown, 'play.getReady', this.nextQuizAt - now, { number: this.shownQuiz + 1 });
       moving = true;
     }
     if (moving) this.animate();
-  }
-
-  /// Whole seconds left in `node`, written only when the number changes.
-  showSeconds(node, key, leftMs, args) {
-    const seconds = Math.max(0, Math.ceil(leftMs / 1000));
-    if (node.dataset.seconds === String(seconds) && node.dataset.i18n === key) return;
-    node.dataset.seconds = String(seconds);
-    setText(node, key, { ...args, seconds });
   }
 }
