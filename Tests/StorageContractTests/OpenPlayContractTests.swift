@@ -16,6 +16,14 @@ func openRecord(
 
 struct ChangeRefused: Error, Equatable {}
 
+/// Play `id` finished after 30 s with one attempt at `quizId`, worth `score` when above 0.
+func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64, score: Int = 0) -> FinishedServerPlay {
+    FinishedServerPlay(
+        publicId: id, packageId: packageId, player: player, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
+        finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: score, elapsedSeconds: 30, dailyDay: nil,
+        attempts: [attempt(quizId: quizId, solved: score > 0, score: score)])
+}
+
 /// Open plays, rate buckets and the clock: the same answers from SQLite and PostgreSQL.
 @Suite struct OpenPlayContractTests {
     @Test(arguments: StoreKind.allCases)
@@ -76,10 +84,7 @@ struct ChangeRefused: Error, Equatable {}
             }
             #expect(try await store.openPlay(id: "p1") == stored)
 
-            let finished = FinishedServerPlay(
-                publicId: "p1", packageId: id, player: ann, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
-                finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: 120, elapsedSeconds: 12, dailyDay: nil,
-                attempts: [attempt(quizId: quizzes[0], solved: true, score: 120)])
+            let finished = finishedPlay("p1", packageId: id, player: ann, quizId: quizzes[0], score: 120)
             let done = try #require(try await store.updateOpenPlay(id: "p1") { _ in (7, .finish(finished)) })
             #expect(done.value == 7 && done.ranked == true)
             #expect(try await store.openPlay(id: "p1") == nil)
@@ -105,10 +110,7 @@ struct ChangeRefused: Error, Equatable {}
             try await start("p2", on: second, secondQuizzes)
             try await start("p3", on: first, firstQuizzes)
             await #expect(throws: OpenPlayRefusal.full) { try await start("p4", on: first, firstQuizzes) }
-            let finished = FinishedServerPlay(
-                publicId: "p1", packageId: first, player: ann, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
-                finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: 0, elapsedSeconds: 30, dailyDay: nil,
-                attempts: [attempt(quizId: firstQuizzes[0], solved: false, score: 0)])
+            let finished = finishedPlay("p1", packageId: first, player: ann, quizId: firstQuizzes[0])
             _ = try await store.updateOpenPlay(id: "p1") { _ in ((), .finish(finished)) }
             try await store.deletePackages(ids: [second])
             try await start("p5", on: first, firstQuizzes)
@@ -153,12 +155,8 @@ struct ChangeRefused: Error, Equatable {}
             let raced = try #require(try await store.openPlay(id: "p1"))
             #expect(raced.events.count == 2)
 
-            _ = try await store.updateOpenPlay(id: "p1") { _ in
-                ((), .finish(FinishedServerPlay(
-                    publicId: "p1", packageId: id, player: ann, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
-                    finishedAt: Date(timeIntervalSince1970: 1_800_000_030), score: 0, elapsedSeconds: 30, dailyDay: nil,
-                    attempts: [attempt(quizId: quizzes[0], solved: false, score: 0)])))
-            }
+            let finished = finishedPlay("p1", packageId: id, player: ann, quizId: quizzes[0])
+            _ = try await store.updateOpenPlay(id: "p1") { _ in ((), .finish(finished)) }
             #expect(try await store.appendOpenPlayEvents(raced, giving: appending(.skip, at: 3_000_000, to: raced)) == false)
             #expect(try await store.openPlay(id: "p1") == nil)
         }

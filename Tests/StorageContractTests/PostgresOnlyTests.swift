@@ -17,7 +17,7 @@ import UQuizTestSupport
                 for _ in 0..<instances {
                     group.addTask {
                         await result {
-                            try await PostgresQuizStore.withRunning(url: database.url, migrating: false) { store in
+                            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, migrating: false) { store in
                                 let seeded = try await store.prepare(seedContent: { try repositorySeed.content() })
                                 let packages = try await store.publicPackages(.init(), after: nil, limit: 10_000).count
                                 return (seeded: seeded, packages: packages)
@@ -39,7 +39,7 @@ import UQuizTestSupport
             let seedPackages = try repositorySeed.content().packages.count
             #expect(answers.map(\.packages) == Array(repeating: seedPackages, count: instances))
             // Looked at as it is: the migrations are those the instances applied.
-            let applied = try await PostgresQuizStore.withRunning(url: database.url, migrating: false) { store in
+            let applied = try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, migrating: false) { store in
                 try await store.appliedMigrations()
             }
             #expect(applied == PostgresQuizStore.knownMigrations)
@@ -51,7 +51,7 @@ import UQuizTestSupport
     /// write to a closed channel and never answers it.
     @Test func aStatementOnAConnectionTheServerClosedFailsAtOnce() async throws {
         try await PostgresQuizStore.withRunningForTesting(
-            url: try postgresServerURL(), maxConnections: 1, queryTimeout: 1, migrating: false
+            url: try postgresServerURL(), maxConnections: 1, queryTimeout: 1, deadline: testDeadline, migrating: false
         ) { store in
             try await store.withSessionForTesting { session in
                 await #expect(throws: StoreError.self) {
@@ -73,7 +73,7 @@ import UQuizTestSupport
     /// connection, or fails the wait itself if the driver would never answer), and the connection is not lent again.
     @Test func aStatementPastTheQueryTimeoutFailsAndItsConnectionIsDropped() async throws {
         try await PostgresQuizStore.withRunningForTesting(
-            url: try postgresServerURL(), maxConnections: 1, queryTimeout: 1, migrating: false
+            url: try postgresServerURL(), maxConnections: 1, queryTimeout: 1, deadline: testDeadline, migrating: false
         ) { store in
             let first = try await store.backendProcessForTesting()
             try await store.withSessionForTesting { session in
@@ -93,7 +93,7 @@ import UQuizTestSupport
 
     @Test func aDatabaseFromANewerBuildIsRefusedBeforeAnythingIsWritten() async throws {
         try await FreshPostgresDatabase.with { database in
-            try await PostgresQuizStore.withRunning(url: database.url) { store in
+            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline) { store in
                 try await store.recordMigrationForTesting("pg99-from-the-future")
             }
             let redacted = try PostgresURL(database.url).redacted
@@ -102,7 +102,7 @@ import UQuizTestSupport
                     url: database.url, seedContent: { try repositorySeed.content() }
                 ) { _ in }
             }
-            try await PostgresQuizStore.withRunning(url: database.url, migrating: false) { reopened in
+            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, migrating: false) { reopened in
                 // Refused before seeding: still no package.
                 let packages = try await reopened.publicPackages(.init(), after: nil, limit: 10)
                 #expect(packages.isEmpty)
@@ -184,9 +184,9 @@ import UQuizTestSupport
     /// The server ends every connection of the store (as a restart does): the next calls reconnect by themselves.
     @Test func deadConnectionsAreReplaced() async throws {
         try await FreshPostgresDatabase.with { database in
-            try await PostgresQuizStore.withRunning(url: database.url) { store in
+            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline) { store in
                 let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-                let ended = try await PostgresQuizStore.withRunning(url: database.serverURL, migrating: false) { admin in
+                let ended = try await PostgresQuizStore.withRunning(url: database.serverURL, deadline: testDeadline, migrating: false) { admin in
                     try await admin.terminateConnectionsForTesting(database: database.name)
                 }
                 #expect(ended >= 1)

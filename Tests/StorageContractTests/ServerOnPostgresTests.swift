@@ -94,7 +94,7 @@ import UQuizServer
         _ test: @Sendable (PostgresQuizStore, TestClock, any TestClientProtocol, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await FreshPostgresDatabase.with { database in
-            try await PostgresQuizStore.withRunning(url: database.url, seedContent: { try repositorySeed.content() }) { store in
+            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, seedContent: { try repositorySeed.content() }) { store in
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-pg-server-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)

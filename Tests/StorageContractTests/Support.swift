@@ -70,6 +70,11 @@ struct FreshPostgresDatabase {
     }
 }
 
+/// The deadline of the stores the tests open, where a test does not set its own: the tests check what the stores
+/// answer, not how fast, and on a machine running every suite at once (2 cores) a call may wait seconds for a thread.
+/// The deadline's own behaviour is tested with deadlines of its own.
+let testDeadline = StoreDeadline(.seconds(20))
+
 /// Runs `body` on a new, empty, migrated store of `kind`: SQLite in memory, or PostgreSQL in a fresh database.
 func withStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore) async throws -> T) async throws -> T {
     switch kind {
@@ -77,7 +82,7 @@ func withStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore) async
         return try await body(SQLiteServerStore(database: try AppDatabase.inMemory()))
     case .postgres:
         return try await FreshPostgresDatabase.with { database in
-            try await PostgresQuizStore.withRunning(url: database.url) { store in try await body(store) }
+            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline) { store in try await body(store) }
         }
     }
 }
@@ -91,7 +96,7 @@ func withSeededStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore)
         return try await body(SQLiteServerStore(database: database))
     case .postgres:
         return try await FreshPostgresDatabase.with { database in
-            try await PostgresQuizStore.withRunning(url: database.url, migrating: false) { store in
+            try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, migrating: false) { store in
                 #expect(try await store.prepare(seedContent: { try repositorySeed.content() }))
                 return try await body(store)
             }

@@ -36,7 +36,9 @@ final class TestServer: Sendable {
             at: folder.appendingPathComponent("uquiz.sqlite").path, seedBundle: { repositorySeed }
         ).database
         self.file = file
-        let database = try SQLiteServerStore.open(path: file.path)
+        // These tests check what the server answers, not how fast: run beside every other suite on 2 cores, a store
+        // call may wait seconds for a thread, past the standard deadline (whose own behaviour StoreDeadlineTests test).
+        let database = try SQLiteServerStore.open(path: file.path, deadline: StoreDeadline(.seconds(20)))
         self.database = database
         let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
         let app = AppEnvironment(
