@@ -69,6 +69,26 @@ class WebRoomTests(unittest.TestCase):
         for page in pages:
             expect(page.locator("#lobby-players li")).to_have_count(count)
 
+    def test_a_room_is_joined_by_its_code_on_the_home_page_and_its_link_copied(self):
+        host, code = self.open_room(DESKTOP)
+        # The host copies the invite link from the lobby.
+        host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=session.server.base_url)
+        expect(host.locator("#lobby")).to_contain_text(f"or with the code {code} on the home page")
+        host.get_by_role("button", name="Copy link").click()
+        expect(host.locator("#lobby .copy-status")).to_have_text("Copied.")
+        self.assertEqual(host.evaluate("navigator.clipboard.readText()"), f"{session.server.base_url}/r/{code}")
+        # A friend types the code, in lower case with a space, into the home page's one box.
+        friend = session.new_page(self, PHONE)
+        friend.goto("/")
+        box = friend.get_by_label("Share code or room code")
+        box.fill(f"{code[:2].lower()} {code[2:].lower()}")
+        with friend.expect_navigation(url=re.compile(rf"/r/{code}$")):
+            box.press("Enter")
+        friend.get_by_label("Your name").fill("Coder")
+        friend.get_by_role("button", name="Join").click()
+        self.everyone_in([host, friend], 2)
+        expect(host.locator("#lobby-players")).to_contain_text("Coder")
+
     def test_two_pages_play_a_room_from_the_lobby_to_the_podium(self):
         host, code = self.open_room(DESKTOP)
         host_name = player_name(host)

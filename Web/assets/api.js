@@ -93,4 +93,6 @@ export async function optionalPlayerApi(method, path) {
 }
 
 export const codePattern = /^[23456789ABCDEFGHJKMNPQRSTVWXYZ]{6}$/;
+/// A live room's code: 4 of the same letters and digits.
+export const roomCodePattern = /^[23456789ABCDEFGHJKMNPQRSTVWXYZ]{4}$/;
 export const encode = encodeURIComponent;

@@ -3,7 +3,7 @@
 // `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there). Everything the
 // API says is shown with textContent, never parsed as HTML.
 
-import { codePattern, encode, optionalPlayerApi, playerApi, publicApi } from './api.js';
+import { codePattern, encode, optionalPlayerApi, playerApi, publicApi, roomCodePattern } from './api.js';
 import { currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
 import { PlayScreen, element } from './play.js';
 
@@ -13,17 +13,28 @@ languageSwitch.dataset.i18n = 'language.other';
 languageSwitch.addEventListener('click', () => switchLanguage());
 relabel();
 
+/// A count in words, "1 quiz" or "3 quizzes", as an argument of a text (`key` and `key.one` in the tables).
+function counted(key, n) {
+  return { i18n: n === 1 ? `${key}.one` : key, args: { n } };
+}
+
+/// A package's maker, level, quizzes and plays, on one line.
+function packageMeta(metadata) {
+  return element('p', {
+    class: 'meta',
+    i18n: ['package.meta', {
+      maker: metadata.maker, level: { i18n: `level.${metadata.level}` },
+      count: counted('count.quizzes', metadata.quizCount), plays: counted('count.plays', metadata.plays),
+    }],
+  });
+}
+
 function packageItem(metadata) {
   const link = element('a', { href: `/p/${encode(metadata.shareCode)}`, class: 'package-title', text: metadata.title });
   return element('li', { class: 'package' }, [
     link,
     element('span', { class: 'code', text: metadata.shareCode }),
-    element('p', {
-      class: 'meta',
-      i18n: ['package.meta', {
-        maker: metadata.maker, level: { i18n: `level.${metadata.level}` }, count: metadata.quizCount, plays: metadata.plays,
-      }],
-    }),
+    packageMeta(metadata),
   ]);
 }
 
@@ -48,11 +59,13 @@ async function showHome() {
     element('div', { class: 'answer-row' }, [codeInput, element('button', { type: 'submit', class: 'primary', i18n: ['home.code.go'] })]),
     codeProblem,
   ]);
+  // One box for both codes, told apart by their length: a package's share code (6) or a live room's code (4).
   codeForm.addEventListener('submit', (event) => {
     event.preventDefault();
-    const code = codeInput.value.trim().toUpperCase();
-    if (!codePattern.test(code)) { setText(codeProblem, 'home.code.invalid'); return; }
-    location.assign(`/p/${encode(code)}`);
+    const code = codeInput.value.replace(/\s+/g, '').toUpperCase();
+    if (codePattern.test(code)) location.assign(`/p/${encode(code)}`);
+    else if (roomCodePattern.test(code)) location.assign(`/r/${encode(code)}`);
+    else setText(codeProblem, 'home.code.invalid');
   });
   const dailyBox = element('section', { class: 'daily-card', id: 'daily-card' });
   const listHeading = element('h2');
@@ -124,12 +137,7 @@ async function showPackage(code) {
   const best = element('section', { id: 'best', class: 'leaderboard' });
   main.replaceChildren(element('section', { id: 'intro', class: 'intro' }, [
     element('h1', { id: 'package-title', text: metadata.title }),
-    element('p', {
-      class: 'meta',
-      i18n: ['package.meta', {
-        maker: metadata.maker, level: { i18n: `level.${metadata.level}` }, count: metadata.quizCount, plays: metadata.plays,
-      }],
-    }),
+    packageMeta(metadata),
     element('p', { class: 'note', i18n: ['play.noPause'] }),
     element('div', { class: 'actions' }, [start, withFriendsButton(code)]),
     best,

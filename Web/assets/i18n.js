@@ -7,16 +7,20 @@ const tables = {
     'nav.daily': 'Daily',
     'home.title': 'Movie-poster quizzes',
     'home.lead': 'A black poster, revealed area by area: type the title before time runs out.',
-    'home.code.label': 'Share code',
+    'home.code.label': 'Share code or room code',
     'home.code.go': 'Play',
-    'home.code.invalid': 'A share code is 6 letters and digits, like FE7NWW.',
+    'home.code.invalid': 'A share code is 6 letters and digits, like FE7NWW; a room code is 4, like K7QF.',
     'home.popular': 'Popular packages',
     'home.new': 'New packages',
     'home.none': 'No public packages yet.',
     'home.daily': 'Daily quiz #{number}: {title}',
     'home.daily.go': 'Play today\u2019s quiz',
     'home.loadFailed': 'The server did not answer: {message}',
-    'package.meta': '{maker} \u00b7 {level} \u00b7 {count} quizzes \u00b7 {plays} plays',
+    'package.meta': '{maker} \u00b7 {level} \u00b7 {count} \u00b7 {plays}',
+    'count.quizzes': '{n} quizzes',
+    'count.quizzes.one': '{n} quiz',
+    'count.plays': '{n} plays',
+    'count.plays.one': '{n} play',
     'package.loading': 'Loading the package\u2026',
     'package.start': 'Start',
     'package.best': 'Best players',
@@ -36,6 +40,8 @@ const tables = {
     'play.hintText': 'Hint: {hint}',
     'play.noPause': 'The clock runs on the server and never pauses, even while this tab is hidden.',
     'play.notStarted': 'Wait for the poster: the quiz has not started.',
+    'play.connectionLost': 'The server cannot be reached: trying again\u2026 Its clock runs on meanwhile.',
+    'play.reconnected': 'Back on the server.',
     'verdict.accepted': 'Right! {title} {year} +{score} points',
     'verdict.wrong': '\u201c{guess}\u201d is not it.',
     'verdict.wrong_number': '\u201c{guess}\u201d: close, but the number differs.',
@@ -77,7 +83,10 @@ const tables = {
     'room.name': 'Your name',
     'room.join': 'Join',
     'room.players': 'Players',
-    'room.invite': 'Friends join with this link:',
+    'room.invite': 'Friends join with this link, or with the code {code} on the home page:',
+    'room.copyLink': 'Copy link',
+    'room.shareLink': 'Share',
+    'room.shareText': 'Play UQuiz with me: room {code}',
     'room.start': 'Start',
     'room.youHost': 'You host: start when everyone is in.',
     'room.waitHost': 'Waiting for the host to start.',
@@ -129,16 +138,20 @@ const tables = {
     'nav.daily': '오늘의 퀴즈',
     'home.title': '영화 포스터 퀴즈',
     'home.lead': '검은 포스터가 한 곳씩 드러납니다. 시간이 다 되기 전에 제목을 입력하세요.',
-    'home.code.label': '공유 코드',
+    'home.code.label': '공유 코드 또는 방 코드',
     'home.code.go': '풀기',
-    'home.code.invalid': '공유 코드는 FE7NWW처럼 문자와 숫자 6자입니다.',
+    'home.code.invalid': '공유 코드는 FE7NWW처럼 문자와 숫자 6자, 방 코드는 K7QF처럼 4자입니다.',
     'home.popular': '인기 패키지',
     'home.new': '새 패키지',
     'home.none': '아직 공개된 패키지가 없습니다.',
     'home.daily': '오늘의 퀴즈 #{number}: {title}',
     'home.daily.go': '오늘의 퀴즈 풀기',
     'home.loadFailed': '서버가 응답하지 않았습니다: {message}',
-    'package.meta': '{maker} \u00b7 {level} \u00b7 퀴즈 {count}개 \u00b7 {plays}회 플레이',
+    'package.meta': '{maker} \u00b7 {level} \u00b7 {count} \u00b7 {plays}',
+    'count.quizzes': '퀴즈 {n}개',
+    'count.quizzes.one': '퀴즈 {n}개',
+    'count.plays': '{n}회 플레이',
+    'count.plays.one': '{n}회 플레이',
     'package.loading': '패키지를 불러오는 중\u2026',
     'package.start': '시작',
     'package.best': '최고 기록',
@@ -158,6 +171,8 @@ const tables = {
     'play.hintText': '힌트: {hint}',
     'play.noPause': '시간은 서버에서 흐르며 이 탭이 가려져도 멈추지 않습니다.',
     'play.notStarted': '포스터를 기다리세요. 퀴즈가 아직 시작되지 않았습니다.',
+    'play.connectionLost': '서버에 연결할 수 없습니다. 다시 시도하는 중\u2026 그동안에도 서버의 시계는 흐릅니다.',
+    'play.reconnected': '서버에 다시 연결되었습니다.',
     'verdict.accepted': '정답! {title} {year} +{score}점',
     'verdict.wrong': '\u201c{guess}\u201d은(는) 아닙니다.',
     'verdict.wrong_number': '\u201c{guess}\u201d: 비슷하지만 숫자가 다릅니다.',
@@ -199,7 +214,10 @@ const tables = {
     'room.name': '이름',
     'room.join': '참가',
     'room.players': '참가자',
-    'room.invite': '친구는 이 링크로 참가합니다:',
+    'room.invite': '친구는 이 링크로, 또는 첫 화면에서 코드 {code}로 참가합니다:',
+    'room.copyLink': '링크 복사',
+    'room.shareLink': '공유',
+    'room.shareText': 'UQuiz 같이 해요: 방 {code}',
     'room.start': '시작',
     'room.youHost': '방장입니다. 모두 모이면 시작하세요.',
     'room.waitHost': '방장이 시작하기를 기다리는 중입니다.',
@@ -260,11 +278,11 @@ export function currentLanguage() {
 }
 
 /// The text of `key` in the current language with `{name}` replaced by `args.name` (as plain text); an argument
-/// `{i18n: key}` is itself a text of the table (a level's name), so it follows the language too.
+/// `{i18n: key, args}` is itself a text of the table (a level's name, a count), so it follows the language too.
 export function t(key, args = {}) {
   const table = tables[currentLanguage()];
   const template = table[key] ?? tables.en[key] ?? key;
-  const value = (name) => (args[name]?.i18n ? t(args[name].i18n) : (args[name] ?? '').toString());
+  const value = (name) => (args[name]?.i18n ? t(args[name].i18n, args[name].args) : (args[name] ?? '').toString());
   return template.replace(/\{(\w+)\}/g, (_, name) => value(name)).replace(/ {2,}/g, ' ').trim();
 }
 

@@ -14,6 +14,14 @@ const timerSlackMs = 20;
 const wholePosterFadeMs = 400;
 /// The fade of a stage when its length cannot be told from the schedule (one stage left): the shortest level's.
 const defaultStageMs = 2000;
+/// Waits before each try to reach the server again after losing it; the last is kept.
+const reconnectDelaysMs = [1000, 2000, 4000, 8000];
+
+/// Whether `error` says the server could not be reached (no answer, or a proxy or the server saying it is down for
+/// now), rather than that it refused what was asked.
+function unreachable(error) {
+  return !(error instanceof ApiError) || [502, 503, 504].includes(error.status);
+}
 
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -317,12 +325,38 @@ export class PlayScreen {
         const play = await playerApi('GET', `/v1/plays/${encode(this.playId)}`);
         this.apply(play, performance.now());
       } catch (error) {
-        setText(this.verdict, 'error.generic', { message: error.message });
+        if (unreachable(error)) this.lostServer();
+        else setText(this.verdict, 'error.generic', { message: error.message });
       } finally {
         this.refreshing = null;
       }
     })();
     return this.refreshing;
+  }
+
+  /// The server cannot be reached: says so and tries again, waiting longer each time, until it answers. Its clock
+  /// does not stop meanwhile, so the page's timers run on, and what it says when it answers is what counts.
+  lostServer() {
+    if (this.reconnecting) return;
+    setText(this.verdict, 'play.connectionLost');
+    this.verdict.dataset.outcome = 'problem';
+    this.reconnecting = (async () => {
+      for (let attempt = 0; ; attempt += 1) {
+        await new Promise((resolve) => { setTimeout(resolve, reconnectDelaysMs[Math.min(attempt, reconnectDelaysMs.length - 1)]); });
+        try {
+          const play = await playerApi('GET', `/v1/plays/${encode(this.playId)}`);
+          setText(this.verdict, 'play.reconnected');
+          delete this.verdict.dataset.outcome;
+          // A stage asked for while the server was away is asked for again.
+          this.askedStage = Math.min(this.askedStage, Number(this.canvas.dataset.stage ?? 0));
+          this.apply(play, performance.now());
+          break;
+        } catch (error) {
+          if (!unreachable(error)) { setText(this.verdict, 'error.generic', { message: error.message }); break; }
+        }
+      }
+      this.reconnecting = null;
+    })();
   }
 
   // MARK: The poster
@@ -337,7 +371,8 @@ export class PlayScreen {
       this.poster.add(bitmap, stage, fadeMs);
       this.animate();
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 409)) setText(this.verdict, 'error.generic', { message: error.message });
+      if (unreachable(error)) this.lostServer();
+      else if (error.status !== 409) setText(this.verdict, 'error.generic', { message: error.message });
     }
   }
 
@@ -428,6 +463,8 @@ export class PlayScreen {
       setText(this.verdict, 'verdict.tooFast', { seconds: error.retryAfter ?? 1 });
     } else if (error instanceof ApiError && error.status === 409) {
       this.refresh();
+    } else if (unreachable(error)) {
+      this.lostServer();
     } else {
       setText(this.verdict, 'error.generic', { message: error.message });
     }
@@ -454,16 +491,7 @@ export class PlayScreen {
     const shareText = `${play.shareLine ?? ''}\n${this.shareLink}`;
     const shareLine = element('output', { id: 'share-line', class: 'share-line', text: shareText });
     const status = element('p', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
-    const copy = element('button', { type: 'button', id: 'copy-share', i18n: ['end.copy'] });
-    copy.addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(shareText);
-        setText(status, 'end.copied');
-      } catch {
-        getSelection().selectAllChildren(shareLine);
-        setText(status, 'end.copyFailed');
-      }
-    });
+    const copy = copyButton({ id: 'copy-share', label: 'end.copy' }, shareLine, status);
     const children = [
       element('h2', { i18n: ['end.title'] }),
       element('p', { id: 'end-score', class: 'end-score', i18n: ['end.score', { score: play.score }] }),
@@ -559,6 +587,22 @@ export async function leaderboard(code) {
   return section;
 }
 
+/// A button copying `line`'s text, saying in `status` that it did, or selecting the line for the person to copy when
+/// the browser refuses.
+function copyButton({ id, label }, line, status) {
+  const button = element('button', { type: 'button', id, i18n: [label] });
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(line.textContent);
+      setText(status, 'end.copied');
+    } catch {
+      getSelection().selectAllChildren(line);
+      setText(status, 'end.copyFailed');
+    }
+  });
+  return button;
+}
+
 /// Whole seconds left in `node` (text `key` with `args` and the seconds), written only when the number changes.
 function showSeconds(node, key, leftMs, args = {}) {
   const seconds = Math.max(0, Math.ceil(leftMs / 1000));
@@ -596,4 +640,4 @@ function keepAboveKeyboard(bar) {
   place();
 }
 
-export { clearText, dock, element, showSeconds };
+export { clearText, copyButton, dock, element, showSeconds };

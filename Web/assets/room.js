@@ -4,7 +4,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { setText, t } from './i18n.js';
-import { PosterLayers, clearText, dock, element, showSeconds } from './play.js';
+import { PosterLayers, clearText, copyButton, dock, element, showSeconds } from './play.js';
 
 const wireVersion = 1;
 /// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
@@ -68,8 +68,7 @@ export class RoomScreen {
     this.lobbyNote = element('p', { id: 'lobby-note', class: 'note' });
     this.lobbySection = element('section', { id: 'lobby', class: 'lobby', hidden: '' }, [
       element('h2', { i18n: ['room.players'] }), this.players, this.startButton, this.lobbyNote,
-      element('p', { class: 'note', i18n: ['room.invite'] }),
-      element('output', { id: 'room-link', class: 'share-line', text: `${location.origin}/r/${code}` }),
+      ...this.invite(code),
     ]);
 
     this.canvas = element('canvas', { id: 'poster', width: 342, height: 513, role: 'img' });
@@ -125,6 +124,25 @@ export class RoomScreen {
       if (event.code === 'KeyH') { event.preventDefault(); this.askHint(); }
       if (event.code === 'KeyS') { event.preventDefault(); this.skip(); }
     });
+  }
+
+  /// The invite: the room's link with a copy button, and the system's share sheet where the browser has one.
+  invite(code) {
+    const link = `${location.origin}/r/${code}`;
+    const line = element('output', { id: 'room-link', class: 'share-line', text: link });
+    const status = element('p', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
+    const buttons = [copyButton({ id: 'copy-room-link', label: 'room.copyLink' }, line, status)];
+    if (navigator.share) {
+      const share = element('button', { type: 'button', id: 'share-room-link', i18n: ['room.shareLink'] });
+      // Dismissing the sheet rejects: nothing to say then.
+      share.addEventListener('click', () => navigator.share({ title: 'UQuiz', text: t('room.shareText', { code }), url: link }).catch(() => {}));
+      buttons.push(share);
+    }
+    return [
+      element('p', { class: 'note', i18n: ['room.invite', { code }] }),
+      element('div', { class: 'share' }, [line, ...buttons]),
+      status,
+    ];
   }
 
   /// Takes back the seat this tab had (a reload), joins as the opener, or shows the lobby and asks for a name.
