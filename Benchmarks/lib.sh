@@ -10,7 +10,7 @@ install_missing() {
   fi
 }
 
-# (start needs $work and a $pids array.)
+# (start needs $work and a $pids array: servers_in_work below makes both.)
 # start NAME COMMAND...: runs COMMAND with stdout to $work/NAME.out and stderr to $work/NAME.log; sets $started_pid and
 # $started_url once it prints its listening line (polled: a first run seeds its database before it listens, and this
 # machine is shared).
@@ -49,3 +49,20 @@ build_uquiz() {
 # serve NAME FLAGS...: `uquiz serve` on a free loopback port with rate limits off (one address drives thousands of
 # requests a second: README, "The server"), through `start`.
 serve() { local name=$1; shift; start "$name" "$uquiz" serve --host 127.0.0.1 --port 0 --rate-limits off "$@"; }
+
+# servers_in_work: a new temporary folder $work for the servers' files; when the script ends, every server `start`
+# started is stopped, the PostgreSQL cluster whose folder is in $postgres_dir (if one was started) is removed, and so
+# is $work.
+servers_in_work() {
+  work=$(mktemp -d)
+  pids=()
+  postgres_dir=""
+  trap remove_servers_and_work EXIT
+  trap 'exit 130' INT TERM
+}
+
+remove_servers_and_work() {
+  stop_servers
+  [ -n "$postgres_dir" ] && bash .ci/postgres stop "$postgres_dir"
+  rm -rf "$work"
+}

@@ -25,14 +25,7 @@ if ! "$venv/bin/python" -c 'import websockets' >/dev/null 2>&1; then
 fi
 python="$root/$venv/bin/python"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  stop_servers
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+servers_in_work
 build_uquiz
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 # 1,000 sockets on each side, with the files of the server and the clients.

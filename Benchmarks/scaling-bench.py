@@ -6,13 +6,15 @@ Usage: scaling-bench.py NAME WORK OUT.json URL [URL ...]
 Runs bounded wrk runs against every URL at once (one wrk per instance, the connections split between them, so the
 client load is the same whatever the number of instances): /healthz (the framework's floor), GET /v1/packages/{code},
 POST /v1/packages/{code}/plays (a play start: a write of a new open play) and POST /v1/plays/{id}/guesses (a wrong
-guess: the play's record read, replayed and appended to under the database's lock). Plays are started on the first
-instance and guessed on all of them, so a guess often reaches an instance the play was not started on. Requests per
-second are summed over the instances; p50 and p99 are the worst of the instances' own.
+guess: the play's record read and replayed, the guess judged; nothing is written). Starts and guesses are run twice:
+as fast as they go, then paced at half that rate, for the latency of a busy server that is not saturated. Plays are
+started on the first instance and guessed on all of them, so a guess often reaches an instance the play was not started
+on. Requests per second are summed over the instances; p50 and p99 are the worst of the instances' own.
 """
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -25,9 +27,17 @@ spec.loader.exec_module(bench)
 THREADS, CONNECTIONS, SECONDS = 2, 32, 10
 
 
+def cpu_times():
+    """The machine's CPU time so far (/proc/stat, in ticks): (all, stolen by the hypervisor)."""
+    fields = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    return sum(fields[:8]), fields[7]
+
+
 def wrk_all(name, urls, work, script_body=""):
-    """One bounded wrk per instance, at the same time; their summed rate and worst percentiles."""
+    """One bounded wrk per instance, at the same time; their summed rate and worst percentiles, and the share of the
+    machine's CPU time the hypervisor took meanwhile (steal: a neighbour's load, which no ratio in the run corrects)."""
     per = max(1, THREADS // len(urls))
+    before = cpu_times()
     procs = []
     for index, url in enumerate(urls):
         script = os.path.join(work, f"{name}-{index}.lua")
@@ -48,8 +58,11 @@ def wrk_all(name, urls, work, script_body=""):
               "non_2xx_3xx": sum(r["non_2xx_3xx"] for r in runs),
               "errors": sum(r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"] for r in runs),
               "per_instance_rps": [round(r["rps"]) for r in runs]}
+    after = cpu_times()
+    result["steal"] = (after[1] - before[1]) / max(1, after[0] - before[0])
     print(f"{name}: {result['rps']:.0f} requests/s {result['per_instance_rps']}, p50 {result['p50_us']} µs, "
-          f"p99 {result['p99_us']} µs, non-2xx/3xx {result['non_2xx_3xx']}, errors {result['errors']}", file=sys.stderr)
+          f"p99 {result['p99_us']} µs, non-2xx/3xx {result['non_2xx_3xx']}, errors {result['errors']}, "
+          f"steal {result['steal']:.0%}", file=sys.stderr)
     return result
 
 
@@ -68,6 +81,32 @@ end
 """
 
 
+def paced(script_body, rps):
+    """`script_body` sending at about `rps` requests a second in all: each connection waits between its requests
+    (wrk's `delay`) so that together they ask for that rate; the time waited is not counted in the latencies."""
+    delay_ms = 1000.0 * CONNECTIONS / max(rps, 1.0)
+    return script_body + f"\ndelay = function() return {delay_ms:.3f} end\n"
+
+
+def profiled(name, path, run):
+    """`run()`; with SCALING_PROFILE naming a folder, perf samples every process of the machine meanwhile (`perf record
+    -a -g` at 499 Hz: the servers, PostgreSQL, wrk and the kernel) into FOLDER/NAME-PATH.data (Benchmarks/profile.sh)."""
+    folder = os.environ.get("SCALING_PROFILE")
+    if not folder:
+        return run()
+    slug = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+    data = os.path.join(folder, f"{slug}-{path}.data")
+    perf = subprocess.Popen(["perf", "record", "-a", "-g", "-F", "499", "-o", data],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        return run()
+    finally:
+        perf.send_signal(signal.SIGINT)
+        _, errors = perf.communicate(timeout=120)
+        if perf.returncode not in (0, -signal.SIGINT):
+            raise SystemExit(f"perf record failed: {errors.strip()}")
+
+
 def main(name, work, out, urls):
     client = bench.Client(urls[0])
     tokens = [bench.new_player(client, f"Scale {index}") for index in range(bench.PLAYERS_PER_RUN)]
@@ -77,15 +116,24 @@ def main(name, work, out, urls):
     results = {"name": name, "instances": len(urls), "loadavg_before": open("/proc/loadavg").read().split()[:3]}
     results["floor"] = wrk_all(f"{name} floor", [f"{u}/healthz" for u in urls], work)
     results["package"] = wrk_all(f"{name} package", [f"{u}/v1/packages/{bench.SHARE_CODE}" for u in urls], work)
-    results["start"] = wrk_all(f"{name} start", urls, work,
-                               tokens_script(tokens, "POST", f"/v1/packages/{bench.SHARE_CODE}/plays"))
+    start_script = tokens_script(tokens, "POST", f"/v1/packages/{bench.SHARE_CODE}/plays")
+    results["start"] = profiled(name, "start", lambda: wrk_all(f"{name} start", urls, work, start_script))
+    # The latency a user sees when the server is busy but not saturated: half the rate just measured.
+    results["start_half"] = wrk_all(f"{name} start at half rate", urls, work,
+                                    paced(start_script, results["start"]["rps"] / 2))
     # Guesses on plays started just now, so their first quiz plays through the whole run (20 s a quiz).
     plays = bench.start_plays(client, tokens, bench.PLAYS_PER_RUN)
     bench.wait_until_playing(client, plays)
-    results["guess"] = wrk_all(
-        f"{name} guess", urls, work,
-        bench.request_script(plays, "POST", lambda play: f"/v1/plays/{play}/guesses",
-                             {"quiz": 1, "text": bench.WRONG_GUESS}))
+    guess_script = bench.request_script(plays, "POST", lambda play: f"/v1/plays/{play}/guesses",
+                                        {"quiz": 1, "text": bench.WRONG_GUESS})
+    results["guess"] = profiled(name, "guess", lambda: wrk_all(f"{name} guess", urls, work, guess_script))
+    # New plays again: the first ones' quiz 1 would time out during this run.
+    plays = bench.start_plays(client, tokens, bench.PLAYS_PER_RUN)
+    bench.wait_until_playing(client, plays)
+    guess_script = bench.request_script(plays, "POST", lambda play: f"/v1/plays/{play}/guesses",
+                                        {"quiz": 1, "text": bench.WRONG_GUESS})
+    results["guess_half"] = wrk_all(f"{name} guess at half rate", urls, work,
+                                    paced(guess_script, results["guess"]["rps"] / 2))
     results["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     with open(out, "w") as f:
         json.dump(results, f, indent=1)

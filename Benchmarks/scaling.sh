@@ -18,16 +18,7 @@ install_missing wrk curl
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends postgresql
 }
 
-work=$(mktemp -d)
-pids=()
-postgres_dir=""
-cleanup() {
-  stop_servers
-  [ -n "$postgres_dir" ] && bash .ci/postgres stop "$postgres_dir"
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+servers_in_work
 build_uquiz
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 

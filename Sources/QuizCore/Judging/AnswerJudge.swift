@@ -53,6 +53,10 @@ public struct AnswerJudge: Sendable {
 
     let accepted: [Candidate]
     let otherMovies: [Candidate]
+    /// Each normalized variant of `accepted` and `otherMovies`, with the first candidate that has it: an exact match is
+    /// one lookup a variant of the guess, however many movies the catalog holds.
+    let acceptedByVariant: [String: Int]
+    let otherMovieByVariant: [String: Int]
 
     /// Titles that normalize to nothing are ignored. Another movie's title that is also one of the accepted titles (a
     /// remake, an alias shared with another film) blocks nothing: the guess names this movie as much as that one.
@@ -62,6 +66,23 @@ public struct AnswerJudge: Sendable {
         let acceptedVariants = Set(accepted.flatMap(\.variants))
         otherMovies = otherMovieTitles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }
             .filter { !$0.variants.isEmpty && acceptedVariants.isDisjoint(with: $0.variants) }
+        acceptedByVariant = Self.firstIndex(byVariantOf: accepted)
+        otherMovieByVariant = Self.firstIndex(byVariantOf: otherMovies)
+    }
+
+    private static func firstIndex(byVariantOf candidates: [Candidate]) -> [String: Int] {
+        var indices: [String: Int] = [:]
+        for (index, candidate) in candidates.enumerated() {
+            for variant in candidate.variants where indices[variant] == nil { indices[variant] = index }
+        }
+        return indices
+    }
+
+    /// The first of `candidates` (by `indices`) that has one of `variants`.
+    private static func first(
+        of candidates: [Candidate], by indices: [String: Int], having variants: [String]
+    ) -> Candidate? {
+        variants.compactMap { indices[$0] }.min().map { candidates[$0] }
     }
 
     /// A judge for `movie` played in any language: its titles in every language, its original title and its aliases
@@ -103,12 +124,10 @@ public struct AnswerJudge: Sendable {
     public func judge(_ guess: String) -> Verdict {
         let guessVariants = TitleNormalizer.variants(guess)
         guard !guessVariants.isEmpty else { return .rejected(.emptyGuess) }
-        let guessSet = Set(guessVariants)
-
-        if let exact = accepted.first(where: { !guessSet.isDisjoint(with: $0.variants) }) {
+        if let exact = Self.first(of: accepted, by: acceptedByVariant, having: guessVariants) {
             return .accepted(matchedTitle: exact.title, distance: 0)
         }
-        if let other = otherMovies.first(where: { !guessSet.isDisjoint(with: $0.variants) }) {
+        if let other = Self.first(of: otherMovies, by: otherMovieByVariant, having: guessVariants) {
             return .rejected(.titleOfAnotherMovie(other.title))
         }
 
