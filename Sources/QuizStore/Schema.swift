@@ -196,7 +196,7 @@ enum Schema {
             }
         }
         migrator.registerMigration("v8-room-results") { db in
-            // The final results of live rooms (issue 17), one row per player and room, written once when a room's last
+            // The final results of live rooms, one row per player and room, written once when a room's last
             // quiz ends: nothing of a room in progress is stored. `playerId` is set for players who joined with their
             // bearer token (their stats count it) and null for guests known only by the name they typed.
             try db.create(table: "roomResult") { t in
@@ -215,7 +215,7 @@ enum Schema {
             try db.create(index: "roomResult_on_playerId", on: "roomResult", columns: ["playerId"])
         }
         migrator.registerMigration("v9-room-directory") { db in
-            // Which server instance holds each open live room (issue 17): a room lives in the memory of the instance
+            // Which server instance holds each open live room: a room lives in the memory of the instance
             // that opened it, and another instance on the same store forwards the room's requests and sockets there.
             // The primary key makes a room code unique across every instance.
             try db.create(table: "roomDirectory") { t in

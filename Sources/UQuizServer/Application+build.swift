@@ -1,4 +1,4 @@
-// The HTTP front end of UQuiz (`uquiz serve`, issue 14).
+// The HTTP front end of UQuiz (`uquiz serve`).
 //
 // The REST contract is one OpenAPI 3.1 document, `openapi.yaml` beside this file, embedded in the binary at build time
 // and served as it is at `GET /openapi.yaml`. The routes are plain Hummingbird routes that the document describes, not

@@ -9,7 +9,7 @@ import ServiceLifecycle
 import Synchronization
 import UQuizApp
 
-/// Rooms across several instances (issue 17). A room lives in the memory of the instance that opened it (its holder),
+/// Rooms across several instances. A room lives in the memory of the instance that opened it (its holder),
 /// which the store's room directory names by base URL. Another instance asked about the room forwards: a lobby or
 /// poster request is sent on to the holder and its answer passed back as it is, and a WebSocket is relayed message by
 /// message over a socket of its own to the holder, so the room's clock, judge and order of messages stay in one place.

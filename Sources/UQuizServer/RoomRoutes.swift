@@ -5,7 +5,7 @@ import NIOCore
 import NIOWebSocket
 import UQuizApp
 
-/// Live rooms (issue 17): opening one, its lobby, its WebSocket and its stage posters. The rules live in `ServerRooms`
+/// Live rooms: opening one, its lobby, its WebSocket and its stage posters. The rules live in `ServerRooms`
 /// and `RoomConnection` (UQuizApp); these routes carry bytes between them and the sockets.
 struct RoomRoutes {
     let environment: ServerEnvironment

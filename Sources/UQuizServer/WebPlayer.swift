@@ -1,4 +1,4 @@
-// The web player (issue 15): plain HTML, CSS and JavaScript modules from the repository's `Web/` folder, served beside
+// The web player: plain HTML, CSS and JavaScript modules from the repository's `Web/` folder, served beside
 // the API with no build step. The page talks to the documented `/v1` API only, like any other client.
 
 import Crypto

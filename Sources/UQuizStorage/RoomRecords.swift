@@ -2,7 +2,7 @@ import Foundation
 import PosterGrid
 import QuizCore
 
-/// One player's final result in one live room (issue 17), as stored when the room's last quiz ends.
+/// One player's final result in one live room, as stored when the room's last quiz ends.
 public struct RoomResultRow: Sendable, Equatable {
     public var roomCode: String
     public var packageId: Int64

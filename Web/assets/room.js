@@ -1,4 +1,4 @@
-// A live room, `/r/{code}` (issue 17): the lobby, the quizzes played together on the server's clock, the answer and
+// A live room, `/r/{code}`: the lobby, the quizzes played together on the server's clock, the answer and
 // scoreboard between them and the podium, over the room's WebSocket (README.md, "Live rooms"). The server times and
 // judges everything; the page draws what it is told when it is told, and sets text from the network only as text.
 

@@ -37,7 +37,7 @@ public protocol RoomObserver {
     func tick(session: RoomSession)
 }
 
-/// Playing in a live room from a client (issue 17): opens the room for a host or checks it for a joiner over REST, then
+/// Playing in a live room from a client: opens the room for a host or checks it for a joiner over REST, then
 /// carries a `RoomSession` over the room's WebSocket: the server's messages in, the player's lines out, the pings
 /// answered, the posters fetched, and after a dropped socket a `resume` on a new one within the seat hold.
 public struct RemoteRoom {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A player's side of a live room (issue 17) as pure state: it is fed the server's messages and the player's typed
+/// A player's side of a live room as pure state: it is fed the server's messages and the player's typed
 /// lines, with the instant each came on the client's monotonic clock, and says what to send and which poster to fetch.
 /// Nothing here touches a socket or a clock, so a test drives it message by message (`RemoteRoom` is the loop that
 /// carries it over a real connection).

@@ -1,7 +1,7 @@
 import Foundation
 import QuizCore
 
-/// Live rooms through the REST API beside their WebSocket (issue 17).
+/// Live rooms through the REST API beside their WebSocket.
 extension ServerClient {
     /// Opens a room on the package `shareCode` hosted by this player; the host then joins its WebSocket first.
     public func openRoom(shareCode: String) throws(ServerClientError) -> RoomWire.Opened {

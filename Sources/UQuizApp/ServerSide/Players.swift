@@ -55,8 +55,8 @@ extension Players {
     /// How many of the player's latest room results `roomStats` lists.
     public static let recentRoomCount = 20
 
-    /// The player's live-room results added up and the latest few (issue 17: a room's final results count in the
-    /// players' stats).
+    /// The player's live-room results added up and the latest few: a room's final results count in the players'
+    /// stats.
     public func roomStats(of player: Player) async throws -> ServerAPI.PlayerStats {
         let store = try environment.store()
         let rooms = try await store.roomStats(playerId: player.id)

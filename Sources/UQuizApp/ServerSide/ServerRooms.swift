@@ -37,7 +37,7 @@ public enum RoomOutbound: Sendable, Equatable {
     case close(RoomWire.CloseReason)
 }
 
-/// The live rooms of this server instance (issue 17): each a `Room` value behind a lock, with its players' connections
+/// The live rooms of this server instance: each a `Room` value behind a lock, with its players' connections
 /// and one timer that wakes at the room's `nextDeadline`. Rooms live in this process's memory only: a room is a few
 /// minutes of play among people connected to this instance, and only its final results are stored.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import QuizCore
 
-/// The WebSocket messages of a live room (`/v1/rooms/{code}/ws`, issue 17), version 1: one JSON object per text message,
+/// The WebSocket messages of a live room (`/v1/rooms/{code}/ws`), version 1: one JSON object per text message,
 /// `{"v": 1, "type": "...", ...}` with the type's fields beside `v` and `type`. Shared by the server that speaks them and
 /// any Swift client, so both ends read one definition. README.md ("Live rooms") documents them for other clients.
 ///

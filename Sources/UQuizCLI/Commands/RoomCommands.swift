@@ -4,7 +4,7 @@ import MovieSearch
 import QuizCore
 import UQuizApp
 
-/// `uquiz room`: live rooms in the terminal (issue 17), played on a UQuiz server with friends at the same time.
+/// `uquiz room`: live rooms in the terminal, played on a UQuiz server with friends at the same time.
 struct RoomCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "room",
