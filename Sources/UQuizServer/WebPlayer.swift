@@ -135,15 +135,16 @@ struct WebRoutes {
         router.get("p/{code}") { request, _ in page(request) }
         router.get("d") { request, _ in page(request) }
         router.get("r/{code}") { request, _ in page(request) }
+        router.add(middleware: PageForPeopleMiddleware { request in page(request, status: .notFound) })
         router.add(
             middleware: FileMiddleware(
                 web.assetsDirectory.path, urlBasePath: web.assetsPath,
                 cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(Self.assetMaxAge), .immutable])])))
     }
 
-    private func page(_ request: Request) -> Response {
+    private func page(_ request: Request, status: HTTPResponse.Status = .ok) -> Response {
         Response(
-            status: .ok,
+            status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8",
                 // Always asked again (cheaply): the page names the assets' current version.
@@ -151,6 +152,24 @@ struct WebRoutes {
                 .vary: "Accept-Language",
             ],
             body: .init(byteBuffer: ByteBuffer(string: web.page(acceptLanguage: request.headers[.acceptLanguage]))))
+    }
+}
+
+/// A person who types a path the server has no page for gets the web page, which says so, with a 404, rather than
+/// the API's JSON error: for a GET that accepts HTML outside `/v1/` and `/assets/` (scripts and files keep their JSON).
+struct PageForPeopleMiddleware<Context: RequestContext>: RouterMiddleware {
+    let notFoundPage: @Sendable (Request) -> Response
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let path = request.uri.path
+            guard request.method == .get, request.headers[.accept]?.contains("text/html") == true,
+                !path.hasPrefix("/v1/"), !path.hasPrefix("/assets/")
+            else { throw error }
+            return notFoundPage(request)
+        }
     }
 }
 

@@ -64,6 +64,28 @@ struct WebPlayerTests {
         }
     }
 
+    /// A path a person types that the server has no page for: the web page (which says so) with a 404 for a browser,
+    /// the JSON error for anything else and for every API or asset path.
+    @Test func aBrowserAskingForAPathWithNoPageGetsThePageWithA404() async throws {
+        let web = try WebPlayer(directory: Self.repositoryWeb)
+        try await TestServer().test(configuration: .init(web: web)) { client in
+            let html: HTTPFields = [.accept: "text/html,application/xhtml+xml,*/*;q=0.8"]
+            let typed = try await client.execute(uri: "/nothing/here", method: .get, headers: html)
+            #expect(typed.status == .notFound)
+            #expect(typed.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(String(buffer: typed.body).contains("/assets/\(web.version)/app.js"))
+            #expect(typed.headers[.contentSecurityPolicy] != nil)
+            let script = try await client.execute(uri: "/nothing/here", method: .get)
+            #expect(script.status == .notFound)
+            #expect(script.headers[.contentType]?.hasPrefix("application/json") == true)
+            for path in ["/v1/nothing", "/assets/\(web.version)/nothing.js"] {
+                let kept = try await client.execute(uri: path, method: .get, headers: html)
+                #expect(kept.status == .notFound)
+                #expect(kept.headers[.contentType]?.hasPrefix("application/json") == true, "\(path)")
+            }
+        }
+    }
+
     @Test func withoutAWebPlayerThePagesAreNotFound() async throws {
         try await TestServer().test { client in
             let home = try await client.execute(uri: "/", method: .get)

@@ -368,6 +368,17 @@ class WebPlayerTests(unittest.TestCase):
         assert_seen(self, page.locator("#problem"), "the problem")
         self.assertEqual(page.get_by_role("button", name="Start").count(), 0)
 
+    def test_a_typed_path_with_no_page_is_a_page_that_says_so(self):
+        page = self.new_page(PHONE)
+        response = page.goto("/no/such/page")
+        self.assertEqual(response.status, 404)
+        heading = page.locator("h1")
+        expect(heading).to_have_text("No page here.")
+        assert_seen(self, heading, "the not-found heading")
+        with page.expect_navigation():
+            page.get_by_role("link", name="Go to the home page").click()
+        page.locator("#packages li").first.wait_for()
+
     def test_korean_by_accept_language_and_the_switch(self):
         page = self.new_page(PHONE, locale="ko-KR")
         page.goto("/d")

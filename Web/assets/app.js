@@ -153,6 +153,13 @@ async function showPackage(code) {
   }).catch(() => best.remove());
 }
 
+/// A path the server has no page for (it answered 404 with this page).
+function showNoPage() {
+  main.replaceChildren(
+    element('h1', { i18n: ['error.noPage'] }),
+    element('p', {}, [element('a', { href: '/', i18n: ['error.home'] })]));
+}
+
 async function showRoom(code) {
   const { RoomScreen } = await import('./room.js');
   new RoomScreen(main, code).begin();
@@ -194,5 +201,6 @@ const roomMatch = path.match(/^\/r\/([^/]+)\/?$/);
 if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase());
 else if (roomMatch) showRoom(decodeURIComponent(roomMatch[1]).trim().toUpperCase());
 else if (path === '/d' || path === '/d/') showDaily();
-else showHome();
+else if (path === '/') showHome();
+else showNoPage();
 document.documentElement.lang = currentLanguage();
