@@ -263,6 +263,16 @@ class WebPlayerTests(unittest.TestCase):
         self.assertIn("Web test: one silent classic", titles)
         self.assertIn(page.locator("h2").first.text_content(), ["Popular packages", "New packages"])
         page.locator("#daily-card a").wait_for()
+        # The list follows the filters: the page's language at first, then words of a title and a level.
+        self.assertEqual(page.get_by_label("Language").input_value(), "en")
+        page.get_by_label("Title or maker").fill("one silent")
+        page.get_by_label("Title or maker").press("Enter")
+        expect(page.locator("#packages .package-title")).to_have_text(["Web test: one silent classic"])
+        page.get_by_label("Level").select_option("expert")
+        expect(page.locator("#packages li")).to_have_text(
+            ["No package matches: try other words, or any language or level."])
+        page.get_by_label("Level").select_option("beginner")
+        expect(page.locator("#packages .package-title")).to_have_text(["Web test: one silent classic"])
         page.get_by_label("Share code").fill("nope")
         page.get_by_label("Share code").press("Enter")
         self.assertEqual(page.locator(".problem").text_content(),

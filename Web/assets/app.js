@@ -38,14 +38,46 @@ function packageItem(metadata) {
   ]);
 }
 
-/// The public packages, most played first when the server can sort so, else newest first.
-async function packagePage() {
+/// The public packages that pass `filters` (language, level, q: empty means any), most played first when the server
+/// can sort so, else newest first.
+async function packagePage(filters) {
+  // Encoded as the API reads a query (a space as %20: URLSearchParams would write "+", which the API keeps as a "+").
+  const query = (sort) => `/v1/packages?sort=${sort}&limit=20${Object.entries(filters)
+    .filter(([, value]) => value).map(([name, value]) => `&${name}=${encodeURIComponent(value)}`).join('')}`;
   try {
-    return { sort: 'popular', page: await publicApi('GET', '/v1/packages?sort=popular&limit=20') };
+    return { sort: 'popular', page: await publicApi('GET', query('popular')) };
   } catch (error) {
     if (error.status !== 400) throw error;
-    return { sort: 'new', page: await publicApi('GET', '/v1/packages?sort=new&limit=20') };
+    return { sort: 'new', page: await publicApi('GET', query('new')) };
   }
+}
+
+/// A labelled select of `choices` ([value, text key]) with `chosen` selected.
+function choice(id, label, choices, chosen) {
+  const select = element('select', { id, name: id }, choices.map(([value, key]) => {
+    const option = element('option', { value, i18n: [key] });
+    option.selected = value === chosen;
+    return option;
+  }));
+  return { select, field: element('div', { class: 'field' }, [element('label', { for: id, i18n: [label] }), select]) };
+}
+
+/// The filters over the package list: words of a title or maker, the language (the page's at first) and the level.
+function packageFilters(onChange) {
+  const search = element('input', { id: 'search', name: 'q', type: 'search', maxlength: '100', enterkeyhint: 'search' });
+  const language = choice('filter-language', 'filter.language',
+    [['', 'filter.anyLanguage'], ['en', 'filter.en'], ['ko', 'filter.ko']], currentLanguage());
+  const level = choice('filter-level', 'filter.level',
+    [['', 'filter.anyLevel'], ['beginner', 'level.beginner'], ['intermediate', 'level.intermediate'], ['expert', 'level.expert']], '');
+  const form = element('form', { id: 'filters', class: 'filters', role: 'search' }, [
+    element('div', { class: 'field' }, [element('label', { for: 'search', i18n: ['filter.search'] }), search]),
+    language.field, level.field,
+  ]);
+  const values = () => ({ q: search.value.trim(), language: language.select.value, level: level.select.value });
+  form.addEventListener('submit', (event) => { event.preventDefault(); onChange(values()); });
+  language.select.addEventListener('change', () => onChange(values()));
+  level.select.addEventListener('change', () => onChange(values()));
+  return { form, values };
 }
 
 async function showHome() {
@@ -69,11 +101,26 @@ async function showHome() {
   });
   const dailyBox = element('section', { class: 'daily-card', id: 'daily-card' });
   const listHeading = element('h2');
-  const list = element('ul', { class: 'packages', id: 'packages' });
+  const list = element('ul', { class: 'packages', id: 'packages', 'aria-live': 'polite' });
+  let shown = 0;
+  const showList = async (filters) => {
+    const asked = shown += 1;
+    try {
+      const { sort, page } = await packagePage(filters);
+      if (asked !== shown) return;
+      setText(listHeading, sort === 'popular' ? 'home.popular' : 'home.new');
+      const filtered = Object.values(filters).some(Boolean);
+      list.replaceChildren(...page.packages.map(packageItem));
+      if (page.packages.length === 0) list.append(element('li', { i18n: [filtered ? 'home.noMatch' : 'home.none'] }));
+    } catch (error) {
+      if (asked === shown) list.replaceChildren(element('li', { i18n: ['home.loadFailed', { message: error.message }] }));
+    }
+  };
+  const filters = packageFilters(showList);
   main.replaceChildren(
     element('h1', { i18n: ['home.title'] }),
     element('p', { class: 'lead', i18n: ['home.lead'] }),
-    codeForm, dailyBox, listHeading, list);
+    codeForm, dailyBox, listHeading, filters.form, list);
 
   publicApi('GET', '/v1/daily').then((daily) => {
     dailyBox.append(
@@ -81,14 +128,7 @@ async function showHome() {
       element('a', { href: '/d', class: 'button', i18n: ['home.daily.go'] }));
   }).catch(() => dailyBox.remove());
 
-  try {
-    const { sort, page } = await packagePage();
-    setText(listHeading, sort === 'popular' ? 'home.popular' : 'home.new');
-    if (page.packages.length === 0) list.append(element('li', { i18n: ['home.none'] }));
-    for (const metadata of page.packages) list.append(packageItem(metadata));
-  } catch (error) {
-    list.append(element('li', { i18n: ['home.loadFailed', { message: error.message }] }));
-  }
+  await showList(filters.values());
 }
 
 /// "Play with friends": opens a live room on the package, this page's player its host, without a solo play.
