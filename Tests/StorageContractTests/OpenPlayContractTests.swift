@@ -16,6 +16,20 @@ func openRecord(
 
 struct ChangeRefused: Error, Equatable {}
 
+/// Runs `body` on a store of `kind` holding a one-quiz package (`id`, its `quizzes`), the player Ann and her open play
+/// "p1" of it.
+func withOneOpenPlay<T: Sendable>(
+    _ kind: StoreKind, _ body: (any ContractStore, _ id: Int64, _ quizzes: [Int64], _ ann: Player) async throws -> T
+) async throws -> T {
+    try await withStore(kind) { store in
+        let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+        let quizzes = try await store.quizIDs(packageId: id)
+        let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+        try await store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+        return try await body(store, id, quizzes, ann)
+    }
+}
+
 /// Play `id` finished after 30 s with one attempt at `quizId`, worth `score` when above 0.
 func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64, score: Int = 0) -> FinishedServerPlay {
     FinishedServerPlay(
@@ -59,11 +73,7 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
 
     @Test(arguments: StoreKind.allCases)
     func updatingKeepsFinishesOrRollsBack(_ kind: StoreKind) async throws {
-        try await withStore(kind) { store in
-            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let quizzes = try await store.quizIDs(packageId: id)
-            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            try await store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+        try await withOneOpenPlay(kind) { store, id, quizzes, ann in
             #expect(try await store.updateOpenPlay(id: "nope") { record in (1, .keep(record)) } == nil)
 
             let kept = try #require(try await store.updateOpenPlay(id: "p1") { record in
@@ -128,11 +138,7 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
     /// or no longer open, is refused and leaves it as it was.
     @Test(arguments: StoreKind.allCases)
     func appendingEventsToAPlayAsReadIsRefusedOnceItChanged(_ kind: StoreKind) async throws {
-        try await withStore(kind) { store in
-            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
-            let quizzes = try await store.quizIDs(packageId: id)
-            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            try await store.insertOpenPlay(openRecord(id: "p1", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+        try await withOneOpenPlay(kind) { store, id, quizzes, ann in
             @Sendable func appending(_ kind: PlayerAction.Kind, at micros: Int64, to record: OpenPlayRecord) -> OpenPlayRecord {
                 var record = record
                 record.events.append(.init(kind: kind, quiz: 1, atMicros: micros))
