@@ -161,6 +161,8 @@ class WebRoomTests(unittest.TestCase):
         self.assertRegex(host.locator("#places li.me .place-line").text_content(), rf"^#[12] {re.escape(host_name)}: \d+ points$")
         for page in (host, guest):
             assert_seen(self, page.locator("#podium h2"), "the podium")
+        # After the podium nobody is kicked or handed the room.
+        self.assertEqual(host.locator("#lobby-players button").count(), 0)
         guest.screenshot(path=str(SCREENSHOTS / "room-podium-phone.png"), full_page=True)
         self.assertEqual(console_errors, [])
 
@@ -198,7 +200,7 @@ class WebRoomTests(unittest.TestCase):
         expect(host.locator("#solved-notices li")).to_have_text(re.compile(r"^Reloader solved it at stage \d\.$"))
 
         # The host skips the rest of the quiz for everyone.
-        host.get_by_role("button", name="Skip for all (Alt+S)").click()
+        host.get_by_role("button", name="Skip for all Alt+S", exact=True).click()
         for page in (host, guest):
             expect(page.locator("#quiz-end")).to_contain_text("The host skipped it.")
             expect(page.locator("#places li")).to_have_count(2)

@@ -145,8 +145,8 @@ export class PlayScreen {
       id: 'guess', name: 'guess', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
       enterkeyhint: 'send', maxlength: '200',
     });
-    this.hintButton = element('button', { type: 'button', id: 'hint-button', 'aria-keyshortcuts': 'Alt+H', i18n: ['play.hint'] });
-    this.skipButton = element('button', { type: 'button', id: 'skip-button', 'aria-keyshortcuts': 'Alt+S', i18n: ['play.skip'] });
+    this.hintButton = shortcutButton('hint-button', 'play.hint', 'Alt+H');
+    this.skipButton = shortcutButton('skip-button', 'play.skip', 'Alt+S');
     this.form = element('form', { id: 'answer', class: 'answer-bar' }, [
       element('label', { for: 'guess', i18n: ['play.guess'] }),
       element('div', { class: 'answer-row' }, [
@@ -587,6 +587,13 @@ export async function leaderboard(code) {
   return section;
 }
 
+/// A button with a keyboard shortcut, shown beside its text where there is a keyboard to use it (not on a phone).
+function shortcutButton(id, key, shortcut) {
+  return element('button', { type: 'button', id, 'aria-keyshortcuts': shortcut }, [
+    element('span', { i18n: [key] }), ' ', element('kbd', { class: 'shortcut', text: shortcut }),
+  ]);
+}
+
 /// A button copying `line`'s text, saying in `status` that it did, or selecting the line for the person to copy when
 /// the browser refuses.
 function copyButton({ id, label }, line, status) {
@@ -640,4 +647,4 @@ function keepAboveKeyboard(bar) {
   place();
 }
 
-export { clearText, copyButton, dock, element, showSeconds };
+export { clearText, copyButton, dock, element, shortcutButton, showSeconds };

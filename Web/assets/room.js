@@ -4,7 +4,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, dock, element, showSeconds } from './play.js';
+import { PosterLayers, clearText, copyButton, dock, element, shortcutButton, showSeconds } from './play.js';
 
 const wireVersion = 1;
 /// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
@@ -93,8 +93,9 @@ export class RoomScreen {
       id: 'guess', name: 'guess', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
       enterkeyhint: 'send', maxlength: '200',
     });
-    this.hintButton = element('button', { type: 'button', id: 'hint-button', 'aria-keyshortcuts': 'Alt+H', i18n: ['play.hint'] });
-    this.skipButton = element('button', { type: 'button', id: 'skip-button', 'aria-keyshortcuts': 'Alt+S', hidden: '', i18n: ['room.skip'] });
+    this.hintButton = shortcutButton('hint-button', 'play.hint', 'Alt+H');
+    this.skipButton = shortcutButton('skip-button', 'room.skip', 'Alt+S');
+    this.skipButton.hidden = true;
     this.form = element('form', { id: 'answer', class: 'answer-bar', hidden: '' }, [
       element('label', { for: 'guess', i18n: ['play.guess'] }),
       element('div', { class: 'answer-row' }, [this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] })]),
@@ -365,7 +366,8 @@ export class RoomScreen {
         element('span', { class: 'player-name', text: entry.name }),
         ...tags.map((key) => element('span', { class: 'tag', i18n: [key] })),
       ]);
-      if (hosting && entry.player !== this.me) {
+      // Once the podium is up there is no one left to kick or to hand the room to.
+      if (hosting && entry.player !== this.me && this.phase !== 'finished' && !this.over) {
         const kick = element('button', { type: 'button', class: 'kick', i18n: ['room.kick'] });
         kick.addEventListener('click', () => this.send({ type: 'kick', player: entry.player }));
         const pass = element('button', { type: 'button', class: 'pass-host', i18n: ['room.passHost'] });
@@ -506,6 +508,7 @@ export class RoomScreen {
 
   showPodium(podium) {
     this.phase = 'finished';
+    this.showLobby(this.lobby);
     this.nextQuizAt = null;
     this.countdown.hidden = true;
     const places = podium.places.map((place) => {
