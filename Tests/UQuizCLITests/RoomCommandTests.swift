@@ -183,6 +183,10 @@ struct RoomCommandTests {
         #expect(plain.contains { $0.hasPrefix("  1. Bob ") })
         #expect(plain.contains("Podium:"))
         #expect(plain.contains { $0.contains(". Cy 0 pts") && $0.hasSuffix("(you)") })
+        // Each thing is said once: no line twice in a row, and no lobby line after the podium (players leaving).
+        #expect(zip(plain, plain.dropFirst()).allSatisfy { $0 != $1 }, "\(plain)")
+        let podiumLine = try #require(plain.firstIndex(of: "Podium:"))
+        #expect(!plain[podiumLine...].contains { $0.hasPrefix("Lobby: ") }, "\(plain)")
         #expect(server.terminate() == 0)
     }
 

@@ -12,6 +12,9 @@ struct RoomLinePrinter: RoomObserver {
     /// Refusals of typed lines: standard error in JSON mode, so that standard output stays the server's messages.
     var complain: (String) -> Void
 
+    /// The lobby line last written: a snapshot and the lobby message after it say the same, and it is said once.
+    private let lastLobby = LastLine()
+
     var redrawEvery: Duration? { nil }
     var showsPosters: Bool { false }
 
@@ -24,8 +27,16 @@ struct RoomLinePrinter: RoomObserver {
             write(RoomWire.encode(message))
             return
         }
-        for line in Self.lines(for: message, session: session) { write(SafeText.clean(line)) }
+        for line in Self.lines(for: message, session: session) {
+            if line.hasPrefix(Self.lobbyPrefix) {
+                guard line != lastLobby.text else { continue }
+                lastLobby.text = line
+            }
+            write(SafeText.clean(line))
+        }
     }
+
+    static let lobbyPrefix = "Lobby: "
 
     /// What plain mode says of one message, before escaping.
     static func lines(for message: RoomWire.ServerMessage, session: RoomSession) -> [String] {
@@ -33,8 +44,13 @@ struct RoomLinePrinter: RoomObserver {
         case .welcome(let welcome):
             return ["You are player \(welcome.player) in room \(welcome.code)."]
         case .snapshot, .lobby:
+            // After the podium, players leaving change nothing worth a line.
+            if case .finished = session.phase { return [] }
             guard session.phase == .lobby || message.type == "lobby" else { return session.notice.map { [$0] } ?? [] }
-            return ["Lobby: " + lobbyLine(session)]
+            return [lobbyPrefix + lobbyLine(session)]
+        case .solved(let solved) where solved.player == session.me:
+            // The judgement of the player's own guess has said it already.
+            return []
         case .hostChanged, .guessJudged, .hint, .solved, .error:
             return session.notice.map { ["  " + $0] } ?? []
         case .quizLoading(let loading):
@@ -86,4 +102,9 @@ struct RoomLinePrinter: RoomObserver {
     }
 
     func tick(session: RoomSession) {}
+}
+
+/// One line remembered across the messages of a room.
+private final class LastLine {
+    var text: String?
 }
