@@ -5,7 +5,7 @@ import Testing
 struct StatsTests {
     @Test func attemptsAddUpToRatesStreaksAndTheHardestQuizzes() throws {
         let sandbox = try Sandbox()
-        #expect(try sandbox.run(["stats"]).stdout == "No attempts yet: play with `uquiz solve`.\n")
+        #expect(try sandbox.run(["stats"]).stdout == "No attempts in this computer's store yet: play with `uquiz solve`. Plays judged by a server are kept there: `uquiz leaderboard CODE` and `uquiz daily` show yours.\n")
         // Two plays of the expert package (5 quizzes): first solves quizzes 1 and 2, second solves 1, 2 and 3.
         let show = try jsonObject(try sandbox.run(["show", "en-expert", "--json"]).stdout)
         let actual = (show["quizzes"] as! [[String: Any]]).map { $0["title"] as! String }

@@ -28,7 +28,9 @@ struct StatsCommand: AsyncParsableCommand {
             return
         }
         guard stats.attempts > 0 else {
-            print("No attempts yet: play with `uquiz solve`.")
+            print(
+                "No attempts in this computer's store yet: play with `uquiz solve`. Plays judged by a server are kept "
+                    + "there: `uquiz leaderboard CODE` and `uquiz daily` show yours.")
             return
         }
         let terminal = context.terminal
