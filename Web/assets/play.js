@@ -126,6 +126,7 @@ export class PlayScreen {
     this.frame = null;
     this.refreshing = null;
     this.firstPosterMarked = false;
+    this.wholePosters = new Map();
     this.build();
   }
 
@@ -363,9 +364,9 @@ export class PlayScreen {
 
   /// Stage k's poster (or the whole one, `stage` null, once the quiz has ended), faded in over `fadeMs`.
   async loadPoster(quiz, stage, fadeMs) {
-    const query = stage === null ? '' : `?stage=${stage}`;
     try {
-      const blob = await playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster${query}`, undefined, 'blob');
+      const blob = stage === null ? await this.wholePoster(quiz)
+        : await playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster?stage=${stage}`, undefined, 'blob');
       const bitmap = await createImageBitmap(blob);
       if (quiz !== this.shownQuiz) return;
       this.poster.add(bitmap, stage, fadeMs);
@@ -374,6 +375,17 @@ export class PlayScreen {
       if (unreachable(error)) this.lostServer();
       else if (error.status !== 409) setText(this.verdict, 'error.generic', { message: error.message });
     }
+  }
+
+  /// The whole poster of ended quiz `quiz`, asked for once: the quiz's last frame and the end's recap share it.
+  wholePoster(quiz) {
+    if (!this.wholePosters.has(quiz)) {
+      const asked = playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster`, undefined, 'blob');
+      // One that failed is asked for again next time.
+      asked.catch(() => this.wholePosters.delete(quiz));
+      this.wholePosters.set(quiz, asked);
+    }
+    return this.wholePosters.get(quiz);
   }
 
   animate() {
@@ -550,8 +562,7 @@ export class PlayScreen {
 
   async drawThumbnail(canvas, quiz) {
     try {
-      const blob = await playerApi('GET', `/v1/plays/${encode(this.playId)}/quizzes/${quiz}/poster`, undefined, 'blob');
-      const bitmap = await createImageBitmap(blob);
+      const bitmap = await createImageBitmap(await this.wholePoster(quiz));
       canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
     } catch {
       // A poster that cannot be had leaves its thumbnail black: the answer is in the line beside it.
