@@ -215,6 +215,13 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            "pg4-player-history",
+            [
+                // A player's page lists their plays, newest first.
+                "CREATE INDEX play_on_player_id ON play (player_id, id)",
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -241,5 +241,46 @@ extension PostgresQuizStore {
             )?.stringOrNil("public_id")
         }
     }
+
+    public func playerPlays(playerId: Int64, limit: Int) async throws -> [PlayerPlayRow] {
+        try await read { session in
+            try await session.query(
+                """
+                SELECT play.public_id, package.share_code, package.title, play.score, play.ranked, play.daily_day,
+                       play.finished_at,
+                       (SELECT COUNT(*) FROM attempt WHERE attempt.play_id = play.id AND attempt.correct) AS solved,
+                       (SELECT COUNT(*) FROM attempt WHERE attempt.play_id = play.id) AS played
+                FROM play JOIN package ON package.id = play.package_id
+                WHERE play.player_id = $1 AND play.public_id IS NOT NULL
+                ORDER BY play.id DESC LIMIT $2
+                """, [.int(playerId), .int(limit)]
+            ).map { row in
+                let dailyDay = try row.stringOrNil("daily_day")
+                return PlayerPlayRow(
+                    publicId: try row.string("public_id"), shareCode: dailyDay == nil ? try row.string("share_code") : nil,
+                    title: try row.string("title"), score: try row.intOrNil("score") ?? 0, solved: try row.int("solved"),
+                    played: try row.int("played"), ranked: try row.bool("ranked"), dailyDay: dailyDay,
+                    finishedAt: try row.stringOrNil("finished_at") ?? "")
+            }
+        }
+    }
+
+    public func playerPlayTotals(playerId: Int64) async throws -> PlayerPlayTotals {
+        try await read { session in
+            let row = try await session.one(
+                """
+                SELECT (SELECT COUNT(*) FROM play WHERE player_id = $1 AND public_id IS NOT NULL) AS plays,
+                       (SELECT COALESCE(SUM(score), 0)::bigint FROM play WHERE player_id = $1 AND public_id IS NOT NULL)
+                           AS points,
+                       COUNT(attempt.id) AS played, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
+                       AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage
+                FROM play JOIN attempt ON attempt.play_id = play.id
+                WHERE play.player_id = $1 AND play.public_id IS NOT NULL
+                """, [.int(playerId)])!
+            return PlayerPlayTotals(
+                plays: try row.int("plays"), points: try row.int("points"), solved: try row.int("solved"),
+                played: try row.int("played"), averageStage: try row.doubleOrNil("average_stage"))
+        }
+    }
 }
 

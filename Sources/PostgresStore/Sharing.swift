@@ -21,6 +21,13 @@ extension PostgresQuizStore {
         }
     }
 
+    public func renamePlayer(id: Int64, name: String) async throws -> Player? {
+        try await write { session in
+            try await session.one("UPDATE player SET name = $1 WHERE id = $2 RETURNING id", [.text(name), .int(id)])
+                .map { _ in Player(id: id, name: name) }
+        }
+    }
+
     /// Saves the package and its publication in one transaction, under the package's share code or, when that is
     /// taken, the first free one of `otherCodes`, chosen inside it.
     public func insertPublished(

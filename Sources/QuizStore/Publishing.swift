@@ -20,6 +20,11 @@ extension AppDatabase {
         try PlayerRecord.filter(Column("tokenHash") == tokenHash).fetchOne(db).map { Player(id: $0.id!, name: $0.name) }
     }
 
+    static func renamePlayer(id: Int64, name: String, in db: Database) throws -> Player? {
+        try db.execute(sql: "UPDATE player SET name = ? WHERE id = ?", arguments: [name, id])
+        return db.changesCount == 1 ? Player(id: id, name: name) : nil
+    }
+
     /// Saves a new package and its publication, under the package's share code or, when that is taken, the first free
     /// one of `otherCodes` (as `insertChoosingShareCode` chooses): inside one transaction, both are stored or neither.
     static func insertPublished(

@@ -203,5 +203,45 @@ extension AppDatabase {
         try String.fetchOne(
             db, sql: "SELECT publicId FROM play WHERE playerId = ? AND dailyDay = ?", arguments: [playerId, day])
     }
+
+    /// The player's latest `limit` finished server plays, newest first, with how many of their quizzes were solved.
+    static func playerPlays(playerId: Int64, limit: Int, in db: Database) throws -> [PlayerPlayRow] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT play.publicId, package.shareCode, package.title, play.score, play.ranked, play.dailyDay,
+                       play.finishedAt,
+                       (SELECT COUNT(*) FROM attempt WHERE attempt.playId = play.id AND attempt.correct) AS solved,
+                       (SELECT COUNT(*) FROM attempt WHERE attempt.playId = play.id) AS played
+                FROM play JOIN package ON package.id = play.packageId
+                WHERE play.playerId = ? AND play.publicId IS NOT NULL
+                ORDER BY play.id DESC LIMIT ?
+                """,
+            arguments: [playerId, limit]
+        ).map { row in
+            let dailyDay: String? = row["dailyDay"]
+            return PlayerPlayRow(
+                publicId: row["publicId"], shareCode: dailyDay == nil ? row["shareCode"] : nil, title: row["title"],
+                score: row["score"] ?? 0, solved: row["solved"], played: row["played"], ranked: row["ranked"],
+                dailyDay: dailyDay, finishedAt: row["finishedAt"] ?? "")
+        }
+    }
+
+    static func playerPlayTotals(playerId: Int64, in db: Database) throws -> PlayerPlayTotals {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT (SELECT COUNT(*) FROM play WHERE playerId = ?1 AND publicId IS NOT NULL) AS plays,
+                       (SELECT COALESCE(SUM(score), 0) FROM play WHERE playerId = ?1 AND publicId IS NOT NULL) AS points,
+                       COUNT(attempt.id) AS played, COALESCE(SUM(attempt.correct), 0) AS solved,
+                       AVG(CASE WHEN attempt.correct THEN attempt.stageReached END) AS averageStage
+                FROM play JOIN attempt ON attempt.playId = play.id
+                WHERE play.playerId = ?1 AND play.publicId IS NOT NULL
+                """,
+            arguments: [playerId])!
+        return PlayerPlayTotals(
+            plays: row["plays"], points: row["points"], solved: row["solved"], played: row["played"],
+            averageStage: row["averageStage"])
+    }
 }
 

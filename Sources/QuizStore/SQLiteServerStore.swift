@@ -127,6 +127,10 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.player(tokenHash: tokenHash, in: db) }
     }
 
+    public func renamePlayer(id: Int64, name: String) async throws -> Player? {
+        try await write { db in try AppDatabase.renamePlayer(id: id, name: name, in: db) }
+    }
+
     public func insertPublished(
         _ package: QuizPackage, owner: Int64, visibility: Visibility, otherCodes: [ShareCode]
     ) async throws -> (id: Int64, shareCode: ShareCode) {
@@ -243,6 +247,14 @@ extension SQLiteServerStore {
 
     public func dailyPlayId(playerId: Int64, day: String) async throws -> String? {
         try await read { db in try AppDatabase.dailyPlayId(playerId: playerId, day: day, in: db) }
+    }
+
+    public func playerPlays(playerId: Int64, limit: Int) async throws -> [PlayerPlayRow] {
+        try await read { db in try AppDatabase.playerPlays(playerId: playerId, limit: limit, in: db) }
+    }
+
+    public func playerPlayTotals(playerId: Int64) async throws -> PlayerPlayTotals {
+        try await read { db in try AppDatabase.playerPlayTotals(playerId: playerId, in: db) }
     }
 }
 

@@ -238,6 +238,10 @@ enum Schema {
                     BEGIN UPDATE openPlayTally SET n = n - 1; END;
                     """)
         }
+        migrator.registerMigration("v11-player-history") { db in
+            // A player's page lists their plays, newest first.
+            try db.create(index: "play_on_playerId", on: "play", columns: ["playerId", "id"])
+        }
         return migrator
     }
 }

@@ -195,7 +195,7 @@ func buildRoutes(
         let store = environment.sharing.store
         return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
     }
-    PlayerRoutes(environment: environment).add(
+    PlayerRoutes(environment: environment, plays: plays).add(
         to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players")))
     let recent = RecentAnswers(now: monotonicNow)
     PackageRoutes(environment: environment, plays: plays, recent: recent).add(to: router.group("v1/packages"))

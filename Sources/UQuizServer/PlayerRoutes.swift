@@ -3,15 +3,25 @@ import Hummingbird
 import UQuizStorage
 import UQuizApp
 
-/// `POST /v1/players`: a guest player and its token; `GET /v1/players/me`: who a token is, with their room stats.
+/// `POST /v1/players`: a guest player and its token; `GET /v1/players/me`: who a token is, with their plays, rooms and
+/// daily streak; `PATCH /v1/players/me`: a new name.
 struct PlayerRoutes {
     let environment: ServerEnvironment
+    let plays: ServerPlays
 
     /// `creationLimit` limits making players only (per client address), not reading one.
     func add(to router: Router<ServerRequestContext>, creationLimit: RateLimitMiddleware) {
         router.get("v1/players/me") { request, _ in
             let player = try await request.authenticatedPlayer(environment)
-            return JSONBody.response(try await Players(environment: environment.sharing).roomStats(of: player))
+            let streak = try await plays.streak(of: player)
+            return JSONBody.response(try await Players(environment: environment.sharing).stats(of: player, streak: streak))
+        }
+        router.patch("v1/players/me") { request, _ in
+            // Authenticated first, so that a bad token is a 401 whatever the body says.
+            _ = try await request.authenticatedPlayer(environment)
+            let body = try JSONBody.decode(ServerAPI.RenamePlayerRequest.self, from: try await JSONBody.bytes(of: request))
+            let renamed = try await Players(environment: environment.sharing).rename(try request.bearerToken(), to: body.name)
+            return JSONBody.response(ServerAPI.PlayerName(id: renamed.id, name: renamed.name))
         }
         router.group("v1/players").add(middleware: creationLimit).post { request, _ in
             let body = try JSONBody.decode(ServerAPI.NewPlayerRequest.self, from: try await JSONBody.bytes(of: request))
@@ -40,11 +50,18 @@ extension Request {
     }
 
     private func player(header: String, _ environment: ServerEnvironment) async throws -> Player {
+        try await Players(environment: environment.sharing).authenticate(try bearerToken(header: header))
+    }
+
+    /// The token of the request's "Authorization: Bearer TOKEN" header.
+    func bearerToken(header: String? = nil) throws -> PlayerToken {
+        guard let header = header ?? headers[.authorization] else {
+            throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
+        }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("the Authorization header must be \"Bearer TOKEN\"")
         }
-        return try await Players(environment: environment.sharing).authenticate(
-            PlayerToken(text: parts[1].trimmingCharacters(in: .whitespaces)))
+        return PlayerToken(text: parts[1].trimmingCharacters(in: .whitespaces))
     }
 }

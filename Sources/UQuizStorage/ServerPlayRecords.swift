@@ -111,3 +111,52 @@ public struct DailyChoice: Hashable, Sendable {
         self.position = position
     }
 }
+
+/// One finished server play as its player's history lists it.
+public struct PlayerPlayRow: Hashable, Sendable {
+    public var publicId: String
+    /// The package's share code; `nil` for a daily play, which is listed as the daily rather than as its package.
+    public var shareCode: String?
+    public var title: String
+    public var score: Int
+    public var solved: Int
+    public var played: Int
+    public var ranked: Bool
+    public var dailyDay: String?
+    /// ISO 8601, UTC, as stored.
+    public var finishedAt: String
+
+    public init(
+        publicId: String, shareCode: String?, title: String, score: Int, solved: Int, played: Int, ranked: Bool,
+        dailyDay: String?, finishedAt: String
+    ) {
+        self.publicId = publicId
+        self.shareCode = shareCode
+        self.title = title
+        self.score = score
+        self.solved = solved
+        self.played = played
+        self.ranked = ranked
+        self.dailyDay = dailyDay
+        self.finishedAt = finishedAt
+    }
+}
+
+/// A player's finished server plays added up.
+public struct PlayerPlayTotals: Hashable, Sendable {
+    public var plays: Int
+    public var points: Int
+    /// Quizzes solved and quizzes played, over every play.
+    public var solved: Int
+    public var played: Int
+    /// The mean stage of the quizzes solved; `nil` while none is.
+    public var averageStage: Double?
+
+    public init(plays: Int, points: Int, solved: Int, played: Int, averageStage: Double?) {
+        self.plays = plays
+        self.points = points
+        self.solved = solved
+        self.played = played
+        self.averageStage = averageStage
+    }
+}

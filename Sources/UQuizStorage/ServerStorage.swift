@@ -28,6 +28,8 @@ public protocol ServerCatalogStorage: Sendable {
 public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimitStorage, StoreClock {
     func insertPlayer(name: String, tokenHash: Data, at date: Date) async throws -> Player
     func player(tokenHash: Data) async throws -> Player?
+    /// Gives the player a new name (boards read names when they are shown, so they follow); `nil` when no player `id`.
+    func renamePlayer(id: Int64, name: String) async throws -> Player?
     /// Saves the package and its publication in one transaction, under its share code or, when that is taken, the
     /// first free one of `otherCodes`, chosen inside it.
     func insertPublished(
@@ -65,6 +67,9 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     func dailyChoice(day: String) async throws -> DailyChoice?
     func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)]
     func dailyPlayId(playerId: Int64, day: String) async throws -> String?
+    /// The player's latest `limit` finished server plays, newest first.
+    func playerPlays(playerId: Int64, limit: Int) async throws -> [PlayerPlayRow]
+    func playerPlayTotals(playerId: Int64) async throws -> PlayerPlayTotals
 }
 
 /// Plays being played, kept where every server instance sees them (see `OpenPlayRecord`), so that any instance can

@@ -151,4 +151,31 @@ import Testing
             }
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPlayersHistoryListsTheirPlaysNewestFirstAndAddsThemUp(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(title: "Two films", code: "AAAAA2", quizzes: 2), on: store)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            #expect(try await store.playerPlays(playerId: ann.id, limit: 10).isEmpty)
+            #expect(try await store.playerPlayTotals(playerId: ann.id) == PlayerPlayTotals(
+                plays: 0, points: 0, solved: 0, played: 0, averageStage: nil))
+            try await recordPlay(on: store, packageId: id, player: ann, score: 200, publicId: "first")
+            try await recordPlay(on: store, packageId: id, player: ann, score: 0, publicId: "second", solved: false)
+            try await recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-20", publicId: "daily")
+            try await recordPlay(on: store, packageId: id, player: bob, score: 900, publicId: "bobs")
+            let plays = try await store.playerPlays(playerId: ann.id, limit: 10)
+            #expect(plays.map(\.publicId) == ["daily", "second", "first"])
+            #expect(plays[2] == PlayerPlayRow(
+                publicId: "first", shareCode: "AAAAA2", title: "Two films", score: 200, solved: 2, played: 2, ranked: true,
+                dailyDay: nil, finishedAt: plays[2].finishedAt))
+            #expect(plays[1].solved == 0 && !plays[1].ranked)
+            // A daily play is listed as the daily: its package's code is not handed out with it.
+            #expect(plays[0].shareCode == nil && plays[0].dailyDay == "2026-11-20")
+            #expect(try await store.playerPlays(playerId: ann.id, limit: 1).map(\.publicId) == ["daily"])
+            #expect(try await store.playerPlayTotals(playerId: ann.id) == PlayerPlayTotals(
+                plays: 3, points: 300, solved: 4, played: 6, averageStage: 2))
+        }
+    }
 }

@@ -22,6 +22,19 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aRenamedPlayerIsShownByTheNewNameOnBoards(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            try await recordPlay(on: store, packageId: id, player: ann, score: 100)
+            #expect(try await store.renamePlayer(id: ann.id, name: "Annika") == Player(id: ann.id, name: "Annika"))
+            #expect(try await store.player(tokenHash: tokenHash(1))?.name == "Annika")
+            #expect(try await store.leaderboard(packageId: id, limit: 10, playerId: nil).top.map(\.player) == ["Annika"])
+            #expect(try await store.renamePlayer(id: ann.id + 1000, name: "Nobody") == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func publishingChoosesAFreeShareCode(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())

@@ -85,3 +85,17 @@ struct SharingUseCaseTests {
         }
     }
 }
+
+@Suite struct KnownPlayersTests {
+    /// A rename made on another instance reaches this one once its remembered player is `lifetime` old.
+    @Test func aRememberedPlayerIsForgottenAfterItsLifetime() {
+        let clock = Mutex(Duration.zero)
+        let known = KnownPlayers(capacity: 10, lifetime: .seconds(60), now: { clock.withLock { $0 } })
+        let hash = Data(repeating: 1, count: 32)
+        known.remember(Player(id: 1, name: "Ann"), tokenHash: hash)
+        clock.withLock { $0 = .seconds(59) }
+        #expect(known.player(tokenHash: hash)?.name == "Ann")
+        clock.withLock { $0 = .seconds(60) }
+        #expect(known.player(tokenHash: hash) == nil)
+    }
+}

@@ -33,6 +33,41 @@ extension TestClientProtocol {
 
 @Suite("Leaderboards, the daily quiz and movie search")
 struct LeaderboardDailyTests {
+    @Test func aNewNameShowsOnTheBoardAndThePlayersPageListsTheirPlays() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let maker = try await client.newPlayer("Maker")
+            let code = try await client.publish(validSpec(title: "Pixar night"), token: maker)
+            let ada = try await client.newPlayer("Guest 4816")
+            _ = try await client.playOneQuiz(code, token: ada, clock: clock, guess: "Toy Story", after: .milliseconds(1500))
+
+            let renamed = try await client.send(.patch, "/v1/players/me", json: ["name": "Ada"], token: ada)
+            #expect(renamed.status == .ok && renamed.json["name"] as? String == "Ada", "\(renamed.text)")
+            let board = try await client.send(.get, "/v1/packages/\(code)/leaderboard")
+            #expect((board.json["top"] as? [[String: Any]])?.map { $0["player"] as? String } == ["Ada"])
+
+            let me = try await client.send(.get, "/v1/players/me", token: ada)
+            #expect(me.status == .ok && me.json["name"] as? String == "Ada")
+            let plays = try #require(me.json["plays"] as? [String: Any])
+            #expect(plays["plays"] as? Int == 1 && plays["solved"] as? Int == 1 && plays["played"] as? Int == 1)
+            #expect(plays["points"] as? Int == 273 && plays["averageStage"] as? Double == 1)
+            let recent = try #require((me.json["recentPlays"] as? [[String: Any]])?.first)
+            #expect(recent["shareCode"] as? String == code && recent["title"] as? String == "Pixar night")
+            #expect(recent["score"] as? Int == 273 && recent["ranked"] as? Bool == true)
+            #expect((me.json["daily"] as? [String: Any])?["streak"] as? Int == 0)
+
+            // Refused names leave the name as it was; so does a request without a player.
+            for bad in ["", "   ", "Ada\u{7}", String(repeating: "n", count: 300)] {
+                let refused = try await client.send(.patch, "/v1/players/me", json: ["name": bad], token: ada)
+                #expect(refused.status == .unprocessableContent, "\(bad.debugDescription): \(refused.text)")
+            }
+            #expect(try await client.send(.patch, "/v1/players/me", raw: "{", token: ada).status == .badRequest)
+            #expect(try await client.send(.patch, "/v1/players/me", json: ["name": "Eve"]).status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/players/me", token: ada).json["name"] as? String == "Ada")
+        }
+    }
+
     @Test func theFirstFinishedPlayIsRankedAndTiesGoToTheQuicker() async throws {
         let server = try TestServer()
         let clock = ManualClock()

@@ -52,36 +52,73 @@ public struct Players: Sendable {
 }
 
 extension Players {
-    /// How many of the player's latest room results `roomStats` lists.
-    public static let recentRoomCount = 20
+    /// How many of the player's latest plays and room results `stats` lists.
+    public static let recentCount = 20
 
-    /// The player's live-room results added up and the latest few: a room's final results count in the players'
-    /// stats.
-    public func roomStats(of player: Player) async throws -> ServerAPI.PlayerStats {
+    /// The player's plays and live-room results added up and the latest few, with their daily streak (`streak`, as
+    /// `ServerPlays.streak(of:)` counts it).
+    public func stats(of player: Player, streak: (current: Int, best: Int)) async throws -> ServerAPI.PlayerStats {
         let store = try environment.store()
+        let totals = try await store.playerPlayTotals(playerId: player.id)
+        let plays = try await store.playerPlays(playerId: player.id, limit: Self.recentCount)
         let rooms = try await store.roomStats(playerId: player.id)
-        let recent = try await store.roomResults(playerId: player.id).prefix(Self.recentRoomCount)
-        return ServerAPI.PlayerStats(player: player, rooms: rooms, recent: Array(recent))
+        let recent = try await store.roomResults(playerId: player.id).prefix(Self.recentCount)
+        return ServerAPI.PlayerStats(
+            player: player, plays: totals, recentPlays: plays, streak: streak, rooms: rooms, recent: Array(recent))
+    }
+
+    /// Gives the token's player a new name (checked as `register` checks one). Boards and podiums read names when they
+    /// are shown; this instance knows the new name at once, the others once their remembered player expires
+    /// (`KnownPlayers.lifetime`).
+    public func rename(_ token: PlayerToken, to name: String) async throws -> Player {
+        try PackageDocument.checkText(name, path: "$.name", name: "name")
+        let player = try await authenticate(token)
+        guard let renamed = try await environment.store().renamePlayer(id: player.id, name: name) else {
+            throw PlayerError.unknownToken
+        }
+        environment.knownPlayers.remember(renamed, tokenHash: token.hash)
+        return renamed
     }
 }
 
-/// Players this process has recently authenticated, by their token's hash: a player is never renamed, deleted or given
-/// another token, so a remembered one stays right on every instance, and most requests of a play skip the store's
-/// lookup. Bounded: past `capacity` entries it starts again empty.
+/// Players this process has recently authenticated, by their token's hash, so that most requests of a play skip the
+/// store's lookup. A player is never deleted or given another token; a rename made on another instance is seen here
+/// once the remembered player is `lifetime` old. Bounded: past `capacity` entries it starts again empty.
 public final class KnownPlayers: Sendable {
-    private let players = Mutex<[Data: Player]>([:])
+    private let players = Mutex<[Data: (player: Player, at: Duration)]>([:])
     let capacity: Int
+    public let lifetime: Duration
+    private let now: @Sendable () -> Duration
 
-    public init(capacity: Int = 100_000) {
+    public init(
+        capacity: Int = 100_000, lifetime: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Duration = KnownPlayers.sinceStart
+    ) {
         self.capacity = capacity
+        self.lifetime = lifetime
+        self.now = now
     }
 
-    func player(tokenHash: Data) -> Player? { players.withLock { $0[tokenHash] } }
+    private static let start = ContinuousClock.now
+    @Sendable public static func sinceStart() -> Duration { ContinuousClock.now - start }
 
-    func remember(_ player: Player, tokenHash: Data) {
+    public func player(tokenHash: Data) -> Player? {
+        let now = now()
+        return players.withLock { players in
+            guard let known = players[tokenHash] else { return nil }
+            guard now - known.at < lifetime else {
+                players[tokenHash] = nil
+                return nil
+            }
+            return known.player
+        }
+    }
+
+    public func remember(_ player: Player, tokenHash: Data) {
+        let now = now()
         players.withLock { players in
             if players.count >= capacity { players.removeAll(keepingCapacity: true) }
-            players[tokenHash] = player
+            players[tokenHash] = (player, now)
         }
     }
 }

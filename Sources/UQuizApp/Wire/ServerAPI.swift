@@ -24,8 +24,53 @@ public enum ServerAPI {
         }
     }
 
-    /// `GET /v1/players/me`: who the token is, and their live rooms added up.
+    /// `PATCH /v1/players/me` body.
+    public struct RenamePlayerRequest: Codable, Sendable {
+        public var name: String
+        public init(name: String) { self.name = name }
+    }
+
+    /// `PATCH /v1/players/me` answer.
+    public struct PlayerName: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var name: String
+        public init(id: Int64, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// `GET /v1/players/me`: who the token is, their plays and live rooms added up, and their daily streak.
     public struct PlayerStats: Codable, Sendable, Equatable {
+        public struct Plays: Codable, Sendable, Equatable {
+            public var plays: Int
+            public var points: Int
+            public var solved: Int
+            public var played: Int
+            /// The mean stage of the quizzes solved; absent while none is.
+            public var averageStage: Double?
+        }
+
+        public struct PlayResult: Codable, Sendable, Equatable {
+            public var playId: String
+            /// The package's share code; absent for a daily play.
+            public var shareCode: String?
+            public var title: String
+            public var score: Int
+            public var solved: Int
+            public var played: Int
+            public var ranked: Bool
+            /// `yyyy-MM-dd` (UTC) when it was that day's daily quiz.
+            public var dailyDay: String?
+            /// ISO 8601, UTC.
+            public var finishedAt: String
+        }
+
+        public struct Daily: Codable, Sendable, Equatable {
+            public var streak: Int
+            public var bestStreak: Int
+        }
+
         public struct Rooms: Codable, Sendable, Equatable {
             public var rooms: Int
             /// Rooms finished first (ties included).
@@ -48,13 +93,29 @@ public enum ServerAPI {
 
         public var id: Int64
         public var name: String
+        public var plays: Plays
+        /// The latest plays, newest first.
+        public var recentPlays: [PlayResult]
+        public var daily: Daily
         public var rooms: Rooms
         /// The latest room results, newest first.
         public var recentRooms: [RoomResult]
 
-        init(player: Player, rooms: RoomStats, recent: [RoomResultRow]) {
+        init(
+            player: Player, plays: PlayerPlayTotals, recentPlays: [PlayerPlayRow], streak: (current: Int, best: Int),
+            rooms: RoomStats, recent: [RoomResultRow]
+        ) {
             id = player.id
             name = player.name
+            self.plays = Plays(
+                plays: plays.plays, points: plays.points, solved: plays.solved, played: plays.played,
+                averageStage: plays.averageStage)
+            self.recentPlays = recentPlays.map {
+                PlayResult(
+                    playId: $0.publicId, shareCode: $0.shareCode, title: $0.title, score: $0.score, solved: $0.solved,
+                    played: $0.played, ranked: $0.ranked, dailyDay: $0.dailyDay, finishedAt: $0.finishedAt)
+            }
+            daily = Daily(streak: streak.current, bestStreak: streak.best)
             self.rooms = Rooms(rooms: rooms.rooms, wins: rooms.wins, points: rooms.points, solved: rooms.solved, played: rooms.played)
             recentRooms = recent.map {
                 RoomResult(
