@@ -55,8 +55,8 @@ AREA_MEANS = """
 }
 """
 
-# Assets only the live room's page (`/r/{code}`) loads, by a dynamic import.
-ROOM_ONLY_ASSETS = {"room.js"}
+# Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`) and the player's (`/me`).
+LAZY_ASSETS = {"room.js": "room", "me.js": "me"}
 
 # Cells far from every area: never revealed before the end.
 OUTSIDE = [[2, 2], [2, 47], [72, 47], [45, 46]]
@@ -231,7 +231,7 @@ class WebPlayerTests(unittest.TestCase):
         assets = re.findall(r'(?:href|src)="(/assets/[0-9a-f]{16}/[^"]+)"', html)
         self.assertGreaterEqual(len(assets), 4)
         weight = len(body)
-        room_weight = 0
+        lazy_weight = {}
         version = assets[0].split("/")[2]
         for name in sorted(p.name for p in (REPOSITORY / "Web/assets").iterdir()):
             status, headers, asset = server.request("GET", f"/assets/{version}/{name}")
@@ -241,9 +241,8 @@ class WebPlayerTests(unittest.TestCase):
             expected = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                         ".svg": "image/svg+xml; charset=utf-8"}[Path(name).suffix]
             self.assertEqual(headers["Content-Type"], expected, name)
-            # The live room's module is loaded only by /r/{code}.
-            if name in ROOM_ONLY_ASSETS:
-                room_weight += len(asset)
+            if name in LAZY_ASSETS:
+                lazy_weight[LAZY_ASSETS[name]] = len(asset)
             else:
                 weight += len(asset)
         # Another version's assets are not served (a stale page must reload the page, not mix versions).
@@ -252,9 +251,11 @@ class WebPlayerTests(unittest.TestCase):
         status, _, _ = server.request("GET", f"/assets/{version}/../index.html")
         self.assertIn(status, (400, 404))
         metrics["pageWeightBytes"] = weight
-        metrics["roomPageWeightBytes"] = weight + room_weight
+        metrics["roomPageWeightBytes"] = weight + lazy_weight["room"]
+        metrics["mePageWeightBytes"] = weight + lazy_weight["me"]
         self.assertLess(weight, 70 * 1024, "the page without the poster stays under 70 KB")
-        self.assertLess(weight + room_weight, 100 * 1024, "a live room's page without the poster stays under 100 KB")
+        self.assertLess(weight + lazy_weight["room"], 100 * 1024, "a live room's page without the poster stays under 100 KB")
+        self.assertLess(weight + lazy_weight["me"], 80 * 1024, "the player's page stays under 80 KB")
 
     def test_home_lists_packages_and_opens_a_share_code(self):
         page = self.new_page(DESKTOP)
@@ -425,6 +426,51 @@ class WebPlayerTests(unittest.TestCase):
         page.goto("/d")
         expect(page.locator("main")).to_contain_text("You have played today\u2019s quiz: 0 points.")
         self.assertEqual(page.locator("#play-daily").count(), 0)
+
+    def test_a_name_set_on_the_page_is_on_the_leaderboard_and_the_players_page(self):
+        page = self.new_page(PHONE)
+        page.goto("/me")
+        expect(page.locator("#me-new")).to_contain_text("You have not played on this server yet.")
+        name_box = page.get_by_label("Your name on leaderboards and podiums")
+        name_box.fill("   ")
+        name_box.press("Enter")
+        expect(page.locator("#name-status")).to_have_text("A name is 1 to 24 characters.")
+        name_box.fill("Ada Lovelace")
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator("#name-status")).to_have_text("Saved: your name is now \u201cAda Lovelace\u201d.")
+        for viewport in (PHONE, DESKTOP):
+            page.set_viewport_size(viewport)
+            assert_seen(self, page.locator("#name-status"), f"the saved name's status at {viewport}")
+        expect(page.locator("#plays-summary")).to_have_text("0 plays · 0 points · 0 of 0 quizzes solved")
+
+        # The package's page says who plays; the play's leaderboard shows the name.
+        page.set_viewport_size(PHONE)
+        page.goto(f"/p/{share_code}")
+        expect(page.locator("#playing-as")).to_have_text("You play as \u201cAda Lovelace\u201d. Change your name")
+        page.get_by_role("button", name="Start").click()
+        self.stage_shown(page, 1)
+        page.get_by_label("Your guess").fill(ANSWER)
+        page.get_by_label("Your guess").press("Enter")
+        expect(page.locator("#leaderboard tr.me")).to_contain_text("Ada Lovelace")
+
+        # Renamed: the board says the new name for the play already made, and the player's page lists that play.
+        page.goto("/me")
+        expect(page.get_by_label("Your name on leaderboards and podiums")).to_have_value("Ada Lovelace")
+        page.get_by_label("Your name on leaderboards and podiums").fill("Ada L.")
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator("#name-status")).to_have_text("Saved: your name is now \u201cAda L.\u201d.")
+        expect(page.locator("#plays-summary")).to_have_text(re.compile(r"^1 play · \d+ points · 1 of 1 quizzes solved$"))
+        first = page.locator("#recent-plays li").first
+        expect(first.locator("a")).to_have_text(session.package_title)
+        expect(first).to_contain_text("1 of 1 solved, ranked")
+        assert_seen(self, first, "the latest play on the player's page")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "me-phone.png"))
+        token = json.loads(page.evaluate("localStorage.getItem('uquiz.player')"))["token"]
+        status, _, body = server.request("GET", f"/v1/packages/{share_code}/leaderboard?around=me", token=token)
+        self.assertEqual(json.loads(body)["me"]["player"], "Ada L.", body)
+        page.goto(f"/p/{share_code}")
+        expect(page.locator("#playing-as")).to_have_text("You play as \u201cAda L.\u201d. Change your name")
 
     def test_text_from_the_api_is_never_html(self):
         status, _, body = server.request("POST", "/v1/players", {"name": "Html maker"})

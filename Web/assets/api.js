@@ -51,19 +51,24 @@ export function publicApi(method, path, body) {
 
 let makingPlayer = null;
 
-/// The guest player, made now if this browser has none. Callers at the same moment (a play starting and a room being
-/// opened) share one making, so they act as the same player.
-export async function ensurePlayer() {
+/// The guest player, made now (named `name`, else "Guest" and four digits) if this browser has none. Callers at the
+/// same moment (a play starting and a room being opened) share one making, so they act as the same player.
+export async function ensurePlayer(name = `${t('guest')} ${String(Math.floor(1000 + Math.random() * 9000))}`) {
   const known = storedPlayer();
   if (known) return known;
   makingPlayer ??= (async () => {
-    const name = `${t('guest')} ${String(Math.floor(1000 + Math.random() * 9000))}`;
     const made = await send('POST', '/v1/players', { body: { name } });
     const player = { id: made.id, name: made.name, token: made.token };
     localStorage.setItem(playerKey, JSON.stringify(player));
     return player;
   })().finally(() => { makingPlayer = null; });
   return makingPlayer;
+}
+
+/// Keeps the guest player's new name, as the server now has it.
+export function rememberName(name) {
+  const player = storedPlayer();
+  if (player) localStorage.setItem(playerKey, JSON.stringify({ ...player, name }));
 }
 
 /// A request as the guest player. A token the server does not know (its database was replaced) is forgotten and a new

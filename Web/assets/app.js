@@ -1,10 +1,11 @@
 // The web player's one page: it shows what the path asks for. `/` the public packages, today's daily quiz and a box
 // for a share code; `/p/{code}` that package with Start and a button to play it with friends in a live room;
-// `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there). Everything the
+// `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there); `/me` the
+// player's name and history (me.js, loaded only there). Everything the
 // API says is shown with textContent, never parsed as HTML.
 
-import { codePattern, encode, optionalPlayerApi, playerApi, publicApi, roomCodePattern } from './api.js';
-import { currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
+import { codePattern, encode, optionalPlayerApi, playerApi, publicApi, roomCodePattern, storedPlayer } from './api.js';
+import { counted, currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
 import { PlayScreen, element } from './play.js';
 
 const main = document.getElementById('main');
@@ -12,11 +13,6 @@ const languageSwitch = document.getElementById('language-switch');
 languageSwitch.dataset.i18n = 'language.other';
 languageSwitch.addEventListener('click', () => switchLanguage());
 relabel();
-
-/// A count in words, "1 quiz" or "3 quizzes", as an argument of a text (`key` and `key.one` in the tables).
-function counted(key, n) {
-  return { i18n: n === 1 ? `${key}.one` : key, args: { n } };
-}
 
 /// A package's maker, level, quizzes and plays, on one line.
 function packageMeta(metadata) {
@@ -180,6 +176,9 @@ async function showPackage(code) {
     packageMeta(metadata),
     element('p', { class: 'note', i18n: ['play.noPause'] }),
     element('div', { class: 'actions' }, [start, withFriendsButton(code)]),
+    element('p', { class: 'note', id: 'playing-as' }, [
+      element('span', { i18n: storedPlayer() ? ['package.playingAs', { name: storedPlayer().name }] : ['package.guest'] }),
+      ' ', element('a', { href: '/me', i18n: ['package.rename'] })]),
     best,
   ]));
   start.focus();
@@ -241,6 +240,7 @@ const roomMatch = path.match(/^\/r\/([^/]+)\/?$/);
 if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase());
 else if (roomMatch) showRoom(decodeURIComponent(roomMatch[1]).trim().toUpperCase());
 else if (path === '/d' || path === '/d/') showDaily();
+else if (path === '/me' || path === '/me/') import('./me.js').then((me) => me.showMe(main));
 else if (path === '/') showHome();
 else showNoPage();
 document.documentElement.lang = currentLanguage();

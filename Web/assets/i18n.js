@@ -5,6 +5,7 @@ const tables = {
   en: {
     'language.other': '한국어',
     'nav.daily': 'Daily',
+    'nav.me': 'You',
     'home.title': 'Movie-poster quizzes',
     'home.lead': 'A black poster, revealed area by area: type the title before time runs out.',
     'home.code.label': 'Share code or room code',
@@ -142,10 +143,14 @@ const tables = {
     'room.error.watching': 'You watch this quiz and play from the next.',
     'room.error.already_done': 'This quiz is over for you.',
     'guest': 'Guest',
+    'package.playingAs': 'You play as “{name}”.',
+    'package.guest': 'You play as a guest.',
+    'package.rename': 'Change your name',
   },
   ko: {
     'language.other': 'English',
     'nav.daily': '오늘의 퀴즈',
+    'nav.me': '내 기록',
     'home.title': '영화 포스터 퀴즈',
     'home.lead': '검은 포스터가 한 곳씩 드러납니다. 시간이 다 되기 전에 제목을 입력하세요.',
     'home.code.label': '공유 코드 또는 방 코드',
@@ -283,10 +288,23 @@ const tables = {
     'room.error.watching': '이번 퀴즈는 관전하고 다음 퀴즈부터 풉니다.',
     'room.error.already_done': '이 퀴즈는 이미 끝났습니다.',
     'guest': '손님',
+    'package.playingAs': '“{name}”(으)로 풉니다.',
+    'package.guest': '손님으로 풉니다.',
+    'package.rename': '이름 바꾸기',
   },
 };
 
 export const languages = Object.keys(tables);
+
+/// A count in words, "1 quiz" or "3 quizzes", as an argument of a text (`key` and `key.one` in the tables).
+export function counted(key, n) {
+  return { i18n: n === 1 ? `${key}.one` : key, args: { n } };
+}
+
+/// Adds a lazily loaded module's texts ({en: {...}, ko: {...}}) to the tables.
+export function addTexts(more) {
+  for (const language of languages) Object.assign(tables[language], more[language]);
+}
 const storageKey = 'uquiz.language';
 
 /// The language chosen with the switch, else the one the server picked from Accept-Language (the page's lang).

@@ -1,0 +1,168 @@
+// `/me`: the guest player of this browser, their name (set and changed here, shown on leaderboards and podiums) and
+// what they have played on this server, from `GET /v1/players/me`. Loaded only on that page.
+
+import { ApiError, encode, ensurePlayer, playerApi, rememberName, storedPlayer } from './api.js';
+import { addTexts, counted, currentLanguage, setText } from './i18n.js';
+import { element } from './play.js';
+
+/// As long as a name in a live room may be: the name is used there too.
+const nameLength = 24;
+
+addTexts({
+  en: {
+    'me.title': 'You',
+    'me.name': 'Your name on leaderboards and podiums',
+    'me.save': 'Save',
+    'me.saved': 'Saved: your name is now “{name}”.',
+    'me.empty': 'A name is 1 to 24 characters.',
+    'me.refused': 'The server refused this name: {message}',
+    'me.new': 'You have not played on this server yet. Choose a name, or just play: you get one.',
+    'me.plays': 'Your plays',
+    'me.totals': '{plays} · {points} · {solved} of {played} quizzes solved',
+    'me.stage': 'You solve at stage {stage} on average.',
+    'me.streak': 'Daily streak: {streak} (best {best})',
+    'me.none': 'No finished play yet.',
+    'me.play': '{score} points, {solved} of {played} solved{ranked}, {date}',
+    'me.ranked': ', ranked',
+    'me.daily': 'Daily quiz of {day}',
+    'me.rooms': 'Live rooms',
+    'me.roomTotals': '{rooms} · {wins} · {points}',
+    'me.room': 'Room {code}: #{rank}, {score} points, {date}',
+    'count.points': '{n} points', 'count.points.one': '1 point',
+    'count.rooms': '{n} rooms', 'count.rooms.one': '1 room',
+    'count.wins': '{n} wins', 'count.wins.one': '1 win',
+  },
+  ko: {
+    'me.title': '내 기록',
+    'me.name': '순위표와 시상대에 보일 이름',
+    'me.save': '저장',
+    'me.saved': '저장했습니다. 이제 이름은 “{name}”입니다.',
+    'me.empty': '이름은 1~24자입니다.',
+    'me.refused': '서버가 이 이름을 받지 않았습니다: {message}',
+    'me.new': '아직 이 서버에서 푼 적이 없습니다. 이름을 정하거나 그냥 풀어 보세요. 이름은 자동으로 생깁니다.',
+    'me.plays': '내 풀이',
+    'me.totals': '{plays} · {points} · 퀴즈 {played}개 중 {solved}개 맞힘',
+    'me.stage': '평균 {stage}단계에서 맞힙니다.',
+    'me.streak': '오늘의 퀴즈 연속 {streak}일 (최고 {best}일)',
+    'me.none': '아직 끝낸 풀이가 없습니다.',
+    'me.play': '{score}점, {played}개 중 {solved}개 맞힘{ranked}, {date}',
+    'me.ranked': ', 순위 반영',
+    'me.daily': '{day} 오늘의 퀴즈',
+    'me.rooms': '실시간 방',
+    'me.roomTotals': '{rooms} · {wins} · {points}',
+    'me.room': '방 {code}: {rank}위, {score}점, {date}',
+    'count.points': '{n}점', 'count.points.one': '1점',
+    'count.rooms': '방 {n}개', 'count.rooms.one': '방 1개',
+    'count.wins': '{n}번 우승', 'count.wins.one': '1번 우승',
+  },
+});
+
+function day(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(currentLanguage());
+}
+
+/// The form that names the player: the stored guest is renamed; a browser without one gets a guest of that name.
+function nameForm(onSaved) {
+  const input = element('input', {
+    id: 'player-name', name: 'name', type: 'text', autocomplete: 'nickname', maxlength: String(nameLength),
+    enterkeyhint: 'done',
+  });
+  input.value = storedPlayer()?.name ?? '';
+  const status = element('p', { id: 'name-status', role: 'status', 'aria-live': 'polite' });
+  const save = element('button', { type: 'submit', class: 'primary', i18n: ['me.save'] });
+  const form = element('form', { id: 'name-form', class: 'code-form' }, [
+    element('label', { for: 'player-name', i18n: ['me.name'] }),
+    element('div', { class: 'answer-row' }, [input, save]),
+    status,
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    status.className = 'problem';
+    if (!name) { setText(status, 'me.empty'); return; }
+    save.disabled = true;
+    try {
+      const known = storedPlayer();
+      const player = known ? await playerApi('PATCH', '/v1/players/me', { name }) : await ensurePlayer(name);
+      rememberName(player.name);
+      input.value = player.name;
+      status.className = 'saved';
+      setText(status, 'me.saved', { name: player.name });
+      onSaved();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) setText(status, 'me.refused', { message: error.message });
+      else setText(status, 'error.generic', { message: error.message });
+    } finally {
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
+function playItem(play) {
+  const title = play.dailyDay
+    ? element('span', { class: 'package-title', i18n: ['me.daily', { day: play.dailyDay }] })
+    : element('a', { href: `/p/${encode(play.shareCode)}`, class: 'package-title', text: play.title });
+  return element('li', { class: 'package' }, [
+    title,
+    element('p', {
+      class: 'meta',
+      i18n: ['me.play', {
+        score: play.score, solved: play.solved, played: play.played, date: day(play.finishedAt),
+        ranked: play.ranked ? { i18n: 'me.ranked' } : '',
+      }],
+    }),
+  ]);
+}
+
+function statsSections(stats) {
+  const plays = element('section', { id: 'my-plays' }, [
+    element('h2', { i18n: ['me.plays'] }),
+    element('p', {
+      id: 'plays-summary',
+      i18n: ['me.totals', {
+        plays: counted('count.plays', stats.plays.plays), points: counted('count.points', stats.plays.points),
+        solved: stats.plays.solved, played: stats.plays.played,
+      }],
+    }),
+  ]);
+  if (stats.plays.averageStage) {
+    plays.append(element('p', { id: 'plays-stage', i18n: ['me.stage', { stage: stats.plays.averageStage.toFixed(1) }] }));
+  }
+  plays.append(
+    element('p', { id: 'my-streak', i18n: ['me.streak', { streak: stats.daily.streak, best: stats.daily.bestStreak }] }),
+    stats.recentPlays.length
+      ? element('ol', { class: 'packages', id: 'recent-plays' }, stats.recentPlays.map(playItem))
+      : element('p', { i18n: ['me.none'] }));
+  const rooms = element('section', { id: 'my-rooms' }, [
+    element('h2', { i18n: ['me.rooms'] }),
+    element('p', {
+      i18n: ['me.roomTotals', {
+        rooms: counted('count.rooms', stats.rooms.rooms), wins: counted('count.wins', stats.rooms.wins),
+        points: counted('count.points', stats.rooms.points),
+      }],
+    }),
+    element('ol', { class: 'packages' }, stats.recentRooms.map((room) => element('li', {
+      i18n: ['me.room', { code: room.roomCode, rank: room.rank, score: room.score, date: day(room.finishedAt) }],
+    }))),
+  ]);
+  return [plays, rooms];
+}
+
+export async function showMe(main) {
+  const stats = element('div', { id: 'my-stats', 'aria-live': 'polite' });
+  const load = async () => {
+    if (!storedPlayer()) {
+      stats.replaceChildren(element('p', { id: 'me-new', i18n: ['me.new'] }));
+      return;
+    }
+    try {
+      stats.replaceChildren(...statsSections(await playerApi('GET', '/v1/players/me')));
+    } catch (error) {
+      stats.replaceChildren(element('p', { class: 'problem', i18n: ['error.generic', { message: error.message }] }));
+    }
+  };
+  main.replaceChildren(element('h1', { i18n: ['me.title'] }), nameForm(load), stats);
+  await load();
+}
