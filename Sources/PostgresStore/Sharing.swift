@@ -141,6 +141,9 @@ extension PostgresQuizStore {
     private static func publicConditions(_ filter: BrowseFilter) -> ([String], [Bind]) {
         var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
         var values: [Bind] = []
+        if filter.postersHeldOnly {
+            conditions.append("NOT EXISTS (SELECT 1 FROM quiz q WHERE q.package_id = p.id AND q.poster_source <> 'bundled')")
+        }
         if let level = filter.level {
             values.append(.text(level.rawValue))
             conditions.append("p.level = $\(values.count)")

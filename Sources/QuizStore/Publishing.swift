@@ -147,6 +147,9 @@ extension AppDatabase {
     private static func publicConditions(_ filter: BrowseFilter) -> ([String], StatementArguments) {
         var (conditions, arguments) = conditions(level: filter.level, language: filter.language)
         conditions.insert("(p.origin = 'seed' OR pub.visibility = 'public')", at: 0)
+        if filter.postersHeldOnly {
+            conditions.append("NOT EXISTS (SELECT 1 FROM quiz q WHERE q.packageId = p.id AND q.posterSource <> 'bundled')")
+        }
         if let text = filter.text {
             // A substring of the title or the maker, in any case; the user's % and _ are matched as themselves.
             let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")

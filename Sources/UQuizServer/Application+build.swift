@@ -219,7 +219,7 @@ func buildRoutes(
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     let forgetting = PackageChangeFollower(environment: environment.sharing, recent: recent, plays: plays, logger: logger)
-    return (router, [forgetting, instanceClient])
+    return (router, [forgetting, instanceClient, ImageServerWatch(environment: environment.sharing, logger: logger)])
 }
 
 
@@ -247,6 +247,29 @@ struct PackageChangeFollower: Service {
             case .unknown:
                 recent.forgetAll()
                 plays.forgetAllPlans()
+            }
+        }
+    }
+}
+
+/// Asks TMDB's image server whether it answers, at start and then every `interval`, so that the packages listed are
+/// the ones this instance can show (`ImageServerReach`).
+struct ImageServerWatch: Service {
+    let environment: SharingEnvironment
+    let logger: Logger
+    var interval: Duration = .seconds(60)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var last = ImageServerReach.State.unknown
+            while !Task.isCancelled {
+                await environment.imageReach.probe(environment.app.imageClient)
+                let now = environment.imageReach.current
+                if now != last {
+                    logger.info("TMDB's image server is \(now.rawValue): \(now == .unreachable ? "packages with TMDB posters are not listed" : "every package is listed")")
+                    last = now
+                }
+                try? await Task.sleep(for: interval)
             }
         }
     }

@@ -11,6 +11,8 @@ struct HealthRoutes {
 
     struct Status: Encodable {
         var status: String
+        /// Whether TMDB's image server answers (`/readyz` only): `unknown`, `reachable` or `unreachable`.
+        var tmdbImages: String?
     }
 
     func add(to router: Router<ServerRequestContext>) {
@@ -20,7 +22,7 @@ struct HealthRoutes {
             guard let store = try? environment.sharing.store(), await store.answers() else {
                 throw APIError.notReady(retryAfterSeconds: Self.retryAfterSeconds)
             }
-            return JSONBody.response(Status(status: "ready"))
+            return JSONBody.response(Status(status: "ready", tmdbImages: environment.sharing.imageReach.current.rawValue))
         }
         router.get("openapi.yaml") { _, _ in
             Response(

@@ -26,11 +26,15 @@ public struct BrowseFilter: Hashable, Sendable {
     public var level: Level?
     public var language: QuizLanguage?
     public var text: String?
+    /// Only packages whose every poster the store holds (bundled or uploaded): what a server that cannot reach TMDB
+    /// can show.
+    public var postersHeldOnly: Bool
 
-    public init(level: Level? = nil, language: QuizLanguage? = nil, text: String? = nil) {
+    public init(level: Level? = nil, language: QuizLanguage? = nil, text: String? = nil, postersHeldOnly: Bool = false) {
         self.level = level
         self.language = language
         self.text = text
+        self.postersHeldOnly = postersHeldOnly
     }
 }
 

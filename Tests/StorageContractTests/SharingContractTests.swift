@@ -113,6 +113,28 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func browsingCanKeepToPackagesWhosePostersTheStoreHolds(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            var held = makePackage(title: "Held", code: "AAAAA2", quizzes: 2)
+            for index in held.quizzes.indices {
+                held.quizzes[index].posterSource = .bundled
+                held.quizzes[index].posterPath = "held-\(index).jpg"
+            }
+            var mixed = makePackage(title: "Mixed", code: "BBBBB3", quizzes: 2)
+            mixed.quizzes[0].posterSource = .bundled
+            mixed.quizzes[0].posterPath = "mixed.jpg"
+            for package in [held, mixed, makePackage(title: "TMDB", code: "CCCCC4", quizzes: 1)] {
+                try await publish(package, on: store)
+            }
+            let everything = try await store.publicPackages(BrowseFilter(), after: nil, limit: 10).map(\.title)
+            #expect(Set(everything) == ["Held", "Mixed", "TMDB"])
+            let onlyHeld = BrowseFilter(postersHeldOnly: true)
+            #expect(try await store.publicPackages(onlyHeld, after: nil, limit: 10).map(\.title) == ["Held"])
+            #expect(try await store.popularPackages(onlyHeld, after: nil, limit: 10).map(\.title) == ["Held"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func browsingByPopularityPagesByPlays(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())

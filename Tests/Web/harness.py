@@ -55,6 +55,8 @@ class Server:
     def __init__(self):
         self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
         environment = sandbox_environment(self.folder)
+        # TMDB is unreachable, whatever this machine's network: its image server is a port nothing listens on.
+        environment["UQUIZ_TMDB_IMAGE_URL"] = "http://127.0.0.1:9"
         self.log = open(self.folder / "server.log", "wb")
         self.process = subprocess.Popen(
             [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite")],

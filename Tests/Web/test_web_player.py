@@ -6,6 +6,7 @@ condition, with a timeout.
 
 import json
 import re
+import time
 import unittest
 from pathlib import Path
 
@@ -283,6 +284,29 @@ class WebPlayerTests(unittest.TestCase):
         with page.expect_navigation():
             page.get_by_label("Share code").press("Enter")
         self.assertTrue(page.url.endswith(f"/p/{share_code}"))
+
+    def test_the_home_lists_only_packages_whose_posters_the_server_can_show(self):
+        # The server's first probe of TMDB's image server (unreachable here) is over before the list is looked at.
+        deadline = time.monotonic() + 20
+        while json.loads(server.request("GET", "/readyz")[2])["tmdbImages"] == "unknown":
+            self.assertLess(time.monotonic(), deadline, "the server never probed TMDB's image server")
+            time.sleep(0.05)
+        self.assertEqual(json.loads(server.request("GET", "/readyz")[2])["tmdbImages"], "unreachable")
+        # The seed says which of its packages have TMDB posters (which cannot be shown now) and which bundled ones.
+        seed = json.loads((REPOSITORY / "Seed/seed.json").read_text())
+        bundled = {p["title"] for p in seed["packages"] if all(q["poster"] == "bundled" for q in p["quizzes"])}
+        tmdb = {p["title"] for p in seed["packages"]} - bundled
+        self.assertEqual((len(bundled), len(tmdb)), (2, 6))
+        for viewport in (PHONE, DESKTOP):
+            page = self.new_page(viewport)
+            page.goto("/")
+            page.get_by_label("Language").select_option("")
+            expect(page.locator("#packages .package-title").first).to_be_visible()
+            listed = set(page.locator("#packages .package-title").all_text_contents())
+            self.assertTrue(bundled <= listed, listed)
+            self.assertEqual(listed & tmdb, set(), "packages with TMDB posters are not offered")
+            self.assertIn(session.package_title, listed)
+            assert_seen(self, page.locator("#packages .package-title").first, f"the first package at {viewport}")
 
     def test_a_play_goes_from_one_quiz_to_the_next(self):
         status, _, body = server.request("POST", "/v1/players", {"name": "Two-quiz maker"})

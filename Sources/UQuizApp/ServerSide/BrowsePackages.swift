@@ -80,14 +80,17 @@ public struct BrowsePackages: Sendable {
         public var next: BrowseCursor?
     }
 
-    /// A page in `order`; `cursor` must be one given out for that order.
     /// The longest text a page may be searched for, in characters: past any title.
     public static let maxSearchLength = 100
 
+    /// A page in `order`; `cursor` must be one given out for that order. A server that found TMDB's image server
+    /// unreachable lists only the packages whose posters it holds: the others would be black canvases.
     public func page(
         order: BrowseOrder = .new, _ filter: BrowseFilter, after cursor: BrowseCursor?, limit: Int
     ) async throws -> Page {
         if let cursor, cursor.order != order { throw BrowseError.cursorOfAnotherOrder(cursor.order) }
+        var filter = filter
+        if environment.imagesUnreachable { filter.postersHeldOnly = true }
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
         let store = try environment.store()
         // One more than the page, to know whether another page follows without a second query.

@@ -272,10 +272,8 @@ public final class ServerPlays: Sendable {
         let day = Self.dayText(date)
         // Read first: only the day's first ask needs a write.
         if let known = try await environment.store().dailyChoice(day: day) { return known }
-        // A server without TMDB credentials may have no way to TMDB's images either: its daily quiz is one it can show.
-        let reachesTMDB = ((try? environment.app.movieClient()) ?? nil) != nil
         let choice = try await environment.store().daily(
-            day: day, chosenAt: date, among: reachesTMDB ? .everyQuiz : .postersHeld,
+            day: day, chosenAt: date, among: environment.reachesTMDB ? .everyQuiz : .postersHeld,
             number: { first in first.flatMap { Self.daysBetween($0, day) }.map { $0 + 1 } ?? 1 },
             pick: { candidates in
                 // Drawn with the day itself as the seed: the same day on the same candidates draws the same quiz.

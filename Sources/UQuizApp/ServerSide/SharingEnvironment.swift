@@ -12,17 +12,28 @@ public struct SharingEnvironment: Sendable {
     public var tokenBytes: @Sendable (Int) -> [UInt8]
     /// Players authenticated before, shared by every request of this process.
     public let knownPlayers: KnownPlayers
+    /// Whether TMDB's image server answers, as this process last found.
+    public let imageReach: ImageServerReach
 
     public init(
         app: AppEnvironment, store: @escaping @Sendable () throws -> any ServerStorage,
         tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes,
-        knownPlayers: KnownPlayers = KnownPlayers()
+        knownPlayers: KnownPlayers = KnownPlayers(), imageReach: ImageServerReach = ImageServerReach()
     ) {
         self.app = app
         self.store = store
         self.tokenBytes = tokenBytes
         self.knownPlayers = knownPlayers
+        self.imageReach = imageReach
     }
+
+    /// Whether the quizzes this server offers may have TMDB posters: it has TMDB credentials (without them it may have
+    /// no way to TMDB's images either) and its image server has not been found unreachable. Otherwise the packages it
+    /// lists and the daily quizzes it draws are those whose posters it holds.
+    public var reachesTMDB: Bool { imageReach.current != .unreachable && ((try? app.movieClient()) ?? nil) != nil }
+
+    /// Whether TMDB's image server was found unreachable: a server with no credentials may still fetch TMDB posters.
+    public var imagesUnreachable: Bool { imageReach.current == .unreachable }
 
     /// Bytes from `SystemRandomNumberGenerator` (the kernel's `getrandom`), fit for secrets.
     @Sendable public static func systemRandomBytes(_ count: Int) -> [UInt8] {
