@@ -137,11 +137,14 @@ public struct PackageSummary: Hashable, Sendable {
     public var quizCount: Int
     public var bestScore: Int?
     public var createdAt: String
+    /// The codes servers gave the copies `uquiz publish` made of it, by server base URL.
+    public var serverCodes: [String: String]
 
     public init(
         id: Int64, shareCode: String, title: String, level: Level, language: QuizLanguage, maker: String,
-        origin: PackageOrigin, quizCount: Int, bestScore: Int?, createdAt: String
+        origin: PackageOrigin, quizCount: Int, bestScore: Int?, createdAt: String, serverCodes: [String: String] = [:]
     ) {
+        self.serverCodes = serverCodes
         self.id = id
         self.shareCode = shareCode
         self.title = title

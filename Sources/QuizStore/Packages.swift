@@ -49,7 +49,38 @@ extension AppDatabase {
                     """,
                 arguments: rowArguments
             )
-            return PackagePage(rows: try rows.map(Self.summary), total: total)
+            var summaries = try rows.map(Self.summary)
+            let ids = summaries.map(\.id)
+            if !ids.isEmpty {
+                var copies: [Int64: [String: String]] = [:]
+                for copy in try Row.fetchAll(
+                    db, sql: "SELECT packageId, server, shareCode FROM serverCopy WHERE packageId IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                    arguments: StatementArguments(ids))
+                {
+                    copies[copy["packageId"], default: [:]][copy["server"]] = copy["shareCode"]
+                }
+                for index in summaries.indices { summaries[index].serverCodes = copies[summaries[index].id] ?? [:] }
+            }
+            return PackagePage(rows: summaries, total: total)
+        }
+    }
+
+    public func serverCopy(packageId: Int64, server: String) throws -> String? {
+        try read { db in
+            try String.fetchOne(
+                db, sql: "SELECT shareCode FROM serverCopy WHERE packageId = ? AND server = ?", arguments: [packageId, server])
+        }
+    }
+
+    public func recordServerCopy(packageId: Int64, server: String, shareCode: String, at date: Date) throws {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO serverCopy (packageId, server, shareCode, publishedAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (packageId, server) DO UPDATE SET shareCode = excluded.shareCode,
+                        publishedAt = excluded.publishedAt
+                    """,
+                arguments: [packageId, server, shareCode, Self.timestamp(date)])
         }
     }
 

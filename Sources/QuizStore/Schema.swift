@@ -238,9 +238,18 @@ enum Schema {
                     BEGIN UPDATE openPlayTally SET n = n - 1; END;
                     """)
         }
-        migrator.registerMigration("v11-player-history") { db in
+        migrator.registerMigration("v11-player-history-server-copies") { db in
             // A player's page lists their plays, newest first.
             try db.create(index: "play_on_playerId", on: "play", columns: ["playerId", "id"])
+            // The copy of a local package `uquiz publish` made on a server, under the code that server gave it:
+            // publishing again updates that copy.
+            try db.create(table: "serverCopy") { t in
+                t.belongsTo("package", onDelete: .cascade).notNull()
+                t.column("server", .text).notNull()
+                t.column("shareCode", .text).notNull()
+                t.column("publishedAt", .text).notNull()
+                t.primaryKey(["packageId", "server"])
+            }
         }
         return migrator
     }

@@ -35,6 +35,12 @@ public protocol QuizStorage: CatalogStorage {
         _ packages: [QuizPackage], movies: [CatalogMovie], asCopy: Bool, newCode: () -> ShareCode
     ) throws -> [(id: Int64, shareCode: ShareCode)]
 
+    // Copies published on servers
+    /// The share code the server at `server` (its base URL) gave the package's copy, if it was published there.
+    func serverCopy(packageId: Int64, server: String) throws -> String?
+    /// Records (or replaces) the package's copy on `server`.
+    func recordServerCopy(packageId: Int64, server: String, shareCode: String, at date: Date) throws
+
     // Posters
     func tmdbPosters(packageIDs: [Int64]) throws -> [TMDBPosterRef]
 

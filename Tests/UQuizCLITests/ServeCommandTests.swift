@@ -137,6 +137,57 @@ struct ServeCommandTests {
         #expect(result.stderr.contains("\(empty) is not a web player folder (it has no readable index.html)"), "\(result.stderr)")
     }
 
+    /// Publishing a package again updates the copy published before (same code) until it is played; `--as-new` makes
+    /// another; a copy deleted on the server is published anew. `list` shows the server's code beside the local one.
+    @Test func publishingAgainUpdatesTheSameCopyUntilItIsPlayed() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))
+        let maker = try loggedIn(to: server, as: "Maker")
+        #expect(try maker.run(["create", "--title", "Mine", "--level", "expert", "--quiz", "movie=19 areas=30:25,15:15,50:35"]).status == 0)
+        func publish(_ extra: [String] = []) throws -> (status: Int32, json: [String: String], stderr: String) {
+            let run = try maker.run(["publish", "9", "--json"] + extra)
+            return (run.status, (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String]) ?? [:], run.stderr)
+        }
+        let first = try publish()
+        #expect(first.status == 0 && first.json["outcome"] == "published", "\(first.stderr)")
+        let code = try #require(first.json["shareCode"])
+        #expect(first.json["link"] == "\(server.baseURL)/p/\(code)")
+        let listed = try maker.run(["list", "--mine", "--json"])
+        let row = try #require((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect((row["serverCodes"] as? [String: String]) == [server.baseURL: code], "\(listed.stdout)")
+        let table = try maker.run(["list", "--mine"])
+        #expect(table.stdout.contains("ON SERVERS") && table.stdout.contains(code), "\(table.stdout)")
+
+        // Again: the same copy, changed in place (the new title shows under the same code).
+        #expect(try maker.run(["edit", "9", "--title", "Mine, renamed"]).status == 0)
+        let again = try maker.run(["publish", "9"])
+        #expect(again.status == 0 && again.stdout.contains("Updated \"Mine, renamed\" on \(server.baseURL): still \(code)"), "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("Share: \(server.baseURL)/p/\(code)"))
+        #expect(try curl([server.baseURL + "/v1/packages/\(code)"]).body.contains("\"title\":\"Mine, renamed\""))
+
+        // Once someone plays it, its quizzes stay: the update is refused and says how to go on; nothing changes.
+        let player = try curl(["--header", "Content-Type: application/json", "--data", "{\"name\": \"Bo\"}", server.baseURL + "/v1/players"])
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(player.body.utf8)) as? [String: Any])?["token"] as? String)
+        #expect(try curl(["--request", "POST", "--header", "Authorization: Bearer \(token)", server.baseURL + "/v1/packages/\(code)/plays"]).status == 201)
+        #expect(try maker.run(["edit", "9", "--quiz", "1", "--areas", "30:25,15:15,50:30"]).status == 0)
+        let refused = try publish()
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the copy \(code) has been played") && refused.stderr.contains("--as-new"), "\(refused.stderr)")
+        let asNew = try publish(["--as-new"])
+        #expect(asNew.status == 0 && asNew.json["outcome"] == "published")
+        let second = try #require(asNew.json["shareCode"])
+        #expect(second != code)
+
+        // The maker deletes that copy on the server: publishing again makes a new one and says so.
+        let config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: maker.path("config/uquiz/config.json")))) as? [String: Any]
+        let makerToken = try #require((config?["server"] as? [String: String])?["token"])
+        #expect(try curl(["--request", "DELETE", "--header", "Authorization: Bearer \(makerToken)", server.baseURL + "/v1/packages/\(second)"]).status == 204)
+        let anew = try maker.run(["publish", "9"])
+        #expect(anew.status == 0 && anew.stdout.contains("The copy published before is gone from \(server.baseURL)"), "\(anew.stdout)\(anew.stderr)")
+        let third = try #require(try maker.run(["list", "--mine"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(third != code && third != second && anew.stdout.contains("as \(third)"), "\(anew.stdout)")
+    }
+
     /// A maker logs in, publishes a package of theirs and finds it by browsing, all through the real CLI against the
     /// real server; the token reaches only the user's config file (mode 0600), never the output.
     @Test func loginPublishAndBrowseThroughTheCLI() throws {

@@ -23,12 +23,14 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List quiz packages.",
         discussion: """
-            Shows id, share code, title, level, language, number of quizzes, maker and best score, oldest first. \
+            Shows id, share code, title, level, language, number of quizzes, maker, best score and the codes servers \
+            gave the copies uquiz publish made, oldest first. \
             Either the id or the share code names a package in other commands.
 
             --json prints an array of objects with the keys id, shareCode, title, level (beginner|intermediate|expert), \
             language (ko|en), maker, origin (seed|user), quizCount, bestScore (null until played) and createdAt \
-            (ISO 8601); the keys are stable.
+            (ISO 8601), and serverCodes (the code each server gave the copy uquiz publish made, by server address; {} \
+            when never published); the keys are stable.
             """
     )
 
@@ -67,11 +69,12 @@ struct ListCommand: AsyncParsableCommand {
     /// The packages table, shared with `solve` when it has no terminal to play on.
     static func table(_ rows: [PackageSummary], terminal: Terminal) -> String {
         TextTable(
-            headers: ["ID", "CODE", "TITLE", "LEVEL", "LANG", "QUIZZES", "BEST", "MAKER"],
+            headers: ["ID", "CODE", "TITLE", "LEVEL", "LANG", "QUIZZES", "BEST", "MAKER", "ON SERVERS"],
             rows: rows.map { row in
                 [
                     String(row.id), row.shareCode, row.title, row.level.rawValue, row.language.rawValue,
                     String(row.quizCount), row.bestScore.map(String.init) ?? "-", row.maker,
+                    row.serverCodes.isEmpty ? "-" : row.serverCodes.values.sorted().joined(separator: " "),
                 ]
             }
         ).render(terminal: terminal, maxWidths: [2: 40])
@@ -90,6 +93,8 @@ struct PackageRowJSON: Encodable {
     var quizCount: Int
     @NullEncodable var bestScore: Int?
     var createdAt: String
+    /// The codes of the copies `uquiz publish` made, by server base URL.
+    var serverCodes: [String: String]
 
     init(_ row: PackageSummary) {
         id = row.id
@@ -102,5 +107,6 @@ struct PackageRowJSON: Encodable {
         quizCount = row.quizCount
         bestScore = row.bestScore
         createdAt = row.createdAt
+        serverCodes = row.serverCodes
     }
 }

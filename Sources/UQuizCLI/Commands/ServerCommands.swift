@@ -106,10 +106,11 @@ struct LoginCommand: AsyncParsableCommand {
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Publish one of your packages on the server you logged in to.",
+        abstract: "Publish one of your packages on the server you logged in to, or update the copy published before.",
         discussion: """
-            Sends the package's movies, posters and areas; the server checks them by the same rules and gives it a share \
-            code of its own. Public packages are listed by browse; unlisted ones are found by their code only.
+            Sends the package's movies, posters and areas; the server checks them by the same rules and gives the copy             a share code of its own, printed with its link and kept with the local package (uquiz list shows both             codes). Publishing the same package on the same server again updates that copy under the same code             (while nobody has played it; after that, only a new copy can change its quizzes: --as-new). Public             packages are listed by browse; unlisted ones are found by their code only.
+
+            --json prints {"shareCode", "link", "outcome"} with outcome published, updated or republished (the copy             published before was deleted on the server, so a new one was made).
             """
     )
 
@@ -117,25 +118,54 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
     @Argument(help: "Id or share code of the package (see uquiz list).") var package: String
     @Flag(help: "Only people given the share code find it.") var unlisted = false
+    @Flag(help: "Publish a new copy with a code of its own, even if this package was published there before.")
+    var asNew = false
     @Flag(help: "Print JSON instead of a sentence.") var json = false
+
+    struct Output: Encodable {
+        var shareCode: String
+        var link: String
+        var outcome: PublishToServer.Outcome
+    }
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        let local = try PackageLibrary(environment: context.environment).package(package)
-        guard let spec = PackageSpec(remaking: local) else {
-            throw CommandFailure(message: "package \(local.shareCode) has a movie with neither a TMDB id nor a catalog key; it cannot be published")
-        }
         let client = try context.serverClient(server)
-        let published = try context.askServer(client) { client throws(ServerClientError) in
-            try client.publish(spec, visibility: unlisted ? .unlisted : .public)
+        let result: PublishToServer.Result
+        do {
+            result = try PublishToServer(environment: context.environment).publish(
+                package, on: client, visibility: unlisted ? .unlisted : nil, asNew: asNew)
+        } catch let problem as PublishToServer.Problem {
+            throw CommandFailure(message: Self.wording(problem, server: client.baseURL))
         }
         if json {
-            print(try JSONOutput.string(published))
+            print(try JSONOutput.string(Output(shareCode: result.shareCode, link: result.link, outcome: result.outcome)))
             return
         }
-        print(
-            "Published \"\(SafeText.clean(local.title))\" as \(SafeText.clean(published.shareCode))"
-                + (unlisted ? " (unlisted)" : "") + " on \(Redaction.redact(url: client.baseURL))")
+        let title = SafeText.clean(result.package.title)
+        let code = SafeText.clean(result.shareCode)
+        let server = Redaction.redact(url: client.baseURL)
+        switch result.outcome {
+        case .published: print("Published \"\(title)\" as \(code)" + (unlisted ? " (unlisted)" : "") + " on \(server)")
+        case .updated: print("Updated \"\(title)\" on \(server): still \(code)" + (unlisted ? " (unlisted)" : ""))
+        case .republished:
+            print("The copy published before is gone from \(server); published \"\(title)\" anew as \(code)")
+        }
+        print("Share: \(SafeText.clean(Redaction.redact(url: result.link)))")
+    }
+
+    static func wording(_ problem: PublishToServer.Problem, server: String) -> String {
+        switch problem {
+        case .notPublishable(let localCode):
+            "package \(localCode) has a movie with neither a TMDB id nor a catalog key; it cannot be published"
+        case .copyPlayed(let code):
+            "the copy \(code) has been played, so its quizzes, level and language stay as they are there (only its "
+                + "title and maker can change); publish a new copy with --as-new"
+        case .copyNotYours(let code):
+            "the copy \(code) belongs to another player than the one logged in now; publish a copy of yours with --as-new"
+        case .server(let error):
+            Wording.server(error, at: server)
+        }
     }
 }
 
