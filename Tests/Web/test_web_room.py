@@ -164,6 +164,15 @@ class WebRoomTests(unittest.TestCase):
         # After the podium nobody is kicked or handed the room.
         self.assertEqual(host.locator("#lobby-players button").count(), 0)
         guest.screenshot(path=str(SCREENSHOTS / "room-podium-phone.png"), full_page=True)
+        # Another round: a new room on the same package, hosted by whoever asked for it.
+        assert_seen(self, guest.get_by_role("button", name="Another round in a new room"), "another round")
+        with guest.expect_navigation():
+            guest.get_by_role("button", name="Another round in a new room").click()
+        new_code = re.fullmatch(r".*/r/([A-Z0-9]{4})", guest.url).group(1)
+        self.assertNotEqual(new_code, code)
+        expect(guest.locator("#start-room")).to_be_visible()
+        status, _, body = session.server.request("GET", f"/v1/rooms/{new_code}")
+        self.assertEqual(json.loads(body)["shareCode"], session.share_code)
         self.assertEqual(console_errors, [])
 
     def test_a_reload_in_a_room_takes_the_seat_back(self):

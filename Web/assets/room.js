@@ -3,8 +3,124 @@
 // judges everything; the page draws what it is told when it is told, and sets text from the network only as text.
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
-import { setText, t } from './i18n.js';
+import { addTexts, setText, t } from './i18n.js';
 import { PosterLayers, clearText, copyButton, dock, element, shortcutButton, showSeconds } from './play.js';
+
+// The room's texts join the page's tables only where a room is shown.
+addTexts({
+  en: {
+    'room.title': 'Room {code}',
+    'room.unknown': 'No room with this code here.',
+    'room.over': 'This room has ended.',
+    'room.name': 'Your name',
+    'room.join': 'Join',
+    'room.players': 'Players',
+    'room.invite': 'Friends join with this link, or with the code {code} on the home page:',
+    'room.copyLink': 'Copy link',
+    'room.shareLink': 'Share',
+    'room.shareText': 'Play UQuiz with me: room {code}',
+    'room.start': 'Start',
+    'room.youHost': 'You host: start when everyone is in.',
+    'room.waitHost': 'Waiting for the host to start.',
+    'room.kick': 'Kick',
+    'room.passHost': 'Make host',
+    'room.tag.host': 'host',
+    'room.tag.you': 'you',
+    'room.tag.away': 'disconnected',
+    'room.tag.watching': 'watching',
+    'room.tag.left': 'left',
+    'room.newHost': '{name} hosts now.',
+    'room.loading': 'Quiz {number}: get ready\u2026',
+    'room.skip': 'Skip for all',
+    'room.accepted': 'Right! +{points} points at stage {stage}',
+    'room.notSolved': 'Not solved.',
+    'room.watching': 'You joined during this quiz: you watch it and play from the next.',
+    'room.solved': '{name} solved it at stage {stage}.',
+    'room.answer': 'It was {title} {year}',
+    'room.ending.everyoneSolved': 'Everyone solved it.',
+    'room.ending.timeUp': 'Time\u2019s up.',
+    'room.ending.skipped': 'The host skipped it.',
+    'room.solver': '{name}: +{points} at stage {stage} ({seconds} s)',
+    'room.nobodySolved': 'Nobody solved it.',
+    'room.scoreboard': 'Scoreboard',
+    'room.solvedCount': 'Solved',
+    'room.podium': 'Podium',
+    'room.again': 'Another round in a new room',
+    'room.place': '#{rank} {name}: {score} points',
+    'room.reconnecting': 'Connection lost: taking your seat back\u2026',
+    'room.reconnected': 'Back in the room.',
+    'room.replaced': 'This room is open in another tab now.',
+    'room.kicked': 'The host removed you from the room.',
+    'room.expired.idle': 'The room closed: nothing happened for too long.',
+    'room.expired.ended': 'The room closed after its podium.',
+    'room.expired.empty': 'The room closed: everyone left.',
+    'room.refused': 'Not done: {message}',
+    'room.error.invalid_name': 'A name is 1 to 24 characters on one line.',
+    'room.error.name_taken': 'Someone in the room has this name already.',
+    'room.error.room_full': 'The room is full.',
+    'room.error.room_finished': 'This room has ended.',
+    'room.error.host_not_here': 'The host has not joined yet: try again in a moment.',
+    'room.error.not_host': 'Only the host may do that.',
+    'room.error.watching': 'You watch this quiz and play from the next.',
+    'room.error.already_done': 'This quiz is over for you.',
+  },
+  ko: {
+    'room.title': '방 {code}',
+    'room.unknown': '이 코드의 방이 없습니다.',
+    'room.over': '이 방은 끝났습니다.',
+    'room.name': '이름',
+    'room.join': '참가',
+    'room.players': '참가자',
+    'room.invite': '친구는 이 링크로, 또는 첫 화면에서 코드 {code}로 참가합니다:',
+    'room.copyLink': '링크 복사',
+    'room.shareLink': '공유',
+    'room.shareText': 'UQuiz 같이 해요: 방 {code}',
+    'room.start': '시작',
+    'room.youHost': '방장입니다. 모두 모이면 시작하세요.',
+    'room.waitHost': '방장이 시작하기를 기다리는 중입니다.',
+    'room.kick': '내보내기',
+    'room.passHost': '방장 넘기기',
+    'room.tag.host': '방장',
+    'room.tag.you': '나',
+    'room.tag.away': '연결 끊김',
+    'room.tag.watching': '관전 중',
+    'room.tag.left': '나감',
+    'room.newHost': '이제 {name}님이 방장입니다.',
+    'room.loading': '퀴즈 {number}: 준비하세요\u2026',
+    'room.skip': '모두 건너뛰기',
+    'room.accepted': '정답! {stage}단계에서 +{points}점',
+    'room.notSolved': '맞히지 못했습니다.',
+    'room.watching': '퀴즈 도중에 참가했습니다. 이번 퀴즈는 관전하고 다음 퀴즈부터 풉니다.',
+    'room.solved': '{name}님이 {stage}단계에서 맞혔습니다.',
+    'room.answer': '정답은 {title} {year}',
+    'room.ending.everyoneSolved': '모두 맞혔습니다.',
+    'room.ending.timeUp': '시간 종료.',
+    'room.ending.skipped': '방장이 건너뛰었습니다.',
+    'room.solver': '{name}: {stage}단계에서 +{points}점 ({seconds}초)',
+    'room.nobodySolved': '아무도 맞히지 못했습니다.',
+    'room.scoreboard': '점수판',
+    'room.solvedCount': '정답',
+    'room.podium': '최종 순위',
+    'room.again': '새 방에서 한 판 더',
+    'room.place': '{rank}위 {name}: {score}점',
+    'room.reconnecting': '연결이 끊겼습니다. 자리로 돌아가는 중\u2026',
+    'room.reconnected': '방으로 돌아왔습니다.',
+    'room.replaced': '이 방이 이제 다른 탭에서 열려 있습니다.',
+    'room.kicked': '방장이 당신을 방에서 내보냈습니다.',
+    'room.expired.idle': '오랫동안 아무 일이 없어 방이 닫혔습니다.',
+    'room.expired.ended': '최종 순위 뒤에 방이 닫혔습니다.',
+    'room.expired.empty': '모두 나가서 방이 닫혔습니다.',
+    'room.refused': '할 수 없습니다: {message}',
+    'room.error.invalid_name': '이름은 한 줄에 1~24자입니다.',
+    'room.error.name_taken': '방에 같은 이름이 이미 있습니다.',
+    'room.error.room_full': '방이 가득 찼습니다.',
+    'room.error.room_finished': '이 방은 끝났습니다.',
+    'room.error.host_not_here': '방장이 아직 들어오지 않았습니다. 잠시 뒤에 다시 해 보세요.',
+    'room.error.not_host': '방장만 할 수 있습니다.',
+    'room.error.watching': '이번 퀴즈는 관전하고 다음 퀴즈부터 풉니다.',
+    'room.error.already_done': '이 퀴즈는 이미 끝났습니다.',
+  },
+});
 
 const wireVersion = 1;
 /// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
@@ -519,12 +635,30 @@ export class RoomScreen {
       if (place.shareLine) item.append(element('output', { class: 'share-line', text: place.shareLine }));
       return item;
     });
-    this.podiumSection.replaceChildren(element('h2', { i18n: ['room.podium'] }), element('ol', { id: 'places', class: 'places' }, places));
+    this.podiumSection.replaceChildren(
+      element('h2', { i18n: ['room.podium'] }), element('ol', { id: 'places', class: 'places' }, places), this.againButton());
     this.podiumSection.hidden = false;
     this.showControls();
     // The podium comes after the last quiz's answer: brought into view and focused.
     this.podiumSection.scrollIntoView({ block: 'start' });
     this.podiumSection.focus({ preventScroll: true });
+  }
+
+  /// "Another round": a new room on the same package, this player its host; the others join it by its link.
+  againButton() {
+    const button = element('button', { type: 'button', id: 'room-again', class: 'primary', i18n: ['room.again'] });
+    const problem = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        const info = await publicApi('GET', `/v1/rooms/${encode(this.code)}`);
+        await openRoom(info.shareCode);
+      } catch (error) {
+        setText(problem, 'error.generic', { message: error.message });
+        button.disabled = false;
+      }
+    });
+    return element('div', { class: 'actions' }, [button, problem]);
   }
 
   // MARK: The player's moves
