@@ -216,10 +216,12 @@ enum Migrations {
             ]
         ),
         (
-            "pg4-player-history",
+            "pg4-player-history-unranked-reason",
             [
                 // A player's page lists their plays, newest first.
                 "CREATE INDEX play_on_player_id ON play (player_id, id)",
+                // Why a play could not be ranked (UnrankedReason), NULL when it could.
+                "ALTER TABLE play ADD COLUMN unranked_reason text",
             ]
         ),
     ]

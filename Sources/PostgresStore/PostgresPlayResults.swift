@@ -6,23 +6,26 @@ import UQuizStorage
 extension PostgresQuizStore {
     /// Records a finished server play and its quizzes in one transaction; returns whether it is ranked (no daily play,
     /// and the player's first of this package: the unique index `play_ranked_once` holds that against every writer).
-    public func recordServerPlay(
-        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
-    ) async throws -> Bool {
-        try await write { session in
-            try await Self.recordServerPlay(
-                FinishedServerPlay(
-                    publicId: publicId, packageId: packageId, player: player, startedAt: startedAt,
-                    finishedAt: finishedAt, score: score, elapsedSeconds: elapsedSeconds, dailyDay: dailyDay,
-                    attempts: attempts),
-                in: session)
+    public func recordServerPlay(_ play: FinishedServerPlay) async throws -> Bool {
+        try await write { session in try await Self.recordServerPlay(play, in: session) }
+    }
+
+    public func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown {
+        try await read { session in
+            let row = try await session.one(
+                """
+                SELECT EXISTS (SELECT 1 FROM publication WHERE package_id = $1 AND owner_id = $2) AS maker,
+                       EXISTS (SELECT 1 FROM attempt JOIN play ON play.id = attempt.play_id
+                               WHERE play.player_id = $2 AND attempt.quiz_id = ANY($3::bigint[])) AS in_play,
+                       EXISTS (SELECT 1 FROM room_result WHERE player_id = $2 AND package_id = $1) AS in_room
+                """, [.int(packageId), .int(playerId), .text("{" + quizIds.map(String.init).joined(separator: ",") + "}")])!
+            return AnswersShown(maker: try row.bool("maker"), inPlay: try row.bool("in_play"), inRoom: try row.bool("in_room"))
         }
     }
 
     static func recordServerPlay(_ play: FinishedServerPlay, in session: Session) async throws -> Bool {
         var ranked = false
-        if play.dailyDay == nil {
+        if play.dailyDay == nil, play.unrankedReason == nil {
             // Serialises two plays of one player and package: the second waits, then sees the first.
             try await session.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended('ranked:' || $1::text || ':' || $2::text, 0))",
@@ -34,13 +37,13 @@ extension PostgresQuizStore {
         let row = try await session.one(
             """
             INSERT INTO play (package_id, player, started_at, finished_at, score, public_id, player_id, ranked,
-                              elapsed_seconds, daily_day)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
+                              elapsed_seconds, daily_day, unranked_reason)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
             """,
             [
                 .int(play.packageId), .text(play.player.name), .text(timestamp(play.startedAt)),
                 .text(timestamp(play.finishedAt)), .int(play.score), .text(play.publicId), .int(play.player.id),
-                .bool(ranked), .double(play.elapsedSeconds), .text(play.dailyDay),
+                .bool(ranked), .double(play.elapsedSeconds), .text(play.dailyDay), .text(play.unrankedReason?.rawValue),
             ])!
         let playId = try row.int64("id")
         for attempt in play.attempts {
@@ -63,8 +66,8 @@ extension PostgresQuizStore {
         try await readTogether { session in
             guard let row = try await session.one(
                 """
-                SELECT id, public_id, package_id, player_id, score, elapsed_seconds, ranked, daily_day FROM play
-                WHERE public_id = $1 AND player_id IS NOT NULL
+                SELECT id, public_id, package_id, player_id, score, elapsed_seconds, ranked, daily_day, unranked_reason
+                FROM play WHERE public_id = $1 AND player_id IS NOT NULL
                 """, [.text(publicId)])
             else { return nil }
             let attempts = try await session.query(
@@ -82,7 +85,8 @@ extension PostgresQuizStore {
                 publicId: try row.string("public_id"), packageId: try row.int64("package_id"),
                 playerId: try row.int64("player_id"), score: try row.intOrNil("score") ?? 0,
                 elapsedSeconds: try row.doubleOrNil("elapsed_seconds") ?? 0, ranked: try row.bool("ranked"),
-                dailyDay: try row.stringOrNil("daily_day"), attempts: attempts)
+                dailyDay: try row.stringOrNil("daily_day"), attempts: attempts,
+                unrankedReason: try row.stringOrNil("unranked_reason").flatMap(UnrankedReason.init(rawValue:)))
         }
     }
 
@@ -225,7 +229,8 @@ extension PostgresQuizStore {
         try await read { session in
             try await session.query(
                 """
-                SELECT play.daily_day, COALESCE(BOOL_OR(attempt.correct), false) AS solved
+                SELECT play.daily_day,
+                       COALESCE(BOOL_OR(attempt.correct), false) AND play.unranked_reason IS NULL AS solved
                 FROM play LEFT JOIN attempt ON attempt.play_id = play.id
                 WHERE play.player_id = $1 AND play.daily_day IS NOT NULL
                 GROUP BY play.id ORDER BY play.daily_day COLLATE "C" DESC

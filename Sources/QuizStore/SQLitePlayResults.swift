@@ -9,19 +9,19 @@ extension AppDatabase {
     /// it is no daily play and the player has no ranked play of this package yet (a unique index holds that, whatever
     /// other writers do).
     static func insertServerPlay(_ play: FinishedServerPlay, in db: Database) throws -> Bool {
-        let ranked = try play.dailyDay == nil
+        let ranked = try play.dailyDay == nil && play.unrankedReason == nil
             && !Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM play WHERE packageId = ? AND playerId = ? AND ranked)",
                 arguments: [play.packageId, play.player.id])!
         try db.execute(
             sql: """
                 INSERT INTO play (packageId, player, startedAt, finishedAt, score, publicId, playerId, ranked,
-                                  elapsedSeconds, dailyDay)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  elapsedSeconds, dailyDay, unrankedReason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 play.packageId, play.player.name, timestamp(play.startedAt), timestamp(play.finishedAt), play.score,
-                play.publicId, play.player.id, ranked, play.elapsedSeconds, play.dailyDay,
+                play.publicId, play.player.id, ranked, play.elapsedSeconds, play.dailyDay, play.unrankedReason?.rawValue,
             ])
         let playId = db.lastInsertedRowID
         for attempt in play.attempts {
@@ -45,8 +45,8 @@ extension AppDatabase {
         guard let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT id, publicId, packageId, playerId, score, elapsedSeconds, ranked, dailyDay FROM play
-                WHERE publicId = ? AND playerId IS NOT NULL
+                SELECT id, publicId, packageId, playerId, score, elapsedSeconds, ranked, dailyDay, unrankedReason
+                FROM play WHERE publicId = ? AND playerId IS NOT NULL
                 """,
             arguments: [publicId])
         else { return nil }
@@ -68,7 +68,7 @@ extension AppDatabase {
         return StoredServerPlay(
             publicId: row["publicId"], packageId: row["packageId"], playerId: row["playerId"], score: row["score"] ?? 0,
             elapsedSeconds: row["elapsedSeconds"] ?? 0, ranked: row["ranked"], dailyDay: row["dailyDay"],
-            attempts: attempts)
+            attempts: attempts, unrankedReason: (row["unrankedReason"] as String?).flatMap(UnrankedReason.init(rawValue:)))
     }
 
     /// The best `limit` ranked plays of a package, by score, then by less quiz time (then the earlier finish, so the
@@ -184,12 +184,13 @@ extension AppDatabase {
         }
     }
 
-    /// The days (`yyyy-MM-dd`) a player finished the daily quiz, newest first, and whether they solved it.
+    /// The days (`yyyy-MM-dd`) a player finished the daily quiz, newest first, and whether they solved it (a play
+    /// with an `UnrankedReason` does not count as solved: its player may have known the answer).
     static func dailyResults(playerId: Int64, in db: Database) throws -> [(day: String, solved: Bool)] {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT play.dailyDay, COALESCE(MAX(attempt.correct), 0) AS solved
+                SELECT play.dailyDay, COALESCE(MAX(attempt.correct), 0) AND play.unrankedReason IS NULL AS solved
                 FROM play LEFT JOIN attempt ON attempt.playId = play.id
                 WHERE play.playerId = ? AND play.dailyDay IS NOT NULL
                 GROUP BY play.id ORDER BY play.dailyDay DESC
@@ -202,6 +203,21 @@ extension AppDatabase {
     static func dailyPlayId(playerId: Int64, day: String, in db: Database) throws -> String? {
         try String.fetchOne(
             db, sql: "SELECT publicId FROM play WHERE playerId = ? AND dailyDay = ?", arguments: [playerId, day])
+    }
+
+    static func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64], in db: Database) throws -> AnswersShown {
+        let quizzes = quizIds.isEmpty ? "NULL" : quizIds.map { _ in "?" }.joined(separator: ",")
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM publication WHERE packageId = ? AND ownerId = ?) AS maker,
+                       EXISTS (SELECT 1 FROM attempt JOIN play ON play.id = attempt.playId
+                               WHERE play.playerId = ? AND attempt.quizId IN (\(quizzes))) AS inPlay,
+                       EXISTS (SELECT 1 FROM roomResult WHERE playerId = ? AND packageId = ?) AS inRoom
+                """,
+            arguments: StatementArguments([packageId, playerId, playerId]) + StatementArguments(quizIds)
+                + StatementArguments([playerId, packageId]))!
+        return AnswersShown(maker: row["maker"], inPlay: row["inPlay"], inRoom: row["inRoom"])
     }
 
     /// The player's latest `limit` finished server plays, newest first, with how many of their quizzes were solved.

@@ -199,14 +199,12 @@ extension SQLiteServerStore {
 
 extension SQLiteServerStore {
     /// Records a finished server play and its quizzes in one transaction, and says whether it is ranked.
-    public func recordServerPlay(
-        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
-    ) async throws -> Bool {
-        let play = FinishedServerPlay(
-            publicId: publicId, packageId: packageId, player: player, startedAt: startedAt, finishedAt: finishedAt,
-            score: score, elapsedSeconds: elapsedSeconds, dailyDay: dailyDay, attempts: attempts)
-        return try await write { db in try AppDatabase.insertServerPlay(play, in: db) }
+    public func recordServerPlay(_ play: FinishedServerPlay) async throws -> Bool {
+        try await write { db in try AppDatabase.insertServerPlay(play, in: db) }
+    }
+
+    public func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown {
+        try await read { db in try AppDatabase.answersShown(playerId: playerId, packageId: packageId, quizIds: quizIds, in: db) }
     }
 
     public func serverPlay(publicId: String) async throws -> StoredServerPlay? {

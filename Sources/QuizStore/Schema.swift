@@ -241,6 +241,8 @@ enum Schema {
         migrator.registerMigration("v11-player-history-server-copies") { db in
             // A player's page lists their plays, newest first.
             try db.create(index: "play_on_playerId", on: "play", columns: ["playerId", "id"])
+            // Why a play could not be ranked (UnrankedReason), NULL when it could.
+            try db.alter(table: "play") { t in t.add(column: "unrankedReason", .text) }
             // The copy of a local package `uquiz publish` made on a server, under the code that server gave it:
             // publishing again updates that copy.
             try db.create(table: "serverCopy") { t in

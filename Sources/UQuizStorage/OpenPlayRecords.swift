@@ -76,11 +76,14 @@ public struct FinishedServerPlay: Sendable {
     public var elapsedSeconds: Double
     public var dailyDay: String?
     public var attempts: [PlayAttempt]
+    /// Why it cannot be ranked whatever else holds (its player may have known an answer); `nil` when it may be.
+    public var unrankedReason: UnrankedReason?
 
     public init(
         publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
+        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt], unrankedReason: UnrankedReason? = nil
     ) {
+        self.unrankedReason = unrankedReason
         self.publicId = publicId
         self.packageId = packageId
         self.player = player

@@ -15,11 +15,14 @@ public struct StoredServerPlay: Equatable, Sendable {
     public var dailyDay: String?
     /// Each quiz's stored id and result, in the order played.
     public var attempts: [StoredAttempt]
+    /// Why it could not be ranked, when its player may have known an answer.
+    public var unrankedReason: UnrankedReason?
 
     public init(
         publicId: String, packageId: Int64, playerId: Int64, score: Int, elapsedSeconds: Double, ranked: Bool,
-        dailyDay: String?, attempts: [StoredAttempt]
+        dailyDay: String?, attempts: [StoredAttempt], unrankedReason: UnrankedReason? = nil
     ) {
+        self.unrankedReason = unrankedReason
         self.publicId = publicId
         self.packageId = packageId
         self.playerId = playerId
@@ -158,5 +161,33 @@ public struct PlayerPlayTotals: Hashable, Sendable {
         self.solved = solved
         self.played = played
         self.averageStage = averageStage
+    }
+}
+
+/// Why a play is played and scored but not ranked (nor, for a daily play, counted in the streak): its player may have
+/// known an answer before guessing it.
+public enum UnrankedReason: String, Sendable, Codable, Equatable {
+    /// The player made the package.
+    case maker
+    /// A play of the player finished earlier showed the answer of one of its quizzes: a play of the same package, or the
+    /// daily quiz that was one of them, or a package holding the daily quiz.
+    case answerSeenInPlay = "answer_seen_in_play"
+    /// A live room on the package, seen to its end by the player, showed the answers.
+    case answerSeenInRoom = "answer_seen_in_room"
+}
+
+/// Where a player has been shown the answers of some quizzes of a package before (`SharingStorage.answersShown`).
+public struct AnswersShown: Hashable, Sendable {
+    /// The player owns the package.
+    public var maker: Bool
+    /// A finished server play of the player holds an attempt at one of the quizzes.
+    public var inPlay: Bool
+    /// The player has a live room's result on the package.
+    public var inRoom: Bool
+
+    public init(maker: Bool, inPlay: Bool, inRoom: Bool) {
+        self.maker = maker
+        self.inPlay = inPlay
+        self.inRoom = inRoom
     }
 }

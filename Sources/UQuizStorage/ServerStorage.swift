@@ -50,11 +50,12 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     func answers() async -> Bool
 
     // Plays judged by the server, leaderboards, the daily quiz
-    /// Records a finished server play; returns whether it is the player's ranked play of the package.
-    func recordServerPlay(
-        publicId: String, packageId: Int64, player: Player, startedAt: Date, finishedAt: Date, score: Int,
-        elapsedSeconds: Double, dailyDay: String?, attempts: [PlayAttempt]
-    ) async throws -> Bool
+    /// Records a finished server play; returns whether it is the player's ranked play of the package: no daily play,
+    /// no `unrankedReason`, and no ranked play of the package by the player yet.
+    func recordServerPlay(_ play: FinishedServerPlay) async throws -> Bool
+    /// Whether the player owns the package, has finished a play with an attempt at one of `quizIds`, or has a live
+    /// room's result on the package.
+    func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown
     func serverPlay(publicId: String) async throws -> StoredServerPlay?
     func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard
     func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats]

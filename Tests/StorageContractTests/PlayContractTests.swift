@@ -60,12 +60,12 @@ import Testing
             let quizzes = try await store.quizIDs(packageId: id)
             let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
             let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
-            _ = try await store.recordServerPlay(
+            _ = try await store.recordServerPlay(FinishedServerPlay(
                 publicId: "a", packageId: id, player: ann, startedAt: Date(), finishedAt: Date(), score: 1, elapsedSeconds: 1,
-                dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 2), attempt(quizId: quizzes[1], solved: false)])
-            _ = try await store.recordServerPlay(
+                dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 2), attempt(quizId: quizzes[1], solved: false)]))
+            _ = try await store.recordServerPlay(FinishedServerPlay(
                 publicId: "b", packageId: id, player: bob, startedAt: Date(), finishedAt: Date(), score: 1, elapsedSeconds: 1,
-                dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 3), attempt(quizId: quizzes[1], solved: false)])
+                dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 3), attempt(quizId: quizzes[1], solved: false)]))
             #expect(try await store.quizSolveStats(packageId: id) == [
                 QuizSolveStats(position: 1, attempts: 2, solved: 2, averageStage: 2.5),
                 QuizSolveStats(position: 2, attempts: 2, solved: 0, averageStage: nil),
@@ -176,6 +176,33 @@ import Testing
             #expect(try await store.playerPlays(playerId: ann.id, limit: 1).map(\.publicId) == ["daily"])
             #expect(try await store.playerPlayTotals(playerId: ann.id) == PlayerPlayTotals(
                 plays: 3, points: 300, solved: 4, played: 6, averageStage: 2))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func answersShownAndUnrankedPlays(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, maker) = try await publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            let (other, _) = try await publish(makePackage(title: "Other", code: "BBBBB3", quizzes: 1, firstFilm: 5), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let nothing = AnswersShown(maker: false, inPlay: false, inRoom: false)
+            #expect(try await store.answersShown(playerId: ann.id, packageId: id, quizIds: quizzes) == nothing)
+            #expect(try await store.answersShown(playerId: maker.id, packageId: id, quizIds: quizzes).maker)
+            // A daily play of the package's second quiz shows that answer, and only that one.
+            try await recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-20", publicId: "d")
+            #expect(try await store.answersShown(playerId: ann.id, packageId: id, quizIds: [quizzes[1]]).inPlay)
+            #expect(try await store.answersShown(playerId: ann.id, packageId: other, quizIds: try await store.quizIDs(packageId: other)) == nothing)
+            try await store.insertRoomResults([RoomResultRow(
+                roomCode: "K7QF", packageId: other, playerId: ann.id, name: "Ann", rank: 1, score: 10, solved: 1, played: 1,
+                shareLine: nil, finishedAt: Date())])
+            #expect(try await store.answersShown(playerId: ann.id, packageId: other, quizIds: []).inRoom)
+            // A play with a reason is kept but never ranked, and a daily one does not count as solved.
+            #expect(try await !recordPlay(on: store, packageId: other, player: ann, score: 500, publicId: "roomed", unranked: .answerSeenInRoom))
+            #expect(try await store.serverPlay(publicId: "roomed")?.unrankedReason == .answerSeenInRoom)
+            #expect(try await store.leaderboard(packageId: other, limit: 10, playerId: ann.id).mine == nil)
+            try await recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-21", publicId: "d2", unranked: .answerSeenInPlay)
+            #expect(try await store.dailyResults(playerId: ann.id).map(\.solved) == [false, true])
         }
     }
 }

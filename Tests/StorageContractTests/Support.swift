@@ -148,11 +148,11 @@ func publish(
 @discardableResult
 func recordPlay(
     on store: any ContractStore, packageId: Int64, player: Player, score: Int, elapsed: Double = 30,
-    daily: String? = nil, publicId: String = UUID().uuidString, solved: Bool = true
+    daily: String? = nil, publicId: String = UUID().uuidString, solved: Bool = true, unranked: UnrankedReason? = nil
 ) async throws -> Bool {
     let quizzes = try await store.quizIDs(packageId: packageId)
-    return try await store.recordServerPlay(
+    return try await store.recordServerPlay(FinishedServerPlay(
         publicId: publicId, packageId: packageId, player: player, startedAt: Date(timeIntervalSince1970: 1_800_000_000),
         finishedAt: Date(timeIntervalSince1970: 1_800_000_060), score: score, elapsedSeconds: elapsed, dailyDay: daily,
-        attempts: quizzes.map { attempt(quizId: $0, solved: solved) })
+        attempts: quizzes.map { attempt(quizId: $0, solved: solved) }, unrankedReason: unranked))
 }

@@ -41,8 +41,11 @@ struct CommandTests {
         #expect(result.status == 0)
         let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
         #expect(rows.count == 8)
-        let keys: Set = ["id", "shareCode", "title", "level", "language", "maker", "origin", "quizCount", "bestScore", "createdAt"]
+        let keys: Set = [
+            "id", "shareCode", "title", "level", "language", "maker", "origin", "quizCount", "bestScore", "createdAt", "serverCodes",
+        ]
         for row in rows { #expect(Set(row.keys) == keys) }
+        #expect(rows.allSatisfy { ($0["serverCodes"] as? [String: String])?.isEmpty == true }, "never published")
         #expect(rows.allSatisfy { $0["bestScore"] is NSNull })
         let filtered = try sandbox.run(["list", "--json", "--language", "en", "--level", "expert"])
         let expert = try JSONSerialization.jsonObject(with: Data(filtered.stdout.utf8)) as! [[String: Any]]

@@ -118,6 +118,79 @@ struct LeaderboardDailyTests {
         }
     }
 
+    /// A ranked result (a package's board, the daily streak) is one its player earned without having been shown the
+    /// answer before: not by its maker, not after a live room on the package, not after the daily quiz that is one of
+    /// its quizzes, and not a daily quiz whose package the player played before. Such plays are scored, not ranked,
+    /// and say why.
+    @Test func aRankedResultIsOneEarnedWithoutKnowingTheAnswer() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            func finish(_ start: TestResponse, token: String) async throws -> [String: Any] {
+                let id = try #require(start.json["id"] as? String, "\(start.text)")
+                for quiz in 1...start.quizzes.count {
+                    clock.advance(.seconds(4))
+                    let skip = try await client.send(.post, "/v1/plays/\(id)/skips", json: ["quiz": quiz], token: token)
+                    #expect(skip.status == .ok, "\(skip.text)")
+                }
+                return try await client.send(.get, "/v1/plays/\(id)", token: token).json
+            }
+            func playPackage(_ code: String, token: String) async throws -> [String: Any] {
+                try await finish(try await client.send(.post, "/v1/packages/\(code)/plays", token: token), token: token)
+            }
+            func playerId(_ token: String) async throws -> Int64 {
+                Int64(try #require(try await client.send(.get, "/v1/players/me", token: token).json["id"] as? Int))
+            }
+
+            let maker = try await client.newPlayer("Maker")
+            let code = try await client.publish(validSpec(), token: maker)
+            let own = try await playPackage(code, token: maker)
+            #expect(own["ranked"] as? Bool == false && own["unrankedReason"] as? String == "maker")
+
+            // Bo's first play is ranked; his second is not, and says why.
+            let bo = try await client.newPlayer("Bo")
+            let first = try await playPackage(code, token: bo)
+            #expect(first["ranked"] as? Bool == true && first["unrankedReason"] == nil)
+            let second = try await playPackage(code, token: bo)
+            #expect(second["ranked"] as? Bool == false && second["unrankedReason"] as? String == "answer_seen_in_play")
+
+            // A live room on the package ended with Ada in it: its answers were named to her.
+            let ada = try await client.newPlayer("Ada")
+            let packageId = try server.file.packageID(for: code)
+            try await server.database.insertRoomResults([RoomResultRow(
+                roomCode: "K7QF", packageId: packageId, playerId: try await playerId(ada), name: "Ada", rank: 1, score: 0,
+                solved: 0, played: 1, shareLine: nil, finishedAt: Date())])
+            let afterRoom = try await playPackage(code, token: ada)
+            #expect(afterRoom["ranked"] as? Bool == false && afterRoom["unrankedReason"] as? String == "answer_seen_in_room")
+            let board = try await client.send(.get, "/v1/packages/\(code)/leaderboard")
+            #expect((board.json["top"] as? [[String: Any]])?.map { $0["player"] as? String } == ["Bo"])
+
+            // The daily quiz is a quiz of a package. Cy plays the daily, then that package: not ranked.
+            let daily = try await client.send(.get, "/v1/daily")
+            let dailyCode = try #require(daily.json["shareCode"] as? String)
+            let cy = try await client.newPlayer("Cy")
+            let cyDaily = try await finish(try await client.send(.post, "/v1/daily/plays", token: cy), token: cy)
+            #expect(cyDaily["unrankedReason"] == nil)
+            let cyPackage = try await playPackage(dailyCode, token: cy)
+            #expect(cyPackage["ranked"] as? Bool == false && cyPackage["unrankedReason"] as? String == "answer_seen_in_play")
+
+            // Dee plays the package first: her daily play, solved, is scored but counts for no streak.
+            let dee = try await client.newPlayer("Dee")
+            let deePackage = try await playPackage(dailyCode, token: dee)
+            #expect(deePackage["ranked"] as? Bool == true)
+            let quiz = try server.quiz(dailyCode, try #require(daily.json["quiz"] as? Int))
+            let deeStart = try await client.send(.post, "/v1/daily/plays", token: dee)
+            let deeId = try #require(deeStart.json["id"] as? String)
+            clock.advance(.seconds(4))
+            let solved = try await client.send(.post, "/v1/plays/\(deeId)/guesses", json: ["quiz": 1, "text": quiz.title], token: dee)
+            #expect(solved.json["judgement"] as? String == "accepted")
+            #expect(solved.play["unrankedReason"] as? String == "answer_seen_in_play", "\(solved.text)")
+            let streak = try await client.send(.get, "/v1/daily", token: dee)
+            #expect((streak.json["you"] as? [String: Any])?["streak"] as? Int == 0)
+            #expect(try await client.send(.get, "/v1/plays/\(deeId)", token: dee).json["unrankedReason"] as? String == "answer_seen_in_play")
+        }
+    }
+
     @Test func theLeaderboardHoldsTheTop100AndTheCallersRank() async throws {
         let server = try TestServer()
         let database = server.database
@@ -126,17 +199,17 @@ struct LeaderboardDailyTests {
         for index in 0..<105 {
             let player = try await database.insertPlayer(name: "P\(index)", tokenHash: Data([UInt8(index)]), at: Date())
             players.append(player)
-            _ = try await database.recordServerPlay(
+            _ = try await database.recordServerPlay(FinishedServerPlay(
                 publicId: "play-\(index)", packageId: packageId, player: player, startedAt: Date(), finishedAt: Date(),
-                score: index * 10, elapsedSeconds: 5, dailyDay: nil, attempts: [])
+                score: index * 10, elapsedSeconds: 5, dailyDay: nil, attempts: []))
         }
         let board = try await database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id)
         #expect(board.top.count == 100 && board.rankedPlays == 105)
         #expect(board.top.first?.player == "P104" && board.top.last?.player == "P5")
         #expect(board.mine?.rank == 105 && board.mine?.player == "P0")
-        let second = try await database.recordServerPlay(
+        let second = try await database.recordServerPlay(FinishedServerPlay(
             publicId: "again", packageId: packageId, player: players[0], startedAt: Date(), finishedAt: Date(),
-            score: 9_999, elapsedSeconds: 1, dailyDay: nil, attempts: [])
+            score: 9_999, elapsedSeconds: 1, dailyDay: nil, attempts: []))
         #expect(!second, "a replay is not ranked")
         #expect(try await database.leaderboard(packageId: packageId, limit: 100, playerId: players[0].id).mine?.rank == 105)
     }

@@ -36,6 +36,7 @@ struct WriteAccessTests {
     static func writes() throws -> [String: Write] {
         [
             "POST /v1/players": Write(access: .open, path: { _, _ in "/v1/players" }, body: json(["name": "Mallory"])),
+            "PATCH /v1/players/me": Write(access: .anyPlayer, path: { _, _ in "/v1/players/me" }, body: json(["name": "Mallory"])),
             "POST /v1/packages": Write(access: .anyPlayer, path: { _, _ in "/v1/packages" }, body: json(validSpec(title: "Mine now"))),
             "PUT /v1/packages/{code}": Write(
                 access: .owner(.forbidden), path: { code, _ in "/v1/packages/\(code)" }, body: json(validSpec(title: "Stolen"))),
@@ -142,7 +143,7 @@ struct WriteAccessTests {
                     refused += 1
                 }
             }
-            #expect(refused == 2 * 5 + 3 * 5, "every authenticated write was tried")
+            #expect(refused == 2 * 6 + 3 * 5, "every authenticated write was tried")
             let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
             #expect(after.files == before.files, "no refused write touched a file: \(Set(after.files.keys).symmetricDifference(before.files.keys))")
             #expect(after.package == before.package)

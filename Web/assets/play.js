@@ -512,8 +512,12 @@ export class PlayScreen {
       element('div', { class: 'share' }, [shareLine, copy]),
       status,
     ];
-    // A daily play counts for the streak, never on a package's board: the note is about packages.
-    if (play.ranked === false && !this.daily) children.push(element('p', { class: 'note', i18n: ['end.unranked'] }));
+    // A ranked result is one earned without knowing an answer: the server says why a play is not (a daily play ranks
+    // no package; it counts for the streak unless its answer was known).
+    if (play.unrankedReason) {
+      const key = this.daily ? 'end.unranked.daily' : `end.unranked.${play.unrankedReason}`;
+      children.push(element('p', { id: 'unranked', class: 'note', i18n: [key] }));
+    }
     const actions = element('div', { class: 'actions' });
     if (!this.daily) {
       const again = element('button', { type: 'button', id: 'play-again', class: 'primary', i18n: ['end.again'] });

@@ -33,6 +33,9 @@ public struct PlayView: Sendable, Equatable {
     public var finished: Bool
     /// Whether the finished play is the player's ranked one of the package; `nil` until it is stored.
     public var ranked: Bool?
+    /// Why the finished play could not be ranked (nor a daily play count in the streak): its player may have known an
+    /// answer. `nil` while it is not finished, and for a play that could be.
+    public var unrankedReason: UnrankedReason?
     public var score: Int
     /// 1-based; `nil` once the play is over.
     public var currentQuiz: Int?
@@ -428,7 +431,9 @@ public final class ServerPlays: Sendable {
         guard record.playerId == player.id else { throw PlayError.notYours }
         let play = OpenPlay.replay(record, plan: try await plan(for: record), to: instant, interlude: rules.interlude)
         var value = try body(play, instant)
-        if play.isFinished, let ranked = try await settle(playId, at: instant) { value.setRanked(ranked) }
+        if play.isFinished, let settled = try await settle(playId, at: instant) {
+            value.setRanked(settled.ranked, reason: settled.reason)
+        }
         return value
     }
 
@@ -452,7 +457,8 @@ public final class ServerPlays: Sendable {
         guard seen.playerId == player.id else { throw PlayError.notYours }
         let plan = try await plan(for: seen)
         let interlude = rules.interlude
-        let change = { @Sendable (record: OpenPlayRecord) throws -> (Result<Value, any Error>, OpenPlayChange) in
+        // What the player may have known is asked only of a change that ends the play (none ends on the fast path).
+        let change = { (reason: UnrankedReason?) in { @Sendable (record: OpenPlayRecord) throws -> (Result<Value, any Error>, OpenPlayChange) in
             guard record.playerId == player.id, record.quizIds == plan.quizIDs else { throw PlayError.notYours }
             var play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
             // Another instance's clock may have read a hair later for the last action: never act before it.
@@ -470,34 +476,49 @@ public final class ServerPlays: Sendable {
                 // Refused (not this quiz's turn, say): nothing to save, but a play found over is still recorded.
                 outcome = .failure(error)
             }
-            return (outcome, play.isFinished ? .finish(play.finished()) : .keep(kept))
-        }
-        if case (let outcome, .keep(let kept)) = try change(seen) {
+            return (outcome, play.isFinished ? .finish(play.finished(unrankedReason: reason)) : .keep(kept))
+        }}
+        if case (let outcome, .keep(let kept)) = try change(nil)(seen) {
             if kept == seen { return try outcome.get() }
             if try await environment.store().appendOpenPlayEvents(seen, giving: kept) { return try outcome.get() }
         }
-        let changed = try await environment.store().updateOpenPlay(id: playId, change)
+        let reason = try await unrankedReason(of: seen)
+        let changed = try await environment.store().updateOpenPlay(id: playId, change(reason))
         guard let changed else { throw try await problemForStoredPlay(playId, player, quiz: quiz) }
         var value = try changed.value.get()
-        if let ranked = changed.ranked { value.setRanked(ranked) }
+        if let ranked = changed.ranked { value.setRanked(ranked, reason: reason) }
         return value
     }
 
-    /// Records the open play `playId` if it has ended by `instant`, under the store's lock; whether it is ranked, or
-    /// `nil` when it is still going or someone else recorded it first (then read from the store).
+    /// Records the open play `playId` if it has ended by `instant`, under the store's lock; whether it is ranked (and
+    /// why not), or `nil` when it is still going or someone else recorded it first (then read from the store).
     @discardableResult
-    private func settle(_ playId: String, at instant: Duration) async throws -> Bool? {
-        guard let seen = try await environment.store().openPlay(id: playId) else {
-            return try await environment.store().serverPlay(publicId: playId)?.ranked
+    private func settle(_ playId: String, at instant: Duration) async throws -> (ranked: Bool, reason: UnrankedReason?)? {
+        let stored = { () async throws -> (ranked: Bool, reason: UnrankedReason?)? in
+            try await self.environment.store().serverPlay(publicId: playId).map { ($0.ranked, $0.unrankedReason) }
         }
+        guard let seen = try await environment.store().openPlay(id: playId) else { return try await stored() }
         let plan = try await plan(for: seen)
         let interlude = rules.interlude
+        let reason = try await unrankedReason(of: seen)
         let settled = try await environment.store().updateOpenPlay(id: playId) { record -> (Void, OpenPlayChange) in
             let play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
-            return ((), play.isFinished ? .finish(play.finished()) : .keep(record))
+            return ((), play.isFinished ? .finish(play.finished(unrankedReason: reason)) : .keep(record))
         }
-        if let settled { return settled.ranked }
-        return try await environment.store().serverPlay(publicId: playId)?.ranked
+        if let ranked = settled?.ranked { return (ranked, reason) }
+        return try await stored()
+    }
+
+    /// Why a play cannot be ranked, by what its player may have known when it ends: the answer of one of its quizzes,
+    /// from making the package, an earlier play (of this package, of the daily quiz that is one of its quizzes, or of
+    /// a package holding the daily quiz), or a live room on the package. A ranked result is one earned without that.
+    func unrankedReason(of record: OpenPlayRecord) async throws -> UnrankedReason? {
+        let shown = try await environment.store().answersShown(
+            playerId: record.playerId, packageId: record.packageId, quizIds: record.quizIds)
+        if shown.maker { return .maker }
+        if shown.inRoom { return .answerSeenInRoom }
+        if shown.inPlay { return .answerSeenInPlay }
+        return nil
     }
 
     /// At most every 5 seconds per instance, on any request about plays: records the plays whose time ran out with
@@ -544,7 +565,8 @@ public final class ServerPlays: Sendable {
         }
         return PlayView(
             id: stored.publicId, shareCode: package.shareCode.value, packageTitle: package.title, dailyNumber: dailyNumber,
-            finished: true, ranked: stored.ranked, score: stored.score, currentQuiz: nil, quizzes: views,
+            finished: true, ranked: stored.ranked, unrankedReason: stored.unrankedReason, score: stored.score,
+            currentQuiz: nil, quizzes: views,
             shareLine: OpenPlay.shareLine(code: package.shareCode, daily: dailyNumber, results: results))
     }
 
@@ -579,23 +601,26 @@ public struct HintOutcome: Sendable, Equatable {
 /// What an operation on a play answers with: it holds the play's view, which learns whether the play is ranked once
 /// it has been stored.
 protocol CarriesPlayView: Sendable {
-    mutating func setRanked(_ ranked: Bool)
+    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?)
 }
 
 extension PlayView: CarriesPlayView {
-    mutating func setRanked(_ ranked: Bool) { self.ranked = ranked }
+    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) {
+        self.ranked = ranked
+        unrankedReason = reason
+    }
 }
 
 extension GuessOutcome: CarriesPlayView {
-    mutating func setRanked(_ ranked: Bool) { play.ranked = ranked }
+    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) { play.setRanked(ranked, reason: reason) }
 }
 
 extension HintOutcome: CarriesPlayView {
-    mutating func setRanked(_ ranked: Bool) { play.ranked = ranked }
+    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) { play.setRanked(ranked, reason: reason) }
 }
 
 extension ServerPlays.PosterSight: CarriesPlayView {
-    mutating func setRanked(_ ranked: Bool) {}
+    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) {}
 }
 
 /// One play rebuilt from its record: which quiz is on, its `QuizRound`, and how the ones before it ended.
@@ -669,7 +694,7 @@ struct OpenPlay {
     }
 
     /// The play as the store records it once it has ended.
-    func finished() -> FinishedServerPlay {
+    func finished(unrankedReason: UnrankedReason?) -> FinishedServerPlay {
         let results = ended.map(\.result)
         return FinishedServerPlay(
             publicId: id, packageId: plan.packageId, player: player, startedAt: startedAt,
@@ -678,7 +703,8 @@ struct OpenPlay {
             dailyDay: dailyDay,
             attempts: zip(plan.quizIDs, ended).map {
                 PlayAttempt(quizId: $0, endedAt: $1.endedAt, result: $1.result)
-            })
+            },
+            unrankedReason: unrankedReason)
     }
 
     var isFinished: Bool { finishedAt != nil }
@@ -760,7 +786,7 @@ struct OpenPlay {
         let results = ended.map(\.result)
         return PlayView(
             id: id, shareCode: plan.shareCode.value, packageTitle: plan.title, dailyNumber: dailyNumber,
-            finished: isFinished, ranked: nil, score: results.reduce(0) { $0 + $1.score },
+            finished: isFinished, ranked: nil, unrankedReason: nil, score: results.reduce(0) { $0 + $1.score },
             currentQuiz: isFinished ? nil : current + 1, quizzes: quizzes,
             shareLine: isFinished ? Self.shareLine(code: plan.shareCode, daily: dailyNumber, results: results) : nil)
     }

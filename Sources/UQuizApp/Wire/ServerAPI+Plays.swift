@@ -48,6 +48,9 @@ extension ServerAPI {
         public var daily: Int?
         public var finished: Bool
         public var ranked: Bool?
+        /// Why a finished play could not be ranked (nor a daily play count in the streak): `maker`,
+        /// `answer_seen_in_play` or `answer_seen_in_room`; absent otherwise.
+        public var unrankedReason: UnrankedReason?
         public var score: Int
         public var currentQuiz: Int?
         public var quizzes: [QuizState]
@@ -60,6 +63,7 @@ extension ServerAPI {
             daily = view.dailyNumber
             finished = view.finished
             ranked = view.ranked
+            unrankedReason = view.unrankedReason
             score = view.score
             currentQuiz = view.currentQuiz
             quizzes = view.quizzes.map(QuizState.init)

@@ -24,7 +24,7 @@ struct SolveCommand: AsyncParsableCommand {
             poster that cannot be had is said on its status line while the quiz can still be answered or skipped.
 
             --server URL plays a package published there (CODE is its share code there): the server keeps the \
-            time, judges the guesses and keeps the score, and your first finished play of a package is the ranked one. \
+            time, judges the guesses and keeps the score, and your first finished play of a package is the ranked one (unless you made it or saw its answers before, in a room or another play). \
             It needs `uquiz login` first; on a terminal it plays in the full-screen player with the server's stage \
             posters, else line by line (--plain, --json).
             """

@@ -77,15 +77,24 @@ struct RemoteSolvePrinter: RemoteSolveObserver {
             ]
             object["share"] = play.shareLine
             object["ranked"] = play.ranked
+            object["unrankedReason"] = play.unrankedReason?.rawValue
             write(JSONSolvePrinter.line(object))
             return
         }
         let stopped = outcome.stopped ? " (stopped; the server runs the rest of the play out)" : ""
+        let why: String? =
+            switch play.unrankedReason {
+            case .maker?: "you made this package"
+            case .answerSeenInPlay?: "an earlier play showed you an answer in it"
+            case .answerSeenInRoom?: "a live room on this package showed you its answers"
+            case nil: nil
+            }
         let ranked =
-            switch play.ranked {
-            case true?: ", ranked"
-            case false?: ", not ranked (your first finished play of this package is)"
-            case nil: ""
+            switch (play.ranked, play.daily) {
+            case (true?, _): ", ranked"
+            case (false?, nil): ", not ranked" + (why.map { " (\($0))" } ?? "")
+            case (_, _?): why.map { ", counted in no streak (\($0))" } ?? ""
+            case (nil, nil): ""
             }
         write("\(results.count { $0.solved }) of \(play.quizzes.count) solved, \(play.score) points\(ranked)\(stopped)")
         if let share = play.shareLine { write(SafeText.clean(share)) }
