@@ -24,6 +24,14 @@ struct FlagTypoTests {
         #expect(rows.allSatisfy { $0["level"] as? String == "expert" && $0["language"] as? String == "en" })
     }
 
+    @Test func createReadsTheLevelInAnyCaseToo() throws {
+        let sandbox = try Sandbox()
+        let made = try sandbox.run(["create", "--title", "Cased", "--level", "Expert", "--quiz", "movie=19 areas=30:25,15:15,50:35", "--json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["list", "--mine", "--json"]).stdout.utf8)) as! [[String: Any]]
+        #expect(rows.map { $0["level"] as? String } == ["expert"])
+    }
+
     @Test func aFlagRuleBrokenIsOneLine() throws {
         let result = try Sandbox().run(["create", "--title", "x"])
         #expect(result.status == 64)
