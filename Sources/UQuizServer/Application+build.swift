@@ -177,6 +177,7 @@ func buildRoutes(
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ControlCharacterPathMiddleware())
     // Gives authentication the client's count of refused tokens (`AuthenticationGate`).
     router.add(
         middleware: FailedAuthenticationLimitMiddleware(

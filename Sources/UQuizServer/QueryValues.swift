@@ -1,3 +1,5 @@
+import Foundation
+import Hummingbird
 import PosterGrid
 import QuizCore
 
@@ -32,5 +34,18 @@ enum QueryValue {
             throw APIError.badRequest("\(name): control characters are not searched for")
         }
         return text
+    }
+}
+
+/// A path with a control character (`%00` above all) names nothing this server has: refused as a 400 before any route
+/// or the asset files see it (a NUL in an asset's name was served with another type).
+struct ControlCharacterPathMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let decoded = path.removingPercentEncoding ?? path
+        guard !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError.badRequest("the path has a control character: no page, file or route has one")
+        }
+        return try await next(request, context)
     }
 }

@@ -22,6 +22,15 @@ struct ControlCharacterQueryTests {
         }
     }
 
+    @Test(arguments: ["/assets/x/app.js%00.png", "/v1/packages/FE7NWW%00", "/p/FE7%0ANWW", "/%7F"])
+    func aPathWithAControlCharacterIsA400(_ path: String) async throws {
+        try await TestServer().test { client in
+            let response = try await client.send(.get, path)
+            #expect(response.status == .badRequest && response.errorCode == "bad_request", "\(path): \(response.status) \(response.text)")
+            #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+        }
+    }
+
     @Test func textWithoutControlCharactersIsSearchedAsBefore() async throws {
         try await TestServer().test { client in
             let token = try await client.newPlayer()
