@@ -166,6 +166,8 @@ let package = Package(
             name: "UQuizServerTests",
             dependencies: [
                 "UQuizServer", "UQuizApp", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
+                // A real fake-tmdb process behind movie search, for TMDB's failures.
+                "UQuizTestSupport", "MovieSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

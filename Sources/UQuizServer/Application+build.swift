@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     /// live rooms are listed in the store's room directory; `nil` for `http://` + the bound address (127.0.0.1 for a
     /// wildcard one), which serves instances on one machine.
     public var instanceURL: String?
+    /// How long a movie search waits for TMDB before the catalog answers instead.
+    public var tmdbSearchDeadline: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
@@ -61,8 +63,10 @@ public struct ServerConfiguration: Sendable {
         playerCreation: RateLimit = .playerCreation, playStarts: RateLimit = .playStarts, guesses: RateLimit = .guesses,
         movieSearches: RateLimit = .movieSearches, posterUploads: RateLimit = .posterUploads,
         failedAuthentications: RateLimit = .failedAuthentications, plays: PlayRules = .init(), web: WebPlayer? = nil,
-        rateLimitsInStore: Bool = false, rooms: RoomLimits = .init(), instanceURL: String? = nil
+        rateLimitsInStore: Bool = false, rooms: RoomLimits = .init(), instanceURL: String? = nil,
+        tmdbSearchDeadline: Duration = .seconds(3)
     ) {
+        self.tmdbSearchDeadline = tmdbSearchDeadline
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
@@ -205,7 +209,8 @@ func buildRoutes(
     PlayRoutes(
         environment: environment,
         plays: plays,
-        movies: ServerMovieSearch(environment: environment.sharing, now: monotonicNow),
+        movies: ServerMovieSearch(
+            environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow),
         playStarts: limiter(configuration.playStarts, "plays"),
         guesses: limiter(configuration.guesses, "guesses"),
         movieSearches: limiter(configuration.movieSearches, "searches")

@@ -270,3 +270,22 @@ struct TMDBDecodingTests {
         #expect(validation.errors == ["page must be less than or equal to 500"])
     }
 }
+
+@Suite("Redacting free text")
+struct RedactedTextTests {
+    @Test(arguments: [
+        "TMDB said: invalid key for GET https://api.themoviedb.org/3/search/movie?query=x&api_key=sekrit-key",
+        "bad request api_key=sekrit-key&query=x",
+        "see http://user:sekrit-key@host/3/movie",
+    ])
+    func secretsInAMessageAreRedacted(_ text: String) {
+        let redacted = Redaction.redact(text: text)
+        #expect(!redacted.contains("sekrit"), "\(redacted)")
+        #expect(redacted.contains("REDACTED"))
+    }
+
+    @Test func aMessageWithoutSecretsIsKept() {
+        let text = "TMDB has nothing at /3/movie/1 (HTTP 404, code 34: The resource could not be found.)"
+        #expect(Redaction.redact(text: text) == text)
+    }
+}

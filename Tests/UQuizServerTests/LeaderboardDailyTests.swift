@@ -9,6 +9,8 @@ import Synchronization
 import Testing
 import UQuizApp
 import UQuizServer
+import MovieSearch
+import UQuizTestSupport
 
 /// The wall clock, moved by hand: the daily quiz's day follows it.
 final class ManualDate: Sendable {
@@ -302,6 +304,27 @@ struct LeaderboardDailyTests {
             #expect(try await client.send(.get, "/v1/movies?q=metropolis", token: token).status == .ok)
             let limited = try await client.send(.get, "/v1/movies?q=nosferatu", token: token)
             #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] == "1")
+        }
+    }
+
+    /// Whatever TMDB does wrong (refuses the credentials, has nothing there, sends what is not JSON, answers too late),
+    /// a maker's search is answered from the catalog, never a 500, and its secret reaches no answer.
+    @Test(arguments: ["status=401", "status=404", "malformed", "delay-ms=4000"])
+    func movieSearchFallsBackToTheCatalogOnAnyUpstreamFailure(_ fault: String) async throws {
+        let tmdb = try FakeServerProcess(["--api-key", "sekrit-key", "--fault", "/3/search/movie;\(fault)"])
+        let client = TMDBClient(
+            settings: TMDBSettings(apiURL: tmdb.apiURL, imageURL: tmdb.imageURL, credentials: .apiKey("sekrit-key")),
+            transport: CurlTransport(options: .init(userAgent: "uquiz/test", connectTimeout: 2, totalTimeout: 10)),
+            cache: nil, retry: RetryPolicy(maxAttempts: 1, totalBudget: .seconds(10), baseDelay: .zero, maxDelay: .zero))
+        let server = try TestServer(movieClient: client)
+        let configuration = ServerConfiguration(tmdbSearchDeadline: .milliseconds(500))
+        try await server.test(configuration: configuration) { http in
+            let token = try await http.newPlayer("Maker")
+            let found = try await http.send(.get, "/v1/movies?q=toy%20story", token: token)
+            #expect(found.status == .ok, "\(fault): \(found.text)")
+            #expect(found.json["source"] as? String == "catalog", "\(fault)")
+            #expect((found.json["results"] as? [[String: Any]])?.contains { $0["tmdbId"] as? Int == 862 } == true)
+            #expect(!found.text.contains("sekrit"))
         }
     }
 }

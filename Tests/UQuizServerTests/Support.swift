@@ -29,7 +29,10 @@ final class TestServer: Sendable {
     let database: SQLiteServerStore
     let environment: ServerEnvironment
 
-    init(now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }, storeAnswers: Bool = true) throws {
+    init(
+        now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }, storeAnswers: Bool = true,
+        movieClient: TMDBClient? = nil
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = try AppDatabase.openOrSeed(
@@ -42,7 +45,7 @@ final class TestServer: Sendable {
         self.database = database
         let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
         let app = AppEnvironment(
-            now: now, randomSeed: { .random(in: 0...UInt64.max) }, store: { file }, movieClient: { nil },
+            now: now, randomSeed: { .random(in: 0...UInt64.max) }, store: { file }, movieClient: { movieClient },
             imageClient: { throw NoNetwork() }, posterCache: { cache }, posterPlayWidth: { 342 }, log: { _ in })
         let sharing = SharingEnvironment(app: app, store: {
             guard storeAnswers else { throw NoNetwork() }

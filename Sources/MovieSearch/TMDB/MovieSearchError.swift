@@ -20,7 +20,10 @@ public enum MovieSearchError: Error, Equatable, Sendable {
 }
 
 extension MovieSearchError: LocalizedError {
-    public var errorDescription: String? {
+    /// What went wrong, with any secret TMDB's own message repeated (the request's URL, its `api_key`) redacted.
+    public var errorDescription: String? { description(unredacted: ()).map(Redaction.redact(text:)) }
+
+    private func description(unredacted: Void) -> String? {
         switch self {
         case let .transport(error):
             return error.errorDescription

@@ -136,6 +136,19 @@ public enum Redaction {
         return result
     }
 
+    /// Free text (an upstream's error message, say) with every URL in it redacted as `redact(url:)` does, and any
+    /// `secret=value` pair outside a URL too: a message that repeats the request it answers must not carry its key.
+    public static func redact(text: String) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            guard word.contains("=") || word.contains("://") else { return String(word) }
+            if word.contains("?") || word.contains("#") || word.contains("://") { return redact(url: String(word)) }
+            // A bare `key=value` (or several joined by &) is read as parameters.
+            let redacted = redact(url: "?" + word)
+            return String(redacted.dropFirst())
+        }
+        return words.joined(separator: " ")
+    }
+
     public static func host(of url: String) -> String {
         guard let components = URLComponents(string: url), let host = components.host else { return "the server" }
         return components.port.map { "\(host):\($0)" } ?? host

@@ -1,5 +1,6 @@
 import Foundation
 import MovieSearch
+import Synchronization
 import PosterArt
 import PosterGrid
 import QuizCore
@@ -13,22 +14,50 @@ func blockingWork<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async
     }
 }
 
+/// Runs `body` off the cooperative threads (as `blockingWork`) for at most `deadline`: `nil` when it has not finished
+/// by then. The work goes on to its end on its thread, its result dropped; the caller does not wait for it.
+func blockingWork<T: Sendable>(deadline: Duration, _ body: @escaping @Sendable () throws -> T) async throws -> T? {
+    let answered = Mutex(false)
+    let result: Result<T, any Error>? = await withCheckedContinuation { continuation in
+        let once = { @Sendable (result: Result<T, any Error>?) in
+            let first = answered.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first { continuation.resume(returning: result) }
+        }
+        DispatchQueue.global().async { once(Result(catching: body)) }
+        let (seconds, attoseconds) = deadline.components
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { once(nil) }
+    }
+    return try result?.get()
+}
+
 /// Movie search and look-up as the server does them: `MovieSearching`'s rules, with the catalog read through the
 /// server's asynchronous store and TMDB's transfers kept off the cooperative threads.
 struct ServerMovies: Sendable {
     let environment: SharingEnvironment
+    /// How long a search waits for TMDB before the catalog answers instead.
+    var searchDeadline: Duration = .seconds(3)
 
+    /// TMDB's answer, or the catalog's when there are no credentials or TMDB fails in any way (no answer by the
+    /// deadline, an error status, a body it cannot read): a maker's search never fails for TMDB's sake.
     func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) async throws -> FoundMovies {
         let store = try environment.store()
         let reason: OfflineReason
         if let client = try environment.app.movieClient() {
             do {
-                let found = try await blockingWork { try client.search(query, language: language, page: page, year: year) }
-                try await store.upsertMovies(MovieSearching.catalogMovies(of: found, language: language))
-                return MovieSearching.tmdbAnswer(found)
-            } catch let error as MovieSearchError where error.isUnreachable {
+                if let found = try await blockingWork(deadline: searchDeadline, {
+                    try client.search(query, language: language, page: page, year: year)
+                }) {
+                    try await store.upsertMovies(MovieSearching.catalogMovies(of: found, language: language))
+                    return MovieSearching.tmdbAnswer(found)
+                }
+                reason = .unreachable("TMDB did not answer within \(searchDeadline)")
+            } catch let error as MovieSearchError {
                 reason = .unreachable(error.localizedDescription)
             }
+            if case .unreachable(let why) = reason { environment.app.log("movie search answered from the catalog: \(why)") }
         } else {
             reason = .noCredentials
         }

@@ -82,11 +82,15 @@ public final class ServerMovieSearch: Sendable {
     public static let maxQueryLength = 200
     public static let pages = 1...500
 
+    /// How long a search waits for TMDB before the catalog answers.
+    public let searchDeadline: Duration
+
     public init(
         environment: SharingEnvironment, lifetime: Duration = .seconds(600), capacity: Int = 1_000,
-        now: @escaping @Sendable () -> Duration
+        searchDeadline: Duration = .seconds(3), now: @escaping @Sendable () -> Duration
     ) {
         self.environment = environment
+        self.searchDeadline = searchDeadline
         self.lifetime = lifetime
         self.capacity = capacity
         self.now = now
@@ -100,7 +104,8 @@ public final class ServerMovieSearch: Sendable {
         if let hit = cache.withLock({ cache in cache[key].flatMap { instant - $0.at < lifetime ? $0.found : nil } }) {
             return hit
         }
-        let found = try await ServerMovies(environment: environment).find(query, language: language, page: page, year: year)
+        let found = try await ServerMovies(environment: environment, searchDeadline: searchDeadline)
+            .find(query, language: language, page: page, year: year)
         // A catalog answer given because TMDB was unreachable is not kept: TMDB may answer the next ask.
         if case .unreachable = found.offlineReason { return found }
         cache.withLock { cache in

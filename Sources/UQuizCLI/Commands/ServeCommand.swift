@@ -57,6 +57,11 @@ package struct ServeCommand: AsyncParsableCommand {
             discussion: "A database that is down, frozen or out of connections then costs each request this long at most.",
             valueName: "milliseconds"))
     package var dbDeadline = 2000
+    @Option(
+        help: ArgumentHelp(
+            "Answer a movie search from the catalog when TMDB has not answered within this long (100 to 60000).",
+            valueName: "milliseconds"))
+    package var tmdbDeadline = 3000
 
     package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -68,6 +73,9 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        guard (100...60_000).contains(tmdbDeadline) else {
+            throw ValidationError("--tmdb-deadline must be from 100 to 60000 milliseconds")
+        }
         guard (50...60_000).contains(dbDeadline) else {
             throw ValidationError("--db-deadline must be from 50 to 60000 milliseconds")
         }
