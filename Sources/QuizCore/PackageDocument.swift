@@ -361,6 +361,12 @@ extension PackageDocument {
         guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw SpecProblem(path, "the \(name) contains control characters")
         }
+        if let hidden = ReadableName.firstHidden(in: text) {
+            throw SpecProblem(
+                path,
+                "the \(name) contains U+\(String(hidden.value, radix: 16, uppercase: true)), a character readers do not see "
+                    + "or that reorders the text around it: remove it")
+        }
     }
 }
 

@@ -401,11 +401,15 @@ struct RoomTests {
         expectRefusal(.invalidTarget, &script) { try $0.passHost(by: ana, to: RoomPlayerID(9), at: $1) }
         expectRefusal(.notHost, &script) { try $0.kick(by: ben, ana, at: $1) }
         expectRefusal(.wrongResumeToken, &script) { try $0.resume(token: ResumeToken(String(repeating: "ab", count: 16))!, at: $1).messages }
-        expectRefusal(.nameTaken, &script) { room, now in
-            var generator = SeededGenerator(state: 3)
-            return try room.join(name: " ana ", at: now, using: &generator).messages
+        // Any case, and letters of other scripts drawn alike (a Cyrillic "А", a Greek "ο"), make the same name.
+        for name in [" ana ", "\u{0410}na", "B\u{03B5}n"] {
+            expectRefusal(.nameTaken, &script) { room, now in
+                var generator = SeededGenerator(state: 3)
+                return try room.join(name: name, at: now, using: &generator).messages
+            }
         }
-        for name in ["", "   ", String(repeating: "x", count: 25), "Ana\nBen"] {
+        // Characters a reader does not see, or that reorder the name around them.
+        for name in ["", "   ", String(repeating: "x", count: 25), "Ana\nBen", "Ana\u{202E}neB", "A\u{200B}na", "Bo\u{00AD}b"] {
             expectRefusal(.invalidName, &script) { room, now in
                 var generator = SeededGenerator(state: 3)
                 return try room.join(name: name, at: now, using: &generator).messages

@@ -58,3 +58,29 @@ struct TextLimitTests {
         try PackageDocument.checkText(String(repeating: "👨‍👩‍👧", count: 100), path: "$", name: "title")
     }
 }
+
+@Suite("Names people read")
+struct ReadableNameTests {
+    @Test(arguments: ["\u{202E}", "\u{2066}", "\u{200B}", "\u{200D}", "\u{00AD}", "\u{FEFF}", "\u{E0041}", "\u{061C}"])
+    func hiddenAndReorderingCharactersAreFound(_ hidden: String) {
+        #expect(ReadableName.firstHidden(in: "Ada" + hidden + "Lovelace") != nil, "\(hidden.unicodeScalars.first!.value)")
+        #expect(throws: SpecProblem.self) { try PackageDocument.checkText("My " + hidden + "quiz", path: "$.title", name: "title") }
+    }
+
+    @Test(arguments: ["Ada Lovelace", "무성영화 고전", "Amélie", "❤️ movies", "👨‍👩‍👧 night", "L'Atalante (1934)"])
+    func whatReadersSeeIsKept(_ text: String) throws {
+        #expect(ReadableName.firstHidden(in: text) == nil)
+        try PackageDocument.checkText(text, path: "$.title", name: "title")
+    }
+
+    @Test func namesAreStoredComposedAndComparedByHowTheyLook() {
+        // "Amélie" with its accent typed apart, and 한 typed as its jamo.
+        #expect(ReadableName.normalized("Ame\u{301}lie").unicodeScalars.count == 6)
+        #expect(ReadableName.normalized("\u{1112}\u{1161}\u{11AB}") == "한")
+        #expect(ReadableName.skeleton("Ada") == ReadableName.skeleton("\u{0410}d\u{0430}"))
+        #expect(ReadableName.skeleton("paypal") == ReadableName.skeleton("p\u{0430}yp\u{0430}l"))
+        #expect(ReadableName.skeleton("ＡＤＡ") == ReadableName.skeleton("ada"), "full-width letters")
+        #expect(ReadableName.skeleton("modern") == ReadableName.skeleton("rnodern"))
+        #expect(ReadableName.skeleton("Ada") != ReadableName.skeleton("Ida"))
+    }
+}

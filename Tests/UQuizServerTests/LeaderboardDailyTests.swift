@@ -60,7 +60,7 @@ struct LeaderboardDailyTests {
             #expect((me.json["daily"] as? [String: Any])?["streak"] as? Int == 0)
 
             // Refused names leave the name as it was; so does a request without a player.
-            for bad in ["", "   ", "Ada\u{7}", String(repeating: "n", count: 300)] {
+            for bad in ["", "   ", "Ada\u{7}", String(repeating: "n", count: 300), "Ada\u{202E}nimda", "Ad\u{200B}a"] {
                 let refused = try await client.send(.patch, "/v1/players/me", json: ["name": bad], token: ada)
                 #expect(refused.status == .unprocessableContent, "\(bad.debugDescription): \(refused.text)")
             }

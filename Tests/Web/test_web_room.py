@@ -238,7 +238,7 @@ class WebRoomTests(unittest.TestCase):
         third.goto(f"/r/{code}")
         third.get_by_label("Your name").fill(hostile.upper())
         third.get_by_role("button", name="Join").click()
-        expect(third.locator("#join-problem")).to_have_text("Someone in the room has this name already.")
+        expect(third.locator("#join-problem")).to_have_text("Someone in the room has this name, or one that looks the same.")
         third.get_by_label("Your name").fill("Third")
         third.get_by_role("button", name="Join").click()
         self.everyone_in([host, guest, third], 3)

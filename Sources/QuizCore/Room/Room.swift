@@ -174,13 +174,15 @@ public struct Room: Sendable {
         let (joined, messages) = try perform(at: instant) {
             (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             if case .finished = room.phase { throw .roomFinished }
-            let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-            guard !trimmed.isEmpty, trimmed.count <= RoomRules.maxNameLength,
-                  !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            let trimmed = ReadableName.normalized(
+                String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+            guard !trimmed.isEmpty, trimmed.count <= RoomRules.maxNameLength, ReadableName.firstHidden(in: trimmed) == nil
             else { throw .invalidName }
             let seated = room.seats.filter(\.isSeated)
             guard seated.count < RoomRules.maxPlayers else { throw .roomFull(limit: RoomRules.maxPlayers) }
-            guard !seated.contains(where: { $0.name.lowercased() == trimmed.lowercased() }) else { throw .nameTaken }
+            // Names that look alike are one name: "Ada" and "Аda" (a Cyrillic А) cannot both sit in a room.
+            let skeleton = ReadableName.skeleton(trimmed)
+            guard !seated.contains(where: { ReadableName.skeleton($0.name) == skeleton }) else { throw .nameTaken }
             var token = ResumeToken.random(using: &generator)
             while room.seats.contains(where: { $0.token == token }) { token = ResumeToken.random(using: &generator) }
             room.joinCount += 1

@@ -32,6 +32,7 @@ public struct Players: Sendable {
     /// once and stored only as its hash.
     public func register(name: String) async throws -> (player: Player, token: PlayerToken) {
         try PackageDocument.checkText(name, path: "$.name", name: "name")
+        let name = ReadableName.normalized(name)
         let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
         let player = try await environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
         return (player, token)
@@ -72,6 +73,7 @@ extension Players {
     /// (`KnownPlayers.lifetime`).
     public func rename(_ token: PlayerToken, to name: String) async throws -> Player {
         try PackageDocument.checkText(name, path: "$.name", name: "name")
+        let name = ReadableName.normalized(name)
         let player = try await authenticate(token)
         guard let renamed = try await environment.store().renamePlayer(id: player.id, name: name) else {
             throw PlayerError.unknownToken

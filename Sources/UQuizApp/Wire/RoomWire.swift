@@ -640,8 +640,10 @@ extension RoomWire {
         case .roomFinished: Failure(code: "room_finished", message: "the room's last quiz has ended")
         case .roomFull(let limit): Failure(code: "room_full", message: "the room is full: at most \(limit) players")
         case .invalidName:
-            Failure(code: "invalid_name", message: "name: 1 to \(RoomRules.maxNameLength) characters on one line")
-        case .nameTaken: Failure(code: "name_taken", message: "another player in the room has this name")
+            Failure(
+                code: "invalid_name",
+                message: "name: 1 to \(RoomRules.maxNameLength) characters on one line, none hidden or reordering the text")
+        case .nameTaken: Failure(code: "name_taken", message: "another player in the room has this name, or one that looks the same")
         case .notInRoom: Failure(code: "not_in_room", message: "that player is not in the room")
         case .wrongResumeToken: Failure(code: "wrong_resume_token", message: "this resume token is not a seat of this room")
         case .notConnected: Failure(code: "not_connected", message: "that player's connection is lost")
