@@ -41,6 +41,14 @@ public struct ServerConfiguration: Sendable {
     public var posterUploads: RateLimit
     /// Per client address: requests answered 401 although they carried an Authorization header.
     public var failedAuthentications: RateLimit
+    /// Publishing, per player and per client address.
+    public var publishesPerPlayer: RateLimit = .publishesPerPlayer
+    public var publishesPerAddress: RateLimit = .publishesPerAddress
+    /// Opening live rooms, per player and per client address.
+    public var roomOpeningsPerPlayer: RateLimit = .roomOpeningsPerPlayer
+    public var roomOpeningsPerAddress: RateLimit = .roomOpeningsPerAddress
+    /// Per client address, in this instance: lookups of room and package codes that name nothing.
+    public var lookupMisses: RateLimit = .lookupMisses
     /// How plays run: the pause before each quiz, how long finished plays stay in memory.
     public var plays: PlayRules
     /// The web player's files; `nil` serves the API alone.
@@ -96,6 +104,11 @@ public struct ServerConfiguration: Sendable {
         lifted.movieSearches = .unlimited
         lifted.posterUploads = .unlimited
         lifted.failedAuthentications = .unlimited
+        lifted.publishesPerPlayer = .unlimited
+        lifted.publishesPerAddress = .unlimited
+        lifted.roomOpeningsPerPlayer = .unlimited
+        lifted.roomOpeningsPerAddress = .unlimited
+        lifted.lookupMisses = .unlimited
         return lifted
     }
 }
@@ -203,7 +216,13 @@ func buildRoutes(
     PlayerRoutes(environment: environment, plays: plays).add(
         to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players")))
     let recent = RecentAnswers(now: monotonicNow)
-    PackageRoutes(environment: environment, plays: plays, recent: recent).add(to: router.group("v1/packages"))
+    let misses = LookupMissLimit(limiter: RateLimiter(limit: configuration.lookupMisses, now: monotonicNow))
+    PackageRoutes(
+        environment: environment, plays: plays, recent: recent, misses: misses,
+        publishes: PlayerAndAddressLimit(
+            perPlayer: limiter(configuration.publishesPerPlayer, "publishes"),
+            perAddress: limiter(configuration.publishesPerAddress, "publishes-address"))
+    ).add(to: router.group("v1/packages"))
     PosterRoutes(environment: environment, uploads: limiter(configuration.posterUploads, "uploads"))
         .add(to: router)
     PlayRoutes(
@@ -219,7 +238,11 @@ func buildRoutes(
     RoomRoutes(
         environment: environment,
         rooms: rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow),
-        forwarding: RoomForwarding(client: instanceClient, logger: logger)
+        forwarding: RoomForwarding(client: instanceClient, logger: logger),
+        openings: PlayerAndAddressLimit(
+            perPlayer: limiter(configuration.roomOpeningsPerPlayer, "rooms"),
+            perAddress: limiter(configuration.roomOpeningsPerAddress, "rooms-address")),
+        misses: misses
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.

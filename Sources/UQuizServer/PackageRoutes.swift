@@ -13,6 +13,8 @@ struct PackageRoutes {
     let plays: ServerPlays
     /// Package metadata answered in the last second, by share code.
     let recent: RecentAnswers
+    let misses: LookupMissLimit
+    let publishes: PlayerAndAddressLimit
 
     /// What a publish body holds besides the spec.
     struct PublishOptions: Decodable {
@@ -21,14 +23,16 @@ struct PackageRoutes {
 
     func add(to group: RouterGroup<ServerRequestContext>) {
         group.get { request, _ in try await list(request) }
-        group.post { request, _ in try await publish(request) }
+        group.post { request, context in try await publish(request, address: context.clientAddress) }
         group.get("{code}") { _, context in
             let code = try context.parameters.require("code")
-            return JSONBody.response(
-                encoded: try await recent.answer(for: code.uppercased()) {
-                    let package = try await BrowsePackages(environment: environment.sharing).package(shareCode: code)
-                    return JSONBody.encoded(ServerAPI.PackageMetadata(package))
-                })
+            return try await misses.lookup(from: context.clientAddress) {
+                JSONBody.response(
+                    encoded: try await recent.answer(for: code.uppercased()) {
+                        let package = try await BrowsePackages(environment: environment.sharing).package(shareCode: code)
+                        return JSONBody.encoded(ServerAPI.PackageMetadata(package))
+                    })
+            }
         }
         group.put("{code}") { request, context in
             let code = try context.parameters.require("code")
@@ -86,8 +90,9 @@ struct PackageRoutes {
         return JSONBody.response(ServerAPI.PackagePage(packages: page.packages.map(ServerAPI.PackageMetadata.init), nextCursor: page.next?.text))
     }
 
-    private func publish(_ request: Request) async throws -> Response {
+    private func publish(_ request: Request, address: String) async throws -> Response {
         let player = try await request.authenticatedPlayer(environment)
+        try await publishes.take(player, address: address)
         let (spec, visibility) = try await Self.specAndVisibility(of: request)
         let published = try await PublishPackage(
             environment: environment.sharing, levels: environment.levels, geometry: environment.geometry

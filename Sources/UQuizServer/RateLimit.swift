@@ -38,6 +38,22 @@ public struct RateLimit: Sendable, Equatable {
     /// token is told to stop. Right tokens never use it up.
     public static let failedAuthentications = RateLimit(burst: 20, interval: .seconds(1))
 
+    /// Publishing a package, per player: 10 at once, then 1 a minute; and per client address, so that
+    /// guests made in turn do not each get their own: 30 at once, then 1 every 20 s. Each is kept for good.
+    public static let publishesPerPlayer = RateLimit(burst: 10, interval: .seconds(60))
+    public static let publishesPerAddress = RateLimit(burst: 30, interval: .seconds(20))
+
+    /// Opening live rooms, per player: 5 at once, then 1 a minute; per client address: 20 at once, then 1 every 15 s.
+    /// A room holds memory on its instance until it ends or expires.
+    public static let roomOpeningsPerPlayer = RateLimit(burst: 5, interval: .seconds(60))
+    public static let roomOpeningsPerAddress = RateLimit(burst: 20, interval: .seconds(15))
+
+    /// Lookups of a room or package code that name nothing, per client address: 30 at once, then 1 a second. Codes
+    /// are short (a room's is 4 characters of 30), so a script trying them all is stopped long before it finds one;
+    /// a person mistyping a code never meets it. Once used up, every lookup from the address waits, found or not, so
+    /// that the answer does not tell a found code from a missing one.
+    public static let lookupMisses = RateLimit(burst: 30, interval: .seconds(1))
+
     /// A limit no client reaches, for `uquiz serve --rate-limits off` (benchmarks, load tests). The limiter still runs
     /// (a bucket looked up and refilled per request), so a benchmark measures what a request costs with limits on,
     /// only without the 429s.
@@ -167,6 +183,35 @@ struct FailedAuthenticationLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try await AuthenticationGate.$current.withValue(AuthenticationGate(limiter: limiter, client: context.clientAddress)) {
             try await next(request, context)
+        }
+    }
+}
+
+/// One limit counted twice, per player and per client address: a write that costs the server for good (a publication,
+/// a room) is refused with 429 when either count is used up, so that guests made in turn from one address share it.
+struct PlayerAndAddressLimit: Sendable {
+    let perPlayer: RateLimiter
+    let perAddress: RateLimiter
+
+    func take(_ player: Player, address: String) async throws {
+        // The player's own count first: a player over their limit does not use up their address's.
+        if let wait = try await perPlayer.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+        if let wait = try await perAddress.take(for: "address:\(address)") { throw APIError.tooManyRequests(wait) }
+    }
+}
+
+/// Lookups of codes that name nothing, counted per client address in this instance's memory: `lookup` runs only while
+/// the address has misses left (else 429, whatever the code), and a miss (a 404) uses one up.
+struct LookupMissLimit: Sendable {
+    let limiter: RateLimiter
+
+    func lookup<Answer>(from address: String, _ body: () async throws -> Answer) async throws -> Answer {
+        if let wait = limiter.wait(for: address) { throw APIError.tooManyRequests(wait) }
+        do {
+            return try await body()
+        } catch {
+            if APIError.from(error)?.status == .notFound { _ = try await limiter.take(for: address) }
+            throw error
         }
     }
 }

@@ -11,6 +11,8 @@ struct RoomRoutes {
     let environment: ServerEnvironment
     let rooms: ServerRooms
     let forwarding: RoomForwarding
+    let openings: PlayerAndAddressLimit
+    let misses: LookupMissLimit
 
     /// The largest message read off a room's socket: past `RoomConnectionGuard.maxMessageBytes` so the guard, not the
     /// WebSocket layer, refuses a big one, with the room's own close code; the frame limit (16 KiB) bounds it anyway.
@@ -18,8 +20,9 @@ struct RoomRoutes {
 
     func add(to router: Router<ServerRequestContext>) {
         let group = router.group("v1/rooms")
-        group.post { request, _ in
+        group.post { request, context in
             let host = try await request.authenticatedPlayer(environment)
+            try await openings.take(host, address: context.clientAddress)
             let body = try JSONBody.decode(RoomWire.OpenRequest.self, from: try await JSONBody.bytes(of: request))
             let code = try await rooms.open(shareCode: body.shareCode, host: host)
             return JSONBody.response(
@@ -27,8 +30,10 @@ struct RoomRoutes {
         }
         group.get("{code}") { request, context in
             let code = try context.parameters.require("code")
-            if let holder = try await holder(of: code, request) { return try await forwarding.answer(request, from: holder) }
-            return JSONBody.response(try await rooms.info(code: code))
+            return try await misses.lookup(from: context.clientAddress) {
+                if let holder = try await holder(of: code, request) { return try await forwarding.answer(request, from: holder) }
+                return JSONBody.response(try await rooms.info(code: code))
+            }
         }
         group.get("{code}/quizzes/{quiz}/poster") { request, context in
             if let holder = try await holder(of: try context.parameters.require("code"), request) {
@@ -46,10 +51,10 @@ struct RoomRoutes {
             // upgrade gets the WebSocket library's bare 400 (it writes every refused upgrade itself), so clients ask
             // `GET /v1/rooms/{code}` first for a clear answer. A plain GET to a room is told what to ask.
             let code = try context.parameters.require("code")
-            var known = rooms.exists(code: code)
-            if !known { known = try await holder(of: code, request) != nil }
-            guard known else {
-                throw ServerRoomError.unknownRoom
+            try await misses.lookup(from: context.clientAddress) {
+                var known = rooms.exists(code: code)
+                if !known { known = try await holder(of: code, request) != nil }
+                guard known else { throw ServerRoomError.unknownRoom }
             }
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw APIError(

@@ -390,6 +390,20 @@ struct RoomTests {
         return (script, players)
     }
 
+    /// A room its opener never joins goes after `unjoinedLifetime` (5 minutes), not the 2 hours of an idle one; a room
+    /// someone joined keeps the idle rule.
+    @Test func aRoomNobodyJoinsExpiresWithinMinutes() throws {
+        var unjoined = try RoomScript(quizCount: 3)
+        unjoined.at(.seconds(1000) + .seconds(299))
+        #expect(unjoined.room.phase == .lobby)
+        unjoined.at(.seconds(1000) + .seconds(300))
+        #expect(unjoined.room.phase == .expired(.idle))
+        var joined = try RoomScript(quizCount: 3)
+        _ = try joined.join("Ana")
+        joined.at(.seconds(1000) + .seconds(3600))
+        #expect(joined.room.phase == .lobby)
+    }
+
     @Test func commandsOutOfTurnAreRefusedAndChangeNothing() throws {
         var script = try RoomScript(quizCount: 3)
         let ana = try script.join("Ana")

@@ -94,6 +94,8 @@ public struct Room: Sendable {
     var seats: [Seat] = []
     /// Players ever seated: the next id. Ids are never reused, so a message about a player who went stays unambiguous.
     var joinCount = 0
+    /// When the room was opened, for the expiry of a room nobody joins.
+    let openedAt: Duration
     /// The running quiz's shared schedule and the stages announced so far.
     var schedule: RevealSchedule?
     var revealedStages = 0
@@ -109,7 +111,9 @@ public struct Room: Sendable {
         guard !quizzes.isEmpty else { throw .noQuizzes }
         if let bare = quizzes.firstIndex(where: { $0.stageCount < 1 }) { throw .quizWithoutStages(quiz: bare + 1) }
         guard rules.timeLimit > .zero else { throw .timeLimitNotPositive }
-        let waits = [rules.loadingTimeout, rules.interlude, rules.seatHold, rules.idleLifetime, rules.endedLifetime]
+        let waits = [
+            rules.loadingTimeout, rules.interlude, rules.seatHold, rules.idleLifetime, rules.endedLifetime, rules.unjoinedLifetime,
+        ]
         guard waits.allSatisfy({ $0 >= .zero }) else { throw .negativeTiming }
         do {
             _ = try RevealSchedule(
@@ -123,6 +127,7 @@ public struct Room: Sendable {
         self.rules = rules
         lastActivity = openedAt
         now = openedAt
+        self.openedAt = openedAt
     }
 
     // MARK: - Reading
@@ -419,6 +424,7 @@ public struct Room: Sendable {
             if let dropped = seat.droppedAt { consider(dropped + rules.seatHold, .seatExpiry(index: index)) }
         }
         consider(lastActivity + rules.idleLifetime, .expiry(.idle))
+        if joinCount == 0 { consider(openedAt + rules.unjoinedLifetime, .expiry(.idle)) }
         return next
     }
 

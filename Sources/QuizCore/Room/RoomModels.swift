@@ -91,14 +91,18 @@ public struct RoomRules: Sendable, Equatable {
     public var seatHold: Duration
     /// A room in which no player did anything for this long expires.
     public var idleLifetime: Duration
+    /// A room nobody has joined (not even its opener) expires this long after it was opened: opening one costs its
+    /// instance memory (about 650 KB with its posters) that a room never played should not hold for hours.
+    public var unjoinedLifetime: Duration
     /// A finished room (podium shown) expires this long after its end.
     public var endedLifetime: Duration
 
     public init(
         stageDuration: Duration, timeLimit: Duration, loadingTimeout: Duration = .seconds(10),
         interlude: Duration = .seconds(8), seatHold: Duration = .seconds(90), idleLifetime: Duration = .seconds(2 * 3600),
-        endedLifetime: Duration = .seconds(30 * 60)
+        endedLifetime: Duration = .seconds(30 * 60), unjoinedLifetime: Duration = .seconds(5 * 60)
     ) {
+        self.unjoinedLifetime = unjoinedLifetime
         self.stageDuration = stageDuration
         self.timeLimit = timeLimit
         self.loadingTimeout = loadingTimeout
