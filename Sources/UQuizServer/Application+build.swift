@@ -64,6 +64,9 @@ public struct ServerConfiguration: Sendable {
     public var instanceURL: String?
     /// How long a movie search waits for TMDB before the catalog answers instead.
     public var tmdbSearchDeadline: Duration
+    /// The addresses of reverse proxies whose `X-Forwarded-For` or `Forwarded` header names the client: limits per
+    /// address count that client rather than the proxy. Empty (the default): those headers are ignored.
+    public var trustedProxies: Set<String> = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
@@ -191,6 +194,7 @@ func buildRoutes(
     monotonicNow: @escaping @Sendable () -> Duration, rooms: ServerRooms?, logger: Logger
 ) -> (router: Router<ServerRequestContext>, services: [any Service]) {
     let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: ForwardedClientMiddleware(trustedProxies: configuration.trustedProxies))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
@@ -340,7 +344,8 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     /// Where the WebSocket route leaves its handler for the upgrade.
     public let webSocket = WebSocketHandlerReference<ServerRequestContext>()
     /// The client's IP address, what rate limits count per; "unknown" when the channel has none (in-process tests).
-    public let clientAddress: String
+    /// Behind a trusted proxy, the address it forwarded (`ForwardedClientMiddleware`).
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -34,23 +34,25 @@ struct PlayerRoutes {
 
 extension Request {
     /// The player whose bearer token the request carries: 401 without one, or with one nobody has; 429 once the
-    /// client's address has had too many refused (`AuthenticationGate`).
+    /// client's address has had too many refused (`AuthenticationGate`), unless this instance knows the token from an
+    /// earlier request: then players sharing one address (a school, a carrier's NAT) are not locked out by one of them
+    /// sending wrong tokens, while unknown tokens are not looked up.
     func authenticatedPlayer(_ environment: ServerEnvironment) async throws -> Player {
         guard let header = headers[.authorization] else {
             throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
         }
         let gate = AuthenticationGate.current
-        try gate?.check()
+        let players = Players(environment: environment.sharing)
+        if let wait = gate?.wait() {
+            if let token = try? bearerToken(header: header), let known = players.known(token) { return known }
+            throw APIError.tooManyRequests(wait)
+        }
         do {
-            return try await player(header: header, environment)
+            return try await players.authenticate(try bearerToken(header: header))
         } catch {
             if APIError.from(error)?.status == .unauthorized { await gate?.failed() }
             throw error
         }
-    }
-
-    private func player(header: String, _ environment: ServerEnvironment) async throws -> Player {
-        try await Players(environment: environment.sharing).authenticate(try bearerToken(header: header))
     }
 
     /// The token of the request's "Authorization: Bearer TOKEN" header.

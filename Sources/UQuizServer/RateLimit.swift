@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import UQuizStorage
@@ -164,11 +165,9 @@ struct AuthenticationGate: Sendable {
     let limiter: RateLimiter
     let client: String
 
-    /// 429 with `Retry-After` while the client has no failed attempt left; checked before the token is looked at, so a
-    /// right token found by trying is no faster to find.
-    func check() throws {
-        if let wait = limiter.wait(for: client) { throw APIError.tooManyRequests(wait) }
-    }
+    /// How long until the client has a failed attempt left; `nil` while it has one. Checked before a token is looked
+    /// up in the store, so a right token found by trying is no faster to find.
+    func wait() -> Duration? { limiter.wait(for: client) }
 
     /// One failed attempt: a token nobody has, or an Authorization header that is not a bearer token.
     func failed() async { _ = try? await limiter.take(for: client) }
@@ -213,5 +212,49 @@ struct LookupMissLimit: Sendable {
             if APIError.from(error)?.status == .notFound { _ = try await limiter.take(for: address) }
             throw error
         }
+    }
+}
+
+/// Behind a reverse proxy every request comes from the proxy's address, so limits per address would count everyone
+/// together. For a request from one of `trustedProxies`, the client is the address the proxy forwarded: in
+/// `X-Forwarded-For` the right-most that is not itself a trusted proxy, else `Forwarded`'s `for=`. From any other
+/// address those headers are ignored (a client could write anything there).
+struct ForwardedClientMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let trustedProxies: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard trustedProxies.contains(context.clientAddress), let client = forwardedClient(request.headers) else {
+            return try await next(request, context)
+        }
+        var context = context
+        context.clientAddress = client
+        return try await next(request, context)
+    }
+
+    func forwardedClient(_ headers: HTTPFields) -> String? {
+        if let list = headers[values: HTTPField.Name("X-Forwarded-For")!].last {
+            let hops = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let client = hops.last(where: { !trustedProxies.contains($0) }) ?? hops.first { return client }
+        }
+        if let forwarded = headers[values: HTTPField.Name("Forwarded")!].last {
+            let hops = forwarded.split(separator: ",").compactMap { element -> String? in
+                for pair in element.split(separator: ";") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.count == 2, parts[0].lowercased() == "for" else { continue }
+                    var value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                    // "[2001:db8::1]:4711" and "192.0.2.60:4711" name an address and a port.
+                    if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
+                        value = String(value[value.index(after: value.startIndex)..<end])
+                    } else if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") {
+                        value = String(value[..<colon])
+                    }
+                    return value
+                }
+                return nil
+            }
+            if let client = hops.last(where: { !trustedProxies.contains($0) }) ?? hops.first { return client }
+        }
+        return nil
     }
 }

@@ -64,4 +64,28 @@ struct PublicServiceLimitsTests {
             #expect(try await client.send(.get, "/v1/packages/FE7NWW").status == .ok)
         }
     }
+
+    /// Behind a trusted proxy the client is the address it forwards, so people behind one proxy are counted apart;
+    /// from any other address the header is a client's word and is ignored.
+    @Test(arguments: [true, false])
+    func aTrustedProxysForwardedAddressIsTheClient(_ trusted: Bool) async throws {
+        var configuration = ServerConfiguration(playerCreation: RateLimit(burst: 1, interval: .seconds(60)))
+        // In process, every request comes from "unknown".
+        if trusted { configuration.trustedProxies = ["unknown", "10.0.0.9"] }
+        try await TestServer().test(configuration: configuration) { client in
+            func make(_ forwarded: (name: String, value: String)) async throws -> HTTPResponse.Status {
+                let headers: HTTPFields = [.contentType: "application/json", HTTPField.Name(forwarded.name)!: forwarded.value]
+                return try await client.execute(
+                    uri: "/v1/players", method: .post, headers: headers, body: ByteBuffer(string: #"{"name":"Ada"}"#)).status
+            }
+            let first = try await make(("X-Forwarded-For", "203.0.113.7"))
+            let again = try await make(("X-Forwarded-For", "203.0.113.7, 10.0.0.9"))
+            let other = try await make(("Forwarded", #"for="[2001:db8::1]:4711";proto=https"#))
+            let third = try await make(("X-Forwarded-For", "198.51.100.2"))
+            #expect(first == .created)
+            #expect(again == .tooManyRequests, "the same client, through two proxies")
+            #expect(other == (trusted ? .created : .tooManyRequests))
+            #expect(third == (trusted ? .created : .tooManyRequests))
+        }
+    }
 }

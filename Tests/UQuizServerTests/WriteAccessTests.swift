@@ -151,14 +151,17 @@ struct WriteAccessTests {
         }
     }
 
-    /// Refused tokens are limited per client address: past the burst every request that presents a token is a 429
-    /// with `Retry-After` (a right token too, since the token is not looked at), while requests without one pass; the
-    /// count refills on the server's clock, and right tokens never use it up.
+    /// Refused tokens are limited per client address: past the burst every request that presents a token this
+    /// instance has not seen at work is a 429 with `Retry-After` (a right one too: it is not looked up), while tokens
+    /// it knows from earlier requests still get in (players behind one address are not locked out by one of them),
+    /// and requests without a token pass; the count refills on the server's clock, and right tokens never use it up.
     @Test func refusedTokensAreLimitedPerAddressWithRetryAfter() async throws {
         let clock = ManualClock()
         let limits = ServerConfiguration(failedAuthentications: RateLimit(burst: 3, interval: .seconds(10)))
         try await TestServer().test(configuration: limits, monotonicNow: clock.now) { client in
             let right = try await client.newPlayer()
+            let unseen = try await client.newPlayer("Unseen")
+            let unseenToo = try await client.newPlayer("Unseen too")
             for _ in 0..<10 {
                 #expect(try await client.send(.get, "/v1/daily", token: right).status == .ok, "a right token never counts")
             }
@@ -172,18 +175,21 @@ struct WriteAccessTests {
             #expect(limited.status == .tooManyRequests && limited.errorCode == "too_many_requests")
             #expect(limited.headers[.retryAfter] == "10")
             #expect(!limited.text.contains("Wxxx"), "the token is never echoed")
-            let rightButLocked = try await client.send(.get, "/v1/plays/AAAAAAAAAAAAAAAAAAAAAA", token: right)
-            #expect(rightButLocked.status == .tooManyRequests, "the token is not even looked at while locked out")
+            let notBearerLocked = try await client.send(.get, "/v1/daily", token: nil)
+            #expect(notBearerLocked.status == .ok)
+            let unseenLocked = try await client.send(.get, "/v1/plays/AAAAAAAAAAAAAAAAAAAAAA", token: unseen)
+            #expect(unseenLocked.status == .tooManyRequests, "a token not seen at work is not even looked up while locked out")
+            #expect(try await client.send(.get, "/v1/daily", token: right).status == .ok, "a player at work here goes on")
             #expect(try await client.send(.get, "/v1/packages").status == .ok, "reads without a token pass")
             #expect(try await client.send(.get, "/healthz", token: "whatever").status == .ok, "a route that reads no token passes")
             #expect(try await client.send(.post, "/v1/players", json: ["name": "New"]).status == .created)
 
             clock.advance(.seconds(4))
-            #expect(try await client.send(.get, "/v1/daily", token: right).headers[.retryAfter] == "6")
+            #expect(try await client.send(.get, "/v1/daily", token: unseen).headers[.retryAfter] == "6")
             clock.advance(.seconds(6))
-            #expect(try await client.send(.get, "/v1/daily", token: right).status == .ok, "one attempt came back")
+            #expect(try await client.send(.get, "/v1/daily", token: unseen).status == .ok, "one attempt came back")
             #expect(try await client.send(.get, "/v1/daily", token: "wrong").status == .unauthorized)
-            #expect(try await client.send(.get, "/v1/daily", token: right).status == .tooManyRequests, "and was used")
+            #expect(try await client.send(.get, "/v1/daily", token: unseenToo).status == .tooManyRequests, "and was used")
         }
     }
 }

@@ -38,6 +38,11 @@ public struct Players: Sendable {
         return (player, token)
     }
 
+    /// The player of a token this instance authenticated lately, without asking the store; `nil` for any other.
+    public func known(_ token: PlayerToken) -> Player? {
+        environment.knownPlayers.player(tokenHash: token.hash)
+    }
+
     /// The player a bearer token belongs to.
     public func authenticate(_ token: PlayerToken) async throws -> Player {
         // A token is 43 base64url characters; anything else cannot be one, and is not worth hashing or a query.

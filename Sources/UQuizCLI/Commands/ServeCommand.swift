@@ -62,6 +62,16 @@ package struct ServeCommand: AsyncParsableCommand {
             "Answer a movie search from the catalog when TMDB has not answered within this long (100 to 60000).",
             valueName: "milliseconds"))
     package var tmdbDeadline = 3000
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "The IP address of a reverse proxy in front of this server; repeat for several (default: none).",
+            discussion: """
+                A request from one of them is counted, in every limit per address, under the client address its \
+                X-Forwarded-For (or Forwarded) header names. From any other address those headers are ignored.
+                """,
+            valueName: "address"))
+    package var trustedProxies: [String] = []
 
     package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -73,6 +83,9 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        for proxy in trustedProxies where !Self.isIPAddress(proxy) {
+            throw ValidationError("--trusted-proxy \"\(proxy)\" is not an IP address (like 10.0.0.2 or ::1)")
+        }
         guard (100...60_000).contains(tmdbDeadline) else {
             throw ValidationError("--tmdb-deadline must be from 100 to 60000 milliseconds")
         }
@@ -92,5 +105,12 @@ package struct ServeCommand: AsyncParsableCommand {
     /// In `uquiz-net`, which links the server (see `NetworkCommands`).
     package func run() async throws {
         try await NetworkCommands.here().serve(self)
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address as a peer's address is written.
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }
