@@ -148,7 +148,7 @@ public func buildApplication(
     let (router, routeServices) = buildRoutes(
         environment: environment, configuration: configuration, monotonicNow: now, rooms: rooms, logger: logger)
     var application = Application(
-        router: router,
+        router: HeadAsGetRouter(router),
         // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`), idle connections closed from
         // their first byte on; the rooms send their own heartbeats, so the library's automatic pings are off.
         server: .http1WebSocketUpgrade(

@@ -197,3 +197,33 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+
+/// `HEAD` on every GET route, as HTTP asks: the request is routed as a GET and answered with the GET's status and
+/// headers, its `Content-Length` included, and no body. Around the router rather than in it, since a router's
+/// middleware runs after the route (by method) is found.
+public struct HeadAsGetRouter<Base: HTTPResponderBuilder>: HTTPResponderBuilder {
+    let base: Base
+
+    public init(_ base: Base) {
+        self.base = base
+    }
+
+    public func buildResponder() -> HeadAsGetResponder<Base.Responder> {
+        HeadAsGetResponder(base: base.buildResponder())
+    }
+}
+
+public struct HeadAsGetResponder<Base: HTTPResponder>: HTTPResponder {
+    let base: Base
+
+    public func respond(to request: Request, context: Base.Context) async throws -> Response {
+        guard request.method == .head else { return try await base.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        var response = try await base.respond(to: Request(head: head, body: request.body), context: context)
+        let length = response.body.contentLength
+        response.body = ResponseBody()
+        response.headers[.contentLength] = length.map(String.init)
+        return response
+    }
+}

@@ -122,6 +122,10 @@ struct ServeCommandTests {
         // The web player's files are found beside the checkout the binary was built in (Web/).
         let page = try curl([server.baseURL + "/p/FE7NWW"])
         #expect(page.status == 200 && page.body.contains("<script type=\"module\" src=\"/assets/"), "\(page.body.prefix(300))")
+        // HEAD as GET without the body, over a real connection.
+        let head = try curl(["--head", server.baseURL + "/p/FE7NWW"])
+        #expect(head.status == 200 && head.body.lowercased().contains("content-length: \(page.body.utf8.count)"), "\(head.body)")
+        #expect(!head.body.contains("<script"), "no body")
 
         #expect(server.terminate() == 0, "a graceful shutdown exits 0")
     }

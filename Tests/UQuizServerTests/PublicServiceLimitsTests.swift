@@ -88,4 +88,17 @@ struct PublicServiceLimitsTests {
             #expect(third == (trusted ? .created : .tooManyRequests))
         }
     }
+
+    /// HEAD answers as GET does, without the body: the page, the document, the API, a 404.
+    @Test(arguments: ["/healthz", "/v1/packages/FE7NWW", "/openapi.yaml", "/v1/packages/NOPE22"])
+    func headAnswersAsGetWithoutTheBody(_ path: String) async throws {
+        try await TestServer().test { client in
+            let get = try await client.send(.get, path)
+            let head = try await client.send(.head, path)
+            #expect(head.status == get.status, "\(path)")
+            #expect(head.text.isEmpty, "\(path): \(head.text)")
+            #expect(head.headers[.contentType] == get.headers[.contentType])
+            if get.status == .ok { #expect(head.headers[.contentLength] == String(get.text.utf8.count), "\(path)") }
+        }
+    }
 }

@@ -68,7 +68,7 @@ final class TestServer: Sendable {
         // Request logs are the server's business; in tests they would bury the results.
         var logger = Logger(label: "uquiz.server.tests")
         logger.logLevel = .critical
-        return try await Application(router: router, logger: logger).test(.router, test)
+        return try await Application(router: HeadAsGetRouter(router), logger: logger).test(.router, test)
     }
 }
 

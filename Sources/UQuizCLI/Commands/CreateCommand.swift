@@ -26,7 +26,7 @@ struct CreateCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The package title (1 to 200 characters).") var title: String?
-    @Option(help: "beginner (5 areas), intermediate (4) or expert (3), in any case.") var level: Level?
+    @Option(help: "beginner (5 areas), intermediate (4) or expert (3), in any case.") var level: String?
     @Option(help: "Your name as the maker (default: the maker setting, else your user name).") var maker: String?
     @Option(help: "Language of the titles and posters (ko, en).") var language: QuizLanguage?
     @Option(help: ArgumentHelp("One quiz: 'movie=ID [areas=R:C,...] [poster=PATH]'; repeat for more.", valueName: "quiz"))
@@ -126,7 +126,7 @@ struct CreateCommand: AsyncParsableCommand {
         guard let from else {
             do {
                 return PackageSpec(
-                    title: title!, maker: maker, level: level!.rawValue, language: language?.rawValue,
+                    title: title!, maker: maker, level: level!.lowercased(), language: language?.rawValue,
                     quizzes: try quiz.map { try PackageSpec.parseQuizLine($0, geometry: geometry, label: "--quiz") })
             } catch let problem as SpecProblem {
                 throw UsageError(problem.description)
