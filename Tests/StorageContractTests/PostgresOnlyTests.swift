@@ -159,7 +159,9 @@ import UQuizTestSupport
             } catch {
                 check(error)
             }
-            #expect(ContinuousClock.now - called < .seconds(5), "within about the 1 s deadline, never a hang")
+            // As above: alone this is about the 1 s deadline; the bound tells it from a hang, on a machine every
+            // suite loads at once (10.8 s was seen there).
+            #expect(ContinuousClock.now - called < .seconds(30), "within the deadline and the machine's load, never a hang")
         }
     }
 
