@@ -216,12 +216,17 @@ enum Migrations {
             ]
         ),
         (
-            "pg4-player-history-unranked-reason",
+            "pg4-player-history-unranked-reason-uploads",
             [
                 // A player's page lists their plays, newest first.
                 "CREATE INDEX play_on_player_id ON play (player_id, id)",
                 // Why a play could not be ranked (UnrankedReason), NULL when it could.
                 "ALTER TABLE play ADD COLUMN unranked_reason text",
+                // Who uploaded a poster and when (NULL for the bundled ones): a player's uploads are held to a quota,
+                // and those no quiz uses go after a grace period.
+                "ALTER TABLE poster_image ADD COLUMN owner_id bigint REFERENCES player ON DELETE SET NULL",
+                "ALTER TABLE poster_image ADD COLUMN stored_at text",
+                "CREATE INDEX poster_image_on_owner_id ON poster_image (owner_id)",
             ]
         ),
     ]

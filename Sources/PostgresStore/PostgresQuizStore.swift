@@ -562,6 +562,43 @@ extension PostgresQuizStore {
         }
     }
 
+    /// Keeps a player's upload within their quota; the player's row is locked so two uploads of one player at once
+    /// cannot both fit in the room left for one.
+    public func storeUpload(
+        fileName: String, jpeg: Data, attribution: String, owner: Int64, at date: Date, quotaBytes: Int
+    ) async throws -> UploadStored {
+        try await write { session in
+            _ = try await session.query("SELECT id FROM player WHERE id = $1 FOR UPDATE", [.int(owner)])
+            if try await session.one("SELECT 1 AS present FROM poster_image WHERE file_name = $1", [.text(fileName)]) != nil {
+                return .existing
+            }
+            let held = try await session.one(
+                "SELECT COALESCE(SUM(octet_length(jpeg)), 0)::bigint AS held FROM poster_image WHERE owner_id = $1",
+                [.int(owner)])!.int("held")
+            guard held + jpeg.count <= quotaBytes else { return .overQuota(heldBytes: held) }
+            try await session.execute(
+                """
+                INSERT INTO poster_image (file_name, jpeg, attribution, owner_id, stored_at) VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (file_name) DO NOTHING
+                """, [.text(fileName), .bytes(jpeg), .text(attribution), .int(owner), .text(Self.timestamp(date))])
+            return .stored
+        }
+    }
+
+    public func deleteUnusedUploads(storedBefore date: Date) async throws -> [String] {
+        try await write { session in
+            try await session.query(
+                """
+                DELETE FROM poster_image
+                WHERE stored_at IS NOT NULL AND stored_at < $1
+                  AND NOT EXISTS (SELECT 1 FROM quiz WHERE quiz.poster_source = 'bundled' AND quiz.poster_path = poster_image.file_name)
+                  AND NOT EXISTS (SELECT 1 FROM movie WHERE movie.bundled_poster = poster_image.file_name)
+                RETURNING file_name
+                """, [.text(Self.timestamp(date))]
+            ).map { try $0.string("file_name") }
+        }
+    }
+
     /// Points a quiz (and its catalog movie, for that language) at a poster that replaced one TMDB no longer has.
     public func replacePoster(quizId: Int64, with posterPath: String) async throws {
         try await write { session in

@@ -143,6 +143,32 @@ extension AppDatabase {
         return true
     }
 
+    static func storeUpload(
+        fileName: String, jpeg: Data, attribution: String, owner: Int64, at date: Date, quotaBytes: Int, in db: Database
+    ) throws -> UploadStored {
+        guard try !PosterImageRecord.exists(db, key: fileName) else { return .existing }
+        let held = try Int.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(LENGTH(jpeg)), 0) FROM posterImage WHERE ownerId = ?", arguments: [owner]) ?? 0
+        guard held + jpeg.count <= quotaBytes else { return .overQuota(heldBytes: held) }
+        try db.execute(
+            sql: "INSERT INTO posterImage (fileName, jpeg, attribution, ownerId, storedAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [fileName, jpeg, attribution, owner, timestamp(date)])
+        return .stored
+    }
+
+    static func deleteUnusedUploads(storedBefore date: Date, in db: Database) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                DELETE FROM posterImage
+                WHERE storedAt IS NOT NULL AND storedAt < ?
+                  AND NOT EXISTS (SELECT 1 FROM quiz WHERE quiz.posterSource = 'bundled' AND quiz.posterPath = posterImage.fileName)
+                  AND NOT EXISTS (SELECT 1 FROM movie WHERE movie.bundledPoster = posterImage.fileName)
+                RETURNING fileName
+                """,
+            arguments: [timestamp(date)])
+    }
+
     /// The conditions of a public package matching `filter`, over `package p LEFT JOIN publication pub`.
     private static func publicConditions(_ filter: BrowseFilter) -> ([String], StatementArguments) {
         var (conditions, arguments) = conditions(level: filter.level, language: filter.language)

@@ -165,6 +165,19 @@ extension SQLiteServerStore {
     }
 
     @discardableResult
+    public func storeUpload(
+        fileName: String, jpeg: Data, attribution: String, owner: Int64, at date: Date, quotaBytes: Int
+    ) async throws -> UploadStored {
+        try await write { db in
+            try AppDatabase.storeUpload(
+                fileName: fileName, jpeg: jpeg, attribution: attribution, owner: owner, at: date, quotaBytes: quotaBytes, in: db)
+        }
+    }
+
+    public func deleteUnusedUploads(storedBefore date: Date) async throws -> [String] {
+        try await write { db in try AppDatabase.deleteUnusedUploads(storedBefore: date, in: db) }
+    }
+
     public func storePosterImage(fileName: String, jpeg: Data, attribution: String) async throws -> Bool {
         try await write { db in
             try AppDatabase.storePosterImage(fileName: fileName, jpeg: jpeg, attribution: attribution, in: db)

@@ -243,6 +243,12 @@ enum Schema {
             try db.create(index: "play_on_playerId", on: "play", columns: ["playerId", "id"])
             // Why a play could not be ranked (UnrankedReason), NULL when it could.
             try db.alter(table: "play") { t in t.add(column: "unrankedReason", .text) }
+            // Who uploaded a poster and when (NULL for the bundled ones): a player's uploads are held to a quota, and
+            // those no quiz uses go after a grace period.
+            try db.alter(table: "posterImage") { t in
+                t.add(column: "ownerId", .integer).references("player", onDelete: .setNull)
+                t.add(column: "storedAt", .text)
+            }
             // The copy of a local package `uquiz publish` made on a server, under the code that server gave it:
             // publishing again updates that copy.
             try db.create(table: "serverCopy") { t in

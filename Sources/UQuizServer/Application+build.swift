@@ -67,6 +67,10 @@ public struct ServerConfiguration: Sendable {
     /// The addresses of reverse proxies whose `X-Forwarded-For` or `Forwarded` header names the client: limits per
     /// address count that client rather than the proxy. Empty (the default): those headers are ignored.
     public var trustedProxies: Set<String> = []
+    /// The most bytes one player's uploaded posters may hold together (507 beyond).
+    public var uploadQuotaBytes = UploadPoster.defaultQuotaBytes
+    /// Uploaded posters no quiz uses are removed once this old (checked every hour).
+    public var unusedUploadGrace: Duration = .seconds(24 * 3600)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
@@ -227,8 +231,10 @@ func buildRoutes(
             perPlayer: limiter(configuration.publishesPerPlayer, "publishes"),
             perAddress: limiter(configuration.publishesPerAddress, "publishes-address"))
     ).add(to: router.group("v1/packages"))
-    PosterRoutes(environment: environment, uploads: limiter(configuration.posterUploads, "uploads"))
-        .add(to: router)
+    PosterRoutes(
+        environment: environment, uploads: limiter(configuration.posterUploads, "uploads"),
+        quotaBytes: configuration.uploadQuotaBytes
+    ).add(to: router)
     PlayRoutes(
         environment: environment,
         plays: plays,
@@ -252,7 +258,11 @@ func buildRoutes(
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
     let forgetting = PackageChangeFollower(environment: environment.sharing, recent: recent, plays: plays, logger: logger)
-    return (router, [forgetting, instanceClient, ImageServerWatch(environment: environment.sharing, logger: logger)])
+    let services: [any Service] = [
+        forgetting, instanceClient, ImageServerWatch(environment: environment.sharing, logger: logger),
+        UnusedUploadSweep(environment: environment.sharing, grace: configuration.unusedUploadGrace, logger: logger),
+    ]
+    return (router, services)
 }
 
 
@@ -280,6 +290,28 @@ struct PackageChangeFollower: Service {
             case .unknown:
                 recent.forgetAll()
                 plays.forgetAllPlans()
+            }
+        }
+    }
+}
+
+/// Removes, every hour, uploaded posters no quiz uses once they are `grace` old (`UploadPoster.removeUnused`). Any
+/// instance may; the store makes each removal once.
+struct UnusedUploadSweep: Service {
+    let environment: SharingEnvironment
+    let grace: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let removed = try await UploadPoster.removeUnused(environment: environment, grace: grace)
+                    if !removed.isEmpty { logger.info("removed \(removed.count) uploaded posters no quiz uses") }
+                } catch {
+                    logger.warning("unused uploads could not be removed now (\(error)); trying again in an hour")
+                }
+                try? await Task.sleep(for: .seconds(3600))
             }
         }
     }

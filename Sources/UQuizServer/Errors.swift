@@ -152,6 +152,11 @@ struct APIError: Error {
                 status: .unprocessableContent, code: "broken_rule",
                 message:
                     "the poster is \(width) x \(height) pixels: use \(minWidth) x \(minHeight) to \(UploadPoster.maxWidth) x \(UploadPoster.maxHeight)")
+        case let .overQuota(held, quota, upload):
+            return .init(
+                status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "quota_exceeded",
+                message:
+                    "your uploaded posters hold \(held) bytes and this one is \(upload): at most \(quota) in all; publish with the ones you have (unused ones go after a day)")
         }
     }
 

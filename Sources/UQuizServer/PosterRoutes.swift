@@ -8,6 +8,7 @@ import UQuizApp
 struct PosterRoutes {
     let environment: ServerEnvironment
     let uploads: RateLimiter
+    let quotaBytes: Int
 
     static let path = "/v1/posters"
 
@@ -21,8 +22,9 @@ struct PosterRoutes {
                 throw APIError.unsupportedMediaType("Content-Type: send the poster as image/jpeg")
             }
             if let wait = try await uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
-            let uploaded = try await UploadPoster(environment: environment.sharing, geometry: environment.geometry)
-                .upload(try await JSONBody.bytes(of: request), by: player)
+            let uploaded = try await UploadPoster(
+                environment: environment.sharing, geometry: environment.geometry, quotaBytes: quotaBytes
+            ).upload(try await JSONBody.bytes(of: request), by: player)
             return JSONBody.response(
                 ServerAPI.UploadedPoster(poster: uploaded.name, width: uploaded.width, height: uploaded.height),
                 status: uploaded.isNew ? .created : .ok)

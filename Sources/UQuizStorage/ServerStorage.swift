@@ -45,6 +45,13 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     func updatePublished(packageId: Int64, _ update: PublishedUpdate, visibility: Visibility?) async throws
     /// Keeps a poster image under a name unless one is there; returns whether it was new.
     @discardableResult func storePosterImage(fileName: String, jpeg: Data, attribution: String) async throws -> Bool
+    /// Keeps a player's uploaded poster (one transaction): `.existing` when an image has that name already (the same
+    /// bytes), `.overQuota` when the player's uploads would hold more than `quotaBytes` with it, else `.stored`.
+    func storeUpload(
+        fileName: String, jpeg: Data, attribution: String, owner: Int64, at date: Date, quotaBytes: Int
+    ) async throws -> UploadStored
+    /// Removes uploaded posters stored before `date` that no quiz uses; returns their names.
+    func deleteUnusedUploads(storedBefore date: Date) async throws -> [String]
     @discardableResult func deletePackages(ids: [Int64]) async throws -> [String]
     /// Whether the store answers a trivial query now.
     func answers() async -> Bool

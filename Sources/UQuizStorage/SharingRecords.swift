@@ -113,3 +113,12 @@ public enum PublishedUpdate: Sendable {
     /// Title and maker only: the quizzes, level and language that plays were judged on stay.
     case titleAndMaker(title: String, maker: String)
 }
+
+/// What became of an upload (`SharingStorage.storeUpload`).
+public enum UploadStored: Equatable, Sendable {
+    case stored
+    /// The same image was kept already.
+    case existing
+    /// Refused: the player's uploads hold `heldBytes` already.
+    case overQuota(heldBytes: Int)
+}

@@ -135,6 +135,36 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func uploadsAreHeldToAQuotaAndThoseNoQuizUsesGo(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            let day = Date(timeIntervalSince1970: 1_800_000_000)
+            func upload(_ name: String, _ bytes: Int, by player: Player, at date: Date = day) async throws -> UploadStored {
+                try await store.storeUpload(
+                    fileName: name, jpeg: Data(repeating: 1, count: bytes), attribution: "test", owner: player.id, at: date,
+                    quotaBytes: 1_000)
+            }
+            #expect(try await upload("upload-a.jpg", 600, by: ann) == .stored)
+            #expect(try await upload("upload-b.jpg", 600, by: ann) == .overQuota(heldBytes: 600))
+            #expect(try await upload("upload-a.jpg", 600, by: ann) == .existing)
+            #expect(try await upload("upload-b.jpg", 600, by: bob) == .stored)
+            #expect(try await upload("upload-c.jpg", 100, by: bob, at: day.addingTimeInterval(7200)) == .stored)
+            #expect(try await store.bundledPoster(fileName: "upload-b.jpg") != nil)
+            // A quiz uses a; b and c are used by none; c is newer than the cut-off.
+            var package = makePackage(code: "AAAAA2", quizzes: 1)
+            package.quizzes[0].posterSource = .bundled
+            package.quizzes[0].posterPath = "upload-a.jpg"
+            try await publish(package, on: store)
+            let removed = try await store.deleteUnusedUploads(storedBefore: day.addingTimeInterval(3600))
+            #expect(removed == ["upload-b.jpg"])
+            #expect(try await store.bundledPoster(fileName: "upload-b.jpg") == nil)
+            #expect(try await store.bundledPoster(fileName: "upload-a.jpg") != nil)
+            #expect(try await store.bundledPoster(fileName: "upload-c.jpg") != nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func browsingByPopularityPagesByPlays(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())

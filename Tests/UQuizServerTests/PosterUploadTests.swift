@@ -173,6 +173,27 @@ struct PosterUploadTests {
         }
     }
 
+    /// A player's uploads hold at most the quota together: past it, 507 with a problem that says how much, and nothing
+    /// is kept; the same image again costs nothing, and another player has a quota of their own.
+    @Test func uploadsAreHeldToAQuotaPerPlayer() async throws {
+        let first = try gradientJPEG(width: 100, height: 150)
+        let second = try gradientJPEG(width: 120, height: 180)
+        var configuration = ServerConfiguration()
+        // Room for the first and not for both (each is a few kilobytes once re-encoded).
+        configuration.uploadQuotaBytes = first.count + second.count / 2
+        let quota = configuration.uploadQuotaBytes
+        let server = try TestServer()
+        try await server.test(configuration: configuration) { client in
+            let token = try await client.newPlayer()
+            #expect(try await client.uploadPoster(first, token: token).status == .created)
+            let over = try await client.uploadPoster(second, token: token)
+            #expect(over.status.code == 507 && over.errorCode == "quota_exceeded", "\(over.status) \(over.text)")
+            #expect(over.errorMessage.contains("at most \(quota)"))
+            #expect(try await client.uploadPoster(first, token: token).status == .ok, "the same image again costs nothing")
+            #expect(try await client.uploadPoster(second, token: try await client.newPlayer("Other")).status == .created)
+        }
+    }
+
     @Test func aSpecNamingAnImageTheServerDoesNotHoldIs422() async throws {
         let server = try TestServer()
         try await server.test { client in

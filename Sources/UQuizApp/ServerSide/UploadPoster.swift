@@ -13,6 +13,11 @@ import UQuizStorage
 public struct UploadPoster: Sendable {
     public let environment: SharingEnvironment
     public let geometry: GridGeometry
+    /// The most bytes one player's uploads may hold together.
+    public let quotaBytes: Int
+
+    /// 20 MiB a player: some fifty posters at TMDB's largest size.
+    public static let defaultQuotaBytes = 20 << 20
 
     /// The most bytes an upload may have: TMDB's largest posters (2000 x 3000) are a few hundred KB.
     public static let maxBytes = 2 << 20
@@ -22,9 +27,10 @@ public struct UploadPoster: Sendable {
     /// The quality it is re-encoded at: a little above what stage posters are cut at, so cutting loses little.
     public static let quality = 90
 
-    public init(environment: SharingEnvironment, geometry: GridGeometry) {
+    public init(environment: SharingEnvironment, geometry: GridGeometry, quotaBytes: Int = UploadPoster.defaultQuotaBytes) {
         self.environment = environment
         self.geometry = geometry
+        self.quotaBytes = quotaBytes
     }
 
     /// A stored poster: the name a spec's `poster` gives it, and its size.
@@ -55,10 +61,15 @@ public struct UploadPoster: Sendable {
         }
         let jpeg = try JPEG.encode(image, quality: Self.quality)
         let name = Self.name(of: jpeg)
-        let isNew = try await environment.store().storePosterImage(
+        let now = environment.app.now()
+        let stored = try await environment.store().storeUpload(
             fileName: name, jpeg: jpeg,
-            attribution: "uploaded by player \(player.id) at \(ISO8601DateFormatter().string(from: environment.app.now()))")
-        return Uploaded(name: name, width: image.width, height: image.height, isNew: isNew)
+            attribution: "uploaded by player \(player.id) at \(ISO8601DateFormatter().string(from: now))",
+            owner: player.id, at: now, quotaBytes: quotaBytes)
+        if case .overQuota(let held) = stored {
+            throw PosterUploadError.overQuota(heldBytes: held, quotaBytes: quotaBytes, uploadBytes: jpeg.count)
+        }
+        return Uploaded(name: name, width: image.width, height: image.height, isNew: stored == .stored)
     }
 
     /// `upload-` and the SHA-256 of the stored bytes in hex: a file name `PosterPath.isBundledName` accepts.
@@ -77,4 +88,15 @@ public enum PosterUploadError: Error, Equatable {
     case undecodable(String)
     /// The image is larger than `maxWidth` x `maxHeight` or smaller than the grid (one pixel per cell at least).
     case badSize(width: Int, height: Int, minWidth: Int, minHeight: Int)
+    /// The player's uploads hold `heldBytes`; with this one they would pass `quotaBytes`.
+    case overQuota(heldBytes: Int, quotaBytes: Int, uploadBytes: Int)
+}
+
+extension UploadPoster {
+    /// Removes uploaded posters no quiz uses that were stored more than `grace` ago: an upload is meant for a package,
+    /// and one never published with (or left by every package) should not be kept for ever.
+    public static func removeUnused(environment: SharingEnvironment, grace: Duration) async throws -> [String] {
+        let cutoff = environment.app.now().addingTimeInterval(-Double(grace.components.seconds))
+        return try await environment.store().deleteUnusedUploads(storedBefore: cutoff)
+    }
 }
