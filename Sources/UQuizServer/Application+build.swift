@@ -69,6 +69,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String> = []
     /// The most bytes one player's uploaded posters may hold together (507 beyond).
     public var uploadQuotaBytes = UploadPoster.defaultQuotaBytes
+    /// Connections one client address may hold open at once (a trusted proxy's are not counted).
+    public var maxConnectionsPerAddress = 64
     /// Uploaded posters no quiz uses are removed once this old (checked every hour).
     public var unusedUploadGrace: Duration = .seconds(24 * 3600)
 
@@ -156,7 +158,8 @@ public func buildApplication(
         // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`), idle connections closed from
         // their first byte on; the rooms send their own heartbeats, so the library's automatic pings are off.
         server: .http1WebSocketUpgrade(
-            guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration),
+            guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration,
+            connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
         services: services + routeServices + [RoomDirectoryRelease(rooms: rooms, logger: logger)],
         onServerRunning: { channel in

@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Synchronization
 
 /// The server's connections with the WebSocket upgrade, closed when the client sends nothing for `idleTimeout`.
 ///
@@ -15,17 +16,90 @@ struct ReadIdleGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base
     let idleTimeout: Duration
+    let connections: ConnectionsPerAddress
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let milliseconds = Int64(idleTimeout / .milliseconds(1))
             try channel.pipeline.syncOperations.addHandlers(
+                LimitConnectionsPerAddress(connections: connections),
                 IdleStateHandler(readTimeout: .milliseconds(milliseconds)), CloseOnReadIdle(), QuiesceAfterFirstRead())
         }.flatMap { base.setup(channel: channel, logger: logger) }
     }
 
     func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
+    }
+}
+
+/// The connections open from each client address in this process, at most `limit` each: one address holding hundreds
+/// of connections that never finish a request would use up the server's descriptors for everyone. Trusted proxies
+/// (every client behind them shares their address) are not limited.
+public final class ConnectionsPerAddress: Sendable {
+    public let limit: Int
+    let exempt: Set<String>
+    private let open = Mutex<[String: Int]>([:])
+
+    public init(limit: Int, exempt: Set<String> = []) {
+        self.limit = limit
+        self.exempt = exempt
+    }
+
+    /// Counts a new connection from `address`; false (not counted) when the address has `limit` open already.
+    func enter(_ address: String) -> Bool {
+        guard !exempt.contains(address) else { return true }
+        return open.withLock { open in
+            guard open[address, default: 0] < limit else { return false }
+            open[address, default: 0] += 1
+            return true
+        }
+    }
+
+    func leave(_ address: String) {
+        guard !exempt.contains(address) else { return }
+        open.withLock { open in
+            let left = open[address, default: 1] - 1
+            open[address] = left > 0 ? left : nil
+        }
+    }
+}
+
+/// Closes a new connection at once when its address has `ConnectionsPerAddress.limit` open already; counts it while
+/// it is open otherwise.
+final class LimitConnectionsPerAddress: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    let connections: ConnectionsPerAddress
+    private var counted: String?
+    private var decided = false
+
+    init(connections: ConnectionsPerAddress) {
+        self.connections = connections
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { decide(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        decide(context)
+        context.fireChannelActive()
+    }
+
+    private func decide(_ context: ChannelHandlerContext) {
+        guard !decided else { return }
+        decided = true
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        if connections.enter(address) {
+            counted = address
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let counted { connections.leave(counted) }
+        counted = nil
+        context.fireChannelInactive()
     }
 }
 
@@ -91,7 +165,8 @@ final class QuiesceAfterFirstRead: ChannelInboundHandler, RemovableChannelHandle
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the upgrade to WebSockets routed by `router`, every connection under `ReadIdleGuardedChannel`.
     static func http1WebSocketUpgrade<Router: HTTPResponderBuilder & _HB_SendableMetatype>(
-        guarding router: Router, idleTimeout: Duration, webSocket: WebSocketServerConfiguration
+        guarding router: Router, idleTimeout: Duration, webSocket: WebSocketServerConfiguration,
+        connections: ConnectionsPerAddress
     ) -> HTTPServerBuilder where Router.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
@@ -99,7 +174,7 @@ extension HTTPServerBuilder {
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(http1: .init(idleTimeout: .milliseconds(Int64(idleTimeout / .milliseconds(1)))), ws: webSocket)),
-                idleTimeout: idleTimeout)
+                idleTimeout: idleTimeout, connections: connections)
         }
     }
 }

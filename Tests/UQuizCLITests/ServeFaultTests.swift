@@ -227,6 +227,32 @@ struct ServeFaultTests {
 
     // MARK: Slow clients
 
+    /// One address holds at most `--max-connections-per-address` connections: one past it is closed as it opens
+    /// (which one of a burst depends on the order the server's threads set them up), while other addresses are
+    /// served, and a connection closed makes room for a new one.
+    @Test func oneAddressHoldsAtMostItsConnections() throws {
+        let server = try Server(["--max-connections-per-address", "3"])
+        var held = try (0..<4).map { _ in try server.connect() }
+        var closed: Int?
+        let deadline = Date().addingTimeInterval(10)
+        while closed == nil, Date() < deadline {
+            closed = held.indices.first { held[$0].waitForClose(within: 0.05) }
+        }
+        let gone = try #require(closed, "one of four connections from 127.0.0.1 is closed")
+        held.remove(at: gone)
+        #expect(held.allSatisfy { !$0.waitForClose(within: 0.2) }, "the other three stay open")
+        #expect(try server.request("GET", "/healthz", from: "127.0.0.2").status == 200, "another address is served")
+        held.removeFirst()
+        // The server notices the closed connection as it reads its end: a new one is let in once it has.
+        var served = false
+        for _ in 0..<50 where !served {
+            served = (try? server.request("GET", "/healthz"))?.status == 200
+            if !served { usleep(100_000) }
+        }
+        #expect(served, "a connection closed makes room")
+        #expect(server.stop() == 0)
+    }
+
     /// Clients that send half a request head, or a whole head and part of its body, and then nothing: the server
     /// answers others meanwhile and closes each of them once its idle timeout (1 s here) has passed.
     @Test func slowClientsAreClosedAfterTheIdleTimeoutWhileOthersAreServed() throws {

@@ -72,6 +72,11 @@ package struct ServeCommand: AsyncParsableCommand {
                 """,
             valueName: "address"))
     package var trustedProxies: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "Connections one client address may hold open at once; more are closed as they open (1 to 100000).",
+            valueName: "count"))
+    package var maxConnectionsPerAddress = 64
 
     package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -83,6 +88,9 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        guard (1...100_000).contains(maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address must be from 1 to 100000")
+        }
         for proxy in trustedProxies where !Self.isIPAddress(proxy) {
             throw ValidationError("--trusted-proxy \"\(proxy)\" is not an IP address (like 10.0.0.2 or ::1)")
         }
