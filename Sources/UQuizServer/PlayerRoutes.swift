@@ -18,9 +18,10 @@ struct PlayerRoutes {
         }
         router.patch("v1/players/me") { request, _ in
             // Authenticated first, so that a bad token is a 401 whatever the body says.
-            _ = try await request.authenticatedPlayer(environment)
+            let player = try await request.authenticatedPlayer(environment)
             let body = try JSONBody.decode(ServerAPI.RenamePlayerRequest.self, from: try await JSONBody.bytes(of: request))
-            let renamed = try await Players(environment: environment.sharing).rename(try request.bearerToken(), to: body.name)
+            let renamed = try await Players(environment: environment.sharing)
+                .rename(player, token: try request.bearerToken(), to: body.name)
             return JSONBody.response(ServerAPI.PlayerName(id: renamed.id, name: renamed.name))
         }
         router.group("v1/players").add(middleware: creationLimit).post { request, _ in
@@ -43,7 +44,7 @@ extension Request {
         }
         let gate = AuthenticationGate.current
         let players = Players(environment: environment.sharing)
-        if let wait = gate?.wait() {
+        if let wait = gate?.lockedFor() {
             if let token = try? bearerToken(header: header), let known = players.known(token) { return known }
             throw APIError.tooManyRequests(wait)
         }

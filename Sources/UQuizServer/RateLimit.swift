@@ -167,7 +167,7 @@ struct AuthenticationGate: Sendable {
 
     /// How long until the client has a failed attempt left; `nil` while it has one. Checked before a token is looked
     /// up in the store, so a right token found by trying is no faster to find.
-    func wait() -> Duration? { limiter.wait(for: client) }
+    func lockedFor() -> Duration? { limiter.wait(for: client) }
 
     /// One failed attempt: a token nobody has, or an Authorization header that is not a bearer token.
     func failed() async { _ = try? await limiter.take(for: client) }

@@ -29,15 +29,10 @@ public final class ImageServerReach: Sendable {
     /// answer (a name that does not resolve, a refused or timed-out connection, after the client's retries) that it
     /// is not. Without an image client, it is not.
     public func probe(_ client: @escaping @Sendable () throws -> TMDBClient) async {
-        let state: State = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                guard let client = try? client() else { return continuation.resume(returning: .unreachable) }
-                switch client.downloadPosters([Self.probePath], size: "w92")[0] {
-                case .success, .failure(.http): continuation.resume(returning: .reachable)
-                case .failure: continuation.resume(returning: .unreachable)
-                }
-            }
+        let answer = try? await blockingWork { try client().downloadPosters([Self.probePath], size: "w92")[0] }
+        switch answer {
+        case .success?, .failure(.http)?: record(.reachable)
+        default: record(.unreachable)
         }
-        record(state)
     }
 }

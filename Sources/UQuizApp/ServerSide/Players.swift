@@ -73,13 +73,12 @@ extension Players {
             player: player, plays: totals, recentPlays: plays, streak: streak, rooms: rooms, recent: Array(recent))
     }
 
-    /// Gives the token's player a new name (checked as `register` checks one). Boards and podiums read names when they
-    /// are shown; this instance knows the new name at once, the others once their remembered player expires
-    /// (`KnownPlayers.lifetime`).
-    public func rename(_ token: PlayerToken, to name: String) async throws -> Player {
+    /// Gives `player` (authenticated with `token`) a new name, checked as `register` checks one. Boards and podiums
+    /// read names when they are shown; this instance knows the new name at once, the others once their remembered
+    /// player expires (`KnownPlayers.lifetime`).
+    public func rename(_ player: Player, token: PlayerToken, to name: String) async throws -> Player {
         try PackageDocument.checkText(name, path: "$.name", name: "name")
         let name = ReadableName.normalized(name)
-        let player = try await authenticate(token)
         guard let renamed = try await environment.store().renamePlayer(id: player.id, name: name) else {
             throw PlayerError.unknownToken
         }
