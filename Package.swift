@@ -197,7 +197,7 @@ let package = Package(
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),
         // Starts fake-tmdb processes for the test targets; the dependency gets the binary built.
-        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal", "UQuizApp"], path: "Tests/Support"),
+        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal", "UQuizApp", "UQuizStorage"], path: "Tests/Support"),
         .testTarget(
             name: "QuizStoreTests",
             dependencies: ["QuizStore", "UQuizStorage", "QuizCore", "PosterGrid", "UQuizTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -70,16 +70,13 @@ struct FreshPostgresDatabase {
     }
 }
 
-/// The deadline of the stores the tests open, where a test does not set its own: the tests check what the stores
-/// answer, not how fast, and on a machine running every suite at once (2 cores) a call may wait seconds for a thread.
-/// The deadline's own behaviour is tested with deadlines of its own.
-let testDeadline = StoreDeadline(.seconds(20))
+let testDeadline = StoreDeadline.forTests
 
 /// Runs `body` on a new, empty, migrated store of `kind`: SQLite in memory, or PostgreSQL in a fresh database.
 func withStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore) async throws -> T) async throws -> T {
     switch kind {
     case .sqlite:
-        return try await body(SQLiteServerStore(database: try AppDatabase.inMemory()))
+        return try await body(SQLiteServerStore(database: try AppDatabase.inMemory(), deadline: testDeadline))
     case .postgres:
         return try await FreshPostgresDatabase.with { database in
             try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline) { store in try await body(store) }
@@ -93,7 +90,7 @@ func withSeededStore<T: Sendable>(_ kind: StoreKind, _ body: (any ContractStore)
     case .sqlite:
         let database = try AppDatabase.inMemory()
         _ = try database.mergeSeed(from: repositorySeed)
-        return try await body(SQLiteServerStore(database: database))
+        return try await body(SQLiteServerStore(database: database, deadline: testDeadline))
     case .postgres:
         return try await FreshPostgresDatabase.with { database in
             try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, migrating: false) { store in

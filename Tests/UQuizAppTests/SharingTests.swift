@@ -14,7 +14,7 @@ struct SharingUseCaseTests {
         throws -> SharingEnvironment
     {
         let app = try testEnvironment(folder)
-        let store = SQLiteServerStore(database: try app.store() as! AppDatabase)
+        let store = SQLiteServerStore(database: try app.store() as! AppDatabase, deadline: .forTests)
         return SharingEnvironment(app: app, store: { store }, tokenBytes: tokenBytes)
     }
 
@@ -38,7 +38,7 @@ struct SharingUseCaseTests {
         defer { withExtendedLifetime(folder) {} }
         let app = try testEnvironment(folder)
         let lookups = Mutex(0)
-        let store = SQLiteServerStore(database: try app.store() as! AppDatabase)
+        let store = SQLiteServerStore(database: try app.store() as! AppDatabase, deadline: .forTests)
         let environment = SharingEnvironment(app: app, store: {
             lookups.withLock { $0 += 1 }
             return store

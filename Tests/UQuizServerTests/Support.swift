@@ -41,7 +41,7 @@ final class TestServer: Sendable {
         self.file = file
         // These tests check what the server answers, not how fast: run beside every other suite on 2 cores, a store
         // call may wait seconds for a thread, past the standard deadline (whose own behaviour StoreDeadlineTests test).
-        let database = try SQLiteServerStore.open(path: file.path, deadline: StoreDeadline(.seconds(20)))
+        let database = try SQLiteServerStore.open(path: file.path, deadline: .forTests)
         self.database = database
         let cache = PosterCache(directory: folder.appendingPathComponent("posters"), capBytes: 1 << 20)
         let app = AppEnvironment(
