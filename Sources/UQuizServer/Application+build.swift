@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// A connection with no request for this long is closed.
     public var idleTimeout: Duration
+    /// A request head (its request line and headers) that has not arrived whole this long after its first byte is
+    /// answered 408 and its connection closed.
+    public var headTimeout: Duration = .seconds(10)
     /// A request body that has not arrived whole after this long is refused (408) and its reading stopped.
     public var bodyTimeout: Duration
     /// Per client address.
@@ -158,7 +161,7 @@ public func buildApplication(
         // HTTP/1.1 with the upgrade to a live room's WebSocket (`/v1/rooms/{code}/ws`), idle connections closed from
         // their first byte on; the rooms send their own heartbeats, so the library's automatic pings are off.
         server: .http1WebSocketUpgrade(
-            guarding: router, idleTimeout: .seconds(seconds), webSocket: roomSocketConfiguration,
+            guarding: router, idleTimeout: .seconds(seconds), headTimeout: configuration.headTimeout, webSocket: roomSocketConfiguration,
             connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
         services: services + routeServices + [RoomDirectoryRelease(rooms: rooms, logger: logger)],

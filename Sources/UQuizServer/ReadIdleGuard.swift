@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// The server's connections with the WebSocket upgrade, closed when the client sends nothing for `idleTimeout`.
@@ -12,23 +13,44 @@ import Synchronization
 /// ever. This handler sits first in every connection's pipeline from the start and closes a connection on which nothing
 /// was read for that long: a slow client never finishing its request, an idle keep-alive connection (as before), or a
 /// room's socket whose client stopped answering the room's heartbeats (they come every 15 s, well within it).
-struct ReadIdleGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Base.Value
-    let base: Base
+struct ReadIdleGuardedChannel: ServerChildChannel {
+    struct Value: ServerChildChannelValue {
+        let base: HTTP1WebSocketUpgradeChannel.Value
+        /// True once the connection's first request head was read; false if it closed before.
+        let firstHead: EventLoopFuture<Bool>
+        var channel: any Channel { base.channel }
+    }
+
+    let base: HTTP1WebSocketUpgradeChannel
     let idleTimeout: Duration
+    let headTimeout: Duration
     let connections: ConnectionsPerAddress
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            let milliseconds = Int64(idleTimeout / .milliseconds(1))
+        let firstHead = channel.eventLoop.makePromise(of: Bool.self)
+        let limit = TimeAmount.milliseconds(Int64(headTimeout / .milliseconds(1)))
+        return channel.eventLoop.makeCompletedFuture {
+            let deadline = RequestHeadDeadline(limit: limit, firstHead: firstHead)
             try channel.pipeline.syncOperations.addHandlers(
                 LimitConnectionsPerAddress(connections: connections),
-                IdleStateHandler(readTimeout: .milliseconds(milliseconds)), CloseOnReadIdle(), QuiesceAfterFirstRead())
-        }.flatMap { base.setup(channel: channel, logger: logger) }
+                IdleStateHandler(readTimeout: .milliseconds(Int64(idleTimeout / .milliseconds(1)))), CloseOnReadIdle(),
+                QuiesceAfterFirstRead(), NoticeIncomingBytes(deadline: deadline))
+            return NIOLoopBound(deadline, eventLoop: channel.eventLoop)
+        }.flatMap { deadline in
+            base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                try channel.pipeline.syncOperations.addHandler(deadline.value, position: .after(decoder))
+                return Value(base: value, firstHead: firstHead.futureResult)
+            }
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        // A connection closed before its first request was read whole (refused by the limit per address, its head
+        // late or malformed, or the client gone) has no upgrade result: routine for a public server, not the error
+        // Hummingbird would log for it.
+        guard (try? await value.firstHead.get()) == true else { return }
+        await base.handle(value: value.base, logger: logger)
     }
 }
 
@@ -165,7 +187,7 @@ final class QuiesceAfterFirstRead: ChannelInboundHandler, RemovableChannelHandle
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the upgrade to WebSockets routed by `router`, every connection under `ReadIdleGuardedChannel`.
     static func http1WebSocketUpgrade<Router: HTTPResponderBuilder & _HB_SendableMetatype>(
-        guarding router: Router, idleTimeout: Duration, webSocket: WebSocketServerConfiguration,
+        guarding router: Router, idleTimeout: Duration, headTimeout: Duration, webSocket: WebSocketServerConfiguration,
         connections: ConnectionsPerAddress
     ) -> HTTPServerBuilder where Router.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = router.buildResponder()
@@ -174,7 +196,7 @@ extension HTTPServerBuilder {
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(http1: .init(idleTimeout: .milliseconds(Int64(idleTimeout / .milliseconds(1)))), ws: webSocket)),
-                idleTimeout: idleTimeout, connections: connections)
+                idleTimeout: idleTimeout, headTimeout: headTimeout, connections: connections)
         }
     }
 }

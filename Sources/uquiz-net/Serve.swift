@@ -74,6 +74,7 @@ extension ServeCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
             instanceURL: instanceURL, tmdbSearchDeadline: .milliseconds(tmdbDeadline))
+        configuration.headTimeout = .seconds(headTimeout)
         configuration.trustedProxies = Set(trustedProxies)
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in

@@ -250,6 +250,7 @@ struct ServeFaultTests {
             if !served { usleep(100_000) }
         }
         #expect(served, "a connection closed makes room")
+        #expect(!server.output.contains("error"), "a refused connection is routine, not an error: \(server.output.suffix(2000))")
         #expect(server.stop() == 0)
     }
 
@@ -297,6 +298,73 @@ struct ServeFaultTests {
         #expect(connection.waitForClose(within: 30), "and the connection is let go")
         #expect(try server.request("GET", "/healthz").status == 200)
         #expect(!server.output.contains("unexpected error"), "\(server.output.suffix(2000))")
+        #expect(server.stop() == 0)
+    }
+
+    /// Clients that send a request head a header at a time, each within the idle timeout, get a JSON 408 once the
+    /// head timeout (1 s here) has passed since its first byte, and are let go; others are served meanwhile.
+    @Test func aTricklingHeadIsRefusedAfterTheHeadTimeout() throws {
+        let server = try Server(["--idle-timeout", "30", "--head-timeout", "1"])
+        let slow = try (0..<10).map { _ in try server.connect() }
+        for connection in slow { try connection.send(Data("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)) }
+        #expect(try server.request("GET", "/healthz", from: "127.0.0.2").status == 200, "served meanwhile")
+        // A header line every 200 ms keeps each connection from idling; the pacing is the client's, nothing is timed.
+        var replies: [Int: Reply] = [:]
+        for round in 0..<300 where replies.count < slow.count {
+            for (index, connection) in slow.enumerated() where replies[index] == nil {
+                try connection.send(Data("X-Trickle-\(round): 1\r\n".utf8))
+                replies[index] = try? connection.reply(within: 0.02)
+            }
+        }
+        #expect(replies.count == slow.count, "every trickling head was answered")
+        for (index, reply) in replies.sorted(by: { $0.key < $1.key }) {
+            #expect(reply.status == 408 && reply.isJSON && reply.errorCode == "request_timeout", "\(index): \(reply.status) \(reply.text)")
+            #expect(reply.headers["connection"] == "close")
+            #expect(slow[index].waitForClose(within: 30), "\(index) is let go")
+        }
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(!server.output.contains("error"), "\(server.output.suffix(2000))")
+        #expect(server.stop() == 0)
+    }
+
+    /// A head that is not HTTP is answered 400 at once, the idle and head timeouts being far off, and let go; so is
+    /// one on a connection's second request.
+    @Test func aMalformedHeadIsA400AtOnce() throws {
+        let server = try Server(["--idle-timeout", "600", "--head-timeout", "600"])
+        for garbage in ["GET\u{1}BAD / HTTP/1.1\r\n\r\n", "GET / HTTP/9.x\r\n\r\n", "GET /healthz HTTP/1.1\r\nNo colon here\r\n\r\n"] {
+            let connection = try server.connect()
+            try connection.send(Data(garbage.utf8))
+            let reply = try connection.reply(within: 30)
+            #expect(reply.status == 400 && reply.isJSON && reply.errorCode == "bad_request", "\(reply.status) \(reply.text)")
+            #expect((reply.json["error"] as? [String: Any])?["message"] as? String ?? "" != "", "it says what was wrong")
+            #expect(connection.waitForClose(within: 30), "and closes, long before any timeout")
+        }
+        let second = try server.connect()
+        #expect(try second.exchange("GET", "/healthz").status == 200)
+        try second.send(Data("GET\u{1}BAD / HTTP/1.1\r\n\r\n".utf8))
+        #expect(try second.reply(within: 30).status == 400)
+        #expect(second.waitForClose(within: 30))
+        #expect(!server.output.contains("error"), "\(server.output.suffix(2000))")
+        #expect(server.stop() == 0)
+    }
+
+    /// HTTP/1.0 keeps a connection only when asked to (`Connection: keep-alive`): otherwise the response says
+    /// `Connection: close` and the server closes it, the idle timeout being far off. HTTP/1.1 with `Connection: close`
+    /// likewise.
+    @Test func aConnectionNotKeptAliveIsClosedAfterItsResponse() throws {
+        let server = try Server(["--idle-timeout", "600"])
+        for head in ["GET /healthz HTTP/1.0\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"] {
+            let connection = try server.connect()
+            try connection.send(Data(head.utf8))
+            let reply = try connection.reply()
+            #expect(reply.status == 200 && reply.headers["connection"]?.lowercased() == "close", "\(head): \(reply.headers)")
+            #expect(connection.waitForClose(within: 30), "\(head): closed after the response")
+        }
+        let kept = try server.connect()
+        try kept.send(Data("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8))
+        #expect(try kept.reply().status == 200)
+        try kept.send(Data("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8))
+        #expect(try kept.reply().status == 200, "asked to, it keeps the connection for a second request")
         #expect(server.stop() == 0)
     }
 

@@ -44,6 +44,11 @@ package struct ServeCommand: AsyncParsableCommand {
     package var bodyTimeout = 60
     @Option(
         help: ArgumentHelp(
+            "Refuse (408) a request whose head (request line and headers) has not arrived whole after this long from its first byte (1 to 3600).",
+            valueName: "seconds"))
+    package var headTimeout = 10
+    @Option(
+        help: ArgumentHelp(
             "This instance's base URL as the other instances on its database reach it (default: http://HOST:PORT as bound, 127.0.0.1 for 0.0.0.0).",
             discussion: """
                 A live room lives on the instance that opened it; the others forward its requests and sockets to this \
@@ -87,6 +92,7 @@ package struct ServeCommand: AsyncParsableCommand {
     package func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
+        guard (1...3600).contains(headTimeout) else { throw ValidationError("--head-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
