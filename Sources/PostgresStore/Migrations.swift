@@ -229,6 +229,56 @@ enum Migrations {
                 "CREATE INDEX poster_image_on_owner_id ON poster_image (owner_id)",
             ]
         ),
+        (
+            "pg5-moderation",
+            [
+                // Players' reports of packages and rooms' names, one per reporter and target (a package's id, or a
+                // room's code with its host and name).
+                """
+                CREATE TABLE report (
+                    id bigserial PRIMARY KEY,
+                    target_kind text NOT NULL,
+                    target_key text NOT NULL,
+                    package_id bigint REFERENCES package ON DELETE CASCADE,
+                    room_code text,
+                    room_name text,
+                    room_player_id bigint REFERENCES player ON DELETE CASCADE,
+                    reporter_id bigint NOT NULL REFERENCES player ON DELETE CASCADE,
+                    reason text NOT NULL,
+                    text text,
+                    created_at text NOT NULL,
+                    UNIQUE (reporter_id, target_kind, target_key)
+                )
+                """,
+                "CREATE INDEX report_on_target ON report (target_kind, target_key)",
+                "CREATE INDEX report_on_package_id ON report (package_id)",
+                // Packages nobody may see (HiddenReason), and players who may only read.
+                """
+                CREATE TABLE hidden_package (
+                    package_id bigint PRIMARY KEY REFERENCES package ON DELETE CASCADE,
+                    reason text NOT NULL,
+                    hidden_at text NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE banned_player (
+                    player_id bigint PRIMARY KEY REFERENCES player ON DELETE CASCADE,
+                    banned_at text NOT NULL
+                )
+                """,
+                // Every action of a moderator or of the server's automatic hiding, kept for good.
+                """
+                CREATE TABLE moderation_action (
+                    id bigserial PRIMARY KEY,
+                    at text NOT NULL,
+                    kind text NOT NULL,
+                    target text NOT NULL,
+                    reason text NOT NULL,
+                    actor text NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -104,6 +104,7 @@ extension PostgresQuizStore {
                            COUNT(*) OVER () AS total
                     FROM play JOIN player ON player.id = play.player_id
                     WHERE play.package_id = $1 AND play.ranked
+                      AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
                 )
                 SELECT * FROM board WHERE position <= $2 OR player_id = $3 ORDER BY position
                 """, [.int(packageId), .int(limit), .int(playerId)])
@@ -196,6 +197,7 @@ extension PostgresQuizStore {
             SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
             LEFT JOIN publication pub ON pub.package_id = p.id
             WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+              AND NOT EXISTS (SELECT 1 FROM hidden_package h WHERE h.package_id = p.id)
               AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
             """ + (among == .postersHeld ? " AND quiz.poster_source = 'bundled'" : "")
         var candidates = try await session.query(

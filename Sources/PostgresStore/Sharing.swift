@@ -15,9 +15,12 @@ extension PostgresQuizStore {
 
     public func player(tokenHash: Data) async throws -> Player? {
         try await read { session in
-            try await session.one("SELECT id, name FROM player WHERE token_hash = $1", [.bytes(tokenHash)]).map {
-                Player(id: try $0.int64("id"), name: try $0.string("name"))
-            }
+            try await session.one(
+                """
+                SELECT id, name, EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = player.id) AS banned
+                FROM player WHERE token_hash = $1
+                """, [.bytes(tokenHash)]
+            ).map { Player(id: try $0.int64("id"), name: try $0.string("name"), banned: try $0.bool("banned")) }
         }
     }
 
@@ -139,7 +142,10 @@ extension PostgresQuizStore {
     }
 
     private static func publicConditions(_ filter: BrowseFilter) -> ([String], [Bind]) {
-        var conditions = ["(p.origin = 'seed' OR pub.visibility = 'public')"]
+        var conditions = [
+            "(p.origin = 'seed' OR pub.visibility = 'public')",
+            "NOT EXISTS (SELECT 1 FROM hidden_package h WHERE h.package_id = p.id)",
+        ]
         var values: [Bind] = []
         if filter.postersHeldOnly {
             conditions.append("NOT EXISTS (SELECT 1 FROM quiz q WHERE q.package_id = p.id AND q.poster_source <> 'bundled')")
@@ -170,7 +176,8 @@ extension PostgresQuizStore {
                (SELECT COUNT(*) FROM attempt a JOIN play pl ON pl.id = a.play_id
                 WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_attempts,
                (SELECT COUNT(*) FILTER (WHERE a.correct) FROM attempt a JOIN play pl ON pl.id = a.play_id
-                WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_solves
+                WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_solves,
+               (SELECT reason FROM hidden_package h WHERE h.package_id = p.id) AS hidden
         FROM package p LEFT JOIN publication pub ON pub.package_id = p.id
         """
 
@@ -182,7 +189,8 @@ extension PostgresQuizStore {
             plays: try row.int("plays"), serverAttempts: try row.int("server_attempts"),
             serverSolves: try row.int("server_solves"), createdAt: try row.string("created_at"),
             visibility: try row.stringOrNil("visibility").map { try decodeEnum($0) } ?? .public,
-            ownerId: try row.int64OrNil("owner_id"))
+            ownerId: try row.int64OrNil("owner_id"),
+            hidden: try row.stringOrNil("hidden").flatMap(HiddenReason.init(rawValue:)))
     }
 }
 

@@ -17,7 +17,14 @@ extension AppDatabase {
 
     /// The player whose token has this SHA-256, if any.
     static func player(tokenHash: Data, in db: Database) throws -> Player? {
-        try PlayerRecord.filter(Column("tokenHash") == tokenHash).fetchOne(db).map { Player(id: $0.id!, name: $0.name) }
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, name, EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = player.id) AS banned
+                    FROM player WHERE tokenHash = ?
+                    """),
+            arguments: [tokenHash]
+        ).map { Player(id: $0["id"], name: $0["name"], banned: $0["banned"]) }
     }
 
     static func renamePlayer(id: Int64, name: String, in db: Database) throws -> Player? {
@@ -173,6 +180,7 @@ extension AppDatabase {
     private static func publicConditions(_ filter: BrowseFilter) -> ([String], StatementArguments) {
         var (conditions, arguments) = conditions(level: filter.level, language: filter.language)
         conditions.insert("(p.origin = 'seed' OR pub.visibility = 'public')", at: 0)
+        conditions.insert("NOT EXISTS (SELECT 1 FROM hiddenPackage h WHERE h.packageId = p.id)", at: 1)
         if filter.postersHeldOnly {
             conditions.append("NOT EXISTS (SELECT 1 FROM quiz q WHERE q.packageId = p.id AND q.posterSource <> 'bundled')")
         }
@@ -194,7 +202,8 @@ extension AppDatabase {
                (SELECT COUNT(*) FROM attempt a JOIN play pl ON pl.id = a.playId
                 WHERE pl.packageId = p.id AND pl.playerId IS NOT NULL) AS serverAttempts,
                (SELECT COALESCE(SUM(a.correct), 0) FROM attempt a JOIN play pl ON pl.id = a.playId
-                WHERE pl.packageId = p.id AND pl.playerId IS NOT NULL) AS serverSolves
+                WHERE pl.packageId = p.id AND pl.playerId IS NOT NULL) AS serverSolves,
+               (SELECT reason FROM hiddenPackage h WHERE h.packageId = p.id) AS hidden
         FROM package p LEFT JOIN publication pub ON pub.packageId = p.id
         """
 
@@ -205,6 +214,7 @@ extension AppDatabase {
             level: try decodeEnum(row["level"]), language: try decodeEnum(row["language"]), quizCount: row["quizCount"],
             plays: row["plays"], serverAttempts: row["serverAttempts"], serverSolves: row["serverSolves"],
             createdAt: row["createdAt"],
-            visibility: try visibility.map { try decodeEnum($0) } ?? .public, ownerId: row["ownerId"])
+            visibility: try visibility.map { try decodeEnum($0) } ?? .public, ownerId: row["ownerId"],
+            hidden: (row["hidden"] as String?).flatMap(HiddenReason.init(rawValue:)))
     }
 }

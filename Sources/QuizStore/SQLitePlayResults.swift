@@ -86,6 +86,7 @@ extension AppDatabase {
                            COUNT(*) OVER () AS total
                     FROM play JOIN player ON player.id = play.playerId
                     WHERE play.packageId = ? AND play.ranked
+                      AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
                 )
                 SELECT * FROM board WHERE position <= ? OR playerId = ? ORDER BY position
                 """,
@@ -157,6 +158,7 @@ extension AppDatabase {
             SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.packageId
             LEFT JOIN publication pub ON pub.packageId = p.id
             WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+              AND NOT EXISTS (SELECT 1 FROM hiddenPackage h WHERE h.packageId = p.id)
               AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
             """ + (among == .postersHeld ? " AND quiz.posterSource = 'bundled'" : "")
         var candidates = try Int64.fetchAll(

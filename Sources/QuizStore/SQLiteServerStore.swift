@@ -46,7 +46,7 @@ public final class SQLiteServerStore: Sendable {
     }
 
     /// Runs `updates` in one IMMEDIATE transaction on GRDB's writer queue, within the deadline.
-    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let writer = writer
         let path = path
         return try await deadline.run(path) {
@@ -59,7 +59,7 @@ public final class SQLiteServerStore: Sendable {
     }
 
     /// Runs `value` in a read transaction (on a reader of the pool, beside any write), within the deadline.
-    private func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let writer = writer
         let path = path
         return try await deadline.run(path) {

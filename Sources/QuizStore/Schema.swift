@@ -259,6 +259,44 @@ enum Schema {
                 t.primaryKey(["packageId", "server"])
             }
         }
+        migrator.registerMigration("v12-moderation") { db in
+            // Players' reports of packages and rooms' names, one per reporter and target (a package's id, or a room's
+            // code and name).
+            try db.create(table: "report") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("targetKind", .text).notNull()
+                t.column("targetKey", .text).notNull()
+                t.belongsTo("package", onDelete: .cascade)
+                t.column("roomCode", .text)
+                t.column("roomName", .text)
+                t.column("roomPlayerId", .integer).references("player", onDelete: .cascade)
+                t.column("reporterId", .integer).notNull().references("player", onDelete: .cascade)
+                t.column("reason", .text).notNull()
+                t.column("text", .text)
+                t.column("createdAt", .text).notNull()
+                t.uniqueKey(["reporterId", "targetKind", "targetKey"])
+            }
+            try db.create(index: "report_on_target", on: "report", columns: ["targetKind", "targetKey"])
+            // Packages nobody may see (HiddenReason), and players who may only read.
+            try db.create(table: "hiddenPackage") { t in
+                t.primaryKey("packageId", .integer).references("package", onDelete: .cascade)
+                t.column("reason", .text).notNull()
+                t.column("hiddenAt", .text).notNull()
+            }
+            try db.create(table: "bannedPlayer") { t in
+                t.primaryKey("playerId", .integer).references("player", onDelete: .cascade)
+                t.column("bannedAt", .text).notNull()
+            }
+            // Every action of a moderator or of the server's automatic hiding, kept for good.
+            try db.create(table: "moderationAction") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.column("target", .text).notNull()
+                t.column("reason", .text).notNull()
+                t.column("actor", .text).notNull()
+            }
+        }
         return migrator
     }
 }

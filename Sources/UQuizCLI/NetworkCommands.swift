@@ -14,13 +14,18 @@ import UQuizApp
 package struct NetworkCommands: Sendable {
     package var serve: @Sendable (ServeCommand) async throws -> Void
     package var roomConnector: @Sendable () -> any RoomSocketConnector
+    /// Runs `body` with the moderation desk of the server's database (`--db`: a SQLite file or a PostgreSQL URL), as
+    /// `uquiz serve` opens it.
+    package var moderate: @Sendable (StoreOptions, @escaping @Sendable (ModerationDesk) async throws -> Void) async throws -> Void
 
     package init(
         serve: @escaping @Sendable (ServeCommand) async throws -> Void,
-        roomConnector: @escaping @Sendable () -> any RoomSocketConnector
+        roomConnector: @escaping @Sendable () -> any RoomSocketConnector,
+        moderate: @escaping @Sendable (StoreOptions, @escaping @Sendable (ModerationDesk) async throws -> Void) async throws -> Void
     ) {
         self.serve = serve
         self.roomConnector = roomConnector
+        self.moderate = moderate
     }
 
     /// Set by `uquiz-net` around the whole run; `nil` in `uquiz`.
@@ -41,6 +46,6 @@ package struct NetworkCommands: Sendable {
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }
         throw CommandFailure(
-            message: "cannot start \(binary) (\(reason)): `uquiz serve` and `uquiz room` run in it; build it with `swift build` or install it beside uquiz")
+            message: "cannot start \(binary) (\(reason)): `uquiz serve`, `uquiz room` and `uquiz admin` run in it; build it with `swift build` or install it beside uquiz")
     }
 }

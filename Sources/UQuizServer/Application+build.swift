@@ -47,6 +47,11 @@ public struct ServerConfiguration: Sendable {
     /// Publishing, per player and per client address.
     public var publishesPerPlayer: RateLimit = .publishesPerPlayer
     public var publishesPerAddress: RateLimit = .publishesPerAddress
+    /// Reports, per player and per client address.
+    public var reportsPerPlayer: RateLimit = .reportsPerPlayer
+    public var reportsPerAddress: RateLimit = .reportsPerAddress
+    /// After how many reports a package hides itself.
+    public var moderation = ModerationRules()
     /// Opening live rooms, per player and per client address.
     public var roomOpeningsPerPlayer: RateLimit = .roomOpeningsPerPlayer
     public var roomOpeningsPerAddress: RateLimit = .roomOpeningsPerAddress
@@ -118,6 +123,8 @@ public struct ServerConfiguration: Sendable {
         lifted.failedAuthentications = .unlimited
         lifted.publishesPerPlayer = .unlimited
         lifted.publishesPerAddress = .unlimited
+        lifted.reportsPerPlayer = .unlimited
+        lifted.reportsPerAddress = .unlimited
         lifted.roomOpeningsPerPlayer = .unlimited
         lifted.roomOpeningsPerAddress = .unlimited
         lifted.lookupMisses = .unlimited
@@ -251,14 +258,21 @@ func buildRoutes(
         movieSearches: limiter(configuration.movieSearches, "searches")
     ).add(to: router)
     let instanceClient = InstanceClient(logger: logger)
+    let rooms = rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow)
+    let forwarding = RoomForwarding(client: instanceClient, logger: logger)
     RoomRoutes(
-        environment: environment,
-        rooms: rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow),
-        forwarding: RoomForwarding(client: instanceClient, logger: logger),
+        environment: environment, rooms: rooms, forwarding: forwarding,
         openings: PlayerAndAddressLimit(
             perPlayer: limiter(configuration.roomOpeningsPerPlayer, "rooms"),
             perAddress: limiter(configuration.roomOpeningsPerAddress, "rooms-address")),
         misses: misses
+    ).add(to: router)
+    ReportRoutes(
+        environment: environment, reports: Reports(environment: environment.sharing, rules: configuration.moderation),
+        rooms: rooms, forwarding: forwarding,
+        limit: PlayerAndAddressLimit(
+            perPlayer: limiter(configuration.reportsPerPlayer, "reports"),
+            perAddress: limiter(configuration.reportsPerAddress, "reports-address"))
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.

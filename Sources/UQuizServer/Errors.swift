@@ -57,6 +57,10 @@ struct APIError: Error {
             return .notFound("no package \"\(code)\" here")
         case PublishError.notOwner(let code):
             return .init(status: .forbidden, code: "forbidden", message: "package \(code) is not yours")
+        case PublishError.removed(let code):
+            return .init(status: .gone, code: "removed", message: "package \(code) was removed by this server's moderators")
+        case let problem as ModerationError:
+            return from(problem)
         case let PublishError.played(code, plays):
             let judged = plays.map { "\($0) play\($0 == 1 ? " was" : "s were") judged on it" } ?? "it is being played now"
             return .conflict(
@@ -160,6 +164,27 @@ struct APIError: Error {
         }
     }
 
+    static func from(_ problem: ModerationError) -> APIError {
+        switch problem {
+        case .banned:
+            .init(
+                status: .forbidden, code: "banned",
+                message: "this player is banned from this server by its moderators: they may read, not write")
+        case .alreadyReported:
+            .conflict("you reported this already; the moderators see it")
+        case .badReport(let message):
+            .init(status: .unprocessableContent, code: "broken_rule", message: message)
+        case .nameNotInRoom(let name):
+            .notFound("nobody in this room is named \"\(name)\"")
+        case .unknownPlayer(let id):
+            .notFound("no player \(id) here")
+        case .unknownPackage(let code):
+            .notFound("no package \"\(code)\" here")
+        case .reasonRequired:
+            .badRequest("give a reason")
+        }
+    }
+
     static func unsupportedMediaType(_ message: String) -> APIError {
         .init(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
     }
@@ -172,6 +197,7 @@ struct APIError: Error {
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
         case .conflict: "conflict"
+        case .gone: "removed"
         case .contentTooLarge: "too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .unprocessableContent: "broken_rule"

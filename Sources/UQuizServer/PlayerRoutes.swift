@@ -37,23 +37,30 @@ extension Request {
     /// The player whose bearer token the request carries: 401 without one, or with one nobody has; 429 once the
     /// client's address has had too many refused (`AuthenticationGate`), unless this instance knows the token from an
     /// earlier request: then players sharing one address (a school, a carrier's NAT) are not locked out by one of them
-    /// sending wrong tokens, while unknown tokens are not looked up.
+    /// sending wrong tokens, while unknown tokens are not looked up. A banned player is refused (403) but to read.
     func authenticatedPlayer(_ environment: ServerEnvironment) async throws -> Player {
         guard let header = headers[.authorization] else {
             throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
         }
         let gate = AuthenticationGate.current
         let players = Players(environment: environment.sharing)
+        let player: Player
         if let wait = gate?.lockedFor() {
-            if let token = try? bearerToken(header: header), let known = players.known(token) { return known }
-            throw APIError.tooManyRequests(wait)
+            guard let token = try? bearerToken(header: header), let known = players.known(token) else {
+                throw APIError.tooManyRequests(wait)
+            }
+            player = known
+        } else {
+            do {
+                player = try await players.authenticate(try bearerToken(header: header))
+            } catch {
+                if APIError.from(error)?.status == .unauthorized { await gate?.failed() }
+                throw error
+            }
         }
-        do {
-            return try await players.authenticate(try bearerToken(header: header))
-        } catch {
-            if APIError.from(error)?.status == .unauthorized { await gate?.failed() }
-            throw error
-        }
+        // A banned player may read (their page says so), and nothing else.
+        guard !player.banned || method == .get || method == .head else { throw ModerationError.banned }
+        return player
     }
 
     /// The token of the request's "Authorization: Bearer TOKEN" header.

@@ -44,6 +44,11 @@ public struct RateLimit: Sendable, Equatable {
     public static let publishesPerPlayer = RateLimit(burst: 10, interval: .seconds(60))
     public static let publishesPerAddress = RateLimit(burst: 30, interval: .seconds(20))
 
+    /// Reports, per player: 10 at once, then 1 a minute; per client address: 30 at once, then 1 every 20 s. Each
+    /// target takes one report per player anyway: these bound how many targets one person reports.
+    public static let reportsPerPlayer = RateLimit(burst: 10, interval: .seconds(60))
+    public static let reportsPerAddress = RateLimit(burst: 30, interval: .seconds(20))
+
     /// Opening live rooms, per player: 5 at once, then 1 a minute; per client address: 20 at once, then 1 every 15 s.
     /// A room holds memory on its instance until it ends or expires.
     public static let roomOpeningsPerPlayer = RateLimit(burst: 5, interval: .seconds(60))

@@ -31,11 +31,19 @@ struct RoomForwarding: Sendable {
     /// Whether this request came from another instance (and so must not be forwarded again).
     static func isForwarded(_ request: Request) -> Bool { request.headers[header] != nil }
 
-    /// The holder's answer to the same GET (path and query as asked), with the headers that say what it is.
-    func answer(_ request: Request, from holder: String) async throws -> Response {
+    /// The holder's answer to the same request (path and query as asked; a POST with `body` and the client's
+    /// Authorization), with the headers that say what it is.
+    func answer(_ request: Request, from holder: String, body: ByteBuffer? = nil) async throws -> Response {
         var outgoing = HTTPClientRequest(url: holder + request.uri.description)
-        outgoing.method = .GET
+        outgoing.method = body == nil ? .GET : .POST
         outgoing.headers.add(name: Self.header.rawName, value: "1")
+        if let body {
+            outgoing.body = .bytes(body)
+            outgoing.headers.add(name: "Content-Type", value: "application/json")
+        }
+        if let authorization = request.headers[.authorization] {
+            outgoing.headers.add(name: "Authorization", value: authorization)
+        }
         let answer: HTTPClientResponse
         let body: ByteBuffer
         do {

@@ -6,10 +6,13 @@ import QuizCore
 public struct Player: Hashable, Sendable {
     public var id: Int64
     public var name: String
+    /// Banned by a moderator: the player may read, and nothing else.
+    public var banned: Bool
 
-    public init(id: Int64, name: String) {
+    public init(id: Int64, name: String, banned: Bool = false) {
         self.id = id
         self.name = name
+        self.banned = banned
     }
 }
 
@@ -56,12 +59,15 @@ public struct PublishedPackage: Hashable, Sendable {
     public var visibility: Visibility
     /// `nil` for the bundled seed packages, which nobody owns.
     public var ownerId: Int64?
+    /// Why the package is hidden from everyone (its page says it was removed, no play of it starts), if it is.
+    public var hidden: HiddenReason?
 
     public init(
         id: Int64, shareCode: String, title: String, maker: String, level: Level, language: QuizLanguage, quizCount: Int,
         plays: Int, serverAttempts: Int = 0, serverSolves: Int = 0, createdAt: String, visibility: Visibility,
-        ownerId: Int64?
+        ownerId: Int64?, hidden: HiddenReason? = nil
     ) {
+        self.hidden = hidden
         self.id = id
         self.shareCode = shareCode
         self.title = title

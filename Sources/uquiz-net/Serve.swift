@@ -75,6 +75,7 @@ extension ServeCommand {
             host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
             instanceURL: instanceURL, tmdbSearchDeadline: .milliseconds(tmdbDeadline))
         configuration.headTimeout = .seconds(headTimeout)
+        configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
         configuration.trustedProxies = Set(trustedProxies)
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in

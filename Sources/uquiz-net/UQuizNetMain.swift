@@ -7,6 +7,8 @@ import UQuizCLI
 enum UQuizNetMain {
     static func main() async {
         await UQuizCommand.runMain(
-            network: NetworkCommands(serve: { try await $0.serve() }, roomConnector: { WebSocketRoomConnector() }))
+            network: NetworkCommands(
+                serve: { try await $0.serve() }, roomConnector: { WebSocketRoomConnector() },
+                moderate: { options, body in try await moderate(options, body) }))
     }
 }

@@ -396,8 +396,8 @@ struct ServeFaultTests {
             let result = try sandbox.runThrough(alone, arguments)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderrLines == [
-                "Error: cannot start \(sandbox.path("bin/uquiz-net")) (No such file or directory): `uquiz serve` and "
-                    + "`uquiz room` run in it; build it with `swift build` or install it beside uquiz"
+                "Error: cannot start \(sandbox.path("bin/uquiz-net")) (No such file or directory): `uquiz serve`, "
+                    + "`uquiz room` and `uquiz admin` run in it; build it with `swift build` or install it beside uquiz"
             ], "\(result.stderr)")
         }
         let badPort = try sandbox.runThrough(alone, ["serve", "--port", "70000"])

@@ -206,6 +206,39 @@ struct RoomLiveTests {
         }
     }
 
+    /// A name taken in a room is reported by the room's code and the name as the room shows it (matched as names in a
+    /// room are compared), once per reporter; the store keeps the name and the account behind it.
+    @Test func aNameInARoomIsReportedOnce() async throws {
+        let server = try TestServer()
+        try await server.live { client, port in
+            let hostToken = try await client.newPlayer("Host")
+            let rudeToken = try await client.newPlayer("Rude")
+            let code = try await client.openRoom(token: hostToken)
+            let host = LiveRoomClient.connect(port: port, code: code)
+            _ = try await host.join("Host", token: hostToken)
+            let rude = LiveRoomClient.connect(port: port, code: code)
+            _ = try await rude.join("Rudé", token: rudeToken)
+
+            let path = "/v1/rooms/\(code.lowercased())/reports"
+            let filed = try await client.send(.post, path, json: ["name": "rudé", "reason": "offensive"], token: hostToken)
+            #expect(filed.status == .created && filed.json["hidden"] as? Bool == false, "\(filed.text)")
+            let again = try await client.send(.post, path, json: ["name": "Rudé", "reason": "spam"], token: hostToken)
+            #expect(again.status == .conflict)
+            let nobody = try await client.send(.post, path, json: ["name": "Ghost", "reason": "spam"], token: hostToken)
+            #expect(nobody.status == .notFound && nobody.text.contains("nobody in this room is named"), "\(nobody.text)")
+            let noName = try await client.send(.post, path, json: ["reason": "spam"], token: hostToken)
+            #expect(noName.status == .badRequest)
+            #expect(try await client.send(.post, path, json: ["name": "Rudé", "reason": "spam"]).status == .unauthorized)
+            let noRoom = try await client.send(.post, "/v1/rooms/ZZZZ/reports", json: ["name": "Rudé", "reason": "spam"], token: hostToken)
+            #expect(noRoom.status == .notFound)
+
+            let reported = try await server.environment.sharing.store().reportedTargets(limit: 10)
+            #expect(reported.count == 1 && reported.first?.kind == "room" && reported.first?.code == code)
+            #expect(reported.first?.title == "Rudé" && reported.first?.ownerName == "Rude", "\(reported)")
+            #expect(reported.first?.reports.map(\.reason) == [.offensive])
+        }
+    }
+
     @Test func aCheatingClientGainsNothingOverTheWire() async throws {
         let server = try TestServer()
         let answer = try server.quiz(silentClassics, 1).title

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 import UQuizApp
 import UQuizServer
+import UQuizStorage
 
 /// Every write of the API (POST, PUT, PATCH, DELETE) refuses a request without a token (401), with a token nobody has
 /// (401), and, where it acts on something a player owns, with another player's token (403), always as a JSON error;
@@ -53,6 +54,10 @@ struct WriteAccessTests {
                 access: .owner(.forbidden), path: { _, id in "/v1/plays/\(id)/skips" }, body: json(["quiz": 1])),
             "POST /v1/daily/plays": Write(access: .anyPlayer, path: { _, _ in "/v1/daily/plays" }),
             "POST /v1/rooms": Write(access: .anyPlayer, path: { _, _ in "/v1/rooms" }, body: json(["shareCode": "FE7NWW"])),
+            "POST /v1/packages/{code}/reports": Write(
+                access: .anyPlayer, path: { code, _ in "/v1/packages/\(code)/reports" }, body: json(["reason": "spam"])),
+            "POST /v1/rooms/{code}/reports": Write(
+                access: .anyPlayer, path: { _, _ in "/v1/rooms/K7QF/reports" }, body: json(["reason": "spam", "name": "Ann"])),
         ]
     }
 
@@ -143,11 +148,52 @@ struct WriteAccessTests {
                     refused += 1
                 }
             }
-            #expect(refused == 2 * 6 + 3 * 5, "every authenticated write was tried")
+            #expect(refused == 2 * 8 + 3 * 5, "every authenticated write was tried")
             let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
             #expect(after.files == before.files, "no refused write touched a file: \(Set(after.files.keys).symmetricDifference(before.files.keys))")
             #expect(after.package == before.package)
             #expect(after.play == before.play, "the owner's play is as it was")
+        }
+    }
+
+    /// A player the moderators banned may read (their page, a package) and nothing else: every write with their
+    /// token is a JSON 403 `banned`, and changes nothing.
+    @Test func aBannedPlayerMayReadButEveryWriteIsRefused() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        let writes = try Self.writes()
+        try await server.test(monotonicNow: clock.now) { client in
+            let owner = try await client.newPlayer("Owner")
+            let code = try await client.publish(validSpec(), token: owner)
+            let started = try await client.send(.post, "/v1/packages/\(code)/plays", token: owner)
+            let play = try #require(started.json["id"] as? String)
+            clock.advance(PlayTests.interlude)
+            // Made, never seen at work by this instance (which remembers players it authenticated for a minute).
+            let made = try await client.send(.post, "/v1/players", json: ["name": "Banned"])
+            let banned = try #require(made.json["token"] as? String)
+            let id = try #require(made.json["id"] as? Int)
+            let store = try server.environment.sharing.store()
+            let ban = ModerationAction(at: "2026-11-26T12:00:00Z", kind: .ban, target: "\(id)", reason: "test", actor: "test")
+            #expect(try await store.setPlayerBanned(id: Int64(id), true, action: ban)?.changed == true)
+            let before = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
+            var refused = 0
+            for (route, write) in writes.sorted(by: { $0.key < $1.key }) {
+                guard case .open = write.access else {
+                    let method = HTTPRequest.Method(String(route.prefix { $0 != " " }))!
+                    let response = try await client.execute(
+                        uri: write.path(code, play), method: method,
+                        headers: [.contentType: write.contentType, .authorization: "Bearer \(banned)"],
+                        body: write.body.map { ByteBuffer(bytes: $0) })
+                    #expect(response.status == .forbidden && response.errorCode == "banned", "\(route): \(response.status) \(response.text)")
+                    refused += 1
+                    continue
+                }
+            }
+            #expect(refused == writes.count - 1)
+            #expect(try await client.send(.get, "/v1/players/me", token: banned).status == .ok, "reading is allowed")
+            #expect(try await client.send(.get, "/v1/packages/\(code)", token: banned).status == .ok)
+            let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
+            #expect(after == before, "no refused write changed anything")
         }
     }
 

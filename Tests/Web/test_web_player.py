@@ -6,6 +6,7 @@ condition, with a timeout.
 
 import json
 import re
+import subprocess
 import time
 import unittest
 from pathlib import Path
@@ -13,8 +14,8 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from harness import (
-    ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, WRONG_GUESS, Session,
-    assert_seen)
+    ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, UQUIZ, WRONG_GUESS,
+    Session, assert_seen, sandbox_environment)
 
 session = None
 server = None
@@ -56,8 +57,9 @@ AREA_MEANS = """
 }
 """
 
-# Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`) and the player's (`/me`).
-LAZY_ASSETS = {"room.js": "room", "me.js": "me"}
+# Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`), the player's (`/me`), and the
+# report form (a package's page, once "Report" is opened).
+LAZY_ASSETS = {"room.js": "room", "me.js": "me", "report.js": "report"}
 
 # Cells far from every area: never revealed before the end.
 OUTSIDE = [[2, 2], [2, 47], [72, 47], [45, 46]]
@@ -404,6 +406,42 @@ class WebPlayerTests(unittest.TestCase):
         expect(page.locator("#problem")).to_have_text("No package with this code here.")
         assert_seen(self, page.locator("#problem"), "the problem")
         self.assertEqual(page.get_by_role("button", name="Start").count(), 0)
+
+    def test_a_package_is_reported_once_and_a_removed_one_says_so(self):
+        page = self.new_page(PHONE)
+        page.goto(f"/p/{share_code}")
+        page.get_by_text("Report this package").click()
+        page.get_by_label("What is wrong with it?").select_option("wrong_answer")
+        page.get_by_label("Anything to add (optional)").fill("<b>the answer is another film</b>")
+        page.get_by_role("button", name="Send the report").click()
+        outcome = page.locator("#report-outcome")
+        expect(outcome).to_have_text("Thank you: the moderators will look at it.")
+        assert_seen(self, outcome, "the report's outcome")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "phone-report.png"))
+        # The same browser's player again: one report per player and package.
+        page.reload()
+        page.get_by_text("Report this package").click()
+        page.get_by_role("button", name="Send the report").click()
+        expect(outcome).to_have_text("You reported this package already.")
+        assert_seen(self, outcome, "the refusal")
+
+        # A package a moderator removed: its link says so, at both sizes, and offers no Start.
+        removed = session.server.publish("Removed maker", {
+            "format": 1, "title": "Soon removed", "level": "beginner", "language": "en",
+            "quizzes": [{"movie": 19, "areas": AREAS}],
+        })
+        hidden = subprocess.run(
+            [UQUIZ, "admin", "hide", removed, "--reason", "browser test", "--db", str(session.server.folder / "uquiz.sqlite")],
+            capture_output=True, text=True, env=sandbox_environment(session.server.folder), timeout=60)
+        self.assertEqual(hidden.returncode, 0, hidden.stderr)
+        for viewport in (PHONE, DESKTOP):
+            page = self.new_page(viewport)
+            page.goto(f"/p/{removed}")
+            problem = page.locator("#problem")
+            expect(problem).to_have_text("This package was removed by the moderators.")
+            assert_seen(self, problem, "the removal")
+            self.assertEqual(page.get_by_role("button", name="Start").count(), 0)
 
     def test_a_typed_path_with_no_page_is_a_page_that_says_so(self):
         page = self.new_page(PHONE)

@@ -164,7 +164,8 @@ async function showPackage(code) {
   } catch (error) {
     main.replaceChildren(element('p', {
       id: 'problem', class: 'problem', role: 'alert',
-      i18n: error.status === 404 ? ['error.notFound'] : ['error.generic', { message: error.message }],
+      i18n: error.status === 404 ? ['error.notFound'] : error.status === 410 ? ['error.removed']
+        : ['error.generic', { message: error.message }],
     }));
     return;
   }
@@ -180,6 +181,7 @@ async function showPackage(code) {
       element('span', { i18n: storedPlayer() ? ['package.playingAs', { name: storedPlayer().name }] : ['package.guest'] }),
       ' ', element('a', { href: '/me', i18n: ['package.rename'] })]),
     best,
+    reportSection(code),
   ]));
   start.focus();
   publicApi('GET', `/v1/packages/${encode(code)}/leaderboard`).then((board) => {
@@ -190,6 +192,17 @@ async function showPackage(code) {
         i18n: ['package.bestLine', { player: line.player, score: line.score }],
       }))));
   }).catch(() => best.remove());
+}
+
+/// "Report this package", whose form is loaded when it is opened.
+function reportSection(code) {
+  const section = element('details', { id: 'report', class: 'note' }, [element('summary', { i18n: ['package.report'] })]);
+  section.addEventListener('toggle', async () => {
+    if (!section.open || section.querySelector('form')) return;
+    const { reportForm } = await import('./report.js');
+    reportForm(section, code);
+  });
+  return section;
 }
 
 /// A path the server has no page for (it answered 404 with this page).

@@ -118,11 +118,12 @@ public struct BrowsePackages: Sendable {
         return Page(packages: packages, next: next)
     }
 
-    /// A public, unlisted or seed package by its share code (any case).
+    /// A public, unlisted or seed package by its share code (any case); `PublishError.removed` for a hidden one.
     public func package(shareCode text: String) async throws -> PublishedPackage {
         guard let code = ShareCode(text), let package = try await environment.store().publishedPackage(shareCode: code) else {
             throw PublishError.notFound(text)
         }
+        guard package.hidden == nil else { throw PublishError.removed(code.value) }
         return package
     }
 }

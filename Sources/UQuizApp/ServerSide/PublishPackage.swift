@@ -66,6 +66,7 @@ public struct PublishPackage: Sendable {
             throw PublishError.notFound(text)
         }
         guard current.ownerId == player.id else { throw PublishError.notOwner(text) }
+        guard current.hidden == nil else { throw PublishError.removed(code.value) }
         let (checked, language) = try check(spec)
         let quizzes = try await quizzes(of: checked, language: language)
         let stored = try await environment.store().package(id: current.id)
@@ -159,6 +160,8 @@ public enum PublishError: Error, Equatable {
     case notFound(String)
     /// The package is someone else's (or nobody's, like the seed packages).
     case notOwner(String)
+    /// The moderators (or its reports) hid the package: nobody may see, play or change it.
+    case removed(String)
     /// The update would change how the package plays (its quizzes, level or language) after `plays` plays of it
     /// were judged on it (stored, or open on this server when `plays` is `nil`).
     case played(String, plays: Int?)

@@ -251,6 +251,10 @@ public final class RoomConnection: Sendable {
                 reply(.error(.init(code: "unknown_player_token", message: "playerToken: not a token this server gave out")))
                 return
             }
+            if account?.banned == true {
+                reply(.error(.init(code: "banned", message: "this player is banned from this server by its moderators")))
+                return
+            }
         }
         do throws(RoomError) {
             try await live.command { state, instant throws(RoomError) in

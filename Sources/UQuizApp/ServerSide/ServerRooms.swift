@@ -190,6 +190,18 @@ public final class ServerRooms: Sendable {
         return live.info()
     }
 
+    /// The player who took `name` in room `code` (names in a room are compared as `ReadableName` compares them), with
+    /// their account when they joined with a token; `nil` when nobody in the room has that name.
+    public func taker(of name: String, inRoom code: String) throws -> (name: String, playerId: Int64?)? {
+        let live = try room(code)
+        return live.state.withLock { state in
+            let wanted = ReadableName.skeleton(name)
+            guard let player = RoomWire.lobby(state.room.lobby).players.first(where: { ReadableName.skeleton($0.name) == wanted })
+            else { return nil }
+            return (player.name, state.accounts[RoomPlayerID(player.player)])
+        }
+    }
+
     /// Whether a room has this code now: the WebSocket route answers 404 before upgrading otherwise.
     public func exists(code: String) -> Bool { (try? room(code)) != nil }
 

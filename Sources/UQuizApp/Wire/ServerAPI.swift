@@ -30,6 +30,29 @@ public enum ServerAPI {
         public init(name: String) { self.name = name }
     }
 
+    /// `POST /v1/packages/{code}/reports` and `POST /v1/rooms/{code}/reports` body; `name` (the name taken in the
+    /// room) for a room only.
+    public struct ReportRequest: Codable, Sendable {
+        public var reason: ReportReason
+        public var text: String?
+        public var name: String?
+        public init(reason: ReportReason, text: String? = nil, name: String? = nil) {
+            self.reason = reason
+            self.text = text
+            self.name = name
+        }
+    }
+
+    /// A report's answer: its id, and whether the package is hidden now (its reports reached the threshold).
+    public struct ReportAnswer: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var hidden: Bool
+        public init(id: Int64, hidden: Bool) {
+            self.id = id
+            self.hidden = hidden
+        }
+    }
+
     /// `PATCH /v1/players/me` answer.
     public struct PlayerName: Codable, Sendable, Equatable {
         public var id: Int64

@@ -83,6 +83,12 @@ package struct ServeCommand: AsyncParsableCommand {
             valueName: "count"))
     package var maxConnectionsPerAddress = 64
 
+    @Option(
+        help: ArgumentHelp(
+            "Hide a package once this many distinct players have reported it, until a moderator looks (0: never; up to 1000).",
+            valueName: "count"))
+    package var hideAfterReports = 5
+
     package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
     }
@@ -94,6 +100,7 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(headTimeout) else { throw ValidationError("--head-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
         }

@@ -26,7 +26,7 @@ public struct UQuizCommand: AsyncParsableCommand {
             ListCommand.self, ShowCommand.self, SolveCommand.self, StatsCommand.self, CreateCommand.self, EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, SearchCommand.self, PostersCommand.self,
             JudgeCommand.self, FetchPostersCommand.self, SeedCommand.self, ConfigCommand.self, ServeCommand.self,
             LoginCommand.self, PublishCommand.self, BrowseCommand.self, LeaderboardCommand.self, DailyCommand.self,
-            RoomCommand.self,
+            RoomCommand.self, AdminCommand.self,
         ]
     )
 

@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import UQuizApp
+import UQuizStorage
+
+/// `uquiz admin`: a moderator's work on the server's database (the one `uquiz serve` runs on: `--db`, a SQLite file
+/// or a PostgreSQL URL). Every instance on that database follows within a minute.
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Moderate a server's database: players' reports, hidden packages, banned players.",
+        discussion: """
+            Runs on the server's database itself (--db PATH or postgres://…, as uquiz serve takes it), not through \
+            its API, so only whoever may open that database may moderate. Every action is kept with its time, reason \
+            and who ran it (uquiz admin actions lists them); a package reported by --hide-after-reports distinct \
+            players (uquiz serve's setting) is hidden by the server itself, pending review. Running servers see a \
+            hidden package at once and a ban within a minute.
+            """,
+        subcommands: [
+            AdminReportsCommand.self, AdminActionsCommand.self, AdminHideCommand.self, AdminRestoreCommand.self,
+            AdminBanCommand.self, AdminUnbanCommand.self,
+        ]
+    )
+}
+
+/// What every `uquiz admin` subcommand shares: the database, and a run on its moderation desk whose refusals are one
+/// line each.
+protocol AdminSubcommand: AsyncParsableCommand, Sendable {
+    var store: StoreOptions { get }
+    func run(on desk: ModerationDesk) async throws
+}
+
+extension AdminSubcommand {
+    func run() async throws {
+        let command = self
+        try await NetworkCommands.here().moderate(store) { desk in
+            do {
+                try await command.run(on: desk)
+            } catch let problem as ModerationError {
+                throw CommandFailure(message: Self.wording(problem))
+            }
+        }
+    }
+
+    static func wording(_ problem: ModerationError) -> String {
+        switch problem {
+        case .unknownPackage(let code): "no package \(SafeText.clean(code)) on this database: give a share code uquiz admin reports lists"
+        case .unknownPlayer(let id): "no player \(id) on this database: give a player's number as uquiz admin reports lists it"
+        case .reasonRequired: "give a reason with --reason: it is kept with the action"
+        case .banned, .alreadyReported, .badReport, .nameNotInRoom: "\(problem)"
+        }
+    }
+}
+
+struct AdminReportsCommand: AdminSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reports", abstract: "The reported packages and names in rooms, the newest report first.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "How many reported targets to list (1 to 1000).") var limit = 50
+    @Flag(help: "Print JSON (every report, with its words) instead of a table.") var json = false
+
+    func validate() throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
+    }
+
+    func run(on desk: ModerationDesk) async throws {
+        let targets = try await desk.reports(limit: limit)
+        if json {
+            print(try JSONOutput.string(targets))
+            return
+        }
+        guard !targets.isEmpty else {
+            print("No reports.")
+            return
+        }
+        let rows = targets.map { target -> [String] in
+            var reasons: [ReportReason: Int] = [:]
+            for report in target.reports { reasons[report.reason, default: 0] += 1 }
+            let said = ReportReason.allCases.compactMap { reason in reasons[reason].map { "\(reason.rawValue) \($0)" } }
+            let owner = target.ownerId.map { "\(target.ownerName ?? "?") (#\($0))" } ?? "-"
+            return [
+                "\(target.kind) \(target.code)", target.title, owner, "\(target.reports.count)",
+                said.joined(separator: ", "), target.hidden?.rawValue ?? "-", target.reports.first?.createdAt ?? "",
+            ]
+        }
+        print(
+            TextTable(headers: ["TARGET", "TITLE OR NAME", "OWNER", "REPORTS", "REASONS", "HIDDEN", "NEWEST"], rows: rows)
+                .render(terminal: Terminal.current(), maxWidths: [1: 40]))
+        let words = targets.flatMap { target in
+            target.reports.compactMap { report in
+                report.text.map { "\(target.kind) \(target.code), \(report.reporterName) (#\(report.reporterId)): \($0)" }
+            }
+        }
+        if !words.isEmpty {
+            print("\nIn their words:")
+            for line in words { print("  " + SafeText.clean(line)) }
+        }
+    }
+}
+
+struct AdminActionsCommand: AdminSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actions", abstract: "The moderation actions taken, newest first, with their reasons.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "How many actions to list (1 to 1000).") var limit = 50
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
+    }
+
+    func run(on desk: ModerationDesk) async throws {
+        let actions = try await desk.actions(limit: limit)
+        if json {
+            print(try JSONOutput.string(actions))
+            return
+        }
+        guard !actions.isEmpty else {
+            print("No actions yet.")
+            return
+        }
+        let rows = actions.map { [$0.at, $0.kind.rawValue, $0.target, $0.actor, $0.reason] }
+        print(
+            TextTable(headers: ["AT", "ACTION", "TARGET", "BY", "REASON"], rows: rows)
+                .render(terminal: Terminal.current()))
+    }
+}
+
+struct AdminHideCommand: AdminSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hide",
+        abstract: "Hide a package: off every list and the daily draw, its link says it was removed, no new play starts.",
+        discussion: "Plays already under way end as they would.")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The package's share code.") var code: String
+    @Option(help: "Why (kept with the action).") var reason: String
+
+    func run(on desk: ModerationDesk) async throws {
+        let changed = try await desk.setHidden(shareCode: code, true, reason: reason)
+        let shown = SafeText.clean(code.uppercased())
+        print(changed ? "Hid package \(shown): its link now says it was removed." : "Package \(shown) was hidden already; the action is recorded.")
+    }
+}
+
+struct AdminRestoreCommand: AdminSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Show a hidden package again, whoever or whatever hid it.")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The package's share code.") var code: String
+    @Option(help: "Why (kept with the action).") var reason: String
+
+    func run(on desk: ModerationDesk) async throws {
+        let changed = try await desk.setHidden(shareCode: code, false, reason: reason)
+        let shown = SafeText.clean(code.uppercased())
+        print(changed ? "Restored package \(shown)." : "Package \(shown) was not hidden; the action is recorded.")
+    }
+}
+
+struct AdminBanCommand: AdminSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ban",
+        abstract: "Ban a player: they may read but not write, their packages are hidden, their plays leave the boards.")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The player's number (as uquiz admin reports shows it: #12).") var player: Int64
+    @Option(help: "Why (kept with the action).") var reason: String
+
+    func run(on desk: ModerationDesk) async throws {
+        let change = try await desk.setBanned(playerId: player, true, reason: reason)
+        let name = SafeText.clean(change.player.name)
+        print(
+            change.changed
+                ? "Banned player #\(player) (\(name)); \(Wording.count(change.packages, "package", "packages")) of theirs hidden."
+                : "Player #\(player) (\(name)) was banned already; the action is recorded.")
+    }
+}
+
+struct AdminUnbanCommand: AdminSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unban", abstract: "Lift a player's ban; the packages the ban hid are shown again.")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The player's number.") var player: Int64
+    @Option(help: "Why (kept with the action).") var reason: String
+
+    func run(on desk: ModerationDesk) async throws {
+        let change = try await desk.setBanned(playerId: player, false, reason: reason)
+        let name = SafeText.clean(change.player.name)
+        print(
+            change.changed
+                ? "Unbanned player #\(player) (\(name)); \(Wording.count(change.packages, "package", "packages")) of theirs shown again."
+                : "Player #\(player) (\(name)) was not banned; the action is recorded.")
+    }
+}

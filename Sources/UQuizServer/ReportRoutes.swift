@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import UQuizApp
+import UQuizStorage
+
+/// Players' reports: of a package (`POST /v1/packages/{code}/reports`) and of a name taken in a live room
+/// (`POST /v1/rooms/{code}/reports`, answered by the instance holding the room). The rules live in `Reports`.
+struct ReportRoutes {
+    let environment: ServerEnvironment
+    let reports: Reports
+    let rooms: ServerRooms
+    let forwarding: RoomForwarding
+    let limit: PlayerAndAddressLimit
+
+    func add(to router: Router<ServerRequestContext>) {
+        router.post("v1/packages/{code}/reports") { request, context in
+            let player = try await request.authenticatedPlayer(environment)
+            let body = try JSONBody.decode(ServerAPI.ReportRequest.self, from: try await JSONBody.bytes(of: request))
+            try await limit.take(player, address: context.clientAddress)
+            let filed = try await reports.reportPackage(
+                shareCode: try context.parameters.require("code"), by: player, reason: body.reason, text: body.text)
+            return Self.answer(filed)
+        }
+        router.post("v1/rooms/{code}/reports") { request, context in
+            let code = try context.parameters.require("code")
+            let player = try await request.authenticatedPlayer(environment)
+            let bytes = try await JSONBody.bytes(of: request)
+            let body = try JSONBody.decode(ServerAPI.ReportRequest.self, from: bytes)
+            guard let name = body.name else { throw APIError.badRequest("$.name: missing (the name taken in the room)") }
+            let forwarded = RoomForwarding.isForwarded(request)
+            // Counted where the player asked, not again by the instance holding the room.
+            if !forwarded { try await limit.take(player, address: context.clientAddress) }
+            if !forwarded, case .elsewhere(let holder) = try await rooms.whereabouts(code: code) {
+                return try await forwarding.answer(request, from: holder, body: .init(data: bytes))
+            }
+            let filed = try await reports.reportName(
+                name, inRoom: code, rooms: rooms, by: player, reason: body.reason, text: body.text)
+            return Self.answer(filed)
+        }
+    }
+
+    private static func answer(_ filed: ReportFiled) -> Response {
+        guard case let .filed(id, _, hidden) = filed else { return APIError.from(ModerationError.alreadyReported).response }
+        return JSONBody.response(ServerAPI.ReportAnswer(id: id, hidden: hidden), status: .created)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import UQuizTestSupport
+
+/// Reports through the real `uquiz serve`, and `uquiz admin` on its database while it runs: what players and a
+/// moderator see.
+@Suite("Reports and moderation end to end", .serialized)
+struct ModerationTests {
+    typealias Server = ServeFaultTests.Server
+
+    static func newPlayer(_ name: String, on server: Server, from address: String) throws -> (id: Int, token: String) {
+        let made = try server.request(
+            "POST", "/v1/players", headers: ["Content-Type": "application/json"], body: ServeFaultTests.json(["name": name]),
+            from: address)
+        guard made.status == 201, let token = made.json["token"] as? String, let id = made.json["id"] as? Int else {
+            throw ServeFaultTests.Failure("no player: \(made.status) \(made.text)")
+        }
+        return (id, token)
+    }
+
+    static func report(_ code: String, by token: String, on server: Server, _ body: [String: Any]) throws -> ServeFaultTests.Reply {
+        try server.request(
+            "POST", "/v1/packages/\(code)/reports",
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"], body: ServeFaultTests.json(body))
+    }
+
+    /// The status `GET /v1/packages/CODE` answers once it is `expected` (the server keeps a package's answer for a
+    /// second), or the last one seen within 10 s.
+    static func packageStatus(_ code: String, on server: Server, becomes expected: Int) throws -> Int {
+        var status = 0
+        for _ in 0..<100 {
+            status = try server.request("GET", "/v1/packages/\(code)").status
+            if status == expected { break }
+            usleep(100_000)
+        }
+        return status
+    }
+
+    @Test func reportsHideAPackageAndAModeratorRestoresItAndBansAPlayer() throws {
+        let server = try Server(["--hide-after-reports", "2"])
+        let database = server.sandbox.path("server.sqlite")
+        let ann = try Self.newPlayer("Ann", on: server, from: "127.0.0.2")
+        let bob = try Self.newPlayer("Bob", on: server, from: "127.0.0.3")
+        let cid = try Self.newPlayer("Cid", on: server, from: "127.0.0.4")
+
+        // Reports: one per player; the second player's hides the package (2 is the threshold here).
+        let first = try Self.report("fe7nww", by: ann.token, on: server, ["reason": "spam", "text": "the same film ten times"])
+        #expect(first.status == 201 && first.json["hidden"] as? Bool == false, "\(first.status) \(first.text)")
+        let again = try Self.report("FE7NWW", by: ann.token, on: server, ["reason": "offensive"])
+        #expect(again.status == 409 && again.errorCode == "conflict", "\(again.text)")
+        let unknownReason = try Self.report("FE7NWW", by: bob.token, on: server, ["reason": "boring"])
+        #expect(unknownReason.status == 400, "\(unknownReason.text)")
+        let second = try Self.report("FE7NWW", by: bob.token, on: server, ["reason": "offensive"])
+        #expect(second.status == 201 && second.json["hidden"] as? Bool == true, "\(second.text)")
+        #expect(try Self.packageStatus("FE7NWW", on: server, becomes: 410) == 410)
+        let removed = try server.request("GET", "/v1/packages/FE7NWW")
+        #expect(removed.errorCode == "removed" && removed.text.contains("removed by this server's moderators"), "\(removed.text)")
+        let listed = try server.request("GET", "/v1/packages?limit=50")
+        #expect(!listed.text.contains("FE7NWW"), "off the list")
+        let start = try server.request(
+            "POST", "/v1/packages/FE7NWW/plays", headers: ["Authorization": "Bearer \(ann.token)"])
+        #expect(start.status == 410, "no play starts on it: \(start.status) \(start.text)")
+
+        // The moderator's view, while the server runs.
+        let moderator = ["USER": "mod"]
+        let reports = try server.sandbox.run(["admin", "reports", "--db", database], extraEnvironment: moderator)
+        #expect(reports.status == 0, "\(reports.stderr)")
+        let row = reports.stdout.split(separator: "\n").first { $0.contains("package FE7NWW") }.map(String.init) ?? ""
+        #expect(row.contains("offensive 1, ") && row.contains("spam 1") && row.contains(" 2 ") && row.contains("reports"), "\(reports.stdout)")
+        #expect(reports.stdout.contains("Ann (#\(ann.id)): the same film ten times"), "\(reports.stdout)")
+        let json = try server.sandbox.run(["admin", "reports", "--json", "--db", database])
+        let targets = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(targets?.first?["code"] as? String == "FE7NWW" && (targets?.first?["reports"] as? [Any])?.count == 2)
+
+        let restored = try server.sandbox.run(
+            ["admin", "restore", "fe7nww", "--reason", "a seed package; the reports were a prank", "--db", database],
+            extraEnvironment: moderator)
+        #expect(restored.status == 0 && restored.stdout == "Restored package FE7NWW.\n", "\(restored.stdout)\(restored.stderr)")
+        #expect(try Self.packageStatus("FE7NWW", on: server, becomes: 200) == 200)
+
+        // A ban: the player may read, not write. (An instance that authenticated the player within the last minute
+        // knows them from memory until then: Cid has not been seen yet.)
+        let ban = try server.sandbox.run(
+            ["admin", "ban", "\(cid.id)", "--reason", "flooding reports", "--db", database], extraEnvironment: moderator)
+        #expect(ban.status == 0 && ban.stdout == "Banned player #\(cid.id) (Cid); 0 packages of theirs hidden.\n", "\(ban.stdout)\(ban.stderr)")
+        let refused = try Self.report("FE7NWW", by: cid.token, on: server, ["reason": "spam"])
+        #expect(refused.status == 403 && refused.errorCode == "banned", "\(refused.status) \(refused.text)")
+        let me = try server.request("GET", "/v1/players/me", headers: ["Authorization": "Bearer \(cid.token)"])
+        #expect(me.status == 200, "reading is allowed: \(me.text)")
+
+        let actions = try server.sandbox.run(["admin", "actions", "--db", database])
+        let lines = actions.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(lines.count == 3, "\(actions.stdout)")
+        #expect(lines.first?.contains("ban") == true && lines.first?.contains("uquiz admin (mod)") == true
+            && lines.first?.contains("flooding reports") == true, "\(actions.stdout)")
+        #expect(lines.last?.contains("hide") == true && lines.last?.contains("server") == true, "\(actions.stdout)")
+
+        // Refusals are one line and change nothing.
+        let unknown = try server.sandbox.run(["admin", "hide", "NOPE22", "--reason", "x", "--db", database])
+        #expect(unknown.status == 1 && unknown.stdout.isEmpty, "\(unknown)")
+        #expect(unknown.stderr.split(separator: "\n").count == 1 && unknown.stderr.contains("no package NOPE22"), "\(unknown.stderr)")
+        let noReason = try server.sandbox.run(["admin", "hide", "FE7NWW", "--db", database])
+        #expect(noReason.status != 0 && noReason.stderr.contains("--reason"), "\(noReason.stderr)")
+        let blank = try server.sandbox.run(["admin", "ban", "\(ann.id)", "--reason", "  ", "--db", database])
+        #expect(blank.status == 1 && blank.stderr.contains("give a reason"), "\(blank.stderr)")
+        #expect(try server.sandbox.run(["admin", "actions", "--db", database]).stdout.split(separator: "\n").count == 4)
+        #expect(server.stop() == 0)
+    }
+}
