@@ -153,6 +153,33 @@ struct RoomUseCaseTests {
         _ = try await bench.rooms.open(shareCode: silentClassics, host: other.player)
     }
 
+    /// An instance full of rooms makes way for a new one by retiring the oldest room nobody joined: a flood of rooms
+    /// opened and never joined cannot keep a real host out. Only rooms people are in make it full.
+    @Test func aFullInstanceRetiresTheOldestUnjoinedRoomForANewOne() async throws {
+        let bench = try await RoomBench(limits: RoomLimits(maxRooms: 3, maxQueuedMessages: 100_000))
+        _ = try await bench.join("Host", token: bench.host.token.text)
+        let players = Players(environment: bench.server.environment.sharing)
+        let flooder = try await players.register(name: "Flood")
+        let first = try await bench.rooms.open(shareCode: silentClassics, host: flooder.player)
+        let second = try await bench.rooms.open(shareCode: silentClassics, host: flooder.player)
+        let real = try await players.register(name: "Real host")
+        let theirs = try await bench.rooms.open(shareCode: silentClassics, host: real.player)
+        #expect(!bench.rooms.exists(code: first.value), "the oldest unjoined room made way")
+        #expect(bench.rooms.exists(code: second.value) && bench.rooms.exists(code: theirs.value))
+        #expect(bench.rooms.exists(code: bench.code.value), "a room someone is in stays")
+        let outbox = RecordingOutbox()
+        try await bench.rooms.connect(code: theirs.value, outbox: outbox.send)
+            .say(.join(name: "Real host", playerToken: real.token.text))
+        #expect(welcome(outbox) != nil)
+        let again = try await bench.rooms.open(shareCode: silentClassics, host: flooder.player)
+        #expect(!bench.rooms.exists(code: second.value) && bench.rooms.exists(code: theirs.value))
+        // Every room joined: full.
+        let last = RecordingOutbox()
+        try await bench.rooms.connect(code: again.value, outbox: last.send).say(.join(name: "Flood", playerToken: flooder.token.text))
+        let other = try await players.register(name: "Other")
+        await #expect(throws: ServerRoomError.full) { try await bench.rooms.open(shareCode: silentClassics, host: other.player) }
+    }
+
     /// Guesses before the quiz or before a stage are refused, and a time a client writes into its message is never read:
     /// two correct guesses at the same server instant score the same, forged fields or not.
     @Test func aCheatingClientGainsNothing() async throws {

@@ -84,7 +84,7 @@ public final class ServerRooms: Sendable {
         let instant = now()
         let claimed = try await claimCode()
         let live: LiveRoom
-        let retired: RoomCode?
+        let retired: [RoomCode]
         do {
             (live, retired) = try place(
                 claimed, package: package, packageId: published.id, quizzes: quizzes, roomQuizzes: roomQuizzes,
@@ -93,7 +93,7 @@ public final class ServerRooms: Sendable {
             if let claimed { await release(claimed) }
             throw error
         }
-        if let retired { await release(retired) }
+        for code in retired { await release(code) }
         await live.tick()
         return live.code
     }
@@ -112,14 +112,18 @@ public final class ServerRooms: Sendable {
         throw ServerRoomError.full
     }
 
-    /// The new room in this instance's rooms, and the code of an unjoined room of the host's it retired to make way.
+    /// The new room in this instance's rooms, and the codes of the unjoined rooms it retired to make way.
     private func place(
         _ claimed: RoomCode?, package: QuizPackage, packageId: Int64, quizzes: [Quiz], roomQuizzes: [RoomQuiz],
         rules: RoomRules, host: Player, at instant: Duration
-    ) throws -> (LiveRoom, retired: RoomCode?) {
-        try rooms.withLock { rooms throws -> (LiveRoom, retired: RoomCode?) in
-            var retired: RoomCode?
-            guard rooms.count < limits.maxRooms else { throw ServerRoomError.full }
+    ) throws -> (LiveRoom, retired: [RoomCode]) {
+        try rooms.withLock { rooms throws -> (LiveRoom, retired: [RoomCode]) in
+            var retired: [RoomCode] = []
+            func retire(_ room: LiveRoom) {
+                rooms[room.code] = nil
+                room.discard()
+                retired.append(room.code)
+            }
             let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
             if hosted.count >= limits.maxHostedRooms {
                 // A room of theirs nobody has joined yet (not even they) holds nobody's game: the oldest such one makes
@@ -127,9 +131,16 @@ public final class ServerRooms: Sendable {
                 guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.serial < $1.serial }) else {
                     throw ServerRoomError.tooManyRooms(limit: limits.maxHostedRooms)
                 }
-                rooms[unjoined.code] = nil
-                unjoined.discard()
-                retired = unjoined.code
+                retire(unjoined)
+            }
+            if rooms.count >= limits.maxRooms {
+                // Full: the oldest room nobody has joined makes way. Rooms opened by a script from many addresses and
+                // never joined then only replace each other, while a real host's room, joined moments after it opens,
+                // stays; only rooms that people are in fill the instance.
+                guard let unjoined = rooms.values.filter({ !$0.hasJoiners }).min(by: { $0.serial < $1.serial }) else {
+                    throw ServerRoomError.full
+                }
+                retire(unjoined)
             }
             var generator = SystemRandomNumberGenerator()
             var code = claimed ?? RoomCode.random(using: &generator)
