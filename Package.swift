@@ -208,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "uquiz-net", "UQuizCLI", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
+                "uquiz", "uquiz-net", "UQuizCLI", "UQuizServer", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -383,6 +383,67 @@ def rooms_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
+PUBLIC_HEADING = "## A public service under floods (issue 27)"
+
+
+def public_section(figures):
+    """The section of Benchmarks/public-service.sh: floods against a server with its limits on."""
+    def mb(kib):
+        return f"{kib / 1024:.1f} MB"
+
+    def statuses(run):
+        return ", ".join(f"{count:,} × {status}" for status, count in sorted(run["statuses"].items()))
+
+    def real(user):
+        return f"{user.get('status')} in {user.get('ms')} ms" if "status" in user else f"no player ({user})"
+
+    rooms, again, publishes, trickle = figures["rooms"], figures["roomsAgain"], figures["publishes"], figures["trickle"]
+    opened = rooms["statuses"].get("201", 0) + again["statuses"].get("201", 0)
+    grown = rooms["rssKiB"] - figures["rssPlayersKiB"]
+    base = figures["healthzBaseline"]
+    closed_in_time = trickle["heldMaxS"] <= trickle["headTimeoutS"] + 2
+    lines = [
+        PUBLIC_HEADING, "",
+        f"`bash Benchmarks/public-service.sh`, {figures['date']}: one `uquiz serve` (release, static, SQLite) on "
+        "127.0.0.1 with every limit at its default, as people run it, and the floods of issue 27 sent from many loopback "
+        f"addresses at once on the same {figures['cores']} cores: {figures['floodPlayers']:,} guests made from 50 "
+        "addresses (12 asked each; 10 at once is the limit per address), then 1,000 room openings at once (and 1,000 "
+        "more right after), 2,000 publishes in waves of 200, and 1,000 connections from 20 addresses each sending a "
+        "header line a second and never ending its head, while another address asks `GET /healthz` every 100 ms. After "
+        "each flood a real user from an address nobody flooded from does the same thing once.",
+        "",
+        "| flood | what the flood got | the server after it | the real user | bound | |",
+        "|---|---|---|---|---|---|",
+        f"| 1,000 room openings at once | {statuses(rooms)} in {rooms['seconds']} s | VmRSS {mb(rooms['rssKiB'])} "
+        f"(+{mb(grown)} over the players') | opens a room: {real(rooms['realHost'])} | a real host gets a room | "
+        f"{'met' if rooms['realHost'].get('status') == 201 else '**missed**'} |",
+        f"| 1,000 more right after | {statuses(again)} in {again['seconds']} s | VmRSS {mb(again['rssKiB'])} | - | "
+        "at most `--max-rooms` held | met |",
+        f"| 2,000 publishes | {statuses(publishes)} in {publishes['seconds']} s | VmRSS {mb(publishes['rssKiB'])} | "
+        f"publishes: {real(publishes['realMaker'])} | 30 at once per address | "
+        f"{'met' if publishes['statuses'].get('201', 0) <= 50 * 30 and publishes['realMaker'].get('status') == 201 else '**missed**'} |",
+        f"| 1,000 trickling request heads | {', '.join(f'{n:,} {kind}' for kind, n in trickle['outcomes'].items())}, "
+        f"held {trickle['heldP50S']} s p50, {trickle['heldMaxS']} s at most | peak {trickle['peakDescriptors']:,} "
+        f"descriptors, VmRSS {mb(trickle['peakRssKiB'])} | `/healthz`: {trickle['healthzAnswered']} answered, "
+        f"{trickle['healthzFailed']} failed; p50 {trickle['healthzP50Ms']} ms, p99 {trickle['healthzP99Ms']} ms, max "
+        f"{trickle['healthzMaxMs']} ms (before the flood p50 {base['p50Ms']} ms, p99 {base['p99Ms']} ms) | each closed "
+        f"within the head timeout ({trickle['headTimeoutS']:.0f} s) + 2 s | {'met' if closed_in_time else '**missed**'} |",
+        "",
+        f"Rooms: {opened:,} opened of 2,000 asked. The rest were refused by the limits per player (3 rooms hosted at "
+        "once, 5 openings then one a minute) and per address (20 then one every 15 s) with 429, or answered 503 when the "
+        "store's 2 s deadline passed under the burst (every opening writes the room's code to the room directory); an "
+        "instance never holds more than `--max-rooms` (1,000), and when full the oldest room nobody joined makes way, "
+        f"so the real host's room opens whatever the flood did. The server grew by {mb(grown)} over the first flood, "
+        "the refused openings' work included (each opening builds the judges of the package's 25 quizzes before its "
+        "code is claimed); a room nobody joins goes after 5 minutes.",
+        "",
+        "Trickling heads: the head deadline (`--head-timeout`, 10 s from a head's first byte) answers each 408 and "
+        "closes it, whatever the trickle; the idle timeout alone (each byte restarting it) held them for ever before. "
+        "One address may hold 64 connections (`--max-connections-per-address`), so 1,000 need 16 addresses or more.",
+    ]
+    return rewrap("\n".join(lines)) + "\n"
+
+
 def section_bounds(text, heading):
     """Where the section under `heading` starts in `text`, and where the next one does (len(text) at the end); None
     without it."""
@@ -418,6 +479,10 @@ def replace_section(path, heading, section):
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
     open(path, "w").write(text)
 
+
+if len(sys.argv) == 4 and sys.argv[1] == "--public-section":
+    replace_section(sys.argv[3], PUBLIC_HEADING, public_section(json.load(open(sys.argv[2]))))
+    sys.exit(0)
 
 if len(sys.argv) == 4 and sys.argv[1] == "--rooms-section":
     replace_section(sys.argv[3], ROOMS_HEADING, rooms_section(json.load(open(sys.argv[2]))))
@@ -609,7 +674,7 @@ Both run in process (`Benchmarks/Benchmarks/StagePosterBenchmarks`), on Metropol
 lookup alone: its ratio to serving a static file of the same size is a figure of the server, measured with it.
 
 {server_section(json.load(open(os.path.join(work, "server.json"))), stage_cut_p50, stage_cached_p50) + chr(10) if os.path.exists(os.path.join(work, "server.json")) else ""}
-{kept_section("BENCHMARKS.md", SCALING_HEADING)}{kept_section("BENCHMARKS.md", PROFILE_HEADING)}{kept_section("BENCHMARKS.md", ROOMS_HEADING)}## Process runs (hyperfine)
+{kept_section("BENCHMARKS.md", SCALING_HEADING)}{kept_section("BENCHMARKS.md", PROFILE_HEADING)}{kept_section("BENCHMARKS.md", ROOMS_HEADING)}{kept_section("BENCHMARKS.md", PUBLIC_HEADING)}## Process runs (hyperfine)
 
 | command | median | mean ± σ | min | max |
 |---|---|---|---|---|""")

@@ -110,6 +110,23 @@ public struct ServerConfiguration: Sendable {
         self.instanceURL = instanceURL
     }
 
+    /// Every rate limit by the name `uquiz serve --limit NAME=BURST/SECONDS` gives it.
+    public static let rateLimitsByName: [String: any WritableKeyPath<ServerConfiguration, RateLimit> & Sendable] = [
+        "players-per-address": \.playerCreation,
+        "play-starts": \.playStarts,
+        "guesses": \.guesses,
+        "movie-searches": \.movieSearches,
+        "poster-uploads": \.posterUploads,
+        "refused-tokens-per-address": \.failedAuthentications,
+        "publishes-per-player": \.publishesPerPlayer,
+        "publishes-per-address": \.publishesPerAddress,
+        "rooms-per-player": \.roomOpeningsPerPlayer,
+        "rooms-per-address": \.roomOpeningsPerAddress,
+        "reports-per-player": \.reportsPerPlayer,
+        "reports-per-address": \.reportsPerAddress,
+        "code-misses-per-address": \.lookupMisses,
+    ]
+
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
     /// a benchmark or load test from one address and one player measures throughput rather than 429s. Never for a
     /// server people use: the limits are what stop a script from trying a title list.
@@ -277,7 +294,8 @@ func buildRoutes(
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
     if let web = configuration.web { WebRoutes(web: web).add(to: router) }
-    let forgetting = PackageChangeFollower(environment: environment.sharing, recent: recent, plays: plays, logger: logger)
+    let forgetting = PackageChangeFollower(
+        environment: environment.sharing, recent: recent, plays: plays, rooms: rooms, logger: logger)
     let services: [any Service] = [
         forgetting, instanceClient, ImageServerWatch(environment: environment.sharing, logger: logger),
         UnusedUploadSweep(environment: environment.sharing, grace: configuration.unusedUploadGrace, logger: logger),
@@ -286,12 +304,13 @@ func buildRoutes(
 }
 
 
-/// Drops what this instance keeps of a package (its recent metadata, its play plan) as soon as any instance on the
-/// store changes or deletes it, so that every instance answers with the change at once.
+/// Drops what this instance keeps of a package (its recent metadata, its play plan, its rooms' judges) as soon as any
+/// instance on the store changes or deletes it, so that every instance answers with the change at once.
 struct PackageChangeFollower: Service {
     let environment: SharingEnvironment
     let recent: RecentAnswers
     let plays: ServerPlays
+    let rooms: ServerRooms
     let logger: Logger
 
     func run() async throws {
@@ -307,9 +326,11 @@ struct PackageChangeFollower: Service {
             case .package(let id, let shareCode):
                 recent.forget(shareCode.value)
                 plays.packageChanged(id)
+                rooms.packageChanged(id)
             case .unknown:
                 recent.forgetAll()
                 plays.forgetAllPlans()
+                rooms.forgetPreparedPackages()
             }
         }
     }

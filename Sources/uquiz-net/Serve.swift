@@ -76,6 +76,13 @@ extension ServeCommand {
             instanceURL: instanceURL, tmdbSearchDeadline: .milliseconds(tmdbDeadline))
         configuration.headTimeout = .seconds(headTimeout)
         configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
+        configuration.rooms.maxRooms = maxRooms
+        configuration.rooms.maxHostedRooms = maxHostedRooms
+        configuration.uploadQuotaBytes = uploadQuotaMib << 20
+        for limit in try parsedLimits {
+            guard let keyPath = ServerConfiguration.rateLimitsByName[limit.name] else { continue }
+            configuration[keyPath: keyPath] = RateLimit(burst: limit.burst, interval: .milliseconds(Int64(limit.seconds * 1000)))
+        }
         configuration.trustedProxies = Set(trustedProxies)
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import UQuizCLI
+import UQuizServer
 import UQuizTestSupport
 
 #if canImport(Glibc)
@@ -366,6 +368,33 @@ struct ServeFaultTests {
         try kept.send(Data("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8))
         #expect(try kept.reply().status == 200, "asked to, it keeps the connection for a second request")
         #expect(server.stop() == 0)
+    }
+
+    /// Every rate limit is a setting: `--limit NAME=BURST/SECONDS` replaces its default, and a name or shape the
+    /// server does not know is refused in one line before anything starts.
+    @Test func aRateLimitIsASetting() throws {
+        #expect(Set(ServeCommand.rateLimitNames) == Set(ServerConfiguration.rateLimitsByName.keys))
+        let server = try Server(["--limit", "reports-per-player=1/3600"])
+        let token = try Self.newPlayer(on: server)
+        func report(_ code: String) throws -> Reply {
+            try server.request(
+                "POST", "/v1/packages/\(code)/reports",
+                headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"], body: Self.json(["reason": "spam"]))
+        }
+        #expect(try report("FE7NWW").status == 201)
+        let limited = try report("SYGAJY")
+        #expect(limited.status == 429 && limited.headers["retry-after"] == "3600", "\(limited.status) \(limited.headers)")
+        #expect(server.stop() == 0)
+
+        let sandbox = try Sandbox()
+        for (bad, said) in [
+            ("publishes=10/60", "no limit named publishes; one of players-per-address,"),
+            ("guesses=10", "give NAME=BURST/SECONDS"), ("guesses=0/1", "BURST is 1 to 1000000"),
+        ] {
+            let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("s.sqlite"), "--limit", bad])
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(bad)")
+            #expect(result.stderr.contains(said), "\(bad): \(result.stderr)")
+        }
     }
 
     @Test func theIdleTimeoutIsCheckedWhenGiven() throws {

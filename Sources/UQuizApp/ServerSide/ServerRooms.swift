@@ -55,6 +55,7 @@ public final class ServerRooms: Sendable {
     /// are this instance's alone and kept out of the directory.
     private let instance = Mutex<String?>(nil)
     let posters: StagePosterCache<String>
+    private let preparedPackages = Mutex<[Int64: (task: Task<PreparedPackage, any Error>, at: Duration)]>([:])
 
     public init(
         environment: SharingEnvironment, levels: LevelRules, limits: RoomLimits = .init(), runsTimers: Bool = true,
@@ -74,21 +75,17 @@ public final class ServerRooms: Sendable {
     /// Opens a room on the package `shareCode` (any case) hosted by `host`, who must then join it first with their token.
     public func open(shareCode: String, host: Player) async throws -> RoomCode {
         let published = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
-        let store = try environment.store()
-        let package = try await store.package(id: published.id)
-        let catalog = try await store.allCatalogMovies()
-        let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
-        guard !quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
-        let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
-        let rules = limits.adjustRules(RoomRules(levels: levels, level: package.level))
+        let prepared = try await prepared(packageId: published.id)
+        guard !prepared.quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
+        let rules = limits.adjustRules(RoomRules(levels: levels, level: prepared.package.level))
         let instant = now()
         let claimed = try await claimCode()
         let live: LiveRoom
         let retired: [RoomCode]
         do {
             (live, retired) = try place(
-                claimed, package: package, packageId: published.id, quizzes: quizzes, roomQuizzes: roomQuizzes,
-                rules: rules, host: host, at: instant)
+                claimed, package: prepared.package, packageId: published.id, quizzes: prepared.quizzes,
+                roomQuizzes: prepared.roomQuizzes, rules: rules, host: host, at: instant)
         } catch {
             if let claimed { await release(claimed) }
             throw error
@@ -96,6 +93,56 @@ public final class ServerRooms: Sendable {
         for code in retired { await release(code) }
         await live.tick()
         return live.code
+    }
+
+    /// What a room on a package plays: the package, its quizzes with areas and their judges.
+    struct PreparedPackage: Sendable {
+        let package: QuizPackage
+        let quizzes: [Quiz]
+        let roomQuizzes: [RoomQuiz]
+    }
+
+    /// How long a package prepared for rooms is reused by the rooms opened on it after.
+    static let preparedLifetime = Duration.seconds(60)
+
+    /// The package `packageId` prepared for rooms, made once and shared by the rooms opened on it within
+    /// `preparedLifetime`, or until it changes (`packageChanged`). The judges (every title and alias of the package's
+    /// films) are most of what a room holds, and building them is most of what opening one costs: rooms opened at
+    /// once on one package, by a class or by a script, wait for one preparation instead of each making its own.
+    func prepared(packageId: Int64) async throws -> PreparedPackage {
+        let instant = now()
+        let task = preparedPackages.withLock { cache -> Task<PreparedPackage, any Error> in
+            if let entry = cache[packageId], instant - entry.at < Self.preparedLifetime { return entry.task }
+            cache = cache.filter { instant - $0.value.at < Self.preparedLifetime }
+            let store = environment.store
+            let task = Task {
+                let store = try store()
+                let package = try await store.package(id: packageId)
+                let catalog = try await store.allCatalogMovies()
+                let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
+                let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
+                return PreparedPackage(package: package, quizzes: quizzes, roomQuizzes: roomQuizzes)
+            }
+            cache[packageId] = (task, instant)
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            // A failure (the store busy) is not kept: the next opening tries again.
+            preparedPackages.withLock { cache in if cache[packageId]?.task == task { cache[packageId] = nil } }
+            throw error
+        }
+    }
+
+    /// The package changed or was deleted (on any instance): rooms opened from now on prepare it anew.
+    public func packageChanged(_ packageId: Int64) {
+        preparedPackages.withLock { _ = $0.removeValue(forKey: packageId) }
+    }
+
+    /// Every package may have changed (the change feed lost track).
+    public func forgetPreparedPackages() {
+        preparedPackages.withLock { $0.removeAll() }
     }
 
     /// A code no instance on the store holds, recorded as this instance's; `nil` when this instance is in no directory

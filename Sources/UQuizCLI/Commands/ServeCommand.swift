@@ -89,6 +89,51 @@ package struct ServeCommand: AsyncParsableCommand {
             valueName: "count"))
     package var hideAfterReports = 5
 
+    @Option(
+        name: .customLong("limit"),
+        help: ArgumentHelp(
+            "A rate limit as NAME=BURST/SECONDS: BURST at once, then one every SECONDS (0.001 to 86400); repeat for several.",
+            discussion: """
+                NAME is one of \(Self.rateLimitNames.joined(separator: ", ")). Their defaults are in README \
+                ("The server"); e.g. --limit publishes-per-player=10/60 is the default for publishing.
+                """,
+            valueName: "name=burst/seconds"))
+    package var limits: [String] = []
+    @Option(help: "Live rooms this instance holds at once; when full, the oldest room nobody joined makes way (1 to 100000).")
+    package var maxRooms = 1_000
+    @Option(help: "Live rooms one player may host at once (1 to 100).")
+    package var maxHostedRooms = 3
+    @Option(help: "Bytes of uploaded posters one player may hold, in MiB (1 to 10240).")
+    package var uploadQuotaMib = 20
+
+    /// The names `--limit` takes: those of `ServerConfiguration.rateLimitsByName` (a test holds the two together).
+    package static let rateLimitNames = [
+        "players-per-address", "play-starts", "guesses", "movie-searches", "poster-uploads", "refused-tokens-per-address",
+        "publishes-per-player", "publishes-per-address", "rooms-per-player", "rooms-per-address", "reports-per-player",
+        "reports-per-address", "code-misses-per-address",
+    ]
+
+    /// `--limit`s as given: name, burst and seconds between tokens.
+    package var parsedLimits: [(name: String, burst: Int, seconds: Double)] {
+        get throws {
+            try limits.map { text in
+                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                let rate = parts.count == 2 ? parts[1].split(separator: "/").map(String.init) : []
+                guard parts.count == 2, rate.count == 2, let burst = Int(rate[0]), let seconds = Double(rate[1]) else {
+                    throw ValidationError("--limit \"\(text)\": give NAME=BURST/SECONDS, e.g. publishes-per-player=10/60")
+                }
+                guard Self.rateLimitNames.contains(parts[0]) else {
+                    throw ValidationError(
+                        "--limit \"\(text)\": no limit named \(parts[0]); one of \(Self.rateLimitNames.joined(separator: ", "))")
+                }
+                guard (1...1_000_000).contains(burst), (0.001...86_400).contains(seconds) else {
+                    throw ValidationError("--limit \"\(text)\": BURST is 1 to 1000000 and SECONDS 0.001 to 86400")
+                }
+                return (parts[0], burst, seconds)
+            }
+        }
+    }
+
     package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
         case on, off
     }
@@ -100,6 +145,10 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(headTimeout) else { throw ValidationError("--head-timeout must be from 1 to 3600 seconds") }
         guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        _ = try parsedLimits
+        guard (1...100_000).contains(maxRooms) else { throw ValidationError("--max-rooms must be from 1 to 100000") }
+        guard (1...100).contains(maxHostedRooms) else { throw ValidationError("--max-hosted-rooms must be from 1 to 100") }
+        guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
         guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
