@@ -402,6 +402,7 @@ def public_section(figures):
     grown = rooms["rssKiB"] - figures["rssPlayersKiB"]
     base = figures["healthzBaseline"]
     closed_in_time = trickle["heldMaxS"] <= trickle["headTimeoutS"] + 2
+    refused_busy = rooms["statuses"].get("503", 0) + again["statuses"].get("503", 0)
     lines = [
         PUBLIC_HEADING, "",
         f"`bash Benchmarks/public-service.sh`, {figures['date']}: one `uquiz serve` (release, static, SQLite) on "
@@ -429,13 +430,15 @@ def public_section(figures):
         f"{trickle['healthzMaxMs']} ms (before the flood p50 {base['p50Ms']} ms, p99 {base['p99Ms']} ms) | each closed "
         f"within the head timeout ({trickle['headTimeoutS']:.0f} s) + 2 s | {'met' if closed_in_time else '**missed**'} |",
         "",
-        f"Rooms: {opened:,} opened of 2,000 asked. The rest were refused by the limits per player (3 rooms hosted at "
-        "once, 5 openings then one a minute) and per address (20 then one every 15 s) with 429, or answered 503 when the "
-        "store's 2 s deadline passed under the burst (every opening writes the room's code to the room directory); an "
-        "instance never holds more than `--max-rooms` (1,000), and when full the oldest room nobody joined makes way, "
-        f"so the real host's room opens whatever the flood did. The server grew by {mb(grown)} over the first flood, "
-        "the refused openings' work included (each opening builds the judges of the package's 25 quizzes before its "
-        "code is claimed); a room nobody joins goes after 5 minutes.",
+        f"Rooms: {opened:,} opened of 2,000 asked; the rest were refused with 429 by the limits per player (3 rooms "
+        "hosted at once, 5 openings then one a minute) and per address (20 then one every 15 s)"
+        + (f", and {refused_busy:,} answered 503 when the store's 2 s deadline passed under the burst" if refused_busy else "")
+        + ". An instance holds at most `--max-rooms` (1,000): when full, the oldest room nobody joined makes way, so "
+        "the real host's room opened although the flood had filled the instance. "
+        f"A room nobody joined costs {grown / max(1, rooms['statuses'].get('201', 0)):.0f} KB (VmRSS grew {mb(grown)} "
+        f"with the first flood's {rooms['statuses'].get('201', 0):,} rooms): rooms on one package share its quizzes "
+        "and their judges, prepared once (a room held its own, about 650 KB, before); a room nobody joins goes after "
+        "5 minutes.",
         "",
         "Trickling heads: the head deadline (`--head-timeout`, 10 s from a head's first byte) answers each 408 and "
         "closes it, whatever the trickle; the idle timeout alone (each byte restarting it) held them for ever before. "
