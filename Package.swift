@@ -41,6 +41,9 @@ let package = Package(
         // Rooms across instances (issue 17): an instance forwards a room's lobby and poster requests to the instance
         // holding the room (the room's socket goes through HummingbirdWSClient).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The server's metrics (`GET /metrics`), in the Prometheus text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -50,7 +53,10 @@ let package = Package(
         // The storage boundary: the protocols the front ends' use cases store through (the CLI's local store, the
         // server's store, rooms), the records they pass and the store errors. It knows neither database, and both
         // stores implement it without knowing each other.
-        .target(name: "UQuizStorage", dependencies: ["QuizCore", "PosterGrid"]),
+        .target(
+            name: "UQuizStorage",
+            // Each store call is timed by operation (swift-metrics: a no-op unless the server bootstraps a backend).
+            dependencies: ["QuizCore", "PosterGrid", .product(name: "Metrics", package: "swift-metrics")]),
         // The SQLite store: GRDB over the system libsqlite3; the only module that knows SQLite.
         .target(
             name: "QuizStore",
@@ -85,7 +91,9 @@ let package = Package(
         // libjpeg-turbo's TurboJPEG API (apt libturbojpeg0-dev); it links only libc, so it costs nothing at start-up.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Poster pixels: JPEG decoding, the poster seen through the grid (colours, detail).
-        .target(name: "PosterArt", dependencies: ["CTurboJPEG", "PosterGrid"]),
+        .target(
+            name: "PosterArt",
+            dependencies: ["CTurboJPEG", "PosterGrid", .product(name: "Metrics", package: "swift-metrics")]),
         // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
         .target(name: "CTerminal"),
         // The WebSocket client of live rooms (issue 17), for the terminal's `uquiz room`: the only client module that
@@ -106,6 +114,7 @@ let package = Package(
         .target(
             name: "UQuizApp",
             dependencies: [
+                .product(name: "Metrics", package: "swift-metrics"),
                 "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -116,6 +125,9 @@ let package = Package(
             name: "UQuizServer",
             dependencies: [
                 "UQuizApp", "QuizCore", "UQuizStorage", "PosterGrid",
+                // What the server counts and times, and `GET /metrics` that says it (Metrics.swift).
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server's connection type, wrapped to close idle connections (ReadIdleGuard.swift).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -154,6 +166,9 @@ let package = Package(
                 "UQuizCLI", "UQuizApp", "UQuizServer", "UQuizStorage", "QuizStore", "PostgresStore", "RoomSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Bootstrapping swift-metrics with the Prometheus registry `GET /metrics` reads.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PosterGrid
 import Synchronization
 
@@ -75,7 +76,11 @@ public final class StagePosterCache<Poster: Hashable & Sendable>: Sendable {
     public func cut<LoadError: Error>(
         _ key: Key, jpeg: () throws(LoadError) -> Data
     ) throws(StagePosterFailure<LoadError>) -> Data {
-        if let data = cached(key) { return data }
+        if let data = cached(key) {
+            Counter(label: "uquiz_stage_posters_total", dimensions: [("source", "cache")]).increment()
+            return data
+        }
+        Counter(label: "uquiz_stage_posters_total", dimensions: [("source", "cut")]).increment()
         let source: Data
         do { source = try jpeg() } catch { throw .loading(error) }
         let data: Data

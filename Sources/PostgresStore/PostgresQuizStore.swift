@@ -133,8 +133,10 @@ public final class PostgresQuizStore: Sendable, Service {
 
     /// One transaction, bounded by the store's deadline: BEGIN, `body`, COMMIT on one pooled connection. Anything
     /// thrown rolls it back (nothing is written) and is rethrown, a server refusal worded as a `StoreError`.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
-        try await deadline.run(redactedURL) { [self] in
+    func write<T: Sendable>(
+        _ operation: String = #function, _ body: @escaping @Sendable (Session) async throws -> T
+    ) async throws -> T {
+        try await deadline.run(redactedURL, name: operation) { [self] in
             do {
                 return try await transaction(body)
             } catch {
@@ -144,22 +146,28 @@ public final class PostgresQuizStore: Sendable, Service {
     }
 
     /// A read of several statements, in a transaction so that they see one state.
-    func readTogether<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
-        try await write(body)
+    func readTogether<T: Sendable>(
+        _ operation: String = #function, _ body: @escaping @Sendable (Session) async throws -> T
+    ) async throws -> T {
+        try await write(operation, body)
     }
 
     /// A read of one statement, or of statements that need not see one state: outside any transaction, since a
     /// statement alone sees one state, so it costs one round trip where BEGIN and COMMIT around it would cost three.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
-        try await repeatableCall(body)
+    func read<T: Sendable>(
+        _ operation: String = #function, _ body: @escaping @Sendable (Session) async throws -> T
+    ) async throws -> T {
+        try await repeatableCall(operation, body)
     }
 
     /// One pooled connection outside any transaction, bounded by the store's deadline, for a call that may be made
     /// twice (a read, or a write that knows its own earlier success): one that fails as unavailable (a pooled
     /// connection the server had closed: a restart, an idle timeout) is made again on another, as a transaction's
     /// BEGIN is.
-    func repeatableCall<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
-        try await deadline.run(redactedURL) { [self] in
+    func repeatableCall<T: Sendable>(
+        _ operation: String = #function, _ body: @escaping @Sendable (Session) async throws -> T
+    ) async throws -> T {
+        try await deadline.run(redactedURL, name: operation) { [self] in
             var retries = 0
             while true {
                 let mayRetry = retries < maxConnections
@@ -181,8 +189,10 @@ public final class PostgresQuizStore: Sendable, Service {
     }
 
     /// One pooled connection outside any transaction, bounded by the store's deadline.
-    func withSession<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
-        try await deadline.run(redactedURL) { [self] in
+    func withSession<T: Sendable>(
+        _ operation: String = #function, _ body: @escaping @Sendable (Session) async throws -> T
+    ) async throws -> T {
+        try await deadline.run(redactedURL, name: operation) { [self] in
             do {
                 return try await leased(body)
             } catch {

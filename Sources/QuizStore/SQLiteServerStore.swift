@@ -46,10 +46,12 @@ public final class SQLiteServerStore: Sendable {
     }
 
     /// Runs `updates` in one IMMEDIATE transaction on GRDB's writer queue, within the deadline.
-    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(
+        _ operation: String = #function, _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         let writer = writer
         let path = path
-        return try await deadline.run(path) {
+        return try await deadline.run(path, name: operation) {
             do {
                 return try await writer.write(updates)
             } catch {
@@ -59,10 +61,12 @@ public final class SQLiteServerStore: Sendable {
     }
 
     /// Runs `value` in a read transaction (on a reader of the pool, beside any write), within the deadline.
-    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(
+        _ operation: String = #function, _ value: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         let writer = writer
         let path = path
-        return try await deadline.run(path) {
+        return try await deadline.run(path, name: operation) {
             do {
                 return try await writer.read(value)
             } catch {

@@ -122,6 +122,9 @@ enum SettingKeys {
     static let serverToken = SettingKey(
         key: "server.token", kind: .string, defaultValue: nil, help: "your player's token on that server (set by uquiz login)",
         secretVariable: "UQUIZ_SERVER_TOKEN")
+    static let metricsToken = SettingKey(
+        key: "serve.metricsToken", kind: .string, defaultValue: nil,
+        help: "the bearer token uquiz serve's GET /metrics asks for (none: no /metrics)", secretVariable: "UQUIZ_METRICS_TOKEN")
     static let cacheDirectory = SettingKey(
         key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
 
@@ -129,7 +132,7 @@ enum SettingKeys {
         [database, seed, web, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken]
+                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, metricsToken]
     }
 }
 
@@ -384,6 +387,11 @@ package struct Settings: Sendable {
     private func sqlitePath() throws -> String {
         if let (path, _) = try lookup(SettingKeys.database), !path.isEmpty { return expandTilde(path) }
         return Self.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/uquiz/uquiz.sqlite"
+    }
+
+    /// The bearer token `GET /metrics` asks for; `nil` (the default) serves no metrics at all.
+    package func metricsToken() throws -> String? {
+        try lookup(SettingKeys.metricsToken)?.value.nonEmpty
     }
 
     /// Where `uquiz serve` keeps its data: a PostgreSQL server when the database setting is a `postgres://` or

@@ -110,6 +110,9 @@ public struct ServerConfiguration: Sendable {
         self.instanceURL = instanceURL
     }
 
+    /// Where `GET /metrics` reads from and who may; `nil` (the default): no metrics route.
+    public var metrics: MetricsEndpoint?
+
     /// Every rate limit by the name `uquiz serve --limit NAME=BURST/SECONDS` gives it.
     public static let rateLimitsByName: [String: any WritableKeyPath<ServerConfiguration, RateLimit> & Sendable] = [
         "players-per-address": \.playerCreation,
@@ -230,13 +233,15 @@ func buildRoutes(
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: ForwardedClientMiddleware(trustedProxies: configuration.trustedProxies))
     router.add(middleware: RequestLogMiddleware())
+    // Outside the error middleware, so that each request is counted with the status it was answered.
+    if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ControlCharacterPathMiddleware())
     // Gives authentication the client's count of refused tokens (`AuthenticationGate`).
     router.add(
         middleware: FailedAuthenticationLimitMiddleware(
-            limiter: RateLimiter(limit: configuration.failedAuthentications, now: monotonicNow)))
+            limiter: RateLimiter(limit: configuration.failedAuthentications, name: "refused-tokens-per-address", now: monotonicNow)))
     router.add(
         middleware: BodyLimitMiddleware(
             maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes],
@@ -247,22 +252,23 @@ func buildRoutes(
     let plays = ServerPlays(
         environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow)
     func limiter(_ limit: RateLimit, _ name: String) -> RateLimiter {
-        guard configuration.rateLimitsInStore else { return RateLimiter(limit: limit, now: monotonicNow) }
+        guard configuration.rateLimitsInStore else { return RateLimiter(limit: limit, name: name, now: monotonicNow) }
         let store = environment.sharing.store
         return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
     }
     PlayerRoutes(environment: environment, plays: plays).add(
-        to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players")))
+        to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players-per-address")))
     let recent = RecentAnswers(now: monotonicNow)
-    let misses = LookupMissLimit(limiter: RateLimiter(limit: configuration.lookupMisses, now: monotonicNow))
+    let misses = LookupMissLimit(
+        limiter: RateLimiter(limit: configuration.lookupMisses, name: "code-misses-per-address", now: monotonicNow))
     PackageRoutes(
         environment: environment, plays: plays, recent: recent, misses: misses,
         publishes: PlayerAndAddressLimit(
-            perPlayer: limiter(configuration.publishesPerPlayer, "publishes"),
-            perAddress: limiter(configuration.publishesPerAddress, "publishes-address"))
+            perPlayer: limiter(configuration.publishesPerPlayer, "publishes-per-player"),
+            perAddress: limiter(configuration.publishesPerAddress, "publishes-per-address"))
     ).add(to: router.group("v1/packages"))
     PosterRoutes(
-        environment: environment, uploads: limiter(configuration.posterUploads, "uploads"),
+        environment: environment, uploads: limiter(configuration.posterUploads, "poster-uploads"),
         quotaBytes: configuration.uploadQuotaBytes
     ).add(to: router)
     PlayRoutes(
@@ -270,9 +276,9 @@ func buildRoutes(
         plays: plays,
         movies: ServerMovieSearch(
             environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow),
-        playStarts: limiter(configuration.playStarts, "plays"),
+        playStarts: limiter(configuration.playStarts, "play-starts"),
         guesses: limiter(configuration.guesses, "guesses"),
-        movieSearches: limiter(configuration.movieSearches, "searches")
+        movieSearches: limiter(configuration.movieSearches, "movie-searches")
     ).add(to: router)
     let instanceClient = InstanceClient(logger: logger)
     let rooms = rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow)
@@ -280,16 +286,17 @@ func buildRoutes(
     RoomRoutes(
         environment: environment, rooms: rooms, forwarding: forwarding,
         openings: PlayerAndAddressLimit(
-            perPlayer: limiter(configuration.roomOpeningsPerPlayer, "rooms"),
-            perAddress: limiter(configuration.roomOpeningsPerAddress, "rooms-address")),
+            perPlayer: limiter(configuration.roomOpeningsPerPlayer, "rooms-per-player"),
+            perAddress: limiter(configuration.roomOpeningsPerAddress, "rooms-per-address")),
         misses: misses
     ).add(to: router)
+    if let metrics = configuration.metrics { MetricsRoutes(endpoint: metrics, environment: environment, rooms: rooms).add(to: router) }
     ReportRoutes(
         environment: environment, reports: Reports(environment: environment.sharing, rules: configuration.moderation),
         rooms: rooms, forwarding: forwarding,
         limit: PlayerAndAddressLimit(
-            perPlayer: limiter(configuration.reportsPerPlayer, "reports"),
-            perAddress: limiter(configuration.reportsPerAddress, "reports-address"))
+            perPlayer: limiter(configuration.reportsPerPlayer, "reports-per-player"),
+            perAddress: limiter(configuration.reportsPerAddress, "reports-per-address"))
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.

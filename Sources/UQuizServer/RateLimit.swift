@@ -82,9 +82,13 @@ final class RateLimiter: Sendable {
     private let lastCleanup = Mutex<Int64?>(nil)
     static let maxClients = 10_000
 
+    /// The limit's name, as `--limit` and the refusals' metric give it.
+    let name: String
+
     /// Buckets in this process's memory.
-    init(limit: RateLimit, now: @escaping @Sendable () -> Duration) {
+    init(limit: RateLimit, name: String = "limit", now: @escaping @Sendable () -> Duration) {
         self.limit = limit
+        self.name = name
         self.now = now
         shared = nil
     }
@@ -95,6 +99,7 @@ final class RateLimiter: Sendable {
         now: @escaping @Sendable () -> Duration
     ) {
         self.limit = limit
+        self.name = name
         self.now = now
         // An unlimited limit never refuses: no need to ask the store.
         shared = limit == .unlimited ? nil : (name, store)
@@ -114,6 +119,12 @@ final class RateLimiter: Sendable {
 
     /// Takes one token for `client`; `nil` when allowed, else how long until the next token.
     func take(for client: String) async throws -> Duration? {
+        let wait = try await takeToken(for: client)
+        if wait != nil { ServerCounters.rateLimited(name) }
+        return wait
+    }
+
+    private func takeToken(for client: String) async throws -> Duration? {
         let nowMicros = now().wholeMicroseconds
         let intervalMicros = limit.interval.wholeMicroseconds
         if let (name, store) = shared {

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 
 /// How long a server's database call may take before the request gets `StoreError.unavailable` (a 503 with
@@ -20,7 +21,34 @@ public struct StoreDeadline: Sendable, Equatable {
     /// Runs `operation` and answers what it answers, or fails with `StoreError.unavailable` (naming `what`) once the
     /// deadline has passed. The operation is then cancelled and left to end on its own: a database that stopped
     /// answering (frozen, cut off by the network) may hold it far longer, and the caller does not wait for that.
+    /// Timed as `uquiz_store_call_duration_seconds` by `name` (the store's method) and outcome.
     public func run<T: Sendable>(
+        _ what: String, name: String = "call", _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let started = ContinuousClock.now
+        do {
+            let answer = try await deadlined(what, operation)
+            Self.record(name, "ok", since: started)
+            return answer
+        } catch {
+            Self.record(name, (error as? StoreError).map(Self.outcome) ?? "error", since: started)
+            throw error
+        }
+    }
+
+    private static func record(_ name: String, _ outcome: String, since started: ContinuousClock.Instant) {
+        // "player(tokenHash:)" is named "player".
+        let operation = String(name.prefix { $0 != "(" })
+        Timer(label: "uquiz_store_call_duration_seconds", dimensions: [("operation", operation), ("outcome", outcome)])
+            .record(duration: ContinuousClock.now - started)
+    }
+
+    private static func outcome(of error: StoreError) -> String {
+        if case .unavailable = error { return "unavailable" }
+        return "refused"
+    }
+
+    private func deadlined<T: Sendable>(
         _ what: String, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let settled = FirstClaim()

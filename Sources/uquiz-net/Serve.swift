@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import PostgresStore
 import QuizStore
 import ServiceLifecycle
@@ -75,6 +77,11 @@ extension ServeCommand {
             host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
             instanceURL: instanceURL, tmdbSearchDeadline: .milliseconds(tmdbDeadline))
         configuration.headTimeout = .seconds(headTimeout)
+        if let token = try context.settings.metricsToken() {
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory.uquiz(registry: registry))
+            configuration.metrics = MetricsEndpoint(registry: registry, token: token)
+        }
         configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
         configuration.rooms.maxRooms = maxRooms
         configuration.rooms.maxHostedRooms = maxHostedRooms

@@ -52,14 +52,15 @@ def sandbox_environment(folder):
 class Server:
     """`uquiz serve --port 0` in a sandbox; the first line it prints says where it listens."""
 
-    def __init__(self):
+    def __init__(self, arguments=(), environment_extra=None):
         self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
         environment = sandbox_environment(self.folder)
+        environment.update(environment_extra or {})
         # TMDB is unreachable, whatever this machine's network: its image server is a port nothing listens on.
         environment["UQUIZ_TMDB_IMAGE_URL"] = "http://127.0.0.1:9"
         self.log = open(self.folder / "server.log", "wb")
         self.process = subprocess.Popen(
-            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite")],
+            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite"), *arguments],
             stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=environment)
         try:
             line = self._first_line(timeout=120)

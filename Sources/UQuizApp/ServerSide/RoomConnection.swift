@@ -214,6 +214,7 @@ public final class RoomConnection: Sendable {
                 try await live.command { state, instant throws(RoomError) in
                     try state.room.guess(by: player, quiz: quiz, text: text, latencyAllowance: allowance, at: instant)
                 }
+                ServerCounters.guessJudged(in: "room")
             case .hint(let quiz):
                 try await live.command { state, instant throws(RoomError) in try state.room.hint(by: player, quiz: quiz, at: instant) }
             case .start:

@@ -195,6 +195,7 @@ public final class ServerPlays: Sendable {
         } catch OpenPlayRefusal.dailyOpen(let playId) {
             throw PlayError.dailyAlreadyPlayed(playId: playId)
         }
+        ServerCounters.playStarted(daily: daily != nil)
         return OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude)
             .view(at: instant, interlude: rules.interlude)
     }
@@ -211,9 +212,11 @@ public final class ServerPlays: Sendable {
 
     /// Judges a guess at quiz `quiz` (1-based), which must be the one being played.
     public func guess(playId: String, quiz: Int, text: String, by player: Player) async throws -> GuessOutcome {
-        try await act(playId, player, quiz: quiz, .guess, text: text) { play, verdict, instant in
+        let outcome = try await act(playId, player, quiz: quiz, .guess, text: text) { play, verdict, instant in
             GuessOutcome(judgement: Self.judgement(verdict), play: play.view(at: instant, interlude: self.rules.interlude))
         }
+        ServerCounters.guessJudged(in: "play")
+        return outcome
     }
 
     /// The hint of quiz `quiz` (1-based), which must be the one being played; the first ask halves its score.
@@ -485,6 +488,7 @@ public final class ServerPlays: Sendable {
         let reason = try await unrankedReason(of: seen)
         let changed = try await environment.store().updateOpenPlay(id: playId, change(reason))
         guard let changed else { throw try await problemForStoredPlay(playId, player, quiz: quiz) }
+        if let ranked = changed.ranked { ServerCounters.playFinished(ranked: ranked) }
         var value = try changed.value.get()
         if let ranked = changed.ranked { value.setRanked(ranked, reason: reason) }
         return value
@@ -505,7 +509,10 @@ public final class ServerPlays: Sendable {
             let play = OpenPlay.replay(record, plan: plan, to: instant, interlude: interlude)
             return ((), play.isFinished ? .finish(play.finished(unrankedReason: reason)) : .keep(record))
         }
-        if let ranked = settled?.ranked { return (ranked, reason) }
+        if let ranked = settled?.ranked {
+            ServerCounters.playFinished(ranked: ranked)
+            return (ranked, reason)
+        }
         return try await stored()
     }
 

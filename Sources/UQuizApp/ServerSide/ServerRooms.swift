@@ -260,6 +260,12 @@ public final class ServerRooms: Sendable {
         }
     }
 
+    /// How many rooms this instance holds, and how many players are connected to them.
+    public var census: (rooms: Int, players: Int) {
+        let live = rooms.withLock { Array($0.values) }
+        return (live.count, live.reduce(0) { $0 + $1.state.withLock { $0.connections.count } })
+    }
+
     /// Whether a room has this code now: the WebSocket route answers 404 before upgrading otherwise.
     public func exists(code: String) -> Bool { (try? room(code)) != nil }
 

@@ -67,6 +67,7 @@ public struct UploadPoster: Sendable {
             attribution: "uploaded by player \(player.id) at \(ISO8601DateFormatter().string(from: now))",
             owner: player.id, at: now, quotaBytes: quotaBytes)
         if case .overQuota(let held) = stored {
+            ServerCounters.quotaRefused("uploads")
             throw PosterUploadError.overQuota(heldBytes: held, quotaBytes: quotaBytes, uploadBytes: jpeg.count)
         }
         return Uploaded(name: name, width: image.width, height: image.height, isNew: stored == .stored)
