@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Where log lines meet the terminal (`--verbose`, the server's request log): a message may quote a URL, a title, a
@@ -36,5 +37,63 @@ extension Logger {
         var logger = Logger(label: label) { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = level
         return logger
+    }
+}
+
+/// How the server writes its log: lines for a person at a terminal, or one JSON object per line for a log system.
+package enum LogFormat: String, CaseIterable, Sendable {
+    case text, json
+}
+
+/// One JSON object per line on standard error: `time` (ISO 8601, UTC, milliseconds), `level`, `label`, `message`, and
+/// every metadata key as a field of its own (the logger's, then the event's). JSON's own escaping keeps a client's text
+/// from breaking a line or forging a field; each line is one write, so lines from several threads never interleave.
+package struct JSONLineLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    let label: String
+
+    package init(label: String) {
+        self.label = label
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    package func log(event: LogEvent) {
+        var fields: [String: String] = [:]
+        for (key, value) in metadata { fields[key] = value.description }
+        for (key, value) in event.metadata ?? [:] { fields[key] = value.description }
+        fields["time"] = Self.timestamp()
+        fields["level"] = event.level.rawValue
+        fields["label"] = label
+        fields["message"] = event.message.description
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard var line = try? encoder.encode(fields) else { return }
+        line.append(0x0A)
+        FileHandle.standardError.write(line)
+    }
+
+    private static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+}
+
+extension Logger {
+    /// The server's logger: escaped text lines, or JSON lines, on standard error from `level` up.
+    package static func standardError(label: String, level: Logger.Level, format: LogFormat) -> Logger {
+        switch format {
+        case .text:
+            return escapingStandardError(label: label, level: level)
+        case .json:
+            var logger = Logger(label: label) { JSONLineLogHandler(label: $0) }
+            logger.logLevel = level
+            return logger
+        }
     }
 }

@@ -122,6 +122,9 @@ enum SettingKeys {
     static let serverToken = SettingKey(
         key: "server.token", kind: .string, defaultValue: nil, help: "your player's token on that server (set by uquiz login)",
         secretVariable: "UQUIZ_SERVER_TOKEN")
+    static let logFormat = SettingKey(
+        key: "serve.logFormat", kind: .string, defaultValue: "text",
+        help: "how uquiz serve writes its log to standard error: text, or json (one object per line)")
     static let metricsToken = SettingKey(
         key: "serve.metricsToken", kind: .string, defaultValue: nil,
         help: "the bearer token uquiz serve's GET /metrics asks for (none: no /metrics)", secretVariable: "UQUIZ_METRICS_TOKEN")
@@ -132,7 +135,7 @@ enum SettingKeys {
         [database, seed, web, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, metricsToken]
+                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, logFormat, metricsToken]
     }
 }
 
@@ -387,6 +390,16 @@ package struct Settings: Sendable {
     private func sqlitePath() throws -> String {
         if let (path, _) = try lookup(SettingKeys.database), !path.isEmpty { return expandTilde(path) }
         return Self.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/uquiz/uquiz.sqlite"
+    }
+
+    /// How `uquiz serve` logs: `--log-format`, else the `serve.logFormat` setting (text by default).
+    package func logFormat(flag: LogFormat?) throws -> LogFormat {
+        if let flag { return flag }
+        guard let (value, source) = try lookup(SettingKeys.logFormat) else { return .text }
+        guard let format = LogFormat(rawValue: value.lowercased()) else {
+            throw CommandFailure(message: "serve.logFormat \"\(value)\" (from \(source)) is not text or json")
+        }
+        return format
     }
 
     /// The bearer token `GET /metrics` asks for; `nil` (the default) serves no metrics at all.

@@ -13,8 +13,17 @@ import UQuizStorage
 extension ServeCommand {
     /// `uquiz serve`'s run, here because only this binary links the server.
     func serve() async throws {
-        let context = try await AppContext.make(store)
-        let logger = Logger.escapingStandardError(label: "uquiz.server", level: store.verbose ? .debug : .info)
+        let context = try await AppContext.make(store, serving: .some(logFormat))
+        // Every logger of the process writes alike, those the libraries make for themselves too.
+        let level: Logger.Level = store.verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var handler = Logger.standardError(label: label, level: level, format: context.logFormat).handler
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger.standardError(label: "uquiz.server", level: level, format: context.logFormat)
+        // Which process wrote a line, among the instances sharing a database and a log system.
+        logger[metadataKey: "instance"] = .string(String(UInt32.random(in: .min ... .max), radix: 16))
         let database = try openDatabase(context, logger: logger)
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: context.environment, store: { database.store }),

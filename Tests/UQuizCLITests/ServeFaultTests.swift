@@ -561,14 +561,18 @@ struct ServeFaultTests {
     /// A player's token, a password in a Basic header and the server's TMDB API key (used for a movie search against
     /// fake-tmdb) never appear in anything the server writes, verbose logging on, nor in a response other than the one
     /// that hands the token out.
-    @Test func noTokenPasswordOrAPIKeyReachesTheOutputOrAResponse() throws {
+    /// In both log formats; in JSON, every line of standard error is one object, and a request's line says its route
+    /// template, status, duration, request id, the instance and a hash standing for the player.
+    @Test(arguments: ["text", "json"])
+    func noTokenPasswordOrAPIKeyReachesTheOutputOrAResponse(_ logFormat: String) throws {
         let apiKey = "PLANTED-TMDB-KEY-\(UUID().uuidString)"
+        let metricsToken = "PLANTED-METRICS-TOKEN-\(UUID().uuidString)"
         let tmdb = try FakeServerProcess(["--api-key", apiKey, "--seed", repositoryRoot.appendingPathComponent("Seed/seed.json").path])
         let server = try Server(
-            ["--verbose"],
+            ["--verbose", "--log-format", logFormat],
             environment: [
                 "TMDB_API_KEY": apiKey, "UQUIZ_TMDB_API_URL": tmdb.apiURL, "UQUIZ_TMDB_IMAGE_URL": tmdb.imageURL,
-                "UQUIZ_TMDB_RETRY_BASE_DELAY_SECONDS": "0.01",
+                "UQUIZ_TMDB_RETRY_BASE_DELAY_SECONDS": "0.01", "UQUIZ_METRICS_TOKEN": metricsToken,
             ])
         let token = try Self.newPlayer(on: server)
         let password = "hunter2-\(UUID().uuidString)"
@@ -585,11 +589,28 @@ struct ServeFaultTests {
         replies.append(try server.request("POST", "/v1/packages", headers: ["Authorization": "Bearer \(token)x"], body: Data("{}".utf8)))
         replies.append(try server.request("GET", "/v1/movies?q=toy&api_key=\(apiKey)", headers: auth))
         #expect(tmdb.requests.count >= 1, "the search reached fake-tmdb with the key")
+
+        replies.append(try server.request("GET", "/metrics", headers: ["Authorization": "Bearer \(metricsToken)"]))
+        #expect(replies.last?.status == 200)
         #expect(server.stop() == 0)
 
         let output = server.output
         #expect(output.contains("/v1/movies"), "verbose request logs were written")
-        for (name, secret) in [("token", token), ("password", password), ("Basic credentials", basic), ("API key", apiKey)] {
+        if logFormat == "json" {
+            let errors = (try? String(contentsOfFile: server.stderrPath, encoding: .utf8)) ?? ""
+            let lines = errors.split(separator: "\n")
+            let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+            #expect(!lines.isEmpty && objects.count == lines.count, "every line is a JSON object: \(errors.prefix(2000))")
+            let started = objects.first { $0["http.route"] == "/v1/packages/{code}/plays" }
+            #expect(started?["http.status"] == "201" && started?["http.path"] == "/v1/packages/FE7NWW/plays", "\(objects)")
+            #expect(started?["duration.ms"] != nil && started?["hb.request.id"] != nil && started?["instance"] != nil)
+            #expect(started?["player.hash"]?.count == 12 && started?["level"] == "info" && started?["time"] != nil)
+            #expect(!token.contains(started?["player.hash"] ?? "-"), "the hash is not a piece of the token")
+        }
+        for (name, secret) in [
+            ("token", token), ("password", password), ("Basic credentials", basic), ("API key", apiKey),
+            ("metrics token", metricsToken),
+        ] {
             #expect(!output.contains(secret), "the \(name) is not in the server's output")
             for reply in replies {
                 let all = reply.text + reply.headers.values.joined(separator: "\n")

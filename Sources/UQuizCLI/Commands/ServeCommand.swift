@@ -88,6 +88,11 @@ package struct ServeCommand: AsyncParsableCommand {
             "Hide a package once this many distinct players have reported it, until a moderator looks (0: never; up to 1000).",
             valueName: "count"))
     package var hideAfterReports = 5
+    @Option(
+        help: ArgumentHelp(
+            "How to write the log on standard error: text lines, or one JSON object per line (default: the serve.logFormat setting, else text).",
+            valueName: "text|json"))
+    package var logFormat: LogFormat?
 
     @Option(
         name: .customLong("limit"),
@@ -184,3 +189,5 @@ package struct ServeCommand: AsyncParsableCommand {
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }
+
+extension LogFormat: ExpressibleByArgument {}

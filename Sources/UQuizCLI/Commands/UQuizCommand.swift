@@ -146,21 +146,27 @@ package struct AppContext: Sendable {
     package let settings: Settings
     let terminal: Terminal
     let logger: Logger
+    /// How the log is written: text, unless a server asked for JSON (`--log-format`, the `serve.logFormat` setting).
+    package let logFormat: LogFormat
     package let environment: AppEnvironment
     private let database: OnFirstUse<AppDatabase>
 
-    package static func make(_ options: StoreOptions) async throws -> AppContext {
-        let logger = Logger.escapingStandardError(label: "uquiz", level: options.verbose ? .debug : .warning)
+    /// The context of a command; `serving` with the server's `--log-format` (nil when not given), so that its log is
+    /// written as the flag or the setting says from its first line.
+    package static func make(_ options: StoreOptions, serving logFormatFlag: LogFormat?? = nil) async throws -> AppContext {
         let settings = try await Settings.load(flags: options.flags)
+        let format = try logFormatFlag.map { try settings.logFormat(flag: $0) } ?? .text
+        let logger = Logger.standardError(label: "uquiz", level: options.verbose ? .debug : .warning, format: format)
         logger.debug("configuration sources, strongest first: \(settings.layers.map(\.name).joined(separator: ", "))")
-        return AppContext(settings: settings, logger: logger)
+        return AppContext(settings: settings, logger: logger, logFormat: format)
     }
 
-    init(settings: Settings, logger: Logger, terminal: Terminal = .current()) {
+    init(settings: Settings, logger: Logger, logFormat: LogFormat = .text, terminal: Terminal = .current()) {
         self.settings = settings
         self.terminal = terminal
         self.logger = logger
-        let database = OnFirstUse { try Self.openDatabase(settings: settings, logger: logger) }
+        self.logFormat = logFormat
+        let database = OnFirstUse { try Self.openDatabase(settings: settings, logger: logger, logFormat: logFormat) }
         let imageClient = OnFirstUse { try Self.imageClient(settings: settings, logger: logger) }
         self.database = database
         environment = AppEnvironment(
@@ -178,7 +184,7 @@ package struct AppContext: Sendable {
         try database.get()
     }
 
-    private static func openDatabase(settings: Settings, logger: Logger) throws -> AppDatabase {
+    private static func openDatabase(settings: Settings, logger: Logger, logFormat: LogFormat) throws -> AppDatabase {
         let path = try settings.databasePath()
         logger.debug("database \(path)")
         let (database, seeded) = try AppDatabase.openOrSeed(at: path, seedBundle: {
@@ -188,7 +194,8 @@ package struct AppContext: Sendable {
         })
         if seeded {
             let count = try database.packages().total
-            Console.note("created \(path) from the seed bundle (\(count) packages)")
+            let note = "created \(path) from the seed bundle (\(count) packages)"
+            if logFormat == .json { logger.notice("\(note)") } else { Console.note(note) }
         }
         return database
     }
