@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuizStore
 import UQuizApp
 import UQuizStorage
 
@@ -18,7 +19,7 @@ struct AdminCommand: AsyncParsableCommand {
             """,
         subcommands: [
             AdminReportsCommand.self, AdminActionsCommand.self, AdminHideCommand.self, AdminRestoreCommand.self,
-            AdminBanCommand.self, AdminUnbanCommand.self,
+            AdminBanCommand.self, AdminUnbanCommand.self, AdminBackupCommand.self, AdminRestoreBackupCommand.self,
         ]
     )
 }
@@ -194,5 +195,67 @@ struct AdminUnbanCommand: AdminSubcommand {
             change.changed
                 ? "Unbanned player #\(player) (\(name)); \(Wording.count(change.packages, "package", "packages")) of theirs shown again."
                 : "Player #\(player) (\(name)) was not banned; the action is recorded.")
+    }
+}
+
+/// The one line said for a PostgreSQL database, whose backups are PostgreSQL's own tools' work.
+private let postgresBackupHint =
+    "on PostgreSQL, back up with pg_dump --format=custom --file FILE URL and restore into a new database with pg_restore --dbname NEWURL FILE (docs/operating.md)"
+
+struct AdminBackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the server's SQLite database to a new file while the server runs and writes.",
+        discussion: """
+            The copy is one consistent state of the database (SQLite's online backup), checked (integrity and \
+            foreign keys) and only then given its name; FILE must not exist. On PostgreSQL, use pg_dump \
+            (docs/operating.md).
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The new file to write.") var file: String
+    @Flag(help: "Print {path, bytes, packages, players, plays} as JSON.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        guard case .sqlite(let path) = try context.settings.serverDatabase() else {
+            throw CommandFailure(message: "uquiz admin backup copies SQLite databases; " + postgresBackupHint)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(message: "no database at \(SafeText.clean(path)) to back up")
+        }
+        let summary = try context.openDatabase().backup(to: file)
+        if json { print(try JSONOutput.string(summary)); return }
+        print(
+            "Backed up \(SafeText.clean(path)) to \(SafeText.clean(summary.path)): \(summary.bytes) bytes, "
+                + "\(Wording.count(summary.packages, "package", "packages")), \(Wording.count(summary.players, "player", "players")), "
+                + "\(Wording.count(summary.plays, "play", "plays")).")
+    }
+}
+
+struct AdminRestoreBackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore-backup",
+        abstract: "Make a new server database (--db, which must not exist) from a backup.",
+        discussion: """
+            The backup is checked first; a database that exists is never replaced: stop the server, move its file \
+            away, restore, and start it on the restored file. On PostgreSQL, use pg_restore (docs/operating.md).
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The backup file (from uquiz admin backup).") var file: String
+    @Flag(help: "Print {path, bytes, packages, players, plays} as JSON.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        guard case .sqlite(let path) = try context.settings.serverDatabase() else {
+            throw CommandFailure(message: "uquiz admin restore-backup makes SQLite databases; " + postgresBackupHint)
+        }
+        let summary = try AppDatabase.restore(backup: file, to: path)
+        if json { print(try JSONOutput.string(summary)); return }
+        print(
+            "Restored \(SafeText.clean(file)) to \(SafeText.clean(path)): "
+                + "\(Wording.count(summary.packages, "package", "packages")), \(Wording.count(summary.players, "player", "players")), "
+                + "\(Wording.count(summary.plays, "play", "plays")).")
     }
 }
