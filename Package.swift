@@ -73,6 +73,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The store is a service: its connection pool runs beside the server, and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Connections in use and waiting, for the server's metrics.
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // libcurl, the only HTTP stack of the product (apt libcurl4-openssl-dev): its headers only. No pkg-config and

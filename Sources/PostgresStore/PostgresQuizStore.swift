@@ -1,4 +1,6 @@
 import Foundation
+import Metrics
+import Synchronization
 import Logging
 import PosterGrid
 internal import PostgresNIO
@@ -26,6 +28,7 @@ public final class PostgresQuizStore: Sendable, Service {
     /// How long one statement may go unanswered before its connection is closed (see `Session`).
     let queryTimeout: TimeInterval
     let logger: Logger
+    let census = ConnectionCensus()
 
     /// Reads the URL (a bad one throws `StoreError.cannotCreate`, without echoing it) and makes the pool, of at most
     /// `maxConnections` connections; nothing connects before `run()` runs and a call needs a connection.
@@ -241,8 +244,11 @@ public final class PostgresQuizStore: Sendable, Service {
     /// Lends a pooled connection to `body`; a connection left in an unknown state is closed before it goes back, so
     /// that the pool replaces it.
     func leased<T: Sendable>(_ body: (Session) async throws -> T) async throws -> T {
+        let lease = census.waiting()
+        defer { lease.end() }
         do {
             return try await client.withConnection { connection in
+                lease.inUse()
                 let session = Session(connection: connection, url: url, queryTimeout: queryTimeout, logger: logger)
                 do {
                     let value = try await body(session)
@@ -643,5 +649,54 @@ extension PostgresQuizStore {
     public func answers() async -> Bool {
         let one = try? await withSession { session in try await session.one("SELECT 1::bigint AS one")?.int64("one") }
         return one == 1
+    }
+}
+
+/// How many of the pool's connections calls hold, and how many calls wait for one: `uquiz_store_connections_in_use`
+/// and `uquiz_store_connections_waiting` (through swift-metrics; nothing without a backend).
+final class ConnectionCensus: Sendable {
+    private let counts = Mutex((inUse: 0, waiting: 0))
+
+    /// One call, waiting for a connection until it says `inUse()`, counted until `end()`.
+    final class Lease: Sendable {
+        private let census: ConnectionCensus
+        private let state = Mutex((using: false, ended: false))
+
+        init(_ census: ConnectionCensus) {
+            self.census = census
+        }
+
+        func inUse() {
+            let changed = state.withLock { state in
+                defer { state.using = true }
+                return !state.using && !state.ended
+            }
+            if changed { census.change(inUse: 1, waiting: -1) }
+        }
+
+        func end() {
+            let using = state.withLock { state -> Bool? in
+                guard !state.ended else { return nil }
+                state.ended = true
+                return state.using
+            }
+            guard let using else { return }
+            census.change(inUse: using ? -1 : 0, waiting: using ? 0 : -1)
+        }
+    }
+
+    func waiting() -> Lease {
+        change(inUse: 0, waiting: 1)
+        return Lease(self)
+    }
+
+    private func change(inUse: Int, waiting: Int) {
+        // Recorded under the lock, so that the gauges are set in the order the counts changed.
+        counts.withLock { counts in
+            counts.inUse += inUse
+            counts.waiting += waiting
+            Gauge(label: "uquiz_store_connections_in_use").record(counts.inUse)
+            Gauge(label: "uquiz_store_connections_waiting").record(counts.waiting)
+        }
     }
 }

@@ -24,11 +24,18 @@ extension ServeCommand {
         var logger = Logger.standardError(label: "uquiz.server", level: level, format: context.logFormat)
         // Which process wrote a line, among the instances sharing a database and a log system.
         logger[metadataKey: "instance"] = .string(String(UInt32.random(in: .min ... .max), radix: 16))
+        // Before anything that counts (the store's connections) is made.
+        let metrics = try context.settings.metricsToken().map { token in
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory.uquiz(registry: registry))
+            return MetricsEndpoint(registry: registry, token: token)
+        }
         let database = try openDatabase(context, logger: logger)
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: context.environment, store: { database.store }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
-        let configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
+        var configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
+        configuration.metrics = metrics
         // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time. It
         // is measured once the store's services run, before the server binds.
         let clock = SharedClock(unsynchronized: database.store)
@@ -86,11 +93,6 @@ extension ServeCommand {
             host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
             instanceURL: instanceURL, tmdbSearchDeadline: .milliseconds(tmdbDeadline))
         configuration.headTimeout = .seconds(headTimeout)
-        if let token = try context.settings.metricsToken() {
-            let registry = PrometheusCollectorRegistry()
-            MetricsSystem.bootstrap(PrometheusMetricsFactory.uquiz(registry: registry))
-            configuration.metrics = MetricsEndpoint(registry: registry, token: token)
-        }
         configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
         configuration.rooms.maxRooms = maxRooms
         configuration.rooms.maxHostedRooms = maxHostedRooms
