@@ -53,21 +53,26 @@ extension AdminSubcommand {
     }
 }
 
+/// What the listing subcommands (`reports`, `actions`) take: how many, and JSON instead of a table.
+struct AdminListOptions: ParsableArguments {
+    @Option(help: "How many to list, newest first (1 to 1000).") var limit = 50
+    @Flag(help: "Print JSON (everything, a report's words included) instead of a table.") var json = false
+
+    func validate() throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
+    }
+}
+
 struct AdminReportsCommand: AdminSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "reports", abstract: "The reported packages and names in rooms, the newest report first.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "How many reported targets to list (1 to 1000).") var limit = 50
-    @Flag(help: "Print JSON (every report, with its words) instead of a table.") var json = false
-
-    func validate() throws {
-        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
-    }
+    @OptionGroup var listing: AdminListOptions
 
     func run(on desk: ModerationDesk) async throws {
-        let targets = try await desk.reports(limit: limit)
-        if json {
+        let targets = try await desk.reports(limit: listing.limit)
+        if listing.json {
             print(try JSONOutput.string(targets))
             return
         }
@@ -105,16 +110,11 @@ struct AdminActionsCommand: AdminSubcommand {
         commandName: "actions", abstract: "The moderation actions taken, newest first, with their reasons.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "How many actions to list (1 to 1000).") var limit = 50
-    @Flag(help: "Print JSON instead of a table.") var json = false
-
-    func validate() throws {
-        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
-    }
+    @OptionGroup var listing: AdminListOptions
 
     func run(on desk: ModerationDesk) async throws {
-        let actions = try await desk.actions(limit: limit)
-        if json {
+        let actions = try await desk.actions(limit: listing.limit)
+        if listing.json {
             print(try JSONOutput.string(actions))
             return
         }
@@ -198,9 +198,18 @@ struct AdminUnbanCommand: AdminSubcommand {
     }
 }
 
-/// The one line said for a PostgreSQL database, whose backups are PostgreSQL's own tools' work.
-private let postgresBackupHint =
-    "on PostgreSQL, back up with pg_dump --format=custom --file FILE URL and restore into a new database with pg_restore --dbname NEWURL FILE (docs/operating.md)"
+extension AppContext {
+    /// The server's SQLite file; for a PostgreSQL database, one line saying `what` and that its backups are
+    /// PostgreSQL's own tools' work.
+    fileprivate func sqliteServerDatabase(for what: String) throws -> String {
+        guard case .sqlite(let path) = try settings.serverDatabase() else {
+            throw CommandFailure(
+                message: what
+                    + "; on PostgreSQL, back up with pg_dump --format=custom --file FILE URL and restore into a new database with pg_restore --dbname NEWURL FILE (docs/operating.md)")
+        }
+        return path
+    }
+}
 
 struct AdminBackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -218,18 +227,13 @@ struct AdminBackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        guard case .sqlite(let path) = try context.settings.serverDatabase() else {
-            throw CommandFailure(message: "uquiz admin backup copies SQLite databases; " + postgresBackupHint)
-        }
+        let path = try context.sqliteServerDatabase(for: "uquiz admin backup copies SQLite databases")
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure(message: "no database at \(SafeText.clean(path)) to back up")
         }
         let summary = try context.openDatabase().backup(to: file)
         if json { print(try JSONOutput.string(summary)); return }
-        print(
-            "Backed up \(SafeText.clean(path)) to \(SafeText.clean(summary.path)): \(summary.bytes) bytes, "
-                + "\(Wording.count(summary.packages, "package", "packages")), \(Wording.count(summary.players, "player", "players")), "
-                + "\(Wording.count(summary.plays, "play", "plays")).")
+        print("Backed up \(SafeText.clean(path)) to \(SafeText.clean(summary.path)): \(summary.bytes) bytes, \(summary.counts).")
     }
 }
 
@@ -248,14 +252,19 @@ struct AdminRestoreBackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
-        guard case .sqlite(let path) = try context.settings.serverDatabase() else {
-            throw CommandFailure(message: "uquiz admin restore-backup makes SQLite databases; " + postgresBackupHint)
-        }
+        let path = try context.sqliteServerDatabase(for: "uquiz admin restore-backup makes SQLite databases")
         let summary = try AppDatabase.restore(backup: file, to: path)
         if json { print(try JSONOutput.string(summary)); return }
-        print(
-            "Restored \(SafeText.clean(file)) to \(SafeText.clean(path)): "
-                + "\(Wording.count(summary.packages, "package", "packages")), \(Wording.count(summary.players, "player", "players")), "
-                + "\(Wording.count(summary.plays, "play", "plays")).")
+        print("Restored \(SafeText.clean(file)) to \(SafeText.clean(path)): \(summary.counts).")
+    }
+}
+
+extension BackupSummary {
+    /// "8 packages, 2 players, 40 plays".
+    fileprivate var counts: String {
+        [
+            Wording.count(packages, "package", "packages"), Wording.count(players, "player", "players"),
+            Wording.count(plays, "play", "plays"),
+        ].joined(separator: ", ")
     }
 }
