@@ -72,6 +72,29 @@ struct ServeInstancesTests {
         #expect(try cluster.value("SELECT COUNT(*) FROM play WHERE ranked") == "1")
     }
 
+    /// `uquiz admin` on a PostgreSQL URL (run by uquiz-net, which links postgres-nio): on a fresh database it migrates
+    /// and seeds like the server, and a package it hides is removed for a server on the same database at once. The
+    /// URL's password is never printed.
+    @Test func onPostgreSQLAModeratorHidesAPackageAServerStopsShowing() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let home = try Sandbox()
+        let hidden = try home.run(["admin", "hide", "fe7nww", "--reason", "checked on PostgreSQL", "--db", cluster.url])
+        #expect(hidden.status == 0 && hidden.stdout == "Hid package FE7NWW: its link now says it was removed.\n", "\(hidden.stderr)")
+        let reports = try home.run(["admin", "reports", "--db", cluster.url])
+        #expect(reports.status == 0 && reports.stdout == "No reports.\n", "\(reports.stdout)\(reports.stderr)")
+        let actions = try home.run(["admin", "actions", "--json", "--db", cluster.url])
+        let list = try JSONSerialization.jsonObject(with: Data(actions.stdout.utf8)) as? [[String: Any]]
+        #expect(list?.first?["kind"] as? String == "hide" && list?.first?["reason"] as? String == "checked on PostgreSQL")
+        let server = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let removed = try serve.curl([server.baseURL + "/v1/packages/FE7NWW"])
+        #expect(removed.status == 410 && removed.body.contains("\"removed\""), "\(removed.body)")
+        #expect(server.terminate() == 0)
+        if let password = URLComponents(string: cluster.url)?.password {
+            for output in [hidden.stdout, hidden.stderr, reports.stderr, actions.stdout] { #expect(!output.contains(password)) }
+        }
+    }
+
     @Test func onSQLiteAPlaySurvivesTheInstanceItStartedOn() throws {
         let home = try Sandbox()
         try playAcrossInstances(database: home.path("server.sqlite"), home: home)
