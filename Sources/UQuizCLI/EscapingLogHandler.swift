@@ -52,9 +52,11 @@ package struct JSONLineLogHandler: LogHandler {
     package var logLevel: Logger.Level = .info
     package var metadata: Logger.Metadata = [:]
     let label: String
+    let stream: any TextOutputStream & Sendable
 
-    package init(label: String) {
+    package init(label: String, stream: any TextOutputStream & Sendable = DirectStandardError()) {
         self.label = label
+        self.stream = stream
     }
 
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -72,9 +74,9 @@ package struct JSONLineLogHandler: LogHandler {
         fields["message"] = event.message.description
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var line = try? encoder.encode(fields) else { return }
-        line.append(0x0A)
-        FileHandle.standardError.write(line)
+        guard let line = try? encoder.encode(fields) else { return }
+        var stream = self.stream
+        stream.write(String(decoding: line, as: UTF8.self) + "\n")
     }
 
     private static func timestamp() -> String {
@@ -85,15 +87,22 @@ package struct JSONLineLogHandler: LogHandler {
 }
 
 extension Logger {
-    /// The server's logger: escaped text lines, or JSON lines, on standard error from `level` up.
-    package static func standardError(label: String, level: Logger.Level, format: LogFormat) -> Logger {
-        switch format {
-        case .text:
-            return escapingStandardError(label: label, level: level)
-        case .json:
-            var logger = Logger(label: label) { JSONLineLogHandler(label: $0) }
-            logger.logLevel = level
-            return logger
+    /// The server's logger: escaped text lines, or JSON lines, on standard error (through `stream`, which the server
+    /// makes a `BackgroundStandardError`) from `level` up.
+    package static func standardError(
+        label: String, level: Logger.Level, format: LogFormat,
+        stream: any TextOutputStream & Sendable = DirectStandardError()
+    ) -> Logger {
+        var logger = Logger(label: label) { label in
+            switch format {
+            case .text:
+                EscapingLogHandler(
+                    inner: StreamLogHandler(label: label, stream: stream, metadataProvider: LoggingSystem.metadataProvider))
+            case .json:
+                JSONLineLogHandler(label: label, stream: stream)
+            }
         }
+        logger.logLevel = level
+        return logger
     }
 }

@@ -13,15 +13,37 @@ import UQuizStorage
 extension ServeCommand {
     /// `uquiz serve`'s run, here because only this binary links the server.
     func serve() async throws {
-        let context = try await AppContext.make(store, serving: .some(logFormat))
+        // The log is written by a thread of its own: a slow reader of it never holds a thread that serves. Whatever
+        // was logged is written before the process goes on to end (waited for on a thread that may block).
+        let log = BackgroundStandardError()
+        do {
+            try await serve(logging: log)
+        } catch {
+            await Self.flushed(log)
+            throw error
+        }
+        await Self.flushed(log)
+    }
+
+    private static func flushed(_ log: BackgroundStandardError) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                log.flush()
+                done.resume()
+            }
+        }
+    }
+
+    private func serve(logging log: BackgroundStandardError) async throws {
+        let context = try await AppContext.make(store, serving: .some(logFormat), logStream: log)
         // Every logger of the process writes alike, those the libraries make for themselves too.
         let level: Logger.Level = store.verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
-            var handler = Logger.standardError(label: label, level: level, format: context.logFormat).handler
+            var handler = Logger.standardError(label: label, level: level, format: context.logFormat, stream: log).handler
             handler.logLevel = level
             return handler
         }
-        var logger = Logger.standardError(label: "uquiz.server", level: level, format: context.logFormat)
+        var logger = Logger.standardError(label: "uquiz.server", level: level, format: context.logFormat, stream: log)
         // Which process wrote a line, among the instances sharing a database and a log system.
         logger[metadataKey: "instance"] = .string(String(UInt32.random(in: .min ... .max), radix: 16))
         // Before anything that counts (the store's connections) is made.

@@ -397,6 +397,52 @@ struct ServeFaultTests {
         }
     }
 
+    /// A log nobody reads (standard error a pipe that filled up) never stops the server: it is written by a thread of
+    /// its own, so 2,000 logged requests, about ten times what the pipe holds, are all answered; the lines are there
+    /// once the pipe is read.
+    @Test func aLogNobodyReadsDoesNotStopTheServer() throws {
+        let sandbox = try Sandbox()
+        let process = Process()
+        process.executableURL = uquizBinary
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--verbose", "--db", sandbox.path("server.sqlite")]
+        process.environment = sandbox.environment
+        process.standardInput = FileHandle.nullDevice
+        let outputPath = sandbox.path("serve.stdout")
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        let unread = Pipe()
+        process.standardError = unread
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                unread.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+            }
+        }
+        var port: Int?
+        for _ in 0..<3000 where port == nil {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            if text.hasSuffix("\n"), let line = text.split(separator: "\n").first, line.hasPrefix("listening on http://127.0.0.1:") {
+                port = Int(line.split(separator: ":").last ?? "")
+            } else {
+                usleep(20_000)
+            }
+        }
+        let bound = try #require(port, "uquiz serve said where it listens")
+        var answered = 0
+        for _ in 0..<2000 {
+            let reply = try Connection(port: bound, from: nil).exchange("GET", "/healthz")
+            if reply.status == 200 { answered += 1 }
+        }
+        #expect(answered == 2000)
+        kill(process.processIdentifier, SIGTERM)
+        let log = String(decoding: unread.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(log.components(separatedBy: "http.path=/healthz").count - 1 == 2000, "every request's line was written in the end")
+    }
+
     @Test func theIdleTimeoutIsCheckedWhenGiven() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("s.sqlite"), "--idle-timeout", "0"])

@@ -153,10 +153,14 @@ package struct AppContext: Sendable {
 
     /// The context of a command; `serving` with the server's `--log-format` (nil when not given), so that its log is
     /// written as the flag or the setting says from its first line.
-    package static func make(_ options: StoreOptions, serving logFormatFlag: LogFormat?? = nil) async throws -> AppContext {
+    package static func make(
+        _ options: StoreOptions, serving logFormatFlag: LogFormat?? = nil,
+        logStream: any TextOutputStream & Sendable = DirectStandardError()
+    ) async throws -> AppContext {
         let settings = try await Settings.load(flags: options.flags)
         let format = try logFormatFlag.map { try settings.logFormat(flag: $0) } ?? .text
-        let logger = Logger.standardError(label: "uquiz", level: options.verbose ? .debug : .warning, format: format)
+        let logger = Logger.standardError(
+            label: "uquiz", level: options.verbose ? .debug : .warning, format: format, stream: logStream)
         logger.debug("configuration sources, strongest first: \(settings.layers.map(\.name).joined(separator: ", "))")
         return AppContext(settings: settings, logger: logger, logFormat: format)
     }
