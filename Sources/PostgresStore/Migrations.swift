@@ -279,6 +279,27 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            "pg6-link-codes",
+            [
+                // One-time codes that move a player to another device, and the tokens beyond the first that gives them.
+                """
+                CREATE TABLE link_code (
+                    code_hash bytea PRIMARY KEY,
+                    player_id bigint NOT NULL REFERENCES player ON DELETE CASCADE,
+                    expires_at text NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE player_token (
+                    token_hash bytea PRIMARY KEY,
+                    player_id bigint NOT NULL REFERENCES player ON DELETE CASCADE,
+                    created_at text NOT NULL
+                )
+                """,
+                "CREATE INDEX player_token_on_player_id ON player_token (player_id)",
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

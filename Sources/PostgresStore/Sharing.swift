@@ -18,8 +18,41 @@ extension PostgresQuizStore {
             try await session.one(
                 """
                 SELECT id, name, EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = player.id) AS banned
-                FROM player WHERE token_hash = $1
+                FROM player
+                WHERE token_hash = $1 OR id = (SELECT player_id FROM player_token WHERE token_hash = $1)
                 """, [.bytes(tokenHash)]
+            ).map { Player(id: try $0.int64("id"), name: try $0.string("name"), banned: try $0.bool("banned")) }
+        }
+    }
+
+    public func insertLinkCode(codeHash: Data, playerId: Int64, expiresAt: Date) async throws {
+        let now = Self.timestamp(Date())
+        try await write { session in
+            // Spent and expired codes go as new ones come: the table holds the last minutes' codes only.
+            try await session.execute("DELETE FROM link_code WHERE expires_at <= $1", [.text(now)])
+            try await session.execute(
+                "INSERT INTO link_code (code_hash, player_id, expires_at) VALUES ($1, $2, $3)",
+                [.bytes(codeHash), .int(playerId), .text(Self.timestamp(expiresAt))])
+        }
+    }
+
+    public func redeemLinkCode(codeHash: Data, at date: Date, tokenHash: Data) async throws -> Player? {
+        let at = Self.timestamp(date)
+        return try await write { session in
+            // Deleted as it is read: two devices spending one code at once, one gets it.
+            guard
+                let playerId = try await session.one(
+                    "DELETE FROM link_code WHERE code_hash = $1 AND expires_at > $2 RETURNING player_id",
+                    [.bytes(codeHash), .text(at)])?.int64("player_id")
+            else { return nil }
+            try await session.execute(
+                "INSERT INTO player_token (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+                [.bytes(tokenHash), .int(playerId), .text(at)])
+            return try await session.one(
+                """
+                SELECT id, name, EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = player.id) AS banned
+                FROM player WHERE id = $1
+                """, [.int(playerId)]
             ).map { Player(id: try $0.int64("id"), name: try $0.string("name"), banned: try $0.bool("banned")) }
         }
     }

@@ -21,10 +21,32 @@ extension AppDatabase {
             db.cachedStatement(
                 sql: """
                     SELECT id, name, EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = player.id) AS banned
-                    FROM player WHERE tokenHash = ?
+                    FROM player
+                    WHERE tokenHash = ? OR id = (SELECT playerId FROM playerToken WHERE tokenHash = ?)
                     """),
-            arguments: [tokenHash]
+            arguments: [tokenHash, tokenHash]
         ).map { Player(id: $0["id"], name: $0["name"], banned: $0["banned"]) }
+    }
+
+    static func insertLinkCode(codeHash: Data, playerId: Int64, expiresAt: Date, in db: Database) throws {
+        // Spent and expired codes go as new ones come: the table holds the last minutes' codes only.
+        try db.execute(sql: "DELETE FROM linkCode WHERE expiresAt <= ?", arguments: [timestamp(Date())])
+        try db.execute(
+            sql: "INSERT INTO linkCode (codeHash, playerId, expiresAt) VALUES (?, ?, ?)",
+            arguments: [codeHash, playerId, timestamp(expiresAt)])
+    }
+
+    static func redeemLinkCode(codeHash: Data, at date: Date, tokenHash: Data, in db: Database) throws -> Player? {
+        guard
+            let playerId = try Int64.fetchOne(
+                db, sql: "SELECT playerId FROM linkCode WHERE codeHash = ? AND expiresAt > ?",
+                arguments: [codeHash, timestamp(date)])
+        else { return nil }
+        try db.execute(sql: "DELETE FROM linkCode WHERE codeHash = ?", arguments: [codeHash])
+        try db.execute(
+            sql: "INSERT INTO playerToken (tokenHash, playerId, createdAt) VALUES (?, ?, ?)",
+            arguments: [tokenHash, playerId, timestamp(date)])
+        return try player(tokenHash: tokenHash, in: db)
     }
 
     static func renamePlayer(id: Int64, name: String, in db: Database) throws -> Player? {

@@ -131,6 +131,14 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.player(tokenHash: tokenHash, in: db) }
     }
 
+    public func insertLinkCode(codeHash: Data, playerId: Int64, expiresAt: Date) async throws {
+        try await write { db in try AppDatabase.insertLinkCode(codeHash: codeHash, playerId: playerId, expiresAt: expiresAt, in: db) }
+    }
+
+    public func redeemLinkCode(codeHash: Data, at date: Date, tokenHash: Data) async throws -> Player? {
+        try await write { db in try AppDatabase.redeemLinkCode(codeHash: codeHash, at: date, tokenHash: tokenHash, in: db) }
+    }
+
     public func renamePlayer(id: Int64, name: String) async throws -> Player? {
         try await write { db in try AppDatabase.renamePlayer(id: id, name: name, in: db) }
     }

@@ -297,6 +297,20 @@ enum Schema {
                 t.column("actor", .text).notNull()
             }
         }
+        migrator.registerMigration("v13-link-codes") { db in
+            // One-time codes that move a player to another device, and the tokens beyond the first that gives them.
+            try db.create(table: "linkCode") { t in
+                t.primaryKey("codeHash", .blob)
+                t.column("playerId", .integer).notNull().references("player", onDelete: .cascade)
+                t.column("expiresAt", .text).notNull()
+            }
+            try db.create(table: "playerToken") { t in
+                t.primaryKey("tokenHash", .blob)
+                t.column("playerId", .integer).notNull().references("player", onDelete: .cascade)
+                t.column("createdAt", .text).notNull()
+            }
+            try db.create(index: "playerToken_on_playerId", on: "playerToken", columns: ["playerId"])
+        }
         return migrator
     }
 }

@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     /// Publishing, per player and per client address.
     public var publishesPerPlayer: RateLimit = .publishesPerPlayer
     public var publishesPerAddress: RateLimit = .publishesPerAddress
+    /// Spending link codes, per client address.
+    public var linkCodes: RateLimit = .linkCodes
     /// Reports, per player and per client address.
     public var reportsPerPlayer: RateLimit = .reportsPerPlayer
     public var reportsPerAddress: RateLimit = .reportsPerAddress
@@ -128,6 +130,7 @@ public struct ServerConfiguration: Sendable {
         "reports-per-player": \.reportsPerPlayer,
         "reports-per-address": \.reportsPerAddress,
         "code-misses-per-address": \.lookupMisses,
+        "link-codes-per-address": \.linkCodes,
     ]
 
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
@@ -143,6 +146,7 @@ public struct ServerConfiguration: Sendable {
         lifted.failedAuthentications = .unlimited
         lifted.publishesPerPlayer = .unlimited
         lifted.publishesPerAddress = .unlimited
+        lifted.linkCodes = .unlimited
         lifted.reportsPerPlayer = .unlimited
         lifted.reportsPerAddress = .unlimited
         lifted.roomOpeningsPerPlayer = .unlimited
@@ -257,7 +261,8 @@ func buildRoutes(
         return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
     }
     PlayerRoutes(environment: environment, plays: plays).add(
-        to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players-per-address")))
+        to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players-per-address")),
+        linkLimit: RateLimitMiddleware(limiter: limiter(configuration.linkCodes, "link-codes-per-address")))
     let recent = RecentAnswers(now: monotonicNow)
     let misses = LookupMissLimit(
         limiter: RateLimiter(limit: configuration.lookupMisses, name: "code-misses-per-address", now: monotonicNow))

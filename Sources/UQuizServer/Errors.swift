@@ -75,6 +75,8 @@ struct APIError: Error {
             return from(problem)
         case PlayerError.unknownToken:
             return .unauthorized("the bearer token is not one this server gave out")
+        case PlayerError.unknownLinkCode:
+            return .notFound("no such link code: it lasts 10 minutes and works once; make a new one on the other device")
         case let problem as SpecProblem:
             return .brokenRule(problem)
         case StoreError.locked:

@@ -9,8 +9,21 @@ struct PlayerRoutes {
     let environment: ServerEnvironment
     let plays: ServerPlays
 
-    /// `creationLimit` limits making players only (per client address), not reading one.
-    func add(to router: Router<ServerRequestContext>, creationLimit: RateLimitMiddleware) {
+    /// `creationLimit` limits making players only (per client address), not reading one; `linkLimit` spending link
+    /// codes (per client address: a code is short, so guessing one must be slow).
+    func add(to router: Router<ServerRequestContext>, creationLimit: RateLimitMiddleware, linkLimit: RateLimitMiddleware) {
+        router.post("v1/players/me/link-codes") { request, _ in
+            let player = try await request.authenticatedPlayer(environment)
+            let made = try await Players(environment: environment.sharing).linkCode(for: player)
+            return JSONBody.response(
+                ServerAPI.LinkCodeAnswer(code: made.code, expiresInSeconds: Int(LinkCode.lifetime)), status: .created)
+        }
+        router.group("v1/players/link").add(middleware: linkLimit).post { request, _ in
+            let body = try JSONBody.decode(ServerAPI.LinkRequest.self, from: try await JSONBody.bytes(of: request))
+            let linked = try await Players(environment: environment.sharing).redeem(linkCode: body.code)
+            return JSONBody.response(
+                ServerAPI.NewPlayer(id: linked.player.id, name: linked.player.name, token: linked.token.text), status: .created)
+        }
         router.get("v1/players/me") { request, _ in
             let player = try await request.authenticatedPlayer(environment)
             let streak = try await plays.streak(of: player)

@@ -44,6 +44,10 @@ public struct RateLimit: Sendable, Equatable {
     public static let publishesPerPlayer = RateLimit(burst: 10, interval: .seconds(60))
     public static let publishesPerAddress = RateLimit(burst: 30, interval: .seconds(20))
 
+    /// Spending link codes, per client address: 10 at once, then 1 every 6 s. A code has 31^8 values and lasts 10
+    /// minutes: at this pace one address tries 110 of them in its life.
+    public static let linkCodes = RateLimit(burst: 10, interval: .seconds(6))
+
     /// Reports, per player: 10 at once, then 1 a minute; per client address: 30 at once, then 1 every 20 s. Each
     /// target takes one report per player anyway: these bound how many targets one person reports.
     public static let reportsPerPlayer = RateLimit(burst: 10, interval: .seconds(60))

@@ -30,6 +30,11 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     func player(tokenHash: Data) async throws -> Player?
     /// Gives the player a new name (boards read names when they are shown, so they follow); `nil` when no player `id`.
     func renamePlayer(id: Int64, name: String) async throws -> Player?
+    /// Keeps a one-time code (its SHA-256) that lets another device become player `playerId` until `expiresAt`.
+    func insertLinkCode(codeHash: Data, playerId: Int64, expiresAt: Date) async throws
+    /// Spends a code: when it is kept and not expired at `date`, it is removed and `tokenHash` becomes one more token of
+    /// its player, who is returned; `nil` otherwise (unknown, expired or spent: the same answer).
+    func redeemLinkCode(codeHash: Data, at date: Date, tokenHash: Data) async throws -> Player?
     /// Saves the package and its publication in one transaction, under its share code or, when that is taken, the
     /// first free one of `otherCodes`, chosen inside it.
     func insertPublished(

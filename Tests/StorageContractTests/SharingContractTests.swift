@@ -34,6 +34,25 @@ import Testing
         }
     }
 
+    /// A link code gives its player a second token, once, until it expires; the first token goes on working.
+    @Test(arguments: StoreKind.allCases)
+    func aLinkCodeGivesItsPlayerASecondTokenOnce(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let now = Date()
+            try await store.insertLinkCode(codeHash: tokenHash(50), playerId: ann.id, expiresAt: now.addingTimeInterval(600))
+            try await store.insertLinkCode(codeHash: tokenHash(51), playerId: ann.id, expiresAt: now.addingTimeInterval(-1))
+            #expect(try await store.redeemLinkCode(codeHash: tokenHash(51), at: now, tokenHash: tokenHash(3)) == nil, "expired")
+            #expect(try await store.redeemLinkCode(codeHash: tokenHash(52), at: now, tokenHash: tokenHash(3)) == nil, "unknown")
+            #expect(try await store.player(tokenHash: tokenHash(3)) == nil)
+            #expect(try await store.redeemLinkCode(codeHash: tokenHash(50), at: now, tokenHash: tokenHash(2)) == ann)
+            #expect(try await store.redeemLinkCode(codeHash: tokenHash(50), at: now, tokenHash: tokenHash(3)) == nil, "spent")
+            #expect(try await store.player(tokenHash: tokenHash(2)) == ann, "the new token is the same player")
+            #expect(try await store.player(tokenHash: tokenHash(1)) == ann, "and the first one still is")
+            #expect(try await store.player(tokenHash: tokenHash(3)) == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func publishingChoosesAFreeShareCode(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

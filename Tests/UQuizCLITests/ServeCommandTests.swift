@@ -143,6 +143,35 @@ struct ServeCommandTests {
 
     /// Publishing a package again updates the copy published before (same code) until it is played; `--as-new` makes
     /// another; a copy deleted on the server is published anew. `list` shows the server's code beside the local one.
+    /// A link code made on one device moves its player to another: `uquiz login --code` saves a token of that same
+    /// player (the first device keeps its own), and the code works once.
+    @Test func aLinkCodeMakesThisMachineTheSamePlayer() throws {
+        let home = try Sandbox()
+        let server = try RunningServer(sandbox: home, database: home.path("server.sqlite"))
+        let made = try curl(["--header", "Content-Type: application/json", "--data", "{\"name\": \"Ann\"}", server.baseURL + "/v1/players"])
+        let first = try jsonObject(made.body)
+        let token = try #require(first["token"] as? String)
+        let auth = ["--header", "Authorization: Bearer \(token)"]
+        let link = try curl(auth + ["--request", "POST", server.baseURL + "/v1/players/me/link-codes"])
+        #expect(link.status == 201, "\(link.body)")
+        let code = try #require(try jsonObject(link.body)["code"] as? String)
+        #expect(code.count == 9 && code.dropFirst(4).first == "-", "\(code)")
+
+        let laptop = try Sandbox()
+        let login = try laptop.run(["login", "--server", server.baseURL, "--code", code.lowercased()])
+        #expect(login.status == 0 && login.stdout.contains(" as Ann;"), "\(login.stdout)\(login.stderr)")
+        let config = try jsonObject(try String(contentsOfFile: laptop.path("config/uquiz/config.json"), encoding: .utf8))
+        let saved = try #require((config["server"] as? [String: Any])?["token"] as? String)
+        #expect(saved != token, "this machine has a token of its own")
+        let me = try curl(["--header", "Authorization: Bearer \(saved)", server.baseURL + "/v1/players/me"])
+        #expect(try jsonObject(me.body)["id"] as? Int == first["id"] as? Int, "the same player")
+        #expect(try curl(auth + [server.baseURL + "/v1/players/me"]).status == 200, "the first device keeps its token")
+
+        let again = try Sandbox().run(["login", "--server", server.baseURL, "--code", code])
+        #expect(again.status == 1 && again.stderrLines.count == 1 && again.stderr.contains("no such link code"), "\(again.stderr)")
+        #expect(server.terminate() == 0)
+    }
+
     @Test func publishingAgainUpdatesTheSameCopyUntilItIsPlayed() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))

@@ -54,6 +54,8 @@ struct WriteAccessTests {
                 access: .owner(.forbidden), path: { _, id in "/v1/plays/\(id)/skips" }, body: json(["quiz": 1])),
             "POST /v1/daily/plays": Write(access: .anyPlayer, path: { _, _ in "/v1/daily/plays" }),
             "POST /v1/rooms": Write(access: .anyPlayer, path: { _, _ in "/v1/rooms" }, body: json(["shareCode": "FE7NWW"])),
+            "POST /v1/players/me/link-codes": Write(access: .anyPlayer, path: { _, _ in "/v1/players/me/link-codes" }),
+            "POST /v1/players/link": Write(access: .open, path: { _, _ in "/v1/players/link" }, body: json(["code": "ABCD-EFGH"])),
             "POST /v1/packages/{code}/reports": Write(
                 access: .anyPlayer, path: { code, _ in "/v1/packages/\(code)/reports" }, body: json(["reason": "spam"])),
             "POST /v1/rooms/{code}/reports": Write(
@@ -148,7 +150,7 @@ struct WriteAccessTests {
                     refused += 1
                 }
             }
-            #expect(refused == 2 * 8 + 3 * 5, "every authenticated write was tried")
+            #expect(refused == 2 * 9 + 3 * 5, "every authenticated write was tried")
             let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
             #expect(after.files == before.files, "no refused write touched a file: \(Set(after.files.keys).symmetricDifference(before.files.keys))")
             #expect(after.package == before.package)
@@ -189,7 +191,7 @@ struct WriteAccessTests {
                     continue
                 }
             }
-            #expect(refused == writes.count - 1)
+            #expect(refused == writes.count - 2, "all but the two open ones (making a player, spending a link code)")
             #expect(try await client.send(.get, "/v1/players/me", token: banned).status == .ok, "reading is allowed")
             #expect(try await client.send(.get, "/v1/packages/\(code)", token: banned).status == .ok)
             let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)

@@ -534,6 +534,38 @@ class WebPlayerTests(unittest.TestCase):
         page.goto(f"/p/{share_code}")
         expect(page.locator("#playing-as")).to_have_text("You play as \u201cAda L.\u201d. Change your name")
 
+    def test_a_player_moves_to_another_device_with_a_one_time_code(self):
+        phone = self.new_page(PHONE)
+        phone.goto("/me")
+        phone.get_by_label("Your name on leaderboards and podiums").fill("Linker")
+        phone.get_by_role("button", name="Save").click()
+        expect(phone.locator("#name-status")).to_have_text("Saved: your name is now \u201cLinker\u201d.")
+        phone.get_by_role("button", name="Use this player on another device").click()
+        shown = phone.locator("#link-code")
+        expect(shown).to_contain_text("It works once, for 10 minutes.")
+        assert_seen(self, shown, "the link code")
+        code = re.search(r"Type (\w{4}-\w{4}) on", shown.text_content()).group(1)
+
+        desktop = self.new_page(DESKTOP)
+        desktop.goto("/me")
+        desktop.get_by_label("A code from your other device").fill(code.lower())
+        desktop.get_by_role("button", name="Become that player here").click()
+        status = desktop.locator("#link-status")
+        expect(status).to_have_text("This browser now plays as \u201cLinker\u201d.")
+        assert_seen(self, status, "the linked player")
+        expect(desktop.get_by_label("Your name on leaderboards and podiums")).to_have_value("Linker")
+        stored = lambda page: json.loads(page.evaluate("localStorage.getItem('uquiz.player')"))
+        self.assertEqual(stored(desktop)["id"], stored(phone)["id"], "the same player")
+        self.assertNotEqual(stored(desktop)["token"], stored(phone)["token"], "with a token of this browser's own")
+
+        third = self.new_page(PHONE)
+        third.goto("/me")
+        third.get_by_label("A code from your other device").fill(code)
+        third.get_by_role("button", name="Become that player here").click()
+        refused = third.locator("#link-status")
+        expect(refused).to_have_text(re.compile("^No such code: it lasts 10 minutes and works once."))
+        assert_seen(self, refused, "the spent code's refusal")
+
     def test_text_from_the_api_is_never_html(self):
         status, _, body = server.request("POST", "/v1/players", {"name": "Html maker"})
         token = json.loads(body)["token"]

@@ -56,13 +56,16 @@ let makingPlayer = null;
 export async function ensurePlayer(name = `${t('guest')} ${String(Math.floor(1000 + Math.random() * 9000))}`) {
   const known = storedPlayer();
   if (known) return known;
-  makingPlayer ??= (async () => {
-    const made = await send('POST', '/v1/players', { body: { name } });
-    const player = { id: made.id, name: made.name, token: made.token };
-    localStorage.setItem(playerKey, JSON.stringify(player));
-    return player;
-  })().finally(() => { makingPlayer = null; });
+  makingPlayer ??= send('POST', '/v1/players', { body: { name } }).then(keepPlayer)
+    .finally(() => { makingPlayer = null; });
   return makingPlayer;
+}
+
+/// Makes `player` ({id, name, token}, as the server answers a new or linked player) this browser's.
+export function keepPlayer({ id, name, token }) {
+  const player = { id, name, token };
+  localStorage.setItem(playerKey, JSON.stringify(player));
+  return player;
 }
 
 /// Keeps the guest player's new name, as the server now has it.

@@ -1,7 +1,7 @@
 // `/me`: the guest player of this browser, their name (set and changed here, shown on leaderboards and podiums) and
 // what they have played on this server, from `GET /v1/players/me`. Loaded only on that page.
 
-import { ApiError, encode, ensurePlayer, playerApi, rememberName, storedPlayer } from './api.js';
+import { ApiError, encode, ensurePlayer, keepPlayer, playerApi, publicApi, rememberName, storedPlayer } from './api.js';
 import { addTexts, counted, currentLanguage, setText } from './i18n.js';
 import { element } from './play.js';
 
@@ -31,6 +31,13 @@ addTexts({
     'count.points': '{n} points', 'count.points.one': '1 point',
     'count.rooms': '{n} rooms', 'count.rooms.one': '1 room',
     'count.wins': '{n} wins', 'count.wins.one': '1 win',
+    'me.devices': 'Other devices',
+    'me.showCode': 'Use this player on another device',
+    'me.codeShown': 'Type {code} on the other device’s “You” page, or run uquiz login --code {code}. It works once, for 10 minutes.',
+    'me.enterCode': 'A code from your other device',
+    'me.useCode': 'Become that player here',
+    'me.linked': 'This browser now plays as “{name}”.',
+    'me.badCode': 'No such code: it lasts 10 minutes and works once. Make a new one on the other device.',
   },
   ko: {
     'me.title': '내 기록',
@@ -54,6 +61,13 @@ addTexts({
     'count.points': '{n}점', 'count.points.one': '1점',
     'count.rooms': '방 {n}개', 'count.rooms.one': '방 1개',
     'count.wins': '{n}번 우승', 'count.wins.one': '1번 우승',
+    'me.devices': '다른 기기',
+    'me.showCode': '다른 기기에서 이 플레이어로 하기',
+    'me.codeShown': '다른 기기의 “내 기록” 페이지에 {code}를 입력하거나 uquiz login --code {code}를 실행하세요. 10분 동안 한 번 쓸 수 있습니다.',
+    'me.enterCode': '다른 기기에서 받은 코드',
+    'me.useCode': '여기서 그 플레이어로 하기',
+    'me.linked': '이 브라우저는 이제 “{name}”(으)로 풉니다.',
+    'me.badCode': '그런 코드가 없습니다. 코드는 10분 동안 한 번만 쓸 수 있습니다. 다른 기기에서 새로 만드세요.',
   },
 });
 
@@ -163,6 +177,44 @@ export async function showMe(main) {
       stats.replaceChildren(element('p', { class: 'problem', i18n: ['error.generic', { message: error.message }] }));
     }
   };
-  main.replaceChildren(element('h1', { i18n: ['me.title'] }), nameForm(load), stats);
+  main.replaceChildren(element('h1', { i18n: ['me.title'] }), nameForm(load), stats, devices(load));
   await load();
+}
+
+/// Moving this player to another device with a one-time code, and taking one from another device here.
+function devices(onLinked) {
+  const shown = element('p', { id: 'link-code', role: 'status', 'aria-live': 'polite' });
+  const show = element('button', { type: 'button', id: 'show-link-code', i18n: ['me.showCode'] });
+  show.addEventListener('click', async () => {
+    show.disabled = true;
+    try {
+      const made = await playerApi('POST', '/v1/players/me/link-codes');
+      setText(shown, 'me.codeShown', { code: made.code });
+    } catch (error) {
+      setText(shown, 'error.generic', { message: error.message });
+    }
+    show.disabled = false;
+  });
+  const input = element('input', {
+    id: 'link-code-input', name: 'code', type: 'text', autocomplete: 'one-time-code', autocapitalize: 'characters',
+    maxlength: '9', enterkeyhint: 'go',
+  });
+  const status = element('p', { id: 'link-status', role: 'status', 'aria-live': 'polite' });
+  const form = element('form', { id: 'link-form', class: 'code-form' }, [
+    element('label', { for: 'link-code-input', i18n: ['me.enterCode'] }), input,
+    element('button', { type: 'submit', i18n: ['me.useCode'] }), status,
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      // This browser's guest, if it had one, is replaced by the linked player.
+      const player = keepPlayer(await publicApi('POST', '/v1/players/link', { code: input.value.trim() }));
+      setText(status, 'me.linked', { name: player.name });
+      document.getElementById('player-name').value = player.name;
+      await onLinked();
+    } catch (error) {
+      setText(status, error instanceof ApiError && error.status === 404 ? 'me.badCode' : 'error.generic', { message: error.message });
+    }
+  });
+  return element('section', { id: 'devices' }, [element('h2', { i18n: ['me.devices'] }), show, shown, form]);
 }

@@ -37,6 +37,12 @@ public struct ServerClient: Sendable {
         try call("POST", "/v1/players", body: ServerAPI.NewPlayerRequest(name: name), authenticated: false)
     }
 
+    /// Becomes, here, the player a link code from another device was made for: their id, name and a token of this
+    /// device's own.
+    public func link(code: String) throws(ServerClientError) -> ServerAPI.NewPlayer {
+        try call("POST", "/v1/players/link", body: ServerAPI.LinkRequest(code: code), authenticated: false)
+    }
+
     // MARK: - Packages
 
     /// Publishes a package spec as this player's; returns its share code.

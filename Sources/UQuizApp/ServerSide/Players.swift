@@ -57,7 +57,50 @@ public struct Players: Sendable {
     }
 }
 
+/// A one-time code that moves a player to another device.
+public struct LinkCode: Sendable, Equatable {
+    /// Eight characters of `LinkCode.alphabet`, shown as "ABCD-EFGH".
+    public var code: String
+    public var expiresAt: Date
+
+    /// No 0/O, 1/I/L: a code is read off one screen and typed on another.
+    public static let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+    public static let length = 8
+    public static let lifetime: TimeInterval = 600
+
+    /// The code as typed (any case, with or without the dash and spaces), or `nil` when it cannot be one.
+    public static func normalized(_ text: String) -> String? {
+        let code = text.uppercased().filter { $0 != "-" && $0 != " " }
+        guard code.count == length, code.allSatisfy(alphabet.contains) else { return nil }
+        return code
+    }
+
+    static func hash(_ code: String) -> Data { PlayerToken(text: "link:" + code).hash }
+}
+
 extension Players {
+    /// A code that gives `player` to another device (a browser, or `uquiz login --code`) for `LinkCode.lifetime`,
+    /// once. Only its hash is kept.
+    public func linkCode(for player: Player) async throws -> LinkCode {
+        let bytes = environment.tokenBytes(LinkCode.length)
+        let code = String(bytes.map { LinkCode.alphabet[Int($0) % LinkCode.alphabet.count] })
+        let expiresAt = environment.app.now().addingTimeInterval(LinkCode.lifetime)
+        try await environment.store().insertLinkCode(codeHash: LinkCode.hash(code), playerId: player.id, expiresAt: expiresAt)
+        return LinkCode(code: String(code.prefix(4)) + "-" + String(code.suffix(4)), expiresAt: expiresAt)
+    }
+
+    /// Spends a link code: the player it was made for, and a new token of theirs for this device (their other
+    /// devices keep theirs).
+    public func redeem(linkCode text: String) async throws -> (player: Player, token: PlayerToken) {
+        guard let code = LinkCode.normalized(text) else { throw PlayerError.unknownLinkCode }
+        let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
+        guard
+            let player = try await environment.store().redeemLinkCode(
+                codeHash: LinkCode.hash(code), at: environment.app.now(), tokenHash: token.hash)
+        else { throw PlayerError.unknownLinkCode }
+        return (player, token)
+    }
+
     /// How many of the player's latest plays and room results `stats` lists.
     public static let recentCount = 20
 
@@ -133,4 +176,6 @@ public final class KnownPlayers: Sendable {
 public enum PlayerError: Error, Equatable {
     /// No player has this token (or it is not a token at all).
     case unknownToken
+    /// No link code like this one is waiting: never given, expired, or used already.
+    case unknownLinkCode
 }

@@ -24,6 +24,22 @@ public enum ServerAPI {
         }
     }
 
+    /// `POST /v1/players/me/link-codes` answer: the code to type on the other device, and how long it lasts.
+    public struct LinkCodeAnswer: Codable, Sendable, Equatable {
+        public var code: String
+        public var expiresInSeconds: Int
+        public init(code: String, expiresInSeconds: Int) {
+            self.code = code
+            self.expiresInSeconds = expiresInSeconds
+        }
+    }
+
+    /// `POST /v1/players/link` body.
+    public struct LinkRequest: Codable, Sendable {
+        public var code: String
+        public init(code: String) { self.code = code }
+    }
+
     /// `PATCH /v1/players/me` body.
     public struct RenamePlayerRequest: Codable, Sendable {
         public var name: String

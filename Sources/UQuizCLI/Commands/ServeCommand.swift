@@ -115,7 +115,7 @@ package struct ServeCommand: AsyncParsableCommand {
     package static let rateLimitNames = [
         "players-per-address", "play-starts", "guesses", "movie-searches", "poster-uploads", "refused-tokens-per-address",
         "publishes-per-player", "publishes-per-address", "rooms-per-player", "rooms-per-address", "reports-per-player",
-        "reports-per-address", "code-misses-per-address",
+        "reports-per-address", "code-misses-per-address", "link-codes-per-address",
     ]
 
     /// `--limit`s as given: name, burst and seconds between tokens.

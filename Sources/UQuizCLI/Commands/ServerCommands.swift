@@ -84,19 +84,32 @@ struct LoginCommand: AsyncParsableCommand {
         discussion: """
             Makes a guest player named --name (default: your player name) and saves server.url and server.token in \
             your config file ($XDG_CONFIG_HOME/uquiz/config.json, mode 0600). The token is printed nowhere; keep the \
-            file private. Logging in again makes a new player.
+            file private. Logging in again makes a new player. With --code, this machine becomes instead the player \
+            who made that code on another device (the web page's "Use this player on another device"): the same \
+            packages, plays and name.
             """
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var server: ServerOptions
     @Option(help: "Your name on the server (default: the player setting, else your user name).") var name: String?
+    @Option(help: "A link code from another device (ABCD-EFGH, 10 minutes, once): become that player here.")
+    var code: String?
+
+    func validate() throws {
+        if code != nil, name != nil { throw ValidationError("--name and --code do not go together: a linked player keeps their name") }
+    }
 
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
-        let name = try context.settings.playerName(flag: name)
-        let player = try context.askServer(client) { client throws(ServerClientError) in try client.register(name: name) }
+        let player: ServerAPI.NewPlayer
+        if let code {
+            player = try context.askServer(client) { client throws(ServerClientError) in try client.link(code: code) }
+        } else {
+            let name = try context.settings.playerName(flag: name)
+            player = try context.askServer(client) { client throws(ServerClientError) in try client.register(name: name) }
+        }
         let file = UserConfigFile(path: context.settings.userFileLayer)
         try file.set([SettingKeys.serverURL.key: client.baseURL, SettingKeys.serverToken.key: player.token])
         print("Logged in to \(Redaction.redact(url: client.baseURL)) as \(SafeText.clean(player.name)); token saved in \(file.path)")
