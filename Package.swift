@@ -70,6 +70,8 @@ let package = Package(
                 "UQuizStorage", "QuizCore", "PosterGrid",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The connection error that says what each address tried answered (refused, unreachable).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 // The store is a service: its connection pool runs beside the server, and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

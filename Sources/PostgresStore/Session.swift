@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 internal import NIOCore
+internal import NIOPosix
 internal import PostgresNIO
 import Synchronization
 import UQuizStorage
@@ -325,6 +326,8 @@ enum PostgresFailure {
             }
         }
         if let error = error as? IOError { return "connection failed (\(error.description))" }
+        // Every address tried failed: what the first one said (refused, unreachable), not the wrapper's name.
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return describe(first.error) }
         // Only error types that carry no configuration are described in full; anything else by its type.
         return "connection failed (\(type(of: error)))"
     }

@@ -137,19 +137,17 @@ import UQuizTestSupport
             #expect(!String(reflecting: error).contains("hunter2-secret"))
         }
 
-        // Preparing needs no running pool: it connects on its own, so its time is the refusal's alone.
+        // Preparing needs no running pool: it connects on its own, and a refused connection is said as a refusal, not
+        // after waiting for connect timeouts and retries. (Said by what it says rather than by a clock: every suite
+        // starts at this moment too, and a loaded machine took 16 s for what takes milliseconds alone.)
         let unprepared = try PostgresQuizStore(url: unreachable)
-        let started = ContinuousClock.now
         do {
             try await unprepared.prepare(seedContent: nil)
             Issue.record("connected to port 1")
         } catch {
             check(error)
+            #expect(!"\(error)".contains("timed out") && "\(error)".lowercased().contains("refused"), "\(error)")
         }
-        // A refused connection is said at once (alone, in milliseconds). The bound only tells a refusal from a wait
-        // for connect timeouts and retries: every suite starts at this moment too, and a cold first run was seen to
-        // take 5.8 s here.
-        #expect(ContinuousClock.now - started < .seconds(15))
 
         try await PostgresQuizStore.withRunning(url: unreachable, deadline: StoreDeadline(.seconds(1)), migrating: false) { store in
             let called = ContinuousClock.now

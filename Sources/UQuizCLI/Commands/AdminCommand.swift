@@ -61,6 +61,15 @@ struct AdminListOptions: ParsableArguments {
     func validate() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
     }
+
+    /// Prints `items` as JSON, or `empty` when there are none, else what `text` makes of them.
+    func show<Item: Encodable>(_ items: [Item], empty: String, text: ([Item]) -> String) throws {
+        if json {
+            print(try JSONOutput.string(items))
+        } else {
+            print(items.isEmpty ? empty : text(items))
+        }
+    }
 }
 
 struct AdminReportsCommand: AdminSubcommand {
@@ -71,15 +80,11 @@ struct AdminReportsCommand: AdminSubcommand {
     @OptionGroup var listing: AdminListOptions
 
     func run(on desk: ModerationDesk) async throws {
-        let targets = try await desk.reports(limit: listing.limit)
-        if listing.json {
-            print(try JSONOutput.string(targets))
-            return
-        }
-        guard !targets.isEmpty else {
-            print("No reports.")
-            return
-        }
+        try listing.show(try await desk.reports(limit: listing.limit), empty: "No reports.", text: Self.text)
+    }
+
+    /// The table of targets, then the reporters' own words.
+    static func text(_ targets: [ReportedTarget]) -> String {
         let rows = targets.map { target -> [String] in
             var reasons: [ReportReason: Int] = [:]
             for report in target.reports { reasons[report.reason, default: 0] += 1 }
@@ -90,18 +95,15 @@ struct AdminReportsCommand: AdminSubcommand {
                 said.joined(separator: ", "), target.hidden?.rawValue ?? "-", target.reports.first?.createdAt ?? "",
             ]
         }
-        print(
-            TextTable(headers: ["TARGET", "TITLE OR NAME", "OWNER", "REPORTS", "REASONS", "HIDDEN", "NEWEST"], rows: rows)
-                .render(terminal: Terminal.current(), maxWidths: [1: 40]))
+        var text = TextTable(headers: ["TARGET", "TITLE OR NAME", "OWNER", "REPORTS", "REASONS", "HIDDEN", "NEWEST"], rows: rows)
+            .render(terminal: Terminal.current(), maxWidths: [1: 40])
         let words = targets.flatMap { target in
             target.reports.compactMap { report in
                 report.text.map { "\(target.kind) \(target.code), \(report.reporterName) (#\(report.reporterId)): \($0)" }
             }
         }
-        if !words.isEmpty {
-            print("\nIn their words:")
-            for line in words { print("  " + SafeText.clean(line)) }
-        }
+        if !words.isEmpty { text += "\n\nIn their words:\n" + words.map { "  " + SafeText.clean($0) }.joined(separator: "\n") }
+        return text
     }
 }
 
@@ -113,19 +115,12 @@ struct AdminActionsCommand: AdminSubcommand {
     @OptionGroup var listing: AdminListOptions
 
     func run(on desk: ModerationDesk) async throws {
-        let actions = try await desk.actions(limit: listing.limit)
-        if listing.json {
-            print(try JSONOutput.string(actions))
-            return
+        try listing.show(try await desk.actions(limit: listing.limit), empty: "No actions yet.") { actions in
+            TextTable(
+                headers: ["AT", "ACTION", "TARGET", "BY", "REASON"],
+                rows: actions.map { [$0.at, $0.kind.rawValue, $0.target, $0.actor, $0.reason] }
+            ).render(terminal: Terminal.current())
         }
-        guard !actions.isEmpty else {
-            print("No actions yet.")
-            return
-        }
-        let rows = actions.map { [$0.at, $0.kind.rawValue, $0.target, $0.actor, $0.reason] }
-        print(
-            TextTable(headers: ["AT", "ACTION", "TARGET", "BY", "REASON"], rows: rows)
-                .render(terminal: Terminal.current()))
     }
 }
 
