@@ -169,6 +169,20 @@ struct ServeCommandTests {
 
         let again = try Sandbox().run(["login", "--server", server.baseURL, "--code", code])
         #expect(again.status == 1 && again.stderrLines.count == 1 && again.stderr.contains("no such link code"), "\(again.stderr)")
+
+        // A terminal makes a code too, for a third device.
+        let fromTerminal = try laptop.run(["link-code", "--json"])
+        let answer = try jsonObject(fromTerminal.stdout)
+        let second = try #require(answer["code"] as? String, "\(fromTerminal.stdout)\(fromTerminal.stderr)")
+        #expect(answer["expiresInSeconds"] as? Int == 600)
+        let desktop = try Sandbox()
+        #expect(try desktop.run(["login", "--server", server.baseURL, "--code", second]).status == 0)
+        let third = try jsonObject(try String(contentsOfFile: desktop.path("config/uquiz/config.json"), encoding: .utf8))
+        let thirdToken = try #require((third["server"] as? [String: Any])?["token"] as? String)
+        let thirdMe = try curl(["--header", "Authorization: Bearer \(thirdToken)", server.baseURL + "/v1/players/me"])
+        #expect(try jsonObject(thirdMe.body)["id"] as? Int == first["id"] as? Int)
+        let plain = try laptop.run(["link-code"])
+        #expect(plain.status == 0 && plain.stdout.contains("within 10 minutes (it works once)"), "\(plain.stdout)")
         #expect(server.terminate() == 0)
     }
 

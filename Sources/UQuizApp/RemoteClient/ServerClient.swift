@@ -37,6 +37,11 @@ public struct ServerClient: Sendable {
         try call("POST", "/v1/players", body: ServerAPI.NewPlayerRequest(name: name), authenticated: false)
     }
 
+    /// A one-time code that gives this player to another device (10 minutes, once).
+    public func makeLinkCode() throws(ServerClientError) -> ServerAPI.LinkCodeAnswer {
+        try call("POST", "/v1/players/me/link-codes", body: Optional<ServerAPI.LinkRequest>.none, authenticated: true)
+    }
+
     /// Becomes, here, the player a link code from another device was made for: their id, name and a token of this
     /// device's own.
     public func link(code: String) throws(ServerClientError) -> ServerAPI.NewPlayer {

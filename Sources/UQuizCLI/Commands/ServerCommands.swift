@@ -116,6 +116,32 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
+struct LinkCodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link-code",
+        abstract: "A one-time code that makes another device the player you are logged in as.",
+        discussion: """
+            Type the code on the other device: in a browser, on the server's "You" page; in a terminal, \
+            uquiz login --server URL --code CODE. It works once, for 10 minutes; this machine stays logged in.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+    @Flag(help: "Print {code, expiresInSeconds} as JSON.") var json = false
+
+    func run() async throws {
+        let context = try await AppContext.make(store)
+        let client = try context.serverClient(server)
+        let made = try context.askServer(client) { client throws(ServerClientError) in try client.makeLinkCode() }
+        if json {
+            print(try JSONOutput.string(made))
+        } else {
+            print("\(made.code): type it on the other device within \(made.expiresInSeconds / 60) minutes (it works once).")
+        }
+    }
+}
+
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",

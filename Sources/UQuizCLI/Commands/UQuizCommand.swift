@@ -25,7 +25,7 @@ public struct UQuizCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, ShowCommand.self, SolveCommand.self, StatsCommand.self, CreateCommand.self, EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, SearchCommand.self, PostersCommand.self,
             JudgeCommand.self, FetchPostersCommand.self, SeedCommand.self, ConfigCommand.self, ServeCommand.self,
-            LoginCommand.self, PublishCommand.self, BrowseCommand.self, LeaderboardCommand.self, DailyCommand.self,
+            LoginCommand.self, LinkCodeCommand.self, PublishCommand.self, BrowseCommand.self, LeaderboardCommand.self, DailyCommand.self,
             RoomCommand.self, AdminCommand.self,
         ]
     )
