@@ -12,7 +12,8 @@ import Synchronization
 /// know whether the request upgrades), so a client that sends half a head, or nothing, would hold its connection for
 /// ever. This handler sits first in every connection's pipeline from the start and closes a connection on which nothing
 /// was read for that long: a slow client never finishing its request, an idle keep-alive connection (as before), or a
-/// room's socket whose client stopped answering the room's heartbeats (they come every 15 s, well within it).
+/// room's socket whose client stopped answering the room's heartbeats (they come every 15 s, well within it). Beside
+/// it, the limit of connections per address, and `RequestHeadDeadline` after the HTTP decoder for heads that trickle.
 struct ReadIdleGuardedChannel: ServerChildChannel {
     struct Value: ServerChildChannelValue {
         let base: HTTP1WebSocketUpgradeChannel.Value
