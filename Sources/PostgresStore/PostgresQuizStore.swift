@@ -656,6 +656,9 @@ extension PostgresQuizStore {
 /// and `uquiz_store_connections_waiting` (through swift-metrics; nothing without a backend).
 final class ConnectionCensus: Sendable {
     private let counts = Mutex((inUse: 0, waiting: 0))
+    // Made once, with the store: `uquiz serve` bootstraps its metrics backend before it makes the store.
+    private let inUseGauge = Gauge(label: "uquiz_store_connections_in_use")
+    private let waitingGauge = Gauge(label: "uquiz_store_connections_waiting")
 
     /// One call, waiting for a connection until it says `inUse()`, counted until `end()`.
     final class Lease: Sendable {
@@ -695,8 +698,8 @@ final class ConnectionCensus: Sendable {
         counts.withLock { counts in
             counts.inUse += inUse
             counts.waiting += waiting
-            Gauge(label: "uquiz_store_connections_in_use").record(counts.inUse)
-            Gauge(label: "uquiz_store_connections_waiting").record(counts.waiting)
+            inUseGauge.record(counts.inUse)
+            waitingGauge.record(counts.waiting)
         }
     }
 }

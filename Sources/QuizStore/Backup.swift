@@ -53,9 +53,11 @@ extension AppDatabase {
     }
 
     private static func refuseExisting(_ path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw StoreError.io(path: path, detail: "already exists; name a new file (nothing was overwritten)")
-        }
+        guard !FileManager.default.fileExists(atPath: path) else { throw exists(path) }
+    }
+
+    private static func exists(_ path: String) -> StoreError {
+        .io(path: path, detail: "already exists; name a new file (nothing was overwritten)")
     }
 
     /// The copy at `path` passes SQLite's integrity and foreign-key checks; what it holds.
@@ -82,20 +84,9 @@ extension AppDatabase {
         }
     }
 
-    /// Renames the finished copy into place, its folder synced so that the name survives a crash.
+    /// Gives the finished copy its name, flushed first and only if nothing took the name meanwhile.
     private static func publish(_ temporary: String, at path: String) throws {
-        do {
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: temporary))
-            try handle.synchronize()
-            try handle.close()
-            try FileManager.default.moveItem(atPath: temporary, toPath: path)
-        } catch {
-            throw StoreError.io(path: path, detail: "\(error.localizedDescription)")
-        }
-        let folder = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        try FileSystem.syncFile(temporary)
+        guard try FileSystem.linkIfAbsent(temporary: temporary, destination: path) else { throw exists(path) }
     }
 }

@@ -68,22 +68,18 @@ package struct JSONLineLogHandler: LogHandler {
         var fields: [String: String] = [:]
         for (key, value) in metadata { fields[key] = value.description }
         for (key, value) in event.metadata ?? [:] { fields[key] = value.description }
-        fields["time"] = Self.timestamp()
+        fields["time"] = Self.timeFormat.format(Date())
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = event.message.description
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let line = try? encoder.encode(fields) else { return }
+        guard let line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         var stream = self.stream
         stream.write(String(decoding: line, as: UTF8.self) + "\n")
     }
 
-    private static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+    /// ISO 8601 in UTC with milliseconds; a value, made once and shared by every line.
+    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
 extension Logger {

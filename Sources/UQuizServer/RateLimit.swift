@@ -44,7 +44,7 @@ public struct RateLimit: Sendable, Equatable {
     public static let publishesPerPlayer = RateLimit(burst: 10, interval: .seconds(60))
     public static let publishesPerAddress = RateLimit(burst: 30, interval: .seconds(20))
 
-    /// Spending link codes, per client address: 10 at once, then 1 every 6 s. A code has 31^8 values and lasts 10
+    /// Spending link codes, per client address: 10 at once, then 1 every 6 s. A code has 30^8 values and lasts 10
     /// minutes: at this pace one address tries 110 of them in its life.
     public static let linkCodes = RateLimit(burst: 10, interval: .seconds(6))
 

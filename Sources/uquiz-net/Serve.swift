@@ -13,25 +13,16 @@ import UQuizStorage
 extension ServeCommand {
     /// `uquiz serve`'s run, here because only this binary links the server.
     func serve() async throws {
-        // The log is written by a thread of its own: a slow reader of it never holds a thread that serves. Whatever
-        // was logged is written before the process goes on to end (waited for on a thread that may block).
+        // The log is written off the cooperative threads: a slow reader of it never holds a thread that serves.
+        // Whatever was logged is written before the process goes on to end.
         let log = BackgroundStandardError()
         do {
             try await serve(logging: log)
         } catch {
-            await Self.flushed(log)
+            await log.flushed()
             throw error
         }
-        await Self.flushed(log)
-    }
-
-    private static func flushed(_ log: BackgroundStandardError) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                log.flush()
-                done.resume()
-            }
-        }
+        await log.flushed()
     }
 
     private func serve(logging log: BackgroundStandardError) async throws {

@@ -397,9 +397,9 @@ struct ServeFaultTests {
         }
     }
 
-    /// A log nobody reads (standard error a pipe that filled up) never stops the server: it is written by a thread of
-    /// its own, so 2,000 logged requests, about ten times what the pipe holds, are all answered; the lines are there
-    /// once the pipe is read.
+    /// A log nobody reads (standard error a pipe that filled up) never stops the server: it is written off the
+    /// cooperative threads, so 2,000 logged requests, about ten times what the pipe holds, are all answered; the lines
+    /// are there once the pipe is read.
     @Test func aLogNobodyReadsDoesNotStopTheServer() throws {
         let sandbox = try Sandbox()
         let process = Process()

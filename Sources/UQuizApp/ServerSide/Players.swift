@@ -63,8 +63,8 @@ public struct LinkCode: Sendable, Equatable {
     public var code: String
     public var expiresAt: Date
 
-    /// No 0/O, 1/I/L: a code is read off one screen and typed on another.
-    public static let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+    /// The share codes' look-alike-free alphabet: a code is read off one screen and typed on another.
+    public static let alphabet = ShareCode.alphabet
     public static let length = 8
     public static let lifetime: TimeInterval = 600
 
