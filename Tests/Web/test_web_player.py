@@ -303,6 +303,8 @@ class WebPlayerTests(unittest.TestCase):
             page = self.new_page(viewport)
             page.goto("/")
             page.get_by_label("Language").select_option("")
+            # The list is marked busy from the change until the list for any language replaced the page's language's.
+            expect(page.locator("#packages")).to_have_attribute("aria-busy", "false")
             expect(page.locator("#packages .package-title").first).to_be_visible()
             listed = set(page.locator("#packages .package-title").all_text_contents())
             self.assertTrue(bundled <= listed, listed)

@@ -101,15 +101,19 @@ async function showHome() {
   let shown = 0;
   const showList = async (filters) => {
     const asked = shown += 1;
+    list.setAttribute('aria-busy', 'true');
     try {
       const { sort, page } = await packagePage(filters);
       if (asked !== shown) return;
+      list.setAttribute('aria-busy', 'false');
       setText(listHeading, sort === 'popular' ? 'home.popular' : 'home.new');
       const filtered = Object.values(filters).some(Boolean);
       list.replaceChildren(...page.packages.map(packageItem));
       if (page.packages.length === 0) list.append(element('li', { i18n: [filtered ? 'home.noMatch' : 'home.none'] }));
     } catch (error) {
-      if (asked === shown) list.replaceChildren(element('li', { i18n: ['home.loadFailed', { message: error.message }] }));
+      if (asked !== shown) return;
+      list.setAttribute('aria-busy', 'false');
+      list.replaceChildren(element('li', { i18n: ['home.loadFailed', { message: error.message }] }));
     }
   };
   const filters = packageFilters(showList);
