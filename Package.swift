@@ -49,7 +49,9 @@ let package = Package(
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
         .target(name: "PosterGrid"),
         // Domain model shared by every capability.
-        .target(name: "QuizCore", dependencies: ["PosterGrid"]),
+        // Crypto for SHA-256 only: a room keeps the digest of each resume token, never the token, so what it checkpoints to
+        // the store cannot seat anyone.
+        .target(name: "QuizCore", dependencies: ["PosterGrid", .product(name: "Crypto", package: "swift-crypto")]),
         // The storage boundary: the protocols the front ends' use cases store through (the CLI's local store, the
         // server's store, rooms), the records they pass and the store errors. It knows neither database, and both
         // stores implement it without knowing each other.

@@ -69,6 +69,12 @@ public struct QuizRound: Sendable {
         schedule = try RevealSchedule(start: start, stageCount: stageCount, stageDuration: stageDuration, timeLimit: timeLimit)
     }
 
+    /// Puts back what a checkpoint kept of a round (`RoomCheckpoint`): the stages are brought back by `advance`.
+    mutating func restore(hintsUsed: Int, result: QuizResult?) {
+        self.hintsUsed = hintsUsed
+        self.result = result
+    }
+
     /// The next clock instant at which `advance` has something to report (a stage or the time limit), if any.
     public var nextDeadline: Duration? {
         guard !isOver, !isPaused else { return nil }

@@ -47,7 +47,7 @@ public struct Room: Sendable {
         case expired(RoomExpiry)
     }
 
-    enum Departure: Sendable {
+    enum Departure: String, Sendable, Codable {
         case left
         /// Dropped and not back within `seatHold`.
         case seatExpired
@@ -57,7 +57,8 @@ public struct Room: Sendable {
     struct Seat: Sendable {
         let id: RoomPlayerID
         let name: String
-        let token: ResumeToken
+        /// `ResumeToken.digest` of the seat's token.
+        let tokenDigest: String
         /// Set while the connection is lost; the seat is freed `seatHold` later.
         var droppedAt: Duration?
         /// Set once the player is gone for good. The seat stays in the list while it matters: the points of a player who
@@ -89,8 +90,8 @@ public struct Room: Sendable {
     public let shareCode: ShareCode
     public let quizzes: [RoomQuiz]
     public let rules: RoomRules
-    public private(set) var phase: Phase = .lobby
-    public private(set) var host: RoomPlayerID?
+    public internal(set) var phase: Phase = .lobby
+    public internal(set) var host: RoomPlayerID?
     var seats: [Seat] = []
     /// Players ever seated: the next id. Ids are never reused, so a message about a player who went stays unambiguous.
     var joinCount = 0
@@ -98,12 +99,15 @@ public struct Room: Sendable {
     let openedAt: Duration
     /// The running quiz's shared schedule and the stages announced so far.
     var schedule: RevealSchedule?
-    var revealedStages = 0
+    /// Stages of the running quiz announced so far.
+    public internal(set) var revealedStages = 0
     var lastSummary: RoomQuizSummary?
+    /// How the last ended quiz ended, and when: what rebuilds `lastSummary` from a checkpoint.
+    var lastEnding: (quiz: Int, ending: RoomQuizSummary.Ending, at: Duration)?
     /// The last accepted player command, for the idle expiry.
     var lastActivity: Duration
     /// The latest instant the room has been brought to; instants from the past are taken as this one.
-    public private(set) var now: Duration
+    public internal(set) var now: Duration
 
     public init(
         code: RoomCode, shareCode: ShareCode, quizzes: [RoomQuiz], rules: RoomRules, openedAt: Duration
@@ -189,10 +193,10 @@ public struct Room: Sendable {
             let skeleton = ReadableName.skeleton(trimmed)
             guard !seated.contains(where: { ReadableName.skeleton($0.name) == skeleton }) else { throw .nameTaken }
             var token = ResumeToken.random(using: &generator)
-            while room.seats.contains(where: { $0.token == token }) { token = ResumeToken.random(using: &generator) }
+            while room.seats.contains(where: { $0.tokenDigest == token.digest }) { token = ResumeToken.random(using: &generator) }
             room.joinCount += 1
             let id = RoomPlayerID(room.joinCount)
-            room.seats.append(Seat(id: id, name: trimmed, token: token, firstQuiz: room.firstQuizForNewcomer))
+            room.seats.append(Seat(id: id, name: trimmed, tokenDigest: token.digest, firstQuiz: room.firstQuizForNewcomer))
             if room.host == nil { room.host = id }
             out.append(RoomMessage(to: .everyone, .lobbyChanged(room.lobby)))
             out.append(RoomMessage(to: .player(id), .snapshot(room.makeSnapshot(for: room.seats.count - 1))))
@@ -206,7 +210,8 @@ public struct Room: Sendable {
         token: ResumeToken, at instant: Duration
     ) throws(RoomError) -> (player: RoomPlayerID, messages: [RoomMessage]) {
         try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
-            guard let index = room.seats.firstIndex(where: { $0.token.matches(token) }) else { throw .wrongResumeToken }
+            let digest = token.digest
+            guard let index = room.seats.firstIndex(where: { $0.tokenDigest == digest }) else { throw .wrongResumeToken }
             guard room.seats[index].isSeated else { throw .notInRoom }
             let wasDropped = room.seats[index].droppedAt != nil
             room.seats[index].droppedAt = nil
@@ -475,14 +480,20 @@ public struct Room: Sendable {
             start: instant, stageCount: spec.stageCount, stageDuration: rules.stageDuration, timeLimit: rules.timeLimit)
         revealedStages = 1
         for index in seats.indices where seats[index].isSeated && seats[index].firstQuiz <= quiz {
-            var round = try! QuizRound(
-                index: quiz, judge: spec.judge, hint: spec.hint, stageCount: spec.stageCount,
-                stageDuration: rules.stageDuration, timeLimit: rules.timeLimit, start: instant)
+            var round = makeRound(quiz, start: instant)
             _ = round.advance(to: instant)
             seats[index].round = round
         }
         phase = .playing(quiz: quiz)
         out.append(RoomMessage(to: .everyone, .quizStarted(quizClock())))
+    }
+
+    /// A player's round of quiz `quiz` started at `start`, on the room's rules (checked in `init`, so it cannot throw).
+    func makeRound(_ quiz: Int, start: Duration) -> QuizRound {
+        let spec = quizzes[quiz - 1]
+        return try! QuizRound(
+            index: quiz, judge: spec.judge, hint: spec.hint, stageCount: spec.stageCount,
+            stageDuration: rules.stageDuration, timeLimit: rules.timeLimit, start: start)
     }
 
     /// Ends the quiz early once every remaining player of it has solved it. A dropped player still holding a seat counts:
@@ -510,19 +521,25 @@ public struct Room: Sendable {
         } else {
             phase = .interlude(after: quiz, until: instant + rules.interlude)
         }
+        lastEnding = (quiz, ending, instant)
+        let summary = summary(of: quiz, ending: ending, at: instant)
+        lastSummary = summary
+        out.append(RoomMessage(to: .everyone, .quizEnded(summary)))
+        if isLast { out.append(RoomMessage(to: .everyone, .podium(makePodium()))) }
+    }
+
+    /// What everyone is shown when quiz `quiz` has ended (at `instant`): its answer, who solved it, the scoreboard.
+    func summary(of quiz: Int, ending: RoomQuizSummary.Ending, at instant: Duration) -> RoomQuizSummary {
         let solvers = seats.filter { $0.departure != .kicked }.compactMap { seat -> RoomQuizSummary.Solver? in
             guard let result = seat.results[quiz], result.solved else { return nil }
             return RoomQuizSummary.Solver(
                 player: seat.id, name: seat.name, points: result.score, stage: result.stageReached, seconds: result.seconds)
         }.sorted { ($0.points, -$0.seconds, -$0.player.value) > ($1.points, -$1.seconds, -$1.player.value) }
         let spec = quizzes[quiz - 1]
-        let summary = RoomQuizSummary(
+        return RoomQuizSummary(
             quiz: quiz, quizCount: quizzes.count, answerTitle: spec.answerTitle, answerYear: spec.answerYear,
             ending: ending, solvers: solvers, scoreboard: scoreboard,
-            nextQuizInMs: isLast ? nil : Self.milliseconds(instant + rules.interlude - now), serverTime: now)
-        lastSummary = summary
-        out.append(RoomMessage(to: .everyone, .quizEnded(summary)))
-        if isLast { out.append(RoomMessage(to: .everyone, .podium(makePodium()))) }
+            nextQuizInMs: quiz == quizzes.count ? nil : Self.milliseconds(instant + rules.interlude - now), serverTime: now)
     }
 
     /// A player goes for good. Their running quiz ends for them as skipped; a host passes the role on to the

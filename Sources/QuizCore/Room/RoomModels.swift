@@ -1,3 +1,4 @@
+import Crypto
 import PosterGrid
 
 /// A player's number in one room, given in join order from 1; never reused in that room, so events about a player who
@@ -32,12 +33,13 @@ public struct ResumeToken: Hashable, Sendable, CustomStringConvertible {
         return ResumeToken(hex.joined())!
     }
 
-    /// Compares in time independent of where the tokens differ, so response times tell a guesser nothing.
-    public func matches(_ other: ResumeToken) -> Bool {
-        let mine = Array(value.utf8)
-        let theirs = Array(other.value.utf8)
-        guard mine.count == theirs.count else { return false }
-        return zip(mine, theirs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    /// What a room keeps of the token: its SHA-256 in hex. A room compares digests, so how long a wrong token takes to
+    /// refuse tells a guesser nothing, and neither a room's memory nor its checkpoint in the store holds a token.
+    public var digest: String {
+        SHA256.hash(data: Array(value.utf8)).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
     }
 
     /// Tokens are secrets: never printed in logs or test failures in full.
@@ -69,7 +71,7 @@ public struct RoomQuiz: Sendable {
 }
 
 /// The timings of a room. Fixed limits that are safety bounds rather than game settings are static constants.
-public struct RoomRules: Sendable, Equatable {
+public struct RoomRules: Sendable, Equatable, Codable {
     /// The most players seated in a room at once (connected or holding a seat); one more join is refused.
     public static let maxPlayers = 50
     /// The most a guess's time may be moved back for the latency measured on the player's connection. Bounded so a
@@ -281,7 +283,7 @@ public struct RoomScore: Sendable, Equatable {
 }
 
 public struct RoomQuizSummary: Sendable, Equatable {
-    public enum Ending: String, Sendable, Equatable {
+    public enum Ending: String, Sendable, Equatable, Codable {
         /// Every player of the quiz solved it before the time was up.
         case everyoneSolved
         case timeUp
