@@ -300,6 +300,15 @@ enum Migrations {
                 "CREATE INDEX player_token_on_player_id ON player_token (player_id)",
             ]
         ),
+        (
+            "pg7-room-checkpoints",
+            [
+                // A room's holder renews a lease on it and keeps its checkpoint (JSON): when the lease ends, another
+                // instance carries the room on from it (QuizStore's v14-room-checkpoints).
+                "ALTER TABLE room_directory ADD COLUMN lease_until bigint, ADD COLUMN checkpoint text",
+                "CREATE INDEX room_directory_on_lease_until ON room_directory (lease_until)",
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

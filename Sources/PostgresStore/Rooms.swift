@@ -60,9 +60,11 @@ extension PostgresQuizStore {
         }
     }
 
-    public func roomInstance(code: String) async throws -> String? {
+    public func roomHolder(code: String) async throws -> RoomHolder? {
         try await read { session in
-            try await session.one("SELECT instance FROM room_directory WHERE code = $1", [.text(code)])?.string("instance")
+            try await session.one("SELECT instance, lease_until FROM room_directory WHERE code = $1", [.text(code)]).map {
+                RoomHolder(instance: try $0.string("instance"), leaseUntil: try $0.int64OrNil("lease_until"))
+            }
         }
     }
 
@@ -72,7 +74,52 @@ extension PostgresQuizStore {
         }
     }
 
-    public func releaseRoomCodes(instance: String) async throws {
-        try await write { session in try await session.execute("DELETE FROM room_directory WHERE instance = $1", [.text(instance)]) }
+    public func saveRoomCheckpoint(_ code: String, instance: String, checkpoint: Data) async throws -> Bool {
+        try await write { session in
+            try await session.one(
+                "UPDATE room_directory SET checkpoint = $3 WHERE code = $1 AND instance = $2 RETURNING code",
+                [.text(code), .text(instance), .text(String(decoding: checkpoint, as: UTF8.self))]) != nil
+        }
+    }
+
+    public func renewRoomLeases(instance: String, until: Int64) async throws -> [String] {
+        try await write { session in
+            try await session.query(
+                "UPDATE room_directory SET lease_until = $2 WHERE instance = $1 RETURNING code", [.text(instance), .int(until)]
+            ).map { try $0.string("code") }.sorted()
+        }
+    }
+
+    public func endRoomLeases(instance: String) async throws {
+        try await write { session in
+            try await session.execute(
+                "DELETE FROM room_directory WHERE instance = $1 AND checkpoint IS NULL", [.text(instance)])
+            try await session.execute("UPDATE room_directory SET lease_until = 0 WHERE instance = $1", [.text(instance)])
+        }
+    }
+
+    public func roomsWithEndedLeases(now: Int64, limit: Int) async throws -> [String] {
+        try await read { session in
+            try await session.query(
+                "SELECT code FROM room_directory WHERE lease_until < $1 ORDER BY lease_until, code LIMIT $2",
+                [.int(now), .int(limit)]
+            ).map { try $0.string("code") }
+        }
+    }
+
+    public func takeOverRoom(_ code: String, instance: String, leaseUntil: Int64, now: Int64) async throws -> Data? {
+        try await write { session in
+            try await session.execute(
+                "DELETE FROM room_directory WHERE code = $1 AND lease_until < $2 AND checkpoint IS NULL",
+                [.text(code), .int(now)])
+            // One statement: of instances taking the same room over at once, one row update wins and the others see
+            // the lease it set.
+            return try await session.one(
+                """
+                UPDATE room_directory SET instance = $2, lease_until = $3 WHERE code = $1 AND lease_until < $4
+                RETURNING checkpoint
+                """, [.text(code), .text(instance), .int(leaseUntil), .int(now)]
+            ).map { Data(try $0.string("checkpoint").utf8) }
+        }
     }
 }

@@ -67,9 +67,11 @@ extension AppDatabase {
         return db.changesCount == 1
     }
 
-    /// The base URL of the instance holding the room `code`, or `nil` when no instance has it.
-    static func roomInstance(code: String, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT instance FROM roomDirectory WHERE code = ?", arguments: [code])
+    /// Who holds the room `code`, or `nil` when no instance has it.
+    static func roomHolder(code: String, in db: Database) throws -> RoomHolder? {
+        try Row.fetchOne(db, sql: "SELECT instance, leaseUntil FROM roomDirectory WHERE code = ?", arguments: [code]).map {
+            RoomHolder(instance: $0["instance"], leaseUntil: $0["leaseUntil"])
+        }
     }
 
     /// Forgets the room `code` if `instance` holds it (never another instance's room of the same code).
@@ -77,9 +79,39 @@ extension AppDatabase {
         try db.execute(sql: "DELETE FROM roomDirectory WHERE code = ? AND instance = ?", arguments: [code, instance])
     }
 
-    /// Forgets every room of `instance`: what an instance does when it starts, since rooms it held before a crash
-    /// went with its memory.
-    static func releaseRoomCodes(instance: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM roomDirectory WHERE instance = ?", arguments: [instance])
+    static func saveRoomCheckpoint(_ code: String, instance: String, checkpoint: Data, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE roomDirectory SET checkpoint = ? WHERE code = ? AND instance = ?",
+            arguments: [String(decoding: checkpoint, as: UTF8.self), code, instance])
+        return db.changesCount == 1
+    }
+
+    static func renewRoomLeases(instance: String, until: Int64, in db: Database) throws -> [String] {
+        try db.execute(sql: "UPDATE roomDirectory SET leaseUntil = ? WHERE instance = ?", arguments: [until, instance])
+        return try String.fetchAll(db, sql: "SELECT code FROM roomDirectory WHERE instance = ? ORDER BY code", arguments: [instance])
+    }
+
+    static func endRoomLeases(instance: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM roomDirectory WHERE instance = ? AND checkpoint IS NULL", arguments: [instance])
+        try db.execute(sql: "UPDATE roomDirectory SET leaseUntil = 0 WHERE instance = ?", arguments: [instance])
+    }
+
+    static func roomsWithEndedLeases(now: Int64, limit: Int, in db: Database) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "SELECT code FROM roomDirectory WHERE leaseUntil < ? ORDER BY leaseUntil, code LIMIT ?",
+            arguments: [now, limit])
+    }
+
+    static func takeOverRoom(
+        _ code: String, instance: String, leaseUntil: Int64, now: Int64, in db: Database
+    ) throws -> Data? {
+        try db.execute(
+            sql: "DELETE FROM roomDirectory WHERE code = ? AND leaseUntil < ? AND checkpoint IS NULL", arguments: [code, now])
+        try db.execute(
+            sql: "UPDATE roomDirectory SET instance = ?, leaseUntil = ? WHERE code = ? AND leaseUntil < ?",
+            arguments: [instance, leaseUntil, code, now])
+        guard db.changesCount == 1 else { return nil }
+        return try String.fetchOne(db, sql: "SELECT checkpoint FROM roomDirectory WHERE code = ?", arguments: [code])
+            .map { Data($0.utf8) }
     }
 }

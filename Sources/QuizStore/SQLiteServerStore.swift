@@ -355,15 +355,33 @@ extension SQLiteServerStore {
         try await write { db in try AppDatabase.claimRoomCode(code, instance: instance, at: date, in: db) }
     }
 
-    public func roomInstance(code: String) async throws -> String? {
-        try await read { db in try AppDatabase.roomInstance(code: code, in: db) }
+    public func roomHolder(code: String) async throws -> RoomHolder? {
+        try await read { db in try AppDatabase.roomHolder(code: code, in: db) }
     }
 
     public func releaseRoomCode(_ code: String, instance: String) async throws {
         try await write { db in try AppDatabase.releaseRoomCode(code, instance: instance, in: db) }
     }
 
-    public func releaseRoomCodes(instance: String) async throws {
-        try await write { db in try AppDatabase.releaseRoomCodes(instance: instance, in: db) }
+    public func saveRoomCheckpoint(_ code: String, instance: String, checkpoint: Data) async throws -> Bool {
+        try await write { db in try AppDatabase.saveRoomCheckpoint(code, instance: instance, checkpoint: checkpoint, in: db) }
+    }
+
+    public func renewRoomLeases(instance: String, until: Int64) async throws -> [String] {
+        try await write { db in try AppDatabase.renewRoomLeases(instance: instance, until: until, in: db) }
+    }
+
+    public func endRoomLeases(instance: String) async throws {
+        try await write { db in try AppDatabase.endRoomLeases(instance: instance, in: db) }
+    }
+
+    public func roomsWithEndedLeases(now: Int64, limit: Int) async throws -> [String] {
+        try await read { db in try AppDatabase.roomsWithEndedLeases(now: now, limit: limit, in: db) }
+    }
+
+    public func takeOverRoom(_ code: String, instance: String, leaseUntil: Int64, now: Int64) async throws -> Data? {
+        try await write { db in
+            try AppDatabase.takeOverRoom(code, instance: instance, leaseUntil: leaseUntil, now: now, in: db)
+        }
     }
 }

@@ -311,6 +311,15 @@ enum Schema {
             }
             try db.create(index: "playerToken_on_playerId", on: "playerToken", columns: ["playerId"])
         }
+        migrator.registerMigration("v14-room-checkpoints") { db in
+            // A room's holder renews a lease on it and keeps its checkpoint (JSON): when the lease ends, another
+            // instance (or this one started again) carries the room on from it.
+            try db.alter(table: "roomDirectory") { t in
+                t.add(column: "leaseUntil", .integer)
+                t.add(column: "checkpoint", .text)
+            }
+            try db.create(index: "roomDirectory_on_leaseUntil", on: "roomDirectory", columns: ["leaseUntil"])
+        }
         return migrator
     }
 }

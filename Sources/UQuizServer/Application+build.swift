@@ -175,16 +175,18 @@ public struct ServerEnvironment: Sendable {
 /// server and stop after it, so requests in flight finish on them; `beforeServerStarts` runs once they run and before
 /// the server binds (migrations, the clock's first measurement). Run it with `runService()` for graceful shutdown on
 /// SIGINT and SIGTERM: the server stops accepting, in-flight requests finish, then the services stop in reverse order.
+/// `rooms` are the instance's live rooms (made here unless given: a caller that hands them over before the server
+/// stops, as `uquiz serve` does with `RoomHandOver`, makes them itself).
 public func buildApplication(
     configuration: ServerConfiguration, environment: ServerEnvironment, logger: Logger,
-    now: @escaping @Sendable () -> Duration = ServerClock.sinceStart,
+    now: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: ServerRooms? = nil,
     services: [any Service] = [],
     beforeServerStarts: @escaping @Sendable () async throws -> Void = {},
     onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
 ) -> some ApplicationProtocol {
     let host = configuration.host
     let seconds = configuration.idleTimeout.components.seconds
-    let rooms = makeRooms(environment: environment, configuration: configuration, monotonicNow: now)
+    let rooms = rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: now)
     let (router, routeServices) = buildRoutes(
         environment: environment, configuration: configuration, monotonicNow: now, rooms: rooms, logger: logger)
     var application = Application(
@@ -195,7 +197,7 @@ public func buildApplication(
             guarding: router, idleTimeout: .seconds(seconds), headTimeout: configuration.headTimeout, webSocket: roomSocketConfiguration,
             connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
-        services: services + routeServices + [RoomDirectoryRelease(rooms: rooms, logger: logger)],
+        services: services + routeServices + [RoomHandOver(rooms: rooms), RoomLeases(rooms: rooms)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let reachableHost = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
@@ -393,20 +395,29 @@ struct ImageServerWatch: Service {
     }
 }
 
-/// Takes this instance's rooms out of the store's room directory when the server shuts down gracefully: they end with
-/// the process, and the other instances then say so (404) rather than forward to an instance that is gone (502).
-struct RoomDirectoryRelease: Service {
+/// Hands this instance's live rooms over to the other instances when it shuts down gracefully (`ServerRooms.handOver`).
+/// Among the application's services it runs once the server has stopped; `uquiz serve` runs one more before the server
+/// (later in its own service group, so signalled first), so that the players, told to reconnect, are answered.
+public struct RoomHandOver: Service {
     let rooms: ServerRooms
-    let logger: Logger
 
-    func run() async throws {
+    public init(rooms: ServerRooms) {
+        self.rooms = rooms
+    }
+
+    public func run() async throws {
         // Cancelled rather than shut down: the process is being torn down anyway.
         do { try await gracefulShutdown() } catch { return }
-        do {
-            try await rooms.leftDirectory()
-        } catch {
-            logger.warning("live rooms: could not be taken out of the room directory (\(error))")
-        }
+        await rooms.handOver()
+    }
+}
+
+/// Renews this instance's leases on its rooms and takes over rooms whose holder stopped renewing, while it runs.
+struct RoomLeases: Service {
+    let rooms: ServerRooms
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await rooms.maintainLeases() }
     }
 }
 

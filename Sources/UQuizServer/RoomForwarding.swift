@@ -61,8 +61,10 @@ struct RoomForwarding: Sendable {
     }
 
     /// Relays a player's socket to the holder's socket of room `code` until either ends: the holder's close code
-    /// (kicked, flooding, room gone…) reaches the player as the holder sent it; a player who goes is a closed socket
-    /// to the holder, which holds their seat as for anyone who dropped.
+    /// (kicked, flooding, room gone, moved…) reaches the player as the holder sent it; a player who goes is a closed
+    /// socket to the holder, which holds their seat as for anyone who dropped. A holder that does not answer, or whose
+    /// socket breaks with no close, has stopped or died: the player is told the room moves, reconnects, and finds the
+    /// room where an instance took it over from its checkpoint.
     func relay(
         _ player: WebSocketInboundStream, _ toPlayer: WebSocketOutboundWriter, code: String, holder: String
     ) async throws {
@@ -78,11 +80,14 @@ struct RoomForwarding: Sendable {
             }
         } catch {
             logger.warning("room socket not relayed to \(holder): \(error)")
-            try? await toPlayer.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room's server does not answer")
+            try? await toPlayer.close(.unknown(RoomWire.CloseReason.moved.code), reason: RoomWire.CloseReason.moved.text)
             return
         }
-        let code = closing?.closeCode ?? .unknown(RoomWire.CloseReason.roomGone.code)
-        try? await toPlayer.close(code, reason: closing?.reason)
+        guard let closing else {
+            try? await toPlayer.close(.unknown(RoomWire.CloseReason.moved.code), reason: RoomWire.CloseReason.moved.text)
+            return
+        }
+        try? await toPlayer.close(closing.closeCode, reason: closing.reason)
     }
 
     private enum Side { case holderEnded, playerEnded }

@@ -64,21 +64,32 @@ struct RoomRoutes {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let code = context.requestContext.parameters.get("code") ?? ""
-            if !rooms.exists(code: code), case .elsewhere(let holder) = try await rooms.whereabouts(code: code) {
-                try await forwarding.relay(inbound, outbound, code: code, holder: holder)
-                return
+            if !rooms.exists(code: code) {
+                switch try await rooms.whereabouts(code: code) {
+                case .elsewhere(let holder):
+                    try await forwarding.relay(inbound, outbound, code: code, holder: holder)
+                    return
+                case .moving:
+                    try await outbound.close(.unknown(RoomWire.CloseReason.moved.code), reason: RoomWire.CloseReason.moved.text)
+                    return
+                case .here, .nowhere:
+                    break
+                }
             }
             try await play(code: code, inbound, outbound)
         }
     }
 
     /// The base URL of the instance holding room `code`, when another instance does and `request` was not forwarded
-    /// already; `nil` when the room is here (or nowhere: the local route then says 404).
+    /// already; `nil` when the room is here (taken over just now, perhaps) or nowhere (the local route then says 404).
+    /// A room moving between instances is a 503 to ask again in a moment.
     private func holder(of code: String, _ request: Request) async throws -> String? {
-        guard !RoomForwarding.isForwarded(request), case .elsewhere(let holder) = try await rooms.whereabouts(code: code) else {
-            return nil
+        guard !RoomForwarding.isForwarded(request) else { return nil }
+        switch try await rooms.whereabouts(code: code) {
+        case .elsewhere(let holder): return holder
+        case .moving: throw APIError.roomMoving
+        case .here, .nowhere: return nil
         }
-        return holder
     }
 
     /// A player's socket to a room this instance holds.
@@ -158,6 +169,15 @@ extension APIError {
             return .init(
                 status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again",
                 headers: [.retryAfter: "5"])
+        case .stopping:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready",
+                message: "this server instance is stopping; open the room again (another instance opens it)",
+                headers: [.retryAfter: "1"])
         }
     }
+
+    static let roomMoving = APIError(
+        status: .serviceUnavailable, code: "room_moving",
+        message: "the room is moving to another server instance; ask again in a moment", headers: [.retryAfter: "1"])
 }

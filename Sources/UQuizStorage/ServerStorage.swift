@@ -143,17 +143,51 @@ public protocol RoomResultStorage: Sendable {
 }
 
 /// Which server instance holds each open room, shared by every instance on one store: a room lives in the memory of
-/// the instance that opened it, and the others forward its requests and sockets there (UQuizServer's RoomForwarding).
+/// the instance that holds it, and the others forward its requests and sockets there (UQuizServer's RoomForwarding).
 /// Its primary key makes a room code unique across instances.
+///
+/// A holder keeps its rooms' checkpoints here and renews a lease on them; a room whose lease has ended (its holder
+/// stopped and handed it over, or died) is taken over by another instance from its checkpoint. Lease instants are
+/// microseconds on the servers' shared clock.
 public protocol RoomDirectoryStorage: Sendable {
     /// Records that room `code` lives on `instance` (its base URL); `false` when the code is taken.
     func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool
-    /// The base URL of the instance holding room `code`, `nil` when none does.
-    func roomInstance(code: String) async throws -> String?
+    /// Who holds room `code`, `nil` when no instance does.
+    func roomHolder(code: String) async throws -> RoomHolder?
     /// Forgets room `code` if `instance` holds it.
     func releaseRoomCode(_ code: String, instance: String) async throws
-    /// Forgets every room of `instance` (when it starts: rooms it held before went with its memory).
-    func releaseRoomCodes(instance: String) async throws
+    /// Keeps `checkpoint` for room `code` while `instance` holds it; `false` when it does not (any more).
+    func saveRoomCheckpoint(_ code: String, instance: String, checkpoint: Data) async throws -> Bool
+    /// Extends the lease of every room `instance` holds to `until`; the codes of the rooms it holds.
+    func renewRoomLeases(instance: String, until: Int64) async throws -> [String]
+    /// Ends the leases of `instance`'s rooms, for another instance to take them over (it stops, or starts again after
+    /// dying); its rooms without a checkpoint cannot be carried on and are forgotten.
+    func endRoomLeases(instance: String) async throws
+    /// Rooms whose lease ended before `now`, the longest ended first, at most `limit`.
+    func roomsWithEndedLeases(now: Int64, limit: Int) async throws -> [String]
+    /// Takes room `code` over for `instance` with a lease until `leaseUntil`, if its lease ended before `now`: its
+    /// checkpoint. `nil` when another instance holds it (or took it first); a room whose lease ended with no checkpoint
+    /// is forgotten.
+    func takeOverRoom(_ code: String, instance: String, leaseUntil: Int64, now: Int64) async throws -> Data?
+}
+
+/// Who holds a room: an instance's base URL, and when its lease ends (`nil` until first renewed).
+public struct RoomHolder: Sendable, Equatable {
+    public var instance: String
+    public var leaseUntil: Int64?
+
+    public init(instance: String, leaseUntil: Int64?) {
+        self.instance = instance
+        self.leaseUntil = leaseUntil
+    }
+
+    /// Whether another instance may take the room over at `now`.
+    public func leaseEnded(at now: Int64) -> Bool { leaseUntil.map { $0 < now } ?? false }
+}
+
+extension RoomDirectoryStorage {
+    /// The base URL of the instance holding room `code`, `nil` when none does.
+    public func roomInstance(code: String) async throws -> String? { try await roomHolder(code: code)?.instance }
 }
 
 /// What a store keeps of live rooms.

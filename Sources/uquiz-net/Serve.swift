@@ -52,8 +52,9 @@ extension ServeCommand {
         // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time. It
         // is measured once the store's services run, before the server binds.
         let clock = SharedClock(unsynchronized: database.store)
+        let rooms = makeRooms(environment: environment, configuration: configuration, monotonicNow: clock.now)
         let app = buildApplication(
-            configuration: configuration, environment: environment, logger: logger, now: clock.now,
+            configuration: configuration, environment: environment, logger: logger, now: clock.now, rooms: rooms,
             services: database.services + [ClockSynchronization(clock: clock)],
             beforeServerStarts: {
                 // A bad database stops the server here, before it says it is listening.
@@ -66,7 +67,12 @@ extension ServeCommand {
                 // whoever waits for it would wait forever.
                 FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
             })
-        try await app.runService()
+        // On SIGTERM or SIGINT the services stop in reverse order: the live rooms are handed over to the other
+        // instances first, while this one still answers the players sent to reconnect; then the server stops.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: app), .init(service: RoomHandOver(rooms: rooms))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
 

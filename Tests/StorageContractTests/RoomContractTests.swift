@@ -40,9 +40,48 @@ import UQuizApp
             try await store.releaseRoomCode("K7QF", instance: a)
             #expect(try await store.roomInstance(code: "K7QF") == nil)
             #expect(try await store.claimRoomCode("K7QF", instance: b, at: Date()))
-            try await store.releaseRoomCodes(instance: b)
-            #expect(try await store.roomInstance(code: "K7QF") == nil)
-            #expect(try await store.roomInstance(code: "M3XZ") == nil)
+            #expect(try await store.roomHolder(code: "K7QF") == RoomHolder(instance: b, leaseUntil: nil))
+        }
+    }
+
+    /// A holder renews its leases and keeps checkpoints; when its leases end (it stopped, or they ran out), another
+    /// instance takes each room over, once: from its checkpoint, or not at all when there is none.
+    @Test(arguments: StoreKind.allCases)
+    func aRoomWhoseLeaseEndedIsTakenOverOnceFromItsCheckpoint(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let a = "http://10.0.0.1:8080", b = "http://10.0.0.2:8080"
+            for code in ["K7QF", "M3XZ", "R4WY"] { #expect(try await store.claimRoomCode(code, instance: a, at: Date())) }
+            #expect(try await store.claimRoomCode("T9PQ", instance: b, at: Date()))
+            #expect(try await store.renewRoomLeases(instance: a, until: 5_000) == ["K7QF", "M3XZ", "R4WY"])
+            #expect(try await store.roomHolder(code: "K7QF") == RoomHolder(instance: a, leaseUntil: 5_000))
+            let checkpoint = Data(#"{"room":"K7QF","quiz":2}"#.utf8)
+            #expect(try await store.saveRoomCheckpoint("K7QF", instance: a, checkpoint: checkpoint))
+            #expect(try await store.saveRoomCheckpoint("M3XZ", instance: a, checkpoint: Data("{}".utf8)))
+            #expect(try await store.saveRoomCheckpoint("K7QF", instance: b, checkpoint: Data("{}".utf8)) == false,
+                    "only the holder keeps a room's checkpoint")
+
+            // While the lease runs, nobody takes the room.
+            #expect(try await store.roomsWithEndedLeases(now: 4_000, limit: 10) == [])
+            #expect(try await store.takeOverRoom("K7QF", instance: b, leaseUntil: 9_000, now: 4_000) == nil)
+            // Past it, the rooms are found, the longest ended first, and taken over once.
+            #expect(try await store.renewRoomLeases(instance: b, until: 7_000) == ["T9PQ"])
+            #expect(try await store.roomsWithEndedLeases(now: 8_000, limit: 10) == ["K7QF", "M3XZ", "R4WY", "T9PQ"])
+            #expect(try await store.roomsWithEndedLeases(now: 6_000, limit: 2) == ["K7QF", "M3XZ"])
+            #expect(try await store.takeOverRoom("K7QF", instance: b, leaseUntil: 9_000, now: 6_000) == checkpoint)
+            #expect(try await store.takeOverRoom("K7QF", instance: a, leaseUntil: 9_000, now: 6_000) == nil, "taken already")
+            #expect(try await store.roomHolder(code: "K7QF") == RoomHolder(instance: b, leaseUntil: 9_000))
+            #expect(try await store.saveRoomCheckpoint("K7QF", instance: a, checkpoint: Data("{}".utf8)) == false,
+                    "the old holder's late checkpoint is refused")
+            // A room with no checkpoint cannot be carried on: it is forgotten instead.
+            #expect(try await store.takeOverRoom("R4WY", instance: b, leaseUntil: 9_000, now: 6_000) == nil)
+            #expect(try await store.roomHolder(code: "R4WY") == nil)
+            #expect(try await store.renewRoomLeases(instance: a, until: 10_000) == ["M3XZ"], "A holds what is left of its rooms")
+
+            // An instance that stops ends its leases at once: its rooms are there for the taking.
+            try await store.endRoomLeases(instance: b)
+            #expect(try await store.roomsWithEndedLeases(now: 1, limit: 10) == ["K7QF"])
+            #expect(try await store.roomHolder(code: "T9PQ") == nil, "B's room without a checkpoint went with it")
+            #expect(try await store.takeOverRoom("K7QF", instance: a, leaseUntil: 12_000, now: 1) == checkpoint)
         }
     }
 }

@@ -25,4 +25,11 @@ public enum ServerCounters {
     public static func rateLimited(_ limit: String) {
         Counter(label: "uquiz_rate_limit_refusals_total", dimensions: [("limit", limit)]).increment()
     }
+
+    /// A live room carried on by this instance from its checkpoint (`how`: "handed_over" by an instance that stopped,
+    /// or "lease_ended" after its holder stopped answering).
+    static func roomTakenOver(handedOver: Bool) {
+        Counter(label: "uquiz_room_takeovers_total", dimensions: [("how", handedOver ? "handed_over" : "lease_ended")])
+            .increment()
+    }
 }

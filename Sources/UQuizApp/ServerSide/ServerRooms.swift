@@ -16,13 +16,21 @@ public struct RoomLimits: Sendable {
     /// Messages queued for one connection and not written yet: past this the client is not reading, and is cut off
     /// rather than have the server hold ever more for it.
     public var maxQueuedMessages: Int
+    /// How long a holder's claim on its rooms lasts without being renewed: when an instance dies, another takes its
+    /// rooms over at most this long (and one `leaseRenewal`) after its last renewal.
+    public var lease: Duration
+    /// How often a holder renews its leases and looks for rooms whose lease ended.
+    public var leaseRenewal: Duration
     /// The rules drawn from the package's level, as the room plays them; tests shorten the waits with it.
     public var adjustRules: @Sendable (RoomRules) -> RoomRules
 
     public init(
         maxHostedRooms: Int = 3, maxRooms: Int = 1_000, helloTimeout: Duration = .seconds(5),
-        maxQueuedMessages: Int = 256, adjustRules: @escaping @Sendable (RoomRules) -> RoomRules = { $0 }
+        maxQueuedMessages: Int = 256, lease: Duration = .seconds(3), leaseRenewal: Duration = .seconds(1),
+        adjustRules: @escaping @Sendable (RoomRules) -> RoomRules = { $0 }
     ) {
+        self.lease = lease
+        self.leaseRenewal = leaseRenewal
         self.maxHostedRooms = maxHostedRooms
         self.maxRooms = maxRooms
         self.helloTimeout = helloTimeout
@@ -38,8 +46,12 @@ public enum RoomOutbound: Sendable, Equatable {
 }
 
 /// The live rooms of this server instance: each a `Room` value behind a lock, with its players' connections
-/// and one timer that wakes at the room's `nextDeadline`. Rooms live in this process's memory only: a room is a few
-/// minutes of play among people connected to this instance, and only its final results are stored.
+/// and one timer that wakes at the room's `nextDeadline`. A room is played in this process's memory; once the instance
+/// listens (and so is in the store's room directory), each room's checkpoint is kept in the store at every join, leave
+/// and quiz boundary, under a lease this instance renews (`maintainLeases`). An instance that stops hands its rooms
+/// over (`handOver`: a last checkpoint, its leases ended, its players told to reconnect), and one that dies lets its
+/// leases run out: either way another instance takes each room over from its checkpoint (`adopt`) when a player
+/// reconnects to it or its lease sweep finds the room.
 ///
 /// The clock is injected, as for `ServerPlays`: every command is stamped with `now()` when the server received it, and
 /// a guess is judged at that instant (less the latency the server measured, bounded by the room): nothing a client
@@ -54,6 +66,10 @@ public final class ServerRooms: Sendable {
     /// This instance's base URL as other instances reach it, once it listens (`listening(at:)`): until then rooms
     /// are this instance's alone and kept out of the directory.
     private let instance = Mutex<String?>(nil)
+    /// Set by `handOver`: this instance opens and takes over no room any more.
+    let stoppingFlag = Mutex(false)
+    /// Rooms being taken over by this instance: whoever asks for one meanwhile waits for the same takeover.
+    let adoptions = Mutex<[RoomCode: Task<Bool, Never>]>([:])
     let posters: StagePosterCache<String>
     private let preparedPackages = Mutex<[Int64: (task: Task<PreparedPackage, any Error>, at: Duration)]>([:])
 
@@ -74,6 +90,7 @@ public final class ServerRooms: Sendable {
 
     /// Opens a room on the package `shareCode` (any case) hosted by `host`, who must then join it first with their token.
     public func open(shareCode: String, host: Player) async throws -> RoomCode {
+        guard !isStopping else { throw ServerRoomError.stopping }
         let published = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
         let prepared = try await prepared(packageId: published.id)
         guard !prepared.quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
@@ -92,6 +109,7 @@ public final class ServerRooms: Sendable {
         }
         for code in retired { await release(code) }
         await live.tick()
+        await live.saveCheckpoint()
         return live.code
     }
 
@@ -203,43 +221,55 @@ public final class ServerRooms: Sendable {
             // Opening order, for "the oldest": instants may tie on a coarse or hand-driven clock.
             let serial = (rooms.values.map(\.serial).max() ?? 0) + 1
             let live = LiveRoom(
-                room: room, packageId: packageId, quizzes: quizzes, openedBy: host.id, serial: serial, rooms: self)
+                room: room, packageId: packageId, quizzes: quizzes, openedBy: host.id, serial: serial, listed: claimed != nil,
+                rooms: self)
             rooms[code] = live
             return (live, retired)
         }
     }
 
-    /// Where a room is: here, on another instance of the store (at its base URL), or nowhere.
+    /// Where a room is: here, on another instance of the store (at its base URL), moving between instances, or
+    /// nowhere.
     public enum Whereabouts: Equatable, Sendable {
         case here
         case elsewhere(instance: String)
+        /// Its holder's lease has ended and no instance has it yet (this one stops, so it cannot take the room):
+        /// asking again in a moment finds it.
+        case moving
         case nowhere
     }
 
-    /// Where the room `code` is. A code the directory gives to this very instance but that is not in its memory is
-    /// nowhere: a room being opened this instant (claimed, not yet placed), or one lost in an earlier run (which
-    /// `listening(at:)` forgot at start).
+    /// Where the room `code` is. A room whose lease has ended is taken over here, from its checkpoint. A code the
+    /// directory gives to this very instance but that is not in its memory is nowhere: a room being opened this
+    /// instant (claimed, not yet placed), or one that could not be carried on.
     public func whereabouts(code: String) async throws -> Whereabouts {
         guard let code = RoomCode(code) else { return .nowhere }
         if rooms.withLock({ $0[code] }) != nil { return .here }
-        guard let holder = try await environment.store().roomInstance(code: code.value),
-            holder != instance.withLock({ $0 })
-        else { return .nowhere }
-        return .elsewhere(instance: holder)
-    }
-
-    /// This instance is stopping: its rooms go with it, so they leave the directory (and new ones stay out of it).
-    public func leftDirectory() async throws {
-        guard let url = instance.withLock({ url in defer { url = nil }; return url }) else { return }
-        try await environment.store().releaseRoomCodes(instance: url)
+        let store = try environment.store()
+        guard var holder = try await store.roomHolder(code: code.value) else { return .nowhere }
+        if holder.leaseEnded(at: now().wholeMicroseconds) {
+            if await adopt(code) { return .here }
+            guard let after = try await store.roomHolder(code: code.value) else { return .nowhere }
+            if after.leaseEnded(at: now().wholeMicroseconds) { return .moving }
+            holder = after
+        }
+        guard holder.instance != instance.withLock({ $0 }) else { return .nowhere }
+        return .elsewhere(instance: holder.instance)
     }
 
     /// This instance listens at `url` (its base URL as the other instances reach it): its rooms go into the store's
-    /// directory from now on, and any left there under this URL by an earlier run are forgotten.
+    /// directory from now on. Rooms left there under this URL by an earlier run that died are ended, for this or
+    /// another instance to take over from their checkpoints.
     public func listening(at url: String) async throws {
         instance.withLock { $0 = url }
-        try await environment.store().releaseRoomCodes(instance: url)
+        try await environment.store().endRoomLeases(instance: url)
     }
+
+    /// Whether `handOver` has run: this instance stops.
+    public var isStopping: Bool { stoppingFlag.withLock { $0 } }
+
+    /// This instance's base URL in the room directory, once it listens.
+    var listeningURL: String? { instance.withLock { $0 } }
 
     /// Who is in the room and what it is doing.
     public func info(code: String) async throws -> RoomWire.RoomInfo {
@@ -321,9 +351,47 @@ public final class ServerRooms: Sendable {
         await release(code)
     }
 
+    var liveRooms: [LiveRoom] { rooms.withLock { Array($0.values) } }
+
+    func liveRoom(_ code: RoomCode) -> LiveRoom? { rooms.withLock { $0[code] } }
+
+    /// Puts a room taken over from its checkpoint among this instance's rooms (whatever their number: its players are
+    /// in it already).
+    func place(restored room: Room, record: RoomCheckpointRecord, quizzes: [Quiz]) -> LiveRoom {
+        rooms.withLock { rooms in
+            let serial = (rooms.values.map(\.serial).max() ?? 0) + 1
+            let live = LiveRoom(
+                room: room, packageId: record.packageId, quizzes: quizzes, openedBy: record.openedBy, serial: serial,
+                listed: true, rooms: self)
+            live.state.withLock { state in
+                state.accounts = Dictionary(uniqueKeysWithValues: record.accounts.compactMap { key, account in
+                    Int(key).map { (RoomPlayerID($0), account) }
+                })
+                state.anyoneJoined = record.anyoneJoined
+                state.resultsStored = record.resultsStored
+                state.announced = LiveRoom.announced(in: room)
+            }
+            rooms[room.code] = live
+            return live
+        }
+    }
+
+    /// Lets a room go that another instance carries on (or will): out of this instance's memory, its timer stopped,
+    /// its players told to reconnect. Its directory row is the new holder's, so it is left alone.
+    func letGo(_ live: LiveRoom) {
+        rooms.withLock { rooms in if rooms[live.code] === live { rooms[live.code] = nil } }
+        live.state.withLock { state in
+            state.gone = true
+            state.timer?.cancel()
+            state.timer = nil
+            for connection in state.connections.values { connection.close(.moved) }
+            state.connections.removeAll()
+        }
+    }
+
     /// Takes this instance's room `code` out of the directory; a failure is logged (the code stays taken until this
     /// instance restarts).
-    private func release(_ code: RoomCode) async {
+    func release(_ code: RoomCode) async {
         guard let instance = instance.withLock({ $0 }) else { return }
         do {
             try await environment.store().releaseRoomCode(code.value, instance: instance)
@@ -360,6 +428,10 @@ final class LiveRoom: Sendable {
         var timer: Task<Void, Never>?
         var timerDeadline: Duration?
         var resultsStored = false
+        /// Set when this instance hands the room over or loses it to another: nothing changes it here any more.
+        var gone = false
+        /// Set by `ServerRooms.handOver`: the last checkpoint is the room as it is.
+        var handedOver = false
     }
 
     let code: RoomCode
@@ -368,15 +440,22 @@ final class LiveRoom: Sendable {
     let openedBy: Int64
     /// Rooms opened earlier on this instance have smaller ones.
     let serial: Int
+    /// In the store's room directory, so checkpointed there (rooms opened before the instance listened are not).
+    let listed: Bool
     let rooms: ServerRooms
     let state: Mutex<State>
+    /// Writes the room's checkpoints one at a time, the latest state last.
+    let checkpoints = LatestWins()
 
-    init(room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, serial: Int, rooms: ServerRooms) {
+    init(
+        room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, serial: Int, listed: Bool, rooms: ServerRooms
+    ) {
         code = room.code
         self.packageId = packageId
         self.quizzes = quizzes
         self.openedBy = openedBy
         self.serial = serial
+        self.listed = listed
         self.rooms = rooms
         state = Mutex(State(room: room))
     }
@@ -428,6 +507,8 @@ final class LiveRoom: Sendable {
     struct Aftermath {
         var results: [RoomResultRow]?
         var expired = false
+        /// Something another instance would need to carry the room on happened: who sits in it, or a quiz boundary.
+        var changed = false
     }
 }
 
@@ -437,6 +518,8 @@ extension LiveRoom {
         let instant = rooms.now()
         var aftermath = Aftermath()
         let result: Result<Void, RoomError> = state.withLock { state in
+            // A room handed over: its players are being told to reconnect to its new holder, where they ask again.
+            if state.gone { return .success(()) }
             do throws(RoomError) {
                 let messages = try body(&state, instant)
                 deliver(messages, in: &state, aftermath: &aftermath)
@@ -464,6 +547,11 @@ extension LiveRoom {
                 state.resultsStored = true
                 aftermath.results = rows(of: podium, accounts: state.accounts)
             case .roomExpired: aftermath.expired = true
+            default: break
+            }
+            switch message.event {
+            case .lobbyChanged, .hostChanged, .quizLoading, .quizStarted, .quizEnded, .podium, .kicked:
+                aftermath.changed = true
             default: break
             }
             let text = RoomWire.encode(wire)
@@ -507,6 +595,7 @@ extension LiveRoom {
         var aftermath = Aftermath()
         let instant = rooms.now()
         state.withLock { state in
+            if state.gone { return }
             // Forgotten so that `rearm` sets a timer again even for the same deadline (a sleep that woke a little early).
             state.timerDeadline = nil
             deliver(state.room.advance(to: instant), in: &state, aftermath: &aftermath)
@@ -517,6 +606,7 @@ extension LiveRoom {
 
     func finish(_ aftermath: Aftermath) async {
         if let rows = aftermath.results { await rooms.store(rows, code: code) }
+        if aftermath.changed && !aftermath.expired { await saveCheckpoint() }
         if aftermath.expired {
             await rooms.remove(code)
             state.withLock { state in
@@ -552,4 +642,6 @@ public enum ServerRoomError: Error, Equatable {
     /// The server has not announced that stage (or, with `stage` nil, the quiz has not ended).
     case notRevealed(quiz: Int, stage: Int?)
     case posterUnavailable
+    /// This instance is stopping: another one opens the room.
+    case stopping
 }

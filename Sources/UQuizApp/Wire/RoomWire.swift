@@ -313,6 +313,9 @@ public enum RoomWire {
         /// The client left `RoomLimits.maxQueuedMessages` messages unread: it does not read, so it is cut off before
         /// the server holds more for it.
         case tooSlow
+        /// The room is moving to another server instance (this one stops, or the one holding it does not answer):
+        /// connect again and `resume`; the seat is held.
+        case moved
 
         public var code: UInt16 {
             switch self {
@@ -325,6 +328,7 @@ public enum RoomWire {
             case .kicked: 4003
             case .replaced: 4004
             case .tooSlow: 4005
+            case .moved: 4006
             }
         }
 
@@ -339,6 +343,7 @@ public enum RoomWire {
             case .kicked: "kicked by the host"
             case .replaced: "resumed on another connection"
             case .tooSlow: "too many messages left unread"
+            case .moved: "the room is moving to another server: connect again and resume"
             }
         }
     }
