@@ -53,7 +53,8 @@ struct RoomRoutes {
             let code = try context.parameters.require("code")
             try await misses.lookup(from: context.clientAddress) {
                 var known = rooms.exists(code: code)
-                if !known { known = try await holder(of: code, request) != nil }
+                // Asking where the room is may take it over here (its lease had ended).
+                if !known { known = try await holder(of: code, request) != nil || rooms.exists(code: code) }
                 guard known else { throw ServerRoomError.unknownRoom }
             }
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
