@@ -230,6 +230,8 @@ let package = Package(
             name: "UQuizCLITests",
             dependencies: [
                 "uquiz", "uquiz-net", "UQuizCLI", "UQuizServer", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
+                // The terminal's room socket, as real WebSocket clients of `uquiz serve` processes.
+                "RoomSocket",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

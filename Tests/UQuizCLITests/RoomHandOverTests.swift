@@ -1,0 +1,248 @@
+import Foundation
+import RoomSocket
+import Testing
+import UQuizApp
+import UQuizTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A player of a live room on a real WebSocket to a `uquiz serve` process, as a browser behind a load balancer is: when
+/// its socket ends it connects again, to whichever instance still answers, and resumes its seat. It says `loaded` for
+/// every quiz that loads, as soon as it loads.
+final class RoomPlayer {
+    let name: String
+    private(set) var connection: any RoomSocketConnection
+    private(set) var messages: [RoomWire.ServerMessage] = []
+    private(set) var seat: RoomWire.Welcome?
+    /// The close codes of the sockets that ended, in order (`nil`: broken with no close).
+    private(set) var closes: [UInt16?] = []
+    /// The instances to reconnect to, in order of preference (a load balancer's view of who answers).
+    var instances: [String]
+    /// The other players of the room in this test: a wait on one reads everyone's socket, as their own devices would.
+    var table: [RoomPlayer] = []
+    private let code: String
+
+    init(_ name: String, code: String, instance: String) {
+        self.name = name
+        self.code = code
+        instances = [instance]
+        connection = WebSocketRoomConnector().connect(url: Self.url(instance, code))
+    }
+
+    static func url(_ instance: String, _ code: String) -> String {
+        instance.replacingOccurrences(of: "http://", with: "ws://") + "/v1/rooms/\(code)/ws"
+    }
+
+    func send(_ message: RoomWire.ClientMessage) { connection.send(RoomWire.text(message)) }
+
+    /// Reads what arrived; a socket that ended is replaced by a new one that resumes the seat.
+    func pump() {
+        for event in connection.take() {
+            switch event {
+            case .text(let text):
+                guard let message = try? RoomWire.decodeServer(text) else { continue }
+                messages.append(message)
+                switch message {
+                case .welcome(let welcome): seat = welcome
+                case .ping(let ping): send(.pong(serverTime: ping.serverTime))
+                case .quizLoading(let loading): send(.loaded(quiz: loading.quiz))
+                case .snapshot(let snapshot):
+                    if let loading = snapshot.loading, snapshot.standing == "playing" { send(.loaded(quiz: loading.quiz)) }
+                default: break
+                }
+            case .closed(let code):
+                closes.append(code)
+                guard let seat, code != RoomWire.CloseReason.left.code else { return }
+                usleep(200_000)
+                let instance = instances[(closes.count - 1) % instances.count]
+                connection = WebSocketRoomConnector().connect(url: Self.url(instance, self.code))
+                send(.resume(token: seat.resumeToken))
+                return
+            }
+        }
+    }
+
+    /// Waits (up to `seconds`, a bound and not a timing assertion) for the first message since `from` that `match`
+    /// picks; the index after it, to wait on from there.
+    @discardableResult
+    func waitFor<T>(
+        _ what: String, after from: Int = 0, seconds: Double = 30, _ match: (RoomWire.ServerMessage) -> T?
+    ) throws -> (T, next: Int) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            for player in table where player !== self { player.pump() }
+            pump()
+            for index in messages.indices where index >= from {
+                if let found = match(messages[index]) { return (found, index + 1) }
+            }
+            usleep(10_000)
+        }
+        throw RoomPlayerTimeout(description: "\(name): no \(what) within \(seconds) s; last: \(messages.suffix(3))")
+    }
+
+    func join(token: String? = nil) throws {
+        send(.join(name: name, playerToken: token))
+        try waitFor("welcome") { if case .welcome(let welcome) = $0 { welcome } else { nil } }
+    }
+}
+
+struct RoomPlayerTimeout: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Restarts that lose no live game: two `uquiz serve` processes on one PostgreSQL database, a room of three players
+/// on both, stopped (SIGTERM) or killed (SIGKILL) in the middle of quiz 2.
+@Suite("Live rooms across instance restarts", .serialized)
+struct RoomHandOverTests {
+    let serve = ServeCommandTests()
+    /// Metropolis, Nosferatu, The Cabinet of Dr. Caligari: bundled posters, and answers the test knows.
+    static let answers = ["Metropolis", "Nosferatu", "The Cabinet of Dr. Caligari"]
+
+    func json(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    func newPlayer(_ name: String, on server: ServeCommandTests.RunningServer) throws -> String {
+        let made = try serve.curl([
+            "--header", "Content-Type: application/json", "--data", "{\"name\": \"\(name)\"}", server.baseURL + "/v1/players",
+        ])
+        return try #require(json(made.body)["token"] as? String, "\(made.body)")
+    }
+
+    /// A three-quiz package published by `token`; its share code.
+    func publishThreeQuizzes(on server: ServeCommandTests.RunningServer, token: String) throws -> String {
+        let spec = """
+            {"format": 1, "title": "Hand-over test", "level": "beginner", "language": "en", "visibility": "unlisted",
+             "quizzes": [{"movie": 19, "areas": [[35, 9], [24, 38], [53, 26]]},
+                         {"movie": 653, "areas": [[27, 24], [41, 12], [64, 32]]},
+                         {"movie": 234, "areas": [[30, 25], [15, 15], [50, 35]]}]}
+            """
+        let published = try serve.curl([
+            "--header", "Authorization: Bearer \(token)", "--header", "Content-Type: application/json", "--data", spec,
+            server.baseURL + "/v1/packages",
+        ])
+        #expect(published.status == 201, "\(published.body)")
+        return try #require(json(published.body)["shareCode"] as? String)
+    }
+
+    /// Opens a room on `holder` with the host there and two guests on `other`, plays quiz 1 (Bo solves it) and the
+    /// start of quiz 2 (Cy solves it): where the holder is then stopped or killed.
+    func roomInQuiz2(
+        holder: ServeCommandTests.RunningServer, other: ServeCommandTests.RunningServer
+    ) throws -> (code: String, players: [RoomPlayer]) {
+        let hostToken = try newPlayer("Ann", on: holder)
+        let shareCode = try publishThreeQuizzes(on: holder, token: hostToken)
+        let opened = try serve.curl([
+            "--header", "Authorization: Bearer \(hostToken)", "--header", "Content-Type: application/json",
+            "--data", "{\"shareCode\": \"\(shareCode)\"}", holder.baseURL + "/v1/rooms",
+        ])
+        let code = try #require(json(opened.body)["code"] as? String, "\(opened.body)")
+        let ann = RoomPlayer("Ann", code: code, instance: holder.baseURL)
+        try ann.join(token: hostToken)
+        let bo = RoomPlayer("Bo", code: code, instance: other.baseURL)
+        try bo.join()
+        let cy = RoomPlayer("Cy", code: code, instance: other.baseURL)
+        try cy.join()
+        let players = [ann, bo, cy]
+        for player in players { player.table = players }
+        ann.send(.start)
+        for player in players { try player.waitFor("quiz 1") { if case .quizStarted(let c) = $0, c.quiz == 1 { c } else { nil } } }
+        bo.send(.guess(quiz: 1, text: Self.answers[0]))
+        try bo.waitFor("Bo's verdict") { if case .guessJudged(let j) = $0, j.judgement == "accepted" { j } else { nil } }
+        ann.send(.skip(quiz: 1))
+        for player in players { try player.waitFor("quiz 2") { if case .quizStarted(let c) = $0, c.quiz == 2 { c } else { nil } } }
+        cy.send(.guess(quiz: 2, text: Self.answers[1]))
+        try cy.waitFor("Cy's verdict") { if case .guessJudged(let j) = $0, j.judgement == "accepted", j.quiz == 2 { j } else { nil } }
+        return (code, players)
+    }
+
+    /// Plays the room on from where it is to its podium (the host skips what is left) and returns the podium's scores
+    /// by name, as every player sees them.
+    func finish(_ players: [RoomPlayer], from: [Int]) throws -> [String: Int] {
+        let ann = players[0]
+        var next = from
+        for quiz in 2...3 {
+            // Quiz 2 may be running on (handed over) or loading again (taken over): whichever, it ends by a skip.
+            let (_, after) = try ann.waitFor("quiz \(quiz) running", after: next[0]) { message -> Bool? in
+                switch message {
+                case .quizStarted(let clock) where clock.quiz == quiz: true
+                case .snapshot(let snapshot) where snapshot.phase == "playing" && snapshot.clock?.quiz == quiz: true
+                default: nil
+                }
+            }
+            next[0] = after
+            ann.send(.skip(quiz: quiz))
+            try ann.waitFor("quiz \(quiz) ended", after: next[0]) { if case .quizEnded(let e) = $0, e.quiz == quiz { e } else { nil } }
+        }
+        var boards: [[String: Int]] = []
+        for (index, player) in players.enumerated() {
+            let (podium, _) = try player.waitFor("podium", after: next[index]) { if case .podium(let p) = $0 { p } else { nil } }
+            boards.append(Dictionary(uniqueKeysWithValues: podium.places.map { ($0.name, $0.score) }))
+        }
+        #expect(boards.allSatisfy { $0 == boards[0] }, "everyone sees the same podium: \(boards)")
+        for player in players { player.table = [] }
+        return boards[0]
+    }
+
+    @Test func aRoomGoesOnWhenItsInstanceStopsOrDies() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let home = try Sandbox()
+        var a: ServeCommandTests.RunningServer? = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let b = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+
+        // SIGTERM: A hands the room over with quiz 2 running; its players come back through B, quiz 2 goes on.
+        do {
+            let (code, players) = try roomInQuiz2(holder: a!, other: b)
+            let marks = players.map(\.messages.count)
+            for player in players { player.instances = [b.baseURL] }
+            let stopped = Date()
+            #expect(a!.terminate() == 0, "A stops cleanly")
+            a = nil
+            try players[0].waitFor("quiz 2 on B", after: marks[0]) { message -> Bool? in
+                if case .snapshot(let snapshot) = message, snapshot.phase == "playing" { true } else { nil }
+            }
+            print("room \(code): the host back in quiz 2 on B \(String(format: "%.1f", Date().timeIntervalSince(stopped))) s after SIGTERM to its holder")
+            let scores = try finish(players, from: marks)
+            #expect(try cluster.value("SELECT instance FROM room_directory WHERE code = '\(code)'") == b.baseURL,
+                    "B carries the room on")
+            #expect(scores["Bo"] ?? 0 > 0 && scores["Cy"] ?? 0 > 0 && scores["Ann"] == 0,
+                    "quiz 1's and quiz 2's points as they were: \(scores)")
+            for player in players {
+                #expect(player.closes.first == RoomWire.CloseReason.moved.code, "\(player.name) was told the room moves")
+            }
+        }
+
+        // SIGKILL: C dies with quiz 2 running; B takes the room over when C's lease runs out, quiz 2 is played again.
+        let c = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let (code, players) = try roomInQuiz2(holder: c, other: b)
+        let marks = players.map(\.messages.count)
+        for player in players { player.instances = [b.baseURL] }
+        let killed = Date()
+        kill(c.process.processIdentifier, SIGKILL)
+        c.process.waitUntilExit()
+        // Quiz 2 loads again on B: everyone's back (they say `loaded` as it loads).
+        for (index, player) in players.enumerated() {
+            try player.waitFor("quiz 2 again", after: marks[index], seconds: 20) { message -> Bool? in
+                if case .quizStarted(let clock) = message, clock.quiz == 2 { return true }
+                if case .snapshot(let snapshot) = message, snapshot.phase == "playing", snapshot.clock?.quiz == 2 { return true }
+                return nil
+            }
+        }
+        let takenOver = Date().timeIntervalSince(killed)
+        print("room \(code): quiz 2 running again on B \(String(format: "%.1f", takenOver)) s after its holder was killed")
+        #expect(try cluster.value("SELECT instance FROM room_directory WHERE code = '\(code)'") == b.baseURL)
+        let cy = players[2]
+        let replayed = cy.messages.count
+        cy.send(.guess(quiz: 2, text: Self.answers[1]))
+        try cy.waitFor("Cy's verdict again", after: replayed) {
+            if case .guessJudged(let j) = $0, j.judgement == "accepted", j.quiz == 2 { j } else { nil }
+        }
+        let scores = try finish(players, from: marks)
+        #expect(scores["Bo"] ?? 0 > 0, "quiz 1's points are kept: \(scores)")
+        #expect(scores["Cy"] ?? 0 > 0, "Cy solved the replayed quiz 2: \(scores)")
+        #expect(b.terminate() == 0)
+    }
+}
