@@ -138,7 +138,7 @@ extension WebSocketMessage {
 extension APIError {
     static let roomUnreachable = APIError(
         status: .badGateway, code: "room_unreachable",
-        message: "the server instance holding this room does not answer; it may have stopped, so the room may be gone",
+        message: "the server instance holding this room does not answer; another instance takes the room over within seconds: ask again",
         headers: [.retryAfter: "5"])
 }
 

@@ -115,6 +115,8 @@ extension ServeCommand {
         configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
         configuration.rooms.maxRooms = maxRooms
         configuration.rooms.maxHostedRooms = maxHostedRooms
+        configuration.rooms.lease = .seconds(roomLease)
+        configuration.rooms.leaseRenewal = .seconds(roomLease) / 3
         configuration.uploadQuotaBytes = uploadQuotaMib << 20
         for limit in try parsedLimits {
             guard let keyPath = ServerConfiguration.rateLimitsByName[limit.name] else { continue }

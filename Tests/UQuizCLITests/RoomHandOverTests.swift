@@ -37,8 +37,17 @@ final class RoomPlayer {
 
     func send(_ message: RoomWire.ClientMessage) { connection.send(RoomWire.text(message)) }
 
-    /// Reads what arrived; a socket that ended is replaced by a new one that resumes the seat.
+    /// When to connect again, after a socket ended.
+    private var reconnectAt: Date?
+
+    /// Reads what arrived; a socket that ended is replaced, a moment later, by a new one that resumes the seat.
     func pump() {
+        if let at = reconnectAt, Date() >= at, let seat {
+            reconnectAt = nil
+            let instance = instances[(closes.count - 1) % instances.count]
+            connection = WebSocketRoomConnector().connect(url: Self.url(instance, code))
+            send(.resume(token: seat.resumeToken))
+        }
         for event in connection.take() {
             switch event {
             case .text(let text):
@@ -54,22 +63,20 @@ final class RoomPlayer {
                 }
             case .closed(let code):
                 closes.append(code)
-                guard let seat, code != RoomWire.CloseReason.left.code else { return }
-                usleep(200_000)
-                let instance = instances[(closes.count - 1) % instances.count]
-                connection = WebSocketRoomConnector().connect(url: Self.url(instance, self.code))
-                send(.resume(token: seat.resumeToken))
+                guard seat != nil, code != RoomWire.CloseReason.left.code else { return }
+                reconnectAt = Date().addingTimeInterval(0.2)
                 return
             }
         }
     }
 
     /// Waits (up to `seconds`, a bound and not a timing assertion) for the first message since `from` that `match`
-    /// picks; the index after it, to wait on from there.
+    /// picks; the index after it, to wait on from there. It sleeps between looks rather than blocking a thread: the
+    /// sockets' own tasks run on the same few threads.
     @discardableResult
     func waitFor<T>(
         _ what: String, after from: Int = 0, seconds: Double = 30, _ match: (RoomWire.ServerMessage) -> T?
-    ) throws -> (T, next: Int) {
+    ) async throws -> (T, next: Int) {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             for player in table where player !== self { player.pump() }
@@ -77,14 +84,16 @@ final class RoomPlayer {
             for index in messages.indices where index >= from {
                 if let found = match(messages[index]) { return (found, index + 1) }
             }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
-        throw RoomPlayerTimeout(description: "\(name): no \(what) within \(seconds) s; last: \(messages.suffix(3))")
+        throw RoomPlayerTimeout(description: "\(name): no \(what) within \(seconds) s; closes: \(closes); last: \(messages.suffix(3))")
     }
 
-    func join(token: String? = nil) throws {
+    /// Joins, and waits for the welcome and the snapshot that follows it.
+    func join(token: String? = nil) async throws {
         send(.join(name: name, playerToken: token))
-        try waitFor("welcome") { if case .welcome(let welcome) = $0 { welcome } else { nil } }
+        let (_, next) = try await waitFor("welcome") { if case .welcome(let welcome) = $0 { welcome } else { nil } }
+        try await waitFor("snapshot", after: next) { if case .snapshot(let snapshot) = $0 { snapshot } else { nil } }
     }
 }
 
@@ -131,7 +140,7 @@ struct RoomHandOverTests {
     /// start of quiz 2 (Cy solves it): where the holder is then stopped or killed.
     func roomInQuiz2(
         holder: ServeCommandTests.RunningServer, other: ServeCommandTests.RunningServer
-    ) throws -> (code: String, players: [RoomPlayer]) {
+    ) async throws -> (code: String, players: [RoomPlayer]) {
         let hostToken = try newPlayer("Ann", on: holder)
         let shareCode = try publishThreeQuizzes(on: holder, token: hostToken)
         let opened = try serve.curl([
@@ -140,32 +149,32 @@ struct RoomHandOverTests {
         ])
         let code = try #require(json(opened.body)["code"] as? String, "\(opened.body)")
         let ann = RoomPlayer("Ann", code: code, instance: holder.baseURL)
-        try ann.join(token: hostToken)
+        try await ann.join(token: hostToken)
         let bo = RoomPlayer("Bo", code: code, instance: other.baseURL)
-        try bo.join()
+        try await bo.join()
         let cy = RoomPlayer("Cy", code: code, instance: other.baseURL)
-        try cy.join()
+        try await cy.join()
         let players = [ann, bo, cy]
         for player in players { player.table = players }
         ann.send(.start)
-        for player in players { try player.waitFor("quiz 1") { if case .quizStarted(let c) = $0, c.quiz == 1 { c } else { nil } } }
+        for player in players { try await player.waitFor("quiz 1") { if case .quizStarted(let c) = $0, c.quiz == 1 { c } else { nil } } }
         bo.send(.guess(quiz: 1, text: Self.answers[0]))
-        try bo.waitFor("Bo's verdict") { if case .guessJudged(let j) = $0, j.judgement == "accepted" { j } else { nil } }
+        try await bo.waitFor("Bo's verdict") { if case .guessJudged(let j) = $0, j.judgement == "accepted" { j } else { nil } }
         ann.send(.skip(quiz: 1))
-        for player in players { try player.waitFor("quiz 2") { if case .quizStarted(let c) = $0, c.quiz == 2 { c } else { nil } } }
+        for player in players { try await player.waitFor("quiz 2") { if case .quizStarted(let c) = $0, c.quiz == 2 { c } else { nil } } }
         cy.send(.guess(quiz: 2, text: Self.answers[1]))
-        try cy.waitFor("Cy's verdict") { if case .guessJudged(let j) = $0, j.judgement == "accepted", j.quiz == 2 { j } else { nil } }
+        try await cy.waitFor("Cy's verdict") { if case .guessJudged(let j) = $0, j.judgement == "accepted", j.quiz == 2 { j } else { nil } }
         return (code, players)
     }
 
     /// Plays the room on from where it is to its podium (the host skips what is left) and returns the podium's scores
     /// by name, as every player sees them.
-    func finish(_ players: [RoomPlayer], from: [Int]) throws -> [String: Int] {
+    func finish(_ players: [RoomPlayer], from: [Int]) async throws -> [String: Int] {
         let ann = players[0]
         var next = from
         for quiz in 2...3 {
             // Quiz 2 may be running on (handed over) or loading again (taken over): whichever, it ends by a skip.
-            let (_, after) = try ann.waitFor("quiz \(quiz) running", after: next[0]) { message -> Bool? in
+            let (_, after) = try await ann.waitFor("quiz \(quiz) running", after: next[0]) { message -> Bool? in
                 switch message {
                 case .quizStarted(let clock) where clock.quiz == quiz: true
                 case .snapshot(let snapshot) where snapshot.phase == "playing" && snapshot.clock?.quiz == quiz: true
@@ -174,11 +183,11 @@ struct RoomHandOverTests {
             }
             next[0] = after
             ann.send(.skip(quiz: quiz))
-            try ann.waitFor("quiz \(quiz) ended", after: next[0]) { if case .quizEnded(let e) = $0, e.quiz == quiz { e } else { nil } }
+            try await ann.waitFor("quiz \(quiz) ended", after: next[0]) { if case .quizEnded(let e) = $0, e.quiz == quiz { e } else { nil } }
         }
         var boards: [[String: Int]] = []
         for (index, player) in players.enumerated() {
-            let (podium, _) = try player.waitFor("podium", after: next[index]) { if case .podium(let p) = $0 { p } else { nil } }
+            let (podium, _) = try await player.waitFor("podium", after: next[index]) { if case .podium(let p) = $0 { p } else { nil } }
             boards.append(Dictionary(uniqueKeysWithValues: podium.places.map { ($0.name, $0.score) }))
         }
         #expect(boards.allSatisfy { $0 == boards[0] }, "everyone sees the same podium: \(boards)")
@@ -186,7 +195,17 @@ struct RoomHandOverTests {
         return boards[0]
     }
 
-    @Test func aRoomGoesOnWhenItsInstanceStopsOrDies() throws {
+    /// Sends `signal` to `server` and waits for it to end, sleeping rather than blocking a thread the sockets need.
+    func stop(_ server: ServeCommandTests.RunningServer, with signal: Int32) async throws -> Int32 {
+        kill(server.process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(60)
+        while server.process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
+        server.process.waitUntilExit()
+        return server.process.terminationStatus
+    }
+
+    @Test func aRoomGoesOnWhenItsInstanceStopsOrDies() async throws {
         let cluster = try PrivateCluster()
         defer { cluster.stop() }
         let home = try Sandbox()
@@ -195,17 +214,17 @@ struct RoomHandOverTests {
 
         // SIGTERM: A hands the room over with quiz 2 running; its players come back through B, quiz 2 goes on.
         do {
-            let (code, players) = try roomInQuiz2(holder: a!, other: b)
+            let (code, players) = try await roomInQuiz2(holder: a!, other: b)
             let marks = players.map(\.messages.count)
             for player in players { player.instances = [b.baseURL] }
             let stopped = Date()
-            #expect(a!.terminate() == 0, "A stops cleanly")
+            #expect(try await stop(a!, with: SIGTERM) == 0, "A stops cleanly")
             a = nil
-            try players[0].waitFor("quiz 2 on B", after: marks[0]) { message -> Bool? in
+            try await players[0].waitFor("quiz 2 on B", after: marks[0]) { message -> Bool? in
                 if case .snapshot(let snapshot) = message, snapshot.phase == "playing" { true } else { nil }
             }
             print("room \(code): the host back in quiz 2 on B \(String(format: "%.1f", Date().timeIntervalSince(stopped))) s after SIGTERM to its holder")
-            let scores = try finish(players, from: marks)
+            let scores = try await finish(players, from: marks)
             #expect(try cluster.value("SELECT instance FROM room_directory WHERE code = '\(code)'") == b.baseURL,
                     "B carries the room on")
             #expect(scores["Bo"] ?? 0 > 0 && scores["Cy"] ?? 0 > 0 && scores["Ann"] == 0,
@@ -217,15 +236,14 @@ struct RoomHandOverTests {
 
         // SIGKILL: C dies with quiz 2 running; B takes the room over when C's lease runs out, quiz 2 is played again.
         let c = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
-        let (code, players) = try roomInQuiz2(holder: c, other: b)
+        let (code, players) = try await roomInQuiz2(holder: c, other: b)
         let marks = players.map(\.messages.count)
         for player in players { player.instances = [b.baseURL] }
         let killed = Date()
-        kill(c.process.processIdentifier, SIGKILL)
-        c.process.waitUntilExit()
+        _ = try await stop(c, with: SIGKILL)
         // Quiz 2 loads again on B: everyone's back (they say `loaded` as it loads).
         for (index, player) in players.enumerated() {
-            try player.waitFor("quiz 2 again", after: marks[index], seconds: 20) { message -> Bool? in
+            try await player.waitFor("quiz 2 again", after: marks[index], seconds: 20) { message -> Bool? in
                 if case .quizStarted(let clock) = message, clock.quiz == 2 { return true }
                 if case .snapshot(let snapshot) = message, snapshot.phase == "playing", snapshot.clock?.quiz == 2 { return true }
                 return nil
@@ -237,12 +255,51 @@ struct RoomHandOverTests {
         let cy = players[2]
         let replayed = cy.messages.count
         cy.send(.guess(quiz: 2, text: Self.answers[1]))
-        try cy.waitFor("Cy's verdict again", after: replayed) {
+        try await cy.waitFor("Cy's verdict again", after: replayed) {
             if case .guessJudged(let j) = $0, j.judgement == "accepted", j.quiz == 2 { j } else { nil }
         }
-        let scores = try finish(players, from: marks)
+        let scores = try await finish(players, from: marks)
         #expect(scores["Bo"] ?? 0 > 0, "quiz 1's points are kept: \(scores)")
         #expect(scores["Cy"] ?? 0 > 0, "Cy solved the replayed quiz 2: \(scores)")
-        #expect(b.terminate() == 0)
+        #expect(try await stop(b, with: SIGTERM) == 0)
+    }
+
+    /// One instance on SQLite: the room is checkpointed as on PostgreSQL, so a server restarted on the same file carries
+    /// it on, and its players take their seats back.
+    @Test func onSQLiteARoomOutlivesARestartOfItsServer() async throws {
+        let home = try Sandbox()
+        let database = home.path("server/uquiz.sqlite")
+        try FileManager.default.createDirectory(atPath: home.path("server"), withIntermediateDirectories: true)
+        let first = try ServeCommandTests.RunningServer(sandbox: home, database: database)
+        let hostToken = try newPlayer("Ann", on: first)
+        let shareCode = try publishThreeQuizzes(on: first, token: hostToken)
+        let opened = try serve.curl([
+            "--header", "Authorization: Bearer \(hostToken)", "--header", "Content-Type: application/json",
+            "--data", "{\"shareCode\": \"\(shareCode)\"}", first.baseURL + "/v1/rooms",
+        ])
+        let code = try #require(json(opened.body)["code"] as? String, "\(opened.body)")
+        let ann = RoomPlayer("Ann", code: code, instance: first.baseURL)
+        try await ann.join(token: hostToken)
+        let bo = RoomPlayer("Bo", code: code, instance: first.baseURL)
+        try await bo.join()
+        let players = [ann, bo]
+        for player in players { player.table = players }
+        let marks = players.map(\.messages.count)
+        #expect(try await stop(first, with: SIGTERM) == 0)
+
+        let second = try ServeCommandTests.RunningServer(sandbox: home, database: database)
+        for player in players { player.instances = [second.baseURL] }
+        for (index, player) in players.enumerated() {
+            let (snapshot, _) = try await player.waitFor("the lobby again", after: marks[index]) { message -> RoomWire.Snapshot? in
+                if case .snapshot(let snapshot) = message { snapshot } else { nil }
+            }
+            #expect(snapshot.phase == "lobby" && snapshot.lobby.players.map(\.name) == ["Ann", "Bo"])
+        }
+        ann.send(.start)
+        for player in players {
+            try await player.waitFor("quiz 1") { if case .quizStarted(let c) = $0, c.quiz == 1 { c } else { nil } }
+        }
+        for player in players { player.table = [] }
+        #expect(try await stop(second, with: SIGTERM) == 0)
     }
 }

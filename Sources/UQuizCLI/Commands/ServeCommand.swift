@@ -110,6 +110,10 @@ package struct ServeCommand: AsyncParsableCommand {
     package var maxHostedRooms = 3
     @Option(help: "Bytes of uploaded posters one player may hold, in MiB (1 to 10240).")
     package var uploadQuotaMib = 20
+    @Option(help: ArgumentHelp(
+        "Seconds an instance's hold on its live rooms lasts unrenewed (1 to 60): another instance takes a dead one's rooms over after it.",
+        discussion: "Renewed every third of it. Shorter moves rooms sooner; each renewal is one write to the database."))
+    package var roomLease = 3
 
     /// The names `--limit` takes: those of `ServerConfiguration.rateLimitsByName` (a test holds the two together).
     package static let rateLimitNames = [
@@ -154,6 +158,7 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...100_000).contains(maxRooms) else { throw ValidationError("--max-rooms must be from 1 to 100000") }
         guard (1...100).contains(maxHostedRooms) else { throw ValidationError("--max-hosted-rooms must be from 1 to 100") }
         guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
+        guard (1...60).contains(roomLease) else { throw ValidationError("--room-lease must be from 1 to 60 seconds") }
         guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
