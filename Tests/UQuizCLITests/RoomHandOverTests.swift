@@ -136,11 +136,8 @@ struct RoomHandOverTests {
         return try #require(json(published.body)["shareCode"] as? String)
     }
 
-    /// Opens a room on `holder` with the host there and two guests on `other`, plays quiz 1 (Bo solves it) and the
-    /// start of quiz 2 (Cy solves it): where the holder is then stopped or killed.
-    func roomInQuiz2(
-        holder: ServeCommandTests.RunningServer, other: ServeCommandTests.RunningServer
-    ) async throws -> (code: String, players: [RoomPlayer]) {
+    /// A room on a new three-quiz package, opened on `holder` by Ann, who joins it there first.
+    func openRoom(on holder: ServeCommandTests.RunningServer) async throws -> (code: String, host: RoomPlayer) {
         let hostToken = try newPlayer("Ann", on: holder)
         let shareCode = try publishThreeQuizzes(on: holder, token: hostToken)
         let opened = try serve.curl([
@@ -148,8 +145,17 @@ struct RoomHandOverTests {
             "--data", "{\"shareCode\": \"\(shareCode)\"}", holder.baseURL + "/v1/rooms",
         ])
         let code = try #require(json(opened.body)["code"] as? String, "\(opened.body)")
-        let ann = RoomPlayer("Ann", code: code, instance: holder.baseURL)
-        try await ann.join(token: hostToken)
+        let host = RoomPlayer("Ann", code: code, instance: holder.baseURL)
+        try await host.join(token: hostToken)
+        return (code, host)
+    }
+
+    /// Opens a room on `holder` with the host there and two guests on `other`, plays quiz 1 (Bo solves it) and the
+    /// start of quiz 2 (Cy solves it): where the holder is then stopped or killed.
+    func roomInQuiz2(
+        holder: ServeCommandTests.RunningServer, other: ServeCommandTests.RunningServer
+    ) async throws -> (code: String, players: [RoomPlayer]) {
+        let (code, ann) = try await openRoom(on: holder)
         let bo = RoomPlayer("Bo", code: code, instance: other.baseURL)
         try await bo.join()
         let cy = RoomPlayer("Cy", code: code, instance: other.baseURL)
@@ -271,15 +277,7 @@ struct RoomHandOverTests {
         let database = home.path("server/uquiz.sqlite")
         try FileManager.default.createDirectory(atPath: home.path("server"), withIntermediateDirectories: true)
         let first = try ServeCommandTests.RunningServer(sandbox: home, database: database)
-        let hostToken = try newPlayer("Ann", on: first)
-        let shareCode = try publishThreeQuizzes(on: first, token: hostToken)
-        let opened = try serve.curl([
-            "--header", "Authorization: Bearer \(hostToken)", "--header", "Content-Type: application/json",
-            "--data", "{\"shareCode\": \"\(shareCode)\"}", first.baseURL + "/v1/rooms",
-        ])
-        let code = try #require(json(opened.body)["code"] as? String, "\(opened.body)")
-        let ann = RoomPlayer("Ann", code: code, instance: first.baseURL)
-        try await ann.join(token: hostToken)
+        let (code, ann) = try await openRoom(on: first)
         let bo = RoomPlayer("Bo", code: code, instance: first.baseURL)
         try await bo.join()
         let players = [ann, bo]
