@@ -309,6 +309,22 @@ enum Migrations {
                 "CREATE INDEX room_directory_on_lease_until ON room_directory (lease_until)",
             ]
         ),
+        (
+            "pg8-drafts",
+            [
+                // Packages being made on the server, each its maker's (QuizStore's v15-drafts).
+                """
+                CREATE TABLE draft (
+                    id bigserial PRIMARY KEY,
+                    player_id bigint NOT NULL REFERENCES player ON DELETE CASCADE,
+                    document text NOT NULL,
+                    created_at text NOT NULL,
+                    updated_at text NOT NULL
+                )
+                """,
+                "CREATE INDEX draft_on_player_id ON draft (player_id)",
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -384,4 +384,24 @@ extension SQLiteServerStore {
             try AppDatabase.takeOverRoom(code, instance: instance, leaseUntil: leaseUntil, now: now, in: db)
         }
     }
+
+    public func insertDraft(playerId: Int64, document: String, at date: Date, limit: Int) async throws -> DraftRecord? {
+        try await write { db in try AppDatabase.insertDraft(playerId: playerId, document: document, at: date, limit: limit, in: db) }
+    }
+
+    public func drafts(playerId: Int64) async throws -> [DraftRecord] {
+        try await read { db in try AppDatabase.drafts(playerId: playerId, in: db) }
+    }
+
+    public func draft(id: Int64, playerId: Int64) async throws -> DraftRecord? {
+        try await read { db in try AppDatabase.draft(id: id, playerId: playerId, in: db) }
+    }
+
+    public func updateDraft(id: Int64, playerId: Int64, document: String, at date: Date) async throws -> DraftRecord? {
+        try await write { db in try AppDatabase.updateDraft(id: id, playerId: playerId, document: document, at: date, in: db) }
+    }
+
+    public func deleteDraft(id: Int64, playerId: Int64) async throws -> Bool {
+        try await write { db in try AppDatabase.deleteDraft(id: id, playerId: playerId, in: db) }
+    }
 }

@@ -320,6 +320,17 @@ enum Schema {
             }
             try db.create(index: "roomDirectory_on_leaseUntil", on: "roomDirectory", columns: ["leaseUntil"])
         }
+        migrator.registerMigration("v15-drafts") { db in
+            // Packages being made on the server, each its maker's: the document the maker's page keeps (JSON).
+            try db.create(table: "draft") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("playerId", .integer).notNull().references("player", onDelete: .cascade)
+                t.column("document", .text).notNull()
+                t.column("createdAt", .text).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+            try db.create(index: "draft_on_playerId", on: "draft", columns: ["playerId"])
+        }
         return migrator
     }
 }

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     /// Per client address: requests answered 401 although they carried an Authorization header.
     public var failedAuthentications: RateLimit
     /// Publishing, per player and per client address.
+    /// How many drafts a player keeps and how large each may be.
+    public var drafts = DraftLimits()
     public var publishesPerPlayer: RateLimit = .publishesPerPlayer
     public var publishesPerAddress: RateLimit = .publishesPerAddress
     /// Spending link codes, per client address.
@@ -268,12 +270,20 @@ func buildRoutes(
     let recent = RecentAnswers(now: monotonicNow)
     let misses = LookupMissLimit(
         limiter: RateLimiter(limit: configuration.lookupMisses, name: "code-misses-per-address", now: monotonicNow))
+    // Publishing a package and publishing a draft count together.
+    let publishes = PlayerAndAddressLimit(
+        perPlayer: limiter(configuration.publishesPerPlayer, "publishes-per-player"),
+        perAddress: limiter(configuration.publishesPerAddress, "publishes-per-address"))
     PackageRoutes(
-        environment: environment, plays: plays, recent: recent, misses: misses,
-        publishes: PlayerAndAddressLimit(
-            perPlayer: limiter(configuration.publishesPerPlayer, "publishes-per-player"),
-            perAddress: limiter(configuration.publishesPerAddress, "publishes-per-address"))
+        environment: environment, plays: plays, recent: recent, misses: misses, publishes: publishes
     ).add(to: router.group("v1/packages"))
+    let publishing = PublishPackage(
+        environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
+    DraftRoutes(
+        environment: environment,
+        drafts: Drafts(environment: environment.sharing, publishing: publishing, limits: configuration.drafts),
+        publishes: publishes
+    ).add(to: router)
     PosterRoutes(
         environment: environment, uploads: limiter(configuration.posterUploads, "poster-uploads"),
         quotaBytes: configuration.uploadQuotaBytes

@@ -53,6 +53,10 @@ struct APIError: Error {
             return error
         case PublishError.brokenRule(let problem):
             return .brokenRule(problem)
+        case let problem as SpecProblem:
+            return .brokenRule(problem)
+        case let problem as DraftError:
+            return from(problem)
         case PublishError.notFound(let code):
             return .notFound("no package \"\(code)\" here")
         case PublishError.notOwner(let code):
@@ -330,6 +334,30 @@ enum JSONBody {
             case .notJSON: "not JSON"
             }
             throw APIError.badRequest("\(problem.pathOfValue): \(what)")
+        }
+    }
+}
+
+extension APIError {
+    /// What a draft's problem means to a client.
+    static func from(_ problem: DraftError) -> APIError {
+        switch problem {
+        case .notFound(let id):
+            return .notFound("you have no draft \(id) (GET /v1/drafts lists yours)")
+        case .tooMany(let limit):
+            return .conflict("you keep \(limit) drafts already: publish or delete one first")
+        case .tooLarge(let limit):
+            return .init(status: .contentTooLarge, code: "too_large", message: "a draft holds at most \(limit) bytes")
+        case .notAnObject:
+            return .badRequest("$: a draft is a JSON object (the body POST /v1/packages takes, whole or not yet)")
+        case let .noSuchQuiz(quiz, count):
+            return .badRequest("quiz: \(quiz) is not a quiz of this draft: use 1 to \(count)")
+        case let .noSuchStage(stage, count):
+            return .badRequest("stage: \(stage) is not a stage of this quiz: use 1 to \(count)")
+        case .posterUnavailable:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again",
+                headers: [.retryAfter: "5"])
         }
     }
 }

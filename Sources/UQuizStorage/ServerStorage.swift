@@ -195,4 +195,5 @@ public typealias RoomStorage = RoomResultStorage & RoomDirectoryStorage
 
 /// Everything `uquiz serve` stores: sharing, plays, limits, the clock and live rooms, and the feed of package changes. Each server store (SQLite,
 /// PostgreSQL) implements all of it, so no capability is discovered at run time.
-public protocol ServerStorage: SharingStorage, RoomResultStorage, RoomDirectoryStorage, PackageChangeFeed, ModerationStorage {}
+public protocol ServerStorage: SharingStorage, RoomResultStorage, RoomDirectoryStorage, PackageChangeFeed, ModerationStorage,
+    DraftStorage {}

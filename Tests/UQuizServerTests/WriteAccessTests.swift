@@ -25,8 +25,8 @@ struct WriteAccessTests {
 
     struct Write: Sendable {
         var access: Access
-        /// The concrete path, from the owner's package code and play id.
-        var path: @Sendable (_ code: String, _ play: String) -> String
+        /// The concrete path, from the owner's package code, play id and draft id.
+        var path: @Sendable (_ code: String, _ play: String, _ draft: String) -> String
         var body: Data?
         var contentType = "application/json"
     }
@@ -36,30 +36,37 @@ struct WriteAccessTests {
     /// Every write route, by the router's own `METHOD /path`, with a body that would be accepted with the right token.
     static func writes() throws -> [String: Write] {
         [
-            "POST /v1/players": Write(access: .open, path: { _, _ in "/v1/players" }, body: json(["name": "Mallory"])),
-            "PATCH /v1/players/me": Write(access: .anyPlayer, path: { _, _ in "/v1/players/me" }, body: json(["name": "Mallory"])),
-            "POST /v1/packages": Write(access: .anyPlayer, path: { _, _ in "/v1/packages" }, body: json(validSpec(title: "Mine now"))),
+            "POST /v1/players": Write(access: .open, path: { _, _, _ in "/v1/players" }, body: json(["name": "Mallory"])),
+            "PATCH /v1/players/me": Write(access: .anyPlayer, path: { _, _, _ in "/v1/players/me" }, body: json(["name": "Mallory"])),
+            "POST /v1/packages": Write(access: .anyPlayer, path: { _, _, _ in "/v1/packages" }, body: json(validSpec(title: "Mine now"))),
             "PUT /v1/packages/{code}": Write(
-                access: .owner(.forbidden), path: { code, _ in "/v1/packages/\(code)" }, body: json(validSpec(title: "Stolen"))),
-            "DELETE /v1/packages/{code}": Write(access: .owner(.forbidden), path: { code, _ in "/v1/packages/\(code)" }),
+                access: .owner(.forbidden), path: { code, _, _ in "/v1/packages/\(code)" }, body: json(validSpec(title: "Stolen"))),
+            "DELETE /v1/packages/{code}": Write(access: .owner(.forbidden), path: { code, _, _ in "/v1/packages/\(code)" }),
             "POST /v1/posters": Write(
-                access: .anyPlayer, path: { _, _ in "/v1/posters" }, body: try gradientJPEG(), contentType: "image/jpeg"),
-            "POST /v1/packages/{code}/plays": Write(access: .anyPlayer, path: { code, _ in "/v1/packages/\(code)/plays" }),
+                access: .anyPlayer, path: { _, _, _ in "/v1/posters" }, body: try gradientJPEG(), contentType: "image/jpeg"),
+            "POST /v1/packages/{code}/plays": Write(access: .anyPlayer, path: { code, _, _ in "/v1/packages/\(code)/plays" }),
             "POST /v1/plays/{id}/guesses": Write(
-                access: .owner(.forbidden), path: { _, id in "/v1/plays/\(id)/guesses" },
+                access: .owner(.forbidden), path: { _, id, _ in "/v1/plays/\(id)/guesses" },
                 body: json(["quiz": 1, "text": "Metropolis"])),
             "POST /v1/plays/{id}/hints": Write(
-                access: .owner(.forbidden), path: { _, id in "/v1/plays/\(id)/hints" }, body: json(["quiz": 1])),
+                access: .owner(.forbidden), path: { _, id, _ in "/v1/plays/\(id)/hints" }, body: json(["quiz": 1])),
             "POST /v1/plays/{id}/skips": Write(
-                access: .owner(.forbidden), path: { _, id in "/v1/plays/\(id)/skips" }, body: json(["quiz": 1])),
-            "POST /v1/daily/plays": Write(access: .anyPlayer, path: { _, _ in "/v1/daily/plays" }),
-            "POST /v1/rooms": Write(access: .anyPlayer, path: { _, _ in "/v1/rooms" }, body: json(["shareCode": "FE7NWW"])),
-            "POST /v1/players/me/link-codes": Write(access: .anyPlayer, path: { _, _ in "/v1/players/me/link-codes" }),
-            "POST /v1/players/link": Write(access: .open, path: { _, _ in "/v1/players/link" }, body: json(["code": "ABCD-EFGH"])),
+                access: .owner(.forbidden), path: { _, id, _ in "/v1/plays/\(id)/skips" }, body: json(["quiz": 1])),
+            "POST /v1/daily/plays": Write(access: .anyPlayer, path: { _, _, _ in "/v1/daily/plays" }),
+            "POST /v1/rooms": Write(access: .anyPlayer, path: { _, _, _ in "/v1/rooms" }, body: json(["shareCode": "FE7NWW"])),
+            "POST /v1/players/me/link-codes": Write(access: .anyPlayer, path: { _, _, _ in "/v1/players/me/link-codes" }),
+            "POST /v1/players/link": Write(access: .open, path: { _, _, _ in "/v1/players/link" }, body: json(["code": "ABCD-EFGH"])),
             "POST /v1/packages/{code}/reports": Write(
-                access: .anyPlayer, path: { code, _ in "/v1/packages/\(code)/reports" }, body: json(["reason": "spam"])),
+                access: .anyPlayer, path: { code, _, _ in "/v1/packages/\(code)/reports" }, body: json(["reason": "spam"])),
+            "POST /v1/drafts": Write(access: .anyPlayer, path: { _, _, _ in "/v1/drafts" }, body: json(["title": "Mine"])),
+            // Another player's draft is none of theirs: not even whether it exists.
+            "PUT /v1/drafts/{id}": Write(
+                access: .owner(.notFound), path: { _, _, draft in "/v1/drafts/\(draft)" }, body: json(["title": "Stolen"])),
+            "DELETE /v1/drafts/{id}": Write(access: .owner(.notFound), path: { _, _, draft in "/v1/drafts/\(draft)" }),
+            "POST /v1/drafts/{id}/publish": Write(
+                access: .owner(.notFound), path: { _, _, draft in "/v1/drafts/\(draft)/publish" }),
             "POST /v1/rooms/{code}/reports": Write(
-                access: .anyPlayer, path: { _, _ in "/v1/rooms/K7QF/reports" }, body: json(["reason": "spam", "name": "Ann"])),
+                access: .anyPlayer, path: { _, _, _ in "/v1/rooms/K7QF/reports" }, body: json(["reason": "spam", "name": "Ann"])),
         ]
     }
 
@@ -115,13 +122,15 @@ struct WriteAccessTests {
             let code = try await client.publish(validSpec(), token: owner)
             let started = try await client.send(.post, "/v1/packages/\(code)/plays", token: owner)
             let play = try #require(started.json["id"] as? String)
+            let draft = try #require(
+                try await client.send(.post, "/v1/drafts", json: validSpec(title: "Draft"), token: owner).json["id"] as? Int)
             clock.advance(PlayTests.interlude)  // the play's first quiz is on: a guess, hint or skip would change it
             let before = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
 
             var refused = 0
             for (route, write) in writes.sorted(by: { $0.key < $1.key }) {
                 let method = HTTPRequest.Method(String(route.prefix { $0 != " " }))!
-                let uri = write.path(code, play)
+                let uri = write.path(code, play, String(draft))
                 func send(_ token: String?) async throws -> TestResponse {
                     var headers: HTTPFields = [.contentType: write.contentType]
                     if let token { headers[.authorization] = "Bearer \(token)" }
@@ -137,7 +146,7 @@ struct WriteAccessTests {
                 case .owner(let status):
                     tokens = [
                         (nil, .unauthorized, "unauthorized"), (String(repeating: "A", count: 43), .unauthorized, "unauthorized"),
-                        (other, status, "forbidden"),
+                        (other, status, status == .notFound ? "not_found" : "forbidden"),
                     ]
                 }
                 for (token, status, code) in tokens {
@@ -150,7 +159,7 @@ struct WriteAccessTests {
                     refused += 1
                 }
             }
-            #expect(refused == 2 * 9 + 3 * 5, "every authenticated write was tried")
+            #expect(refused == 2 * 10 + 3 * 8, "every authenticated write was tried")
             let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
             #expect(after.files == before.files, "no refused write touched a file: \(Set(after.files.keys).symmetricDifference(before.files.keys))")
             #expect(after.package == before.package)
@@ -169,6 +178,8 @@ struct WriteAccessTests {
             let code = try await client.publish(validSpec(), token: owner)
             let started = try await client.send(.post, "/v1/packages/\(code)/plays", token: owner)
             let play = try #require(started.json["id"] as? String)
+            let draft = try #require(
+                try await client.send(.post, "/v1/drafts", json: validSpec(title: "Draft"), token: owner).json["id"] as? Int)
             clock.advance(PlayTests.interlude)
             // Made, never seen at work by this instance (which remembers players it authenticated for a minute).
             let made = try await client.send(.post, "/v1/players", json: ["name": "Banned"])
@@ -183,7 +194,7 @@ struct WriteAccessTests {
                 guard case .open = write.access else {
                     let method = HTTPRequest.Method(String(route.prefix { $0 != " " }))!
                     let response = try await client.execute(
-                        uri: write.path(code, play), method: method,
+                        uri: write.path(code, play, String(draft)), method: method,
                         headers: [.contentType: write.contentType, .authorization: "Bearer \(banned)"],
                         body: write.body.map { ByteBuffer(bytes: $0) })
                     #expect(response.status == .forbidden && response.errorCode == "banned", "\(route): \(response.status) \(response.text)")

@@ -19,7 +19,8 @@ public struct PublishPackage: Sendable {
 
     /// The spec checked by the rules every package keeps, and its language, which a published package must name: the
     /// CLI falls back to the configured language, a server has no user to ask.
-    private func check(_ spec: PackageSpec) throws -> (PackageDocument.Checked, QuizLanguage) {
+    @discardableResult
+    func check(_ spec: PackageSpec) throws -> (PackageDocument.Checked, QuizLanguage) {
         let checked: PackageDocument.Checked
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
@@ -91,6 +92,12 @@ public struct PublishPackage: Sendable {
         plays.packageChanged(current.id)
         guard let updated = try await store.publishedPackage(shareCode: code) else { throw PublishError.notFound(text) }
         return updated
+    }
+
+    /// The quizzes `spec` makes, as its publication would: what a draft's preview cuts its posters from.
+    public func quizzes(of spec: PackageSpec) async throws -> [Quiz] {
+        let (checked, language) = try check(spec)
+        return try await quizzes(of: checked, language: language)
     }
 
     /// Whether two quizzes play the same: the same movie and answer, poster and areas on the same grid.

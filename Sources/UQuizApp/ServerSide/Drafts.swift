@@ -1,0 +1,166 @@
+import Foundation
+import PosterArt
+import QuizCore
+import UQuizStorage
+
+/// A maker's drafts on the server: a package being made, saved as the maker goes (from any device of the player), never
+/// listed or playable, checked by the same rules a publication is, previewed with the stage posters a play would show,
+/// and published when the maker says so.
+///
+/// A draft's document is the body `POST /v1/packages` takes (the spec's fields and `visibility`), in whatever state
+/// the maker left it: any JSON object is kept as it is, and what a publish would refuse of it is said beside it.
+public struct Drafts: Sendable {
+    public let environment: SharingEnvironment
+    public let publishing: PublishPackage
+    public let limits: DraftLimits
+
+    public init(environment: SharingEnvironment, publishing: PublishPackage, limits: DraftLimits = .init()) {
+        self.environment = environment
+        self.publishing = publishing
+        self.limits = limits
+    }
+
+    /// A draft as its maker sees it.
+    public struct View: Sendable, Equatable {
+        public var id: Int64
+        /// The document as saved: a JSON object.
+        public var document: Data
+        public var createdAt: String
+        public var updatedAt: String
+        /// The first rule a publish of it would break (its JSON path and what to do); `nil` when the spec keeps every
+        /// rule (its movies and posters are looked up when it is published).
+        public var problem: SpecProblem?
+    }
+
+    public func create(document: Data, by player: Player) async throws -> View {
+        let text = try Self.object(document, limit: limits.maxDocumentBytes)
+        guard let saved = try await environment.store().insertDraft(
+            playerId: player.id, document: text, at: environment.app.now(), limit: limits.maxDrafts)
+        else { throw DraftError.tooMany(limit: limits.maxDrafts) }
+        return view(saved)
+    }
+
+    /// The player's drafts, the one changed last first.
+    public func list(by player: Player) async throws -> [View] {
+        try await environment.store().drafts(playerId: player.id).map(view)
+    }
+
+    public func draft(_ id: Int64, by player: Player) async throws -> View {
+        view(try await record(id, by: player))
+    }
+
+    public func save(_ id: Int64, document: Data, by player: Player) async throws -> View {
+        let text = try Self.object(document, limit: limits.maxDocumentBytes)
+        guard let saved = try await environment.store().updateDraft(
+            id: id, playerId: player.id, document: text, at: environment.app.now())
+        else { throw DraftError.notFound(id) }
+        return view(saved)
+    }
+
+    public func delete(_ id: Int64, by player: Player) async throws {
+        guard try await environment.store().deleteDraft(id: id, playerId: player.id) else { throw DraftError.notFound(id) }
+    }
+
+    /// Publishes the draft as `POST /v1/packages` would its document, then forgets the draft. A draft a publish refuses
+    /// stays as it is, for the maker to mend.
+    public func publish(_ id: Int64, by player: Player) async throws -> PublishedPackage {
+        let draft = try await record(id, by: player)
+        let (spec, visibility) = try Self.specAndVisibility(Data(draft.document.utf8))
+        let published = try await publishing.publish(spec, visibility: visibility ?? .public, by: player)
+        do {
+            _ = try await environment.store().deleteDraft(id: id, playerId: player.id)
+        } catch {
+            // Published all the same: the draft stays in the maker's list, where they may delete it.
+            environment.app.log("draft \(id): published as \(published.shareCode), but could not be forgotten: \(error)")
+        }
+        return published
+    }
+
+    /// Quiz `quiz` (from 1) of the draft as a play would show it at stage `stage`: the JPEG of its poster with the
+    /// areas of stages 1 to `stage` revealed, cut as a play's stage posters are (the whole poster with `stage` nil).
+    public func poster(_ id: Int64, quiz: Int, stage: Int?, by player: Player, cache: StagePosterCache<String>) async throws -> Data {
+        let draft = try await record(id, by: player)
+        let (spec, _) = try Self.specAndVisibility(Data(draft.document.utf8))
+        let quizzes = try await publishing.quizzes(of: spec)
+        guard (1...quizzes.count).contains(quiz) else { throw DraftError.noSuchQuiz(quiz, quizCount: quizzes.count) }
+        let chosen = quizzes[quiz - 1]
+        if let stage, !(1...chosen.areas.count).contains(stage) {
+            throw DraftError.noSuchStage(stage, stageCount: chosen.areas.count)
+        }
+        do {
+            return try await ServerPosters(environment: environment).poster(
+                of: chosen, revealed: stage.map { Array(chosen.areas.prefix($0)) }, cache: cache)
+        } catch {
+            throw DraftError.posterUnavailable
+        }
+    }
+
+    // MARK: - Inside
+
+    private func record(_ id: Int64, by player: Player) async throws -> DraftRecord {
+        guard let record = try await environment.store().draft(id: id, playerId: player.id) else {
+            throw DraftError.notFound(id)
+        }
+        return record
+    }
+
+    private func view(_ record: DraftRecord) -> View {
+        let document = Data(record.document.utf8)
+        var problem: SpecProblem?
+        do {
+            let (spec, _) = try Self.specAndVisibility(document)
+            try publishing.check(spec)
+        } catch let found as SpecProblem {
+            problem = found
+        } catch PublishError.brokenRule(let found) {
+            problem = found
+        } catch {
+            problem = SpecProblem("$", "\(error)")
+        }
+        return View(id: record.id, document: document, createdAt: record.createdAt, updatedAt: record.updatedAt, problem: problem)
+    }
+
+    /// The document as stored: a JSON object of at most `limit` bytes.
+    static func object(_ document: Data, limit: Int) throws -> String {
+        guard document.count <= limit else { throw DraftError.tooLarge(limit: limit) }
+        guard (try? JSONSerialization.jsonObject(with: document)) is [String: Any] else { throw DraftError.notAnObject }
+        return String(decoding: document, as: UTF8.self)
+    }
+
+    /// A publish body read: the spec, and the visibility when it names one.
+    public static func specAndVisibility(_ body: Data) throws(SpecProblem) -> (PackageSpec, Visibility?) {
+        let spec = try PackageSpec.decode(body)
+        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        guard let value = object?["visibility"], !(value is NSNull) else { return (spec, nil) }
+        guard let text = value as? String, let visibility = Visibility(rawValue: text) else {
+            throw SpecProblem("$.visibility", "\(value) is not a visibility: use public or unlisted")
+        }
+        return (spec, visibility)
+    }
+}
+
+/// The bounds of a player's drafts.
+public struct DraftLimits: Sendable {
+    /// Drafts one player keeps at once.
+    public var maxDrafts: Int
+    /// The largest document, in bytes (a package of 25 quizzes with aliases is a few KB).
+    public var maxDocumentBytes: Int
+
+    public init(maxDrafts: Int = 50, maxDocumentBytes: Int = 64 << 10) {
+        self.maxDrafts = maxDrafts
+        self.maxDocumentBytes = maxDocumentBytes
+    }
+}
+
+/// Why a draft request is refused.
+public enum DraftError: Error, Equatable {
+    /// The player has no draft with this id (another player's is none of theirs).
+    case notFound(Int64)
+    case tooMany(limit: Int)
+    case tooLarge(limit: Int)
+    case notAnObject
+    case noSuchQuiz(Int, quizCount: Int)
+    case noSuchStage(Int, stageCount: Int)
+    /// The poster could not be had (TMDB's image server does not answer, say).
+    case posterUnavailable
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A package being made on the server: the maker's work in progress as their page keeps it (the body a publish would
+/// send, whole or not yet), never listed or playable, and seen by its maker alone.
+public struct DraftRecord: Sendable, Equatable {
+    public var id: Int64
+    public var playerId: Int64
+    /// JSON text.
+    public var document: String
+    /// ISO 8601 in UTC, as stored.
+    public var createdAt: String
+    public var updatedAt: String
+
+    public init(id: Int64, playerId: Int64, document: String, createdAt: String, updatedAt: String) {
+        self.id = id
+        self.playerId = playerId
+        self.document = document
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Drafts of packages, each its maker's: another player's draft is, to every call, no draft at all.
+public protocol DraftStorage: Sendable {
+    /// Saves a new draft for `playerId`, unless they have `limit` drafts already (`nil` then).
+    func insertDraft(playerId: Int64, document: String, at date: Date, limit: Int) async throws -> DraftRecord?
+    /// The player's drafts, the one changed last first.
+    func drafts(playerId: Int64) async throws -> [DraftRecord]
+    func draft(id: Int64, playerId: Int64) async throws -> DraftRecord?
+    /// Replaces the document of the player's draft `id`; `nil` when they have no such draft.
+    func updateDraft(id: Int64, playerId: Int64, document: String, at date: Date) async throws -> DraftRecord?
+    /// `false` when the player has no such draft.
+    func deleteDraft(id: Int64, playerId: Int64) async throws -> Bool
+}

@@ -1,0 +1,39 @@
+import Foundation
+import UQuizStorage
+import Testing
+
+/// Drafts of packages: the same answers from SQLite and PostgreSQL, and each player's alone.
+@Suite struct DraftContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func aDraftIsItsMakersAloneAndHeldToALimit(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            let monday = Date(timeIntervalSince1970: 1_800_000_000)
+            let first = try #require(try await store.insertDraft(
+                playerId: ann.id, document: #"{"title":"Silent"}"#, at: monday, limit: 2))
+            #expect(first.playerId == ann.id && first.document == #"{"title":"Silent"}"# && first.createdAt == first.updatedAt)
+            let second = try #require(try await store.insertDraft(
+                playerId: ann.id, document: "{}", at: monday.addingTimeInterval(60), limit: 2))
+            #expect(try await store.insertDraft(playerId: ann.id, document: "{}", at: monday, limit: 2) == nil, "at the limit")
+            #expect(try await store.insertDraft(playerId: bob.id, document: "{}", at: monday, limit: 2) != nil, "Bob has his own")
+
+            #expect(try await store.drafts(playerId: ann.id).map(\.id) == [second.id, first.id], "the one changed last first")
+            let saved = try #require(try await store.updateDraft(
+                id: first.id, playerId: ann.id, document: #"{"title":"Silent Classics"}"#, at: monday.addingTimeInterval(120)))
+            #expect(saved.document == #"{"title":"Silent Classics"}"# && saved.createdAt == first.createdAt
+                && saved.updatedAt > first.updatedAt)
+            #expect(try await store.drafts(playerId: ann.id).map(\.id) == [first.id, second.id])
+
+            // Bob reaches none of Ann's drafts, whichever way he asks.
+            #expect(try await store.draft(id: first.id, playerId: bob.id) == nil)
+            #expect(try await store.updateDraft(id: first.id, playerId: bob.id, document: "{}", at: monday) == nil)
+            #expect(try await store.deleteDraft(id: first.id, playerId: bob.id) == false)
+            #expect(try await store.draft(id: first.id, playerId: ann.id) == saved)
+
+            #expect(try await store.deleteDraft(id: first.id, playerId: ann.id))
+            #expect(try await store.deleteDraft(id: first.id, playerId: ann.id) == false, "gone")
+            #expect(try await store.drafts(playerId: ann.id).map(\.id) == [second.id])
+        }
+    }
+}

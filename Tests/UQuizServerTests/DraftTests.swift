@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import UQuizApp
+import UQuizServer
+
+/// A maker's drafts over HTTP: saved as they go in whatever state, told what a publish would refuse, previewed with the
+/// stage posters a play shows, published when ready, and nobody else's business.
+@Suite("Drafts of packages")
+struct DraftTests {
+    /// A spec of one quiz on Metropolis (a bundled poster), as the maker's page would have it when done.
+    nonisolated(unsafe) static let ready: [String: Any] = [
+        "format": 1, "title": "Draft: one silent classic", "level": "beginner", "language": "en", "visibility": "unlisted",
+        "quizzes": [["movie": 19, "areas": [[35, 9], [24, 38], [53, 26]]]],
+    ]
+
+    @Test func aDraftIsSavedCheckedPreviewedAndPublished() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let maker = try await client.newPlayer("Maker")
+            // Begun: a title only. Kept as it is, with what a publish would refuse first.
+            let made = try await client.send(.post, "/v1/drafts", json: ["title": "Draft: one silent classic"], token: maker)
+            #expect(made.status == .created, "\(made.text)")
+            let id = try #require(made.json["id"] as? Int)
+            #expect(made.headers[.location] == "/v1/drafts/\(id)")
+            #expect((made.json["document"] as? [String: Any])?["title"] as? String == "Draft: one silent classic")
+            let problem = made.json["problem"] as? [String: Any]
+            #expect(problem?["path"] as? String == "$" && (problem?["message"] as? String)?.contains("format") == true,
+                    "\(made.text)")
+
+            // An area outside the grid's margin is refused at its path, and the draft keeps it for the maker to mend.
+            var broken = Self.ready
+            broken["quizzes"] = [["movie": 19, "areas": [[0, 0], [24, 38], [53, 26]]]]
+            let saved = try await client.send(.put, "/v1/drafts/\(id)", json: broken, token: maker)
+            #expect(saved.status == .ok)
+            #expect((saved.json["problem"] as? [String: Any])?["path"] as? String == "$.quizzes[0].areas[0]", "\(saved.text)")
+            let refused = try await client.send(.post, "/v1/drafts/\(id)/publish", token: maker)
+            #expect(refused.status == .unprocessableContent && refused.errorMessage.hasPrefix("$.quizzes[0].areas[0]"))
+            #expect(try await client.send(.get, "/v1/drafts/\(id)", token: maker).status == .ok, "kept after the refusal")
+
+            let mended = try await client.send(.put, "/v1/drafts/\(id)", json: Self.ready, token: maker)
+            #expect(mended.json["problem"] is NSNull, "\(mended.text)")
+            let list = try await client.send(.get, "/v1/drafts", token: maker)
+            let summaries = list.json["drafts"] as? [[String: Any]] ?? []
+            #expect(summaries.count == 1 && summaries.first?["title"] as? String == "Draft: one silent classic"
+                && summaries.first?["quizCount"] as? Int == 1 && summaries.first?["ready"] as? Bool == true, "\(list.text)")
+
+            // The preview: stage posters cut as a play's are, growing stage by stage.
+            var sizes: [Int] = []
+            for stage in 1...3 {
+                let poster = try await client.send(.get, "/v1/drafts/\(id)/quizzes/1/poster?stage=\(stage)", token: maker)
+                #expect(poster.status == .ok && poster.headers[.contentType] == "image/jpeg", "\(poster.text)")
+                sizes.append(poster.body.readableBytes)
+            }
+            #expect(sizes[0] < sizes[2], "more of the poster at stage 3 than at stage 1: \(sizes)")
+            #expect(try await client.send(.get, "/v1/drafts/\(id)/quizzes/1/poster?stage=4", token: maker).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/drafts/\(id)/quizzes/2/poster", token: maker).status == .badRequest)
+
+            let published = try await client.send(.post, "/v1/drafts/\(id)/publish", token: maker)
+            #expect(published.status == .created, "\(published.text)")
+            let code = try #require(published.json["shareCode"] as? String)
+            let package = try await client.send(.get, "/v1/packages/\(code)")
+            #expect(package.status == .ok && package.json["title"] as? String == "Draft: one silent classic")
+            let listed = try await client.send(.get, "/v1/packages?q=Draft")
+            #expect((listed.json["packages"] as? [Any])?.isEmpty == true, "unlisted, as the draft said: \(listed.text)")
+            #expect(try await client.send(.get, "/v1/drafts/\(id)", token: maker).status == .notFound, "the draft is gone")
+        }
+    }
+
+    @Test func aDraftIsItsMakersAloneAndHeldToItsLimits() async throws {
+        let server = try TestServer()
+        var configuration = ServerConfiguration()
+        configuration.drafts = DraftLimits(maxDrafts: 2, maxDocumentBytes: 1_000)
+        try await server.test(configuration: configuration) { client in
+            let maker = try await client.newPlayer("Maker")
+            let other = try await client.newPlayer("Other")
+            let made = try await client.send(.post, "/v1/drafts", json: Self.ready, token: maker)
+            let id = try #require(made.json["id"] as? Int)
+            for (method, path) in [
+                (HTTPRequest.Method.get, "/v1/drafts/\(id)"), (.put, "/v1/drafts/\(id)"), (.delete, "/v1/drafts/\(id)"),
+                (.post, "/v1/drafts/\(id)/publish"), (.get, "/v1/drafts/\(id)/quizzes/1/poster?stage=1"),
+            ] {
+                let answer = try await client.send(method, path, json: method == .put ? ["title": "Mine now"] : nil, token: other)
+                #expect(answer.status == .notFound && answer.errorCode == "not_found", "\(method) \(path): \(answer.status)")
+            }
+            #expect((try await client.send(.get, "/v1/drafts", token: other).json["drafts"] as? [Any])?.isEmpty == true)
+            #expect(try await client.send(.get, "/v1/drafts").status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/drafts/abc", token: maker).status == .notFound)
+
+            #expect(try await client.send(.post, "/v1/drafts", raw: "[1, 2]", token: maker).status == .badRequest)
+            #expect(try await client.send(.post, "/v1/drafts", raw: "{\"title\": ", token: maker).status == .badRequest)
+            let large = try await client.send(
+                .post, "/v1/drafts", json: ["title": String(repeating: "a", count: 2_000)], token: maker)
+            #expect(large.status == .contentTooLarge)
+            #expect(try await client.send(.post, "/v1/drafts", json: [:] as [String: Any], token: maker).status == .created)
+            let third = try await client.send(.post, "/v1/drafts", json: [:] as [String: Any], token: maker)
+            #expect(third.status == .conflict && third.errorMessage.contains("2 drafts"), "\(third.text)")
+            #expect(try await client.send(.delete, "/v1/drafts/\(id)", token: maker).status == .noContent)
+            #expect(try await client.send(.post, "/v1/drafts", json: [:] as [String: Any], token: maker).status == .created)
+        }
+    }
+}
