@@ -121,7 +121,7 @@ public enum WebPlayerProblem: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The pages of the web player, `/`, `/p/{code}`, `/d`, `/r/{code}` (a live room) and `/me`: one HTML page whose script shows
+/// The pages of the web player, `/`, `/p/{code}`, `/d`, `/r/{code}` (a live room), `/me` and `/make` (the maker): one HTML page whose script shows
 /// what the path asks for.
 /// Its assets come from `FileMiddleware` under the versioned path.
 struct WebRoutes {
@@ -135,6 +135,7 @@ struct WebRoutes {
         router.get("p/{code}") { request, _ in page(request) }
         router.get("d") { request, _ in page(request) }
         router.get("me") { request, _ in page(request) }
+        router.get("make") { request, _ in page(request) }
         router.get("r/{code}") { request, _ in page(request) }
         router.add(middleware: PageForPeopleMiddleware { request in page(request, status: .notFound) })
         router.add(

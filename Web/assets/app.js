@@ -258,6 +258,7 @@ if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase())
 else if (roomMatch) showRoom(decodeURIComponent(roomMatch[1]).trim().toUpperCase());
 else if (path === '/d' || path === '/d/') showDaily();
 else if (path === '/me' || path === '/me/') import('./me.js').then((me) => me.showMe(main));
+else if (path === '/make' || path === '/make/') import('./make.js').then((make) => make.showMake(main));
 else if (path === '/') showHome();
 else showNoPage();
 document.documentElement.lang = currentLanguage();

@@ -5,6 +5,7 @@ const tables = {
   en: {
     'language.other': '한국어',
     'nav.daily': 'Daily',
+    'nav.make': 'Make',
     'nav.me': 'You',
     'home.title': 'Movie-poster quizzes',
     'home.lead': 'A black poster, revealed area by area: type the title before time runs out.',
@@ -102,6 +103,7 @@ const tables = {
   ko: {
     'language.other': 'English',
     'nav.daily': '오늘의 퀴즈',
+    'nav.make': '만들기',
     'nav.me': '내 기록',
     'home.title': '영화 포스터 퀴즈',
     'home.lead': '검은 포스터가 한 곳씩 드러납니다. 시간이 다 되기 전에 제목을 입력하세요.',

@@ -1,5 +1,6 @@
 import Foundation
 import PosterArt
+import PosterGrid
 import QuizCore
 import UQuizStorage
 
@@ -78,12 +79,26 @@ public struct Drafts: Sendable {
 
     /// Quiz `quiz` (from 1) of the draft as a play would show it at stage `stage`: the JPEG of its poster with the
     /// areas of stages 1 to `stage` revealed, cut as a play's stage posters are (the whole poster with `stage` nil).
+    ///
+    /// The quiz is previewed alone, before the package is whole: the rest of the draft (its title, the other quizzes)
+    /// need not keep the rules yet, and the whole poster needs no area.
     public func poster(_ id: Int64, quiz: Int, stage: Int?, by player: Player, cache: StagePosterCache<String>) async throws -> Data {
         let draft = try await record(id, by: player)
-        let (spec, _) = try Self.specAndVisibility(Data(draft.document.utf8))
-        let quizzes = try await publishing.quizzes(of: spec)
-        guard (1...quizzes.count).contains(quiz) else { throw DraftError.noSuchQuiz(quiz, quizCount: quizzes.count) }
-        let chosen = quizzes[quiz - 1]
+        let document = (try? JSONSerialization.jsonObject(with: Data(draft.document.utf8))) as? [String: Any] ?? [:]
+        let quizzes = document["quizzes"] as? [Any] ?? []
+        guard (1...max(1, quizzes.count)).contains(quiz), quiz <= quizzes.count else {
+            throw DraftError.noSuchQuiz(quiz, quizCount: quizzes.count)
+        }
+        var alone = quizzes[quiz - 1] as? [String: Any] ?? [:]
+        // Any area will do for the whole poster; the standard grid's centre is inside every margin.
+        if stage == nil { alone["areas"] = [[GridGeometry.standard.rows / 2, GridGeometry.standard.columns / 2]] }
+        let preview: [String: Any] = [
+            "format": document["format"] ?? 1, "title": "Preview", "level": "beginner",
+            "language": (document["language"] as? String).flatMap(QuizLanguage.init(rawValue:))?.rawValue ?? "en",
+            "quizzes": [alone],
+        ]
+        let (spec, _) = try Self.specAndVisibility(try JSONSerialization.data(withJSONObject: preview))
+        let chosen = try await publishing.quizzes(of: spec)[0]
         if let stage, !(1...chosen.areas.count).contains(stage) {
             throw DraftError.noSuchStage(stage, stageCount: chosen.areas.count)
         }

@@ -1,0 +1,132 @@
+"""The maker on the web (`/make`): a person with only a browser makes a package on a phone and on a desktop (search a
+movie, place the areas on its poster by tapping or with the keyboard, see a refused place and why, preview a stage,
+publish), finds the draft again after a reload, and a second person plays what was published.
+
+Movie search answers from the server's catalog (TMDB is unreachable here) and the posters are the bundled ones.
+"""
+
+import json
+import re
+import unittest
+
+from playwright.sync_api import expect
+
+from harness import ANSWER, AREAS, COLUMNS, DESKTOP, PHONE, ROWS, SCREENSHOTS, WRONG_GUESS, Session, assert_seen
+
+session = None
+
+
+def setUpModule():
+    global session
+    session = Session()
+
+
+def tearDownModule():
+    if session:
+        session.close()
+
+
+def cell_point(board, row, column):
+    """Where on the poster `board` the centre of cell (row, column) is, as Playwright positions are given."""
+    box = board.bounding_box()
+    return {"x": (column + 0.5) / COLUMNS * box["width"], "y": (row + 0.5) / ROWS * box["height"]}
+
+
+class WebMakerTests(unittest.TestCase):
+    def make(self, viewport, name, title):
+        """Makes and publishes a one-quiz package of Metropolis with three areas; the page and the share code."""
+        page = session.new_page(self, viewport)
+        page.goto("/")
+        page.get_by_role("link", name="Make").click()
+        expect(page.locator("h1")).to_have_text("Make a quiz")
+        page.get_by_role("button", name="Start a new package").click()
+        expect(page).to_have_url(re.compile(r"/make\?draft=\d+$"))
+        page.get_by_label("Title", exact=True).fill(title)
+        page.get_by_label("Who finds it").select_option("unlisted")
+        page.get_by_label("Add a movie: title").fill("Metropolis")
+        page.get_by_label("Add a movie: title").press("Enter")
+        page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)")).click()
+        quiz = page.locator("#quiz-1")
+        expect(quiz.locator("h2")).to_have_text("Quiz 1: Metropolis")
+        board = quiz.locator(".maker-board")
+        expect(board.locator("img")).to_have_attribute("src", re.compile(r"^blob:"))
+        tap = board.tap if viewport is PHONE else board.click
+
+        # A place in the margin: the server's rule, beside the quiz, and the area is taken back.
+        tap(position=cell_point(board, 0, 0))
+        note = quiz.locator(".problem")
+        expect(note).to_contain_text("outside the margin")
+        assert_seen(self, note, f"the refused place's reason at {viewport}")
+        quiz.locator(".maker-areas li").first.get_by_role("button", name="Remove").click()
+        expect(quiz.locator(".maker-areas li")).to_have_count(0)
+
+        for number, (row, column) in enumerate(AREAS[:3], start=1):
+            tap(position=cell_point(board, row, column))
+            expect(quiz.locator(".maker-areas li")).to_have_count(number)
+        expect(quiz.locator(".maker-areas li").nth(2)).to_contain_text(f"Stage 3: row {AREAS[2][0]}, column {AREAS[2][1]}")
+        expect(page.locator("#draft-problem")).to_have_text("Ready to publish.")
+        expect(page.locator("#save-status")).to_have_text("Saved.")
+
+        # The preview is the play's stage poster, cut by the server.
+        quiz.get_by_role("button", name="Preview stage 2").click()
+        expect(board.locator("img")).to_have_attribute("data-stage", "2")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        board.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-maker.png"))
+
+        # A reload finds the draft as it was left.
+        page.reload()
+        expect(page.get_by_label("Title", exact=True)).to_have_value(title)
+        expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(3)
+
+        page.get_by_role("button", name="Publish").click()
+        published = page.locator("#published")
+        expect(published).to_contain_text("Published: ")
+        assert_seen(self, published.locator("a"), f"the share link at {viewport}")
+        code = published.locator("a").get_attribute("href").rsplit("/", 1)[1]
+        return page, code
+
+    def test_a_phone_makes_and_publishes_a_package_another_person_plays(self):
+        _, code = self.make(PHONE, "phone", "Made on a phone")
+        player = session.new_page(self, DESKTOP)
+        player.goto(f"/p/{code}")
+        expect(player.locator("#package-title")).to_have_text("Made on a phone")
+        player.get_by_role("button", name="Start").click()
+        guess = player.get_by_label("Your guess")
+        # The quiz has started: stage 1 (or a later one) is drawn.
+        player.wait_for_selector(",".join(f'#poster[data-stage="{k}"]' for k in range(1, 4)))
+        guess.fill(WRONG_GUESS)
+        guess.press("Enter")
+        player.wait_for_selector('#verdict[data-outcome="rejected"]')
+        guess.fill(ANSWER)
+        guess.press("Enter")
+        expect(player.locator("#verdict")).to_contain_text("Right!")
+
+    def test_a_desktop_makes_a_package_and_its_draft_is_listed(self):
+        page, code = self.make(DESKTOP, "desktop", "Made on a desktop")
+        status, _, body = session.server.request("GET", f"/v1/packages/{code}")
+        self.assertEqual(status, 200, body)
+        self.assertEqual(json.loads(body)["quizCount"], 1)
+        # The draft is gone once published: the maker's list no longer offers it.
+        page.goto("/make")
+        expect(page.get_by_role("button", name="Start a new package")).to_be_visible()
+        self.assertEqual(page.locator("#drafts a", has_text="Made on a desktop").count(), 0)
+
+    def test_the_keyboard_alone_places_an_area(self):
+        page = session.new_page(self, DESKTOP)
+        page.goto("/make")
+        page.get_by_role("button", name="Start a new package").click()
+        page.get_by_label("Add a movie: title").fill("Metropolis")
+        page.get_by_label("Add a movie: title").press("Enter")
+        page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)")).click()
+        board = page.locator("#quiz-1 .maker-board")
+        board.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("Enter")
+        expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(1)
+        expect(page.locator("#quiz-1 .maker-areas li").first).to_contain_text(f"row {ROWS // 2 - 1}, column {COLUMNS // 2 - 3}")
+        expect(page.locator("#quiz-1 .maker-board")).to_be_focused()
+        page.keyboard.press("Delete")
+        expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(0)

@@ -1,0 +1,364 @@
+// `/make`: a package made in the browser. The maker searches a movie, sees its poster under the 50 x 75 grid, places
+// each stage's area by tapping, clicking or with the keyboard, previews the stages as a play cuts them, and publishes.
+// The work is a draft on the server (`/v1/drafts`), saved as the maker goes, so a reload, a closed tab or another
+// device of the same player finds it; every rule is the server's, which says the first one broken beside the field it
+// names. Loaded only on this page.
+
+import { ApiError, encode, ensurePlayer, playerApi } from './api.js';
+import { addTexts, currentLanguage, setText } from './i18n.js';
+import { copyButton, element } from './play.js';
+
+addTexts({
+  en: {
+    'make.title': 'Make a quiz',
+    'make.lead': 'Pick movies, mark on each poster the areas a player sees one by one, and share the link.',
+    'make.drafts': 'Your drafts',
+    'make.new': 'Start a new package',
+    'make.untitled': 'Untitled',
+    'make.packageTitle': 'Title',
+    'make.level': 'Level',
+    'make.language': 'Language',
+    'make.visibility': 'Who finds it',
+    'make.public': 'Everyone (listed)',
+    'make.unlisted': 'Only who has the link',
+    'make.search': 'Add a movie: title',
+    'make.find': 'Search',
+    'make.noMovie': 'No movie by that title here.',
+    'make.quiz': 'Quiz {n}: {movie}',
+    'make.howTo': 'Tap the poster to place stage {stage}’s area (at most {max} for this level). Arrow keys move the cursor, Enter places, Delete removes.',
+    'make.area': 'Stage {stage}: row {row}, column {column}',
+    'make.remove': 'Remove',
+    'make.earlier': 'Earlier',
+    'make.removeQuiz': 'Remove this quiz',
+    'make.full': 'This level reveals at most {max} areas: remove one first.',
+    'make.preview': 'Preview stage {stage}',
+    'make.saving': 'Saving\u2026',
+    'make.saved': 'Saved.',
+    'make.saveFailed': 'Not saved: {message}. Your work stays on this page; it is tried again with your next change.',
+    'make.ready': 'Ready to publish.',
+    'make.problem': 'Before publishing: {message}',
+    'make.publish': 'Publish',
+    'make.published': 'Published: {link}',
+    'make.copy': 'Copy the link',
+    'make.poster': 'Poster of quiz {n} with the grid; {count} areas placed',
+  },
+  ko: {
+    'make.title': '퀴즈 만들기',
+    'make.lead': '영화를 고르고, 포스터마다 한 단계씩 보일 영역을 정한 뒤 링크를 공유하세요.',
+    'make.drafts': '만들던 패키지',
+    'make.new': '새 패키지 시작',
+    'make.untitled': '제목 없음',
+    'make.packageTitle': '제목',
+    'make.level': '난이도',
+    'make.language': '언어',
+    'make.visibility': '공개 범위',
+    'make.public': '모두 (목록에 표시)',
+    'make.unlisted': '링크가 있는 사람만',
+    'make.search': '영화 추가: 제목',
+    'make.find': '검색',
+    'make.noMovie': '그 제목의 영화가 없습니다.',
+    'make.quiz': '퀴즈 {n}: {movie}',
+    'make.howTo': '포스터를 눌러 {stage}단계 영역을 정하세요 (이 난이도는 최대 {max}개). 방향키로 움직이고 Enter로 놓고 Delete로 지웁니다.',
+    'make.area': '{stage}단계: {row}행 {column}열',
+    'make.remove': '지우기',
+    'make.earlier': '앞으로',
+    'make.removeQuiz': '이 퀴즈 빼기',
+    'make.full': '이 난이도는 영역이 최대 {max}개입니다. 먼저 하나를 지우세요.',
+    'make.preview': '{stage}단계 미리 보기',
+    'make.saving': '저장 중\u2026',
+    'make.saved': '저장했습니다.',
+    'make.saveFailed': '저장하지 못했습니다: {message}. 작업은 이 페이지에 남아 있고, 다음에 고칠 때 다시 저장합니다.',
+    'make.ready': '공개할 수 있습니다.',
+    'make.problem': '공개 전에: {message}',
+    'make.publish': '공개하기',
+    'make.published': '공개했습니다: {link}',
+    'make.copy': '링크 복사',
+    'make.poster': '퀴즈 {n} 포스터와 격자, 영역 {count}개',
+  },
+});
+
+/// The server's standard grid (GridGeometry.standard): 50 columns, 75 rows, 5 x 5 areas kept 2 cells from the edge.
+/// An area is given by its centre as [row, column]; the server checks every rule, these only draw.
+const grid = { columns: 50, rows: 75, area: 5, margin: 2 };
+const reach = (grid.area - 1) / 2 + grid.margin;
+/// The most areas of each level (LevelRules.standard): one per stage.
+const maxAreas = { beginner: 5, intermediate: 4, expert: 3 };
+const saveDelayMs = 600;
+
+export async function showMake(main) {
+  // The maker's styles, beside this module: no other page loads them.
+  document.head.append(element('link', { rel: 'stylesheet', href: new URL('./make.css', import.meta.url).pathname }));
+  await ensurePlayer();
+  const wanted = Number(new URLSearchParams(location.search).get('draft'));
+  const drafts = (await playerApi('GET', '/v1/drafts')).drafts;
+  const maker = new Maker(main);
+  if (wanted) await maker.open(wanted);
+  else maker.chooser(drafts);
+}
+
+class Maker {
+  constructor(main) {
+    this.main = main;
+    this.draft = null;
+    this.document = null;
+    this.saveTimer = null;
+    this.posterURLs = new Map();
+    /// Each quiz's keyboard cursor, [row, column]: the page's, not the draft's.
+    this.cursors = new Map();
+  }
+
+  /// The maker's drafts to go on with, or a new package.
+  chooser(drafts) {
+    const start = element('button', { type: 'button', class: 'primary', id: 'new-package', i18n: ['make.new'] });
+    start.addEventListener('click', () => this.create());
+    const list = element('ul', { class: 'packages', id: 'drafts' }, drafts.map((draft) => element('li', {}, [
+      element('a', { href: `/make?draft=${draft.id}`, text: draft.title || '' }, []),
+    ])));
+    for (const link of list.querySelectorAll('a')) if (!link.textContent) setText(link, 'make.untitled');
+    this.main.replaceChildren(
+      element('h1', { i18n: ['make.title'] }), element('p', { class: 'lead', i18n: ['make.lead'] }), start,
+      ...(drafts.length ? [element('h2', { i18n: ['make.drafts'] }), list] : []));
+  }
+
+  async create() {
+    const document = { format: 1, title: '', level: 'beginner', language: currentLanguage(), visibility: 'public', quizzes: [] };
+    const draft = await playerApi('POST', '/v1/drafts', document);
+    history.replaceState(null, '', `/make?draft=${draft.id}`);
+    this.show(draft);
+  }
+
+  async open(id) {
+    this.show(await playerApi('GET', `/v1/drafts/${encode(id)}`));
+  }
+
+  show(draft) {
+    this.draft = draft;
+    this.document = { quizzes: [], ...draft.document };
+    this.status = element('p', { class: 'status', id: 'save-status', role: 'status', 'aria-live': 'polite' });
+    this.problem = element('p', { class: 'problem', id: 'draft-problem', role: 'status', 'aria-live': 'polite' });
+    this.quizList = element('div', { id: 'quizzes' });
+    const publish = element('button', { type: 'button', class: 'primary', id: 'publish', i18n: ['make.publish'] });
+    publish.addEventListener('click', () => this.publish());
+    this.outcome = element('div', { id: 'published' });
+    this.main.replaceChildren(
+      element('h1', { i18n: ['make.title'] }), this.fields(), this.quizList, this.search(), this.problem,
+      element('div', { class: 'answer-row' }, [publish]), this.status, this.outcome);
+    this.showProblem(draft.problem);
+    this.drawQuizzes();
+  }
+
+  fields() {
+    const title = element('input', { id: 'package-title', type: 'text', maxlength: '100', value: this.document.title ?? '' });
+    title.addEventListener('input', () => { this.document.title = title.value; this.changed(); });
+    const select = (id, label, key, options) => {
+      const node = element('select', { id }, options.map(([value, text]) => {
+        const option = element('option', { value, i18n: [text] });
+        option.selected = this.document[key] === value;
+        return option;
+      }));
+      node.addEventListener('change', () => { this.document[key] = node.value; this.changed(); this.drawQuizzes(); });
+      return element('div', { class: 'field' }, [element('label', { for: id, i18n: [label] }), node]);
+    };
+    return element('div', { class: 'filters' }, [
+      element('div', { class: 'field' }, [element('label', { for: 'package-title', i18n: ['make.packageTitle'] }), title]),
+      select('package-level', 'make.level', 'level',
+        [['beginner', 'level.beginner'], ['intermediate', 'level.intermediate'], ['expert', 'level.expert']]),
+      select('package-language', 'make.language', 'language', [['en', 'filter.en'], ['ko', 'filter.ko']]),
+      select('package-visibility', 'make.visibility', 'visibility', [['public', 'make.public'], ['unlisted', 'make.unlisted']]),
+    ]);
+  }
+
+  /// Movie search: the server's (TMDB, or its catalog when TMDB cannot be reached), in the package's language.
+  search() {
+    const input = element('input', { id: 'movie-search', type: 'search', maxlength: '200', enterkeyhint: 'search' });
+    const results = element('ul', { class: 'packages', id: 'movie-results', 'aria-live': 'polite' });
+    const form = element('form', { class: 'code-form', role: 'search' }, [
+      element('label', { for: 'movie-search', i18n: ['make.search'] }),
+      element('div', { class: 'answer-row' }, [input, element('button', { type: 'submit', i18n: ['make.find'] })]),
+      results,
+    ]);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const query = input.value.trim();
+      if (!query) return;
+      const page = await playerApi('GET', `/v1/movies?q=${encodeURIComponent(query)}&language=${encode(this.document.language ?? 'en')}`);
+      results.replaceChildren(...page.results.slice(0, 8).map((movie) => {
+        const year = movie.releaseDate ? ` (${movie.releaseDate.slice(0, 4)})` : '';
+        const pick = element('button', { type: 'button', class: 'link', text: `${movie.title}${year}` });
+        pick.addEventListener('click', () => {
+          this.document.quizzes.push({ movie: movie.tmdbId ?? movie.catalogKey, areas: [], title: movie.title });
+          results.replaceChildren();
+          input.value = '';
+          this.changed(true);
+        });
+        return element('li', {}, [pick]);
+      }));
+      if (page.results.length === 0) results.append(element('li', { i18n: ['make.noMovie'] }));
+    });
+    return form;
+  }
+
+  drawQuizzes() {
+    this.quizList.replaceChildren(...this.document.quizzes.map((quiz, index) => this.quizEditor(quiz, index)));
+  }
+
+  quizEditor(quiz, index) {
+    const max = maxAreas[this.document.level] ?? 5;
+    const section = element('section', { class: 'maker-quiz', id: `quiz-${index + 1}` });
+    const heading = element('h2', { i18n: ['make.quiz', { n: index + 1, movie: quiz.title ?? String(quiz.movie) }] });
+    const howTo = element('p', { class: 'lead', i18n: ['make.howTo', { stage: quiz.areas.length + 1, max }] });
+    const board = element('div', {
+      class: 'maker-board', tabindex: '0', role: 'application',
+      'aria-label': '', 'data-i18n-attr': 'aria-label',
+    });
+    setText(board, 'make.poster', { n: index + 1, count: quiz.areas.length });
+    const image = element('img', { alt: '', class: 'maker-poster' });
+    board.append(image);
+    this.poster(index, null).then((url) => { if (url) image.src = url; });
+    // Positioned through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+    const at = (node, [row, column]) => {
+      node.style.left = `${((column - (grid.area - 1) / 2) / grid.columns) * 100}%`;
+      node.style.top = `${((row - (grid.area - 1) / 2) / grid.rows) * 100}%`;
+      return node;
+    };
+    quiz.areas.forEach((centre, area) => board.append(at(element('span', { class: 'maker-area', text: String(area + 1) }), centre)));
+    let cursor = this.cursors.get(quiz) ?? [Math.floor(grid.rows / 2), Math.floor(grid.columns / 2)];
+    const mark = element('span', { class: 'maker-cursor' });
+    const moveMark = () => at(mark, cursor);
+    moveMark();
+    board.append(mark);
+    const note = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+    const place = (row, column) => {
+      if (quiz.areas.length >= max) { setText(note, 'make.full', { max }); return; }
+      this.cursors.set(quiz, [row, column]);
+      quiz.areas.push([row, column]);
+      this.changed(true, `#quiz-${index + 1} .maker-board`);
+    };
+    board.addEventListener('click', (event) => {
+      const box = board.getBoundingClientRect();
+      const column = Math.floor(((event.clientX - box.left) / box.width) * grid.columns);
+      const row = Math.floor(((event.clientY - box.top) / box.height) * grid.rows);
+      place(Math.min(grid.rows - 1, Math.max(0, row)), Math.min(grid.columns - 1, Math.max(0, column)));
+    });
+    board.addEventListener('keydown', (event) => {
+      const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (steps[event.key]) {
+        event.preventDefault();
+        cursor = [Math.min(grid.rows - 1 - reach + 2, Math.max(reach - 2, cursor[0] + steps[event.key][0])),
+          Math.min(grid.columns - 1 - reach + 2, Math.max(reach - 2, cursor[1] + steps[event.key][1]))];
+        this.cursors.set(quiz, cursor);
+        moveMark();
+      } else if (event.key === 'Enter') {
+        event.preventDefault();
+        place(cursor[0], cursor[1]);
+      } else if (event.key === 'Delete' || event.key === 'Backspace') {
+        event.preventDefault();
+        const hit = quiz.areas.findIndex(([row, column]) => Math.abs(row - cursor[0]) <= 2 && Math.abs(column - cursor[1]) <= 2);
+        if (hit >= 0) { quiz.areas.splice(hit, 1); this.changed(true, `#quiz-${index + 1} .maker-board`); }
+      }
+    });
+    const areas = element('ol', { class: 'maker-areas' }, quiz.areas.map(([row, column], area) => {
+      const remove = element('button', { type: 'button', class: 'link', i18n: ['make.remove'] });
+      remove.addEventListener('click', () => { quiz.areas.splice(area, 1); this.changed(true); });
+      const earlier = element('button', { type: 'button', class: 'link', i18n: ['make.earlier'] });
+      earlier.disabled = area === 0;
+      earlier.addEventListener('click', () => {
+        [quiz.areas[area - 1], quiz.areas[area]] = [quiz.areas[area], quiz.areas[area - 1]];
+        this.changed(true);
+      });
+      return element('li', {}, [element('span', { i18n: ['make.area', { stage: area + 1, row, column }] }), ' ', earlier, ' ', remove]);
+    }));
+    const previews = element('div', { class: 'answer-row' }, quiz.areas.map((_, area) => {
+      const button = element('button', { type: 'button', i18n: ['make.preview', { stage: area + 1 }] });
+      button.addEventListener('click', async () => {
+        const url = await this.poster(index, area + 1);
+        if (url) { image.src = url; image.dataset.stage = String(area + 1); }
+      });
+      return button;
+    }));
+    const drop = element('button', { type: 'button', class: 'link', i18n: ['make.removeQuiz'] });
+    drop.addEventListener('click', () => { this.document.quizzes.splice(index, 1); this.changed(true); });
+    section.append(heading, howTo, note, board, areas, previews, drop);
+    return section;
+  }
+
+  /// Quiz `index`'s poster as the server cuts it for the draft (the whole poster, or stage `stage`), once saved.
+  async poster(index, stage) {
+    await this.saving;
+    const quiz = this.document.quizzes[index];
+    const key = `${quiz?.movie}:${quiz?.poster ?? ''}:${stage ?? 'whole'}:${stage ? JSON.stringify(quiz.areas.slice(0, stage)) : ''}`;
+    if (this.posterURLs.has(key)) return this.posterURLs.get(key);
+    try {
+      const path = `/v1/drafts/${encode(this.draft.id)}/quizzes/${index + 1}/poster${stage ? `?stage=${stage}` : ''}`;
+      const url = URL.createObjectURL(await playerApi('GET', path, undefined, 'blob'));
+      this.posterURLs.set(key, url);
+      return url;
+    } catch (error) {
+      setText(this.status, 'make.saveFailed', { message: error.message });
+      return null;
+    }
+  }
+
+  /// Something changed: redrawn when its shape did, and saved a moment later (at once with `now`).
+  /// A change of shape is saved at once (the posters drawn next are cut from the saved draft), typing a moment later.
+  changed(redraw = false, refocus) {
+    clearTimeout(this.saveTimer);
+    setText(this.status, 'make.saving');
+    if (redraw) {
+      this.save();
+      this.drawQuizzes();
+      if (refocus) this.main.querySelector(refocus)?.focus();
+    } else {
+      this.saveTimer = setTimeout(() => this.save(), saveDelayMs);
+    }
+  }
+
+  save() {
+    this.saving = (async () => {
+      try {
+        const saved = await playerApi('PUT', `/v1/drafts/${encode(this.draft.id)}`, this.document);
+        this.draft = saved;
+        setText(this.status, 'make.saved');
+        this.showProblem(saved.problem);
+      } catch (error) {
+        setText(this.status, 'make.saveFailed', { message: error.message });
+      }
+    })();
+    return this.saving;
+  }
+
+  /// The first rule the draft breaks, beside what it names: a quiz's own problems under that quiz.
+  showProblem(problem) {
+    for (const note of this.main.querySelectorAll('.maker-quiz .problem')) note.textContent = '';
+    this.problem.textContent = '';
+    if (!problem) { setText(this.problem, 'make.ready'); return; }
+    const quiz = problem.path.match(/^\$\.quizzes\[(\d+)\]/);
+    const near = quiz ? this.main.querySelector(`#quiz-${Number(quiz[1]) + 1} .problem`) : null;
+    setText(near ?? this.problem, 'make.problem', { message: problem.message });
+    // A place just refused is said where the maker looks, in view.
+    near?.scrollIntoView({ block: 'nearest' });
+  }
+
+  async publish() {
+    clearTimeout(this.saveTimer);
+    await this.save();
+    try {
+      const { shareCode } = await playerApi('POST', `/v1/drafts/${encode(this.draft.id)}/publish`);
+      const link = `${location.origin}/p/${shareCode}`;
+      const line = element('a', { href: `/p/${shareCode}`, text: link });
+      const status = element('p', { role: 'status' });
+      this.outcome.replaceChildren(
+        element('p', { class: 'lead', i18n: ['make.published', { link }] }),
+        element('p', {}, [line]), copyButton({ id: 'copy-link', label: 'make.copy' }, line, status), status);
+      this.outcome.scrollIntoView({ block: 'center' });
+      history.replaceState(null, '', '/make');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) {
+        const [path, ...rest] = error.message.split(': ');
+        this.showProblem({ path, message: rest.join(': ') || error.message });
+      } else {
+        setText(this.status, 'make.saveFailed', { message: error.message });
+      }
+    }
+  }
+}
