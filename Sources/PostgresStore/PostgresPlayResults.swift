@@ -126,14 +126,15 @@ extension PostgresQuizStore {
             try await session.query(
                 """
                 SELECT quiz.position, COUNT(attempt.id) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
-                       AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage
+                       AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage,
+                       COUNT(*) FILTER (WHERE attempt.hints_used > 0) AS hinted
                 FROM quiz LEFT JOIN attempt ON attempt.quiz_id = quiz.id
                 WHERE quiz.package_id = $1 GROUP BY quiz.id ORDER BY quiz.position
                 """, [.int(packageId)]
             ).map { row in
                 QuizSolveStats(
                     position: try row.int("position") + 1, attempts: try row.int("attempts"), solved: try row.int("solved"),
-                    averageStage: try row.doubleOrNil("average_stage"))
+                    averageStage: try row.doubleOrNil("average_stage"), hinted: try row.int("hinted"))
             }
         }
     }

@@ -85,6 +85,15 @@ extension PostgresQuizStore {
         }
     }
 
+    public func ownedPackages(playerId: Int64) async throws -> [PublishedPackage] {
+        try await read { session in
+            try await session.query(
+                Self.publishedSelect + " WHERE pub.owner_id = $1 ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC",
+                [.int(playerId)]
+            ).map(Self.published)
+        }
+    }
+
     /// Public and seed packages, newest first (then highest id), after `position`.
     public func publicPackages(
         _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int

@@ -75,6 +75,12 @@ extension AppDatabase {
         ).map(published)
     }
 
+    static func ownedPackages(playerId: Int64, in db: Database) throws -> [PublishedPackage] {
+        try Row.fetchAll(
+            db, sql: publishedSelect + " WHERE pub.ownerId = ? ORDER BY p.createdAt DESC, p.id DESC", arguments: [playerId]
+        ).map(published)
+    }
+
     /// Public packages (published public, or seed), newest first (then highest id), after `position` when given.
     static func publicPackages(
         _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int, in db: Database

@@ -109,7 +109,8 @@ extension AppDatabase {
             db,
             sql: """
                 SELECT quiz.position, COUNT(attempt.id) AS attempts, COALESCE(SUM(attempt.correct), 0) AS solved,
-                       AVG(CASE WHEN attempt.correct THEN attempt.stageReached END) AS averageStage
+                       AVG(CASE WHEN attempt.correct THEN attempt.stageReached END) AS averageStage,
+                       COALESCE(SUM(attempt.hintsUsed > 0), 0) AS hinted
                 FROM quiz LEFT JOIN attempt ON attempt.quizId = quiz.id
                 WHERE quiz.packageId = ? GROUP BY quiz.id ORDER BY quiz.position
                 """,
@@ -117,7 +118,7 @@ extension AppDatabase {
         ).map { row in
             QuizSolveStats(
                 position: (row["position"] as Int) + 1, attempts: row["attempts"], solved: row["solved"],
-                averageStage: row["averageStage"])
+                averageStage: row["averageStage"], hinted: row["hinted"])
         }
     }
 

@@ -151,6 +151,10 @@ extension SQLiteServerStore {
         }
     }
 
+    public func ownedPackages(playerId: Int64) async throws -> [PublishedPackage] {
+        try await read { db in try AppDatabase.ownedPackages(playerId: playerId, in: db) }
+    }
+
     public func publishedPackage(shareCode: ShareCode) async throws -> PublishedPackage? {
         try await read { db in try AppDatabase.publishedPackage(shareCode: shareCode, in: db) }
     }

@@ -29,6 +29,11 @@ struct PlayerRoutes {
             let streak = try await plays.streak(of: player)
             return JSONBody.response(try await Players(environment: environment.sharing).stats(of: player, streak: streak))
         }
+        router.get("v1/players/me/packages") { request, _ in
+            let player = try await request.authenticatedPlayer(environment)
+            return JSONBody.response(
+                ServerAPI.OwnedPackages(try await BrowsePackages(environment: environment.sharing).owned(by: player)))
+        }
         router.patch("v1/players/me") { request, _ in
             // Authenticated first, so that a bad token is a 401 whatever the body says.
             let player = try await request.authenticatedPlayer(environment)

@@ -85,8 +85,11 @@ public struct QuizSolveStats: Hashable, Sendable {
     public var solved: Int
     /// The mean of the stage reached by those who solved it; `nil` while nobody has.
     public var averageStage: Double?
+    /// Attempts in which the player asked for the hint.
+    public var hinted: Int
 
-    public init(position: Int, attempts: Int, solved: Int, averageStage: Double?) {
+    public init(position: Int, attempts: Int, solved: Int, averageStage: Double?, hinted: Int = 0) {
+        self.hinted = hinted
         self.position = position
         self.attempts = attempts
         self.solved = solved

@@ -36,4 +36,20 @@ import Testing
             #expect(try await store.drafts(playerId: ann.id).map(\.id) == [second.id])
         }
     }
+
+    /// A maker's list: every package they published, whoever may find it, newest first, and nobody else's.
+    @Test(arguments: StoreKind.allCases)
+    func aMakersPackagesAreListedNewestFirst(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (first, ann) = try await publish(makePackage(title: "First", code: "AAAAA2", quizzes: 1), on: store)
+            let (other, _) = try await publish(makePackage(title: "Not Ann's", code: "BBBBB2", quizzes: 1), on: store)
+            var later = makePackage(title: "Second", code: "CCCCC2", quizzes: 2)
+            later.createdAt = "2099-01-01T00:00:00Z"
+            let second = try await store.insertPublished(later, owner: ann.id, visibility: .unlisted, otherCodes: []).id
+            let owned = try await store.ownedPackages(playerId: ann.id)
+            #expect(owned.map(\.id) == [second, first] && !owned.map(\.id).contains(other))
+            #expect(owned.map(\.visibility) == [.unlisted, .public] && owned.map(\.quizCount) == [2, 1])
+            #expect(try await store.ownedPackages(playerId: 999) == [])
+        }
+    }
 }

@@ -65,10 +65,10 @@ import Testing
                 dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 2), attempt(quizId: quizzes[1], solved: false)]))
             _ = try await store.recordServerPlay(FinishedServerPlay(
                 publicId: "b", packageId: id, player: bob, startedAt: Date(), finishedAt: Date(), score: 1, elapsedSeconds: 1,
-                dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 3), attempt(quizId: quizzes[1], solved: false)]))
+                dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 3, hints: 1), attempt(quizId: quizzes[1], solved: false)]))
             #expect(try await store.quizSolveStats(packageId: id) == [
-                QuizSolveStats(position: 1, attempts: 2, solved: 2, averageStage: 2.5),
-                QuizSolveStats(position: 2, attempts: 2, solved: 0, averageStage: nil),
+                QuizSolveStats(position: 1, attempts: 2, solved: 2, averageStage: 2.5, hinted: 1),
+                QuizSolveStats(position: 2, attempts: 2, solved: 0, averageStage: nil, hinted: 0),
             ])
         }
     }

@@ -121,11 +121,13 @@ func makePackage(
 
 func tokenHash(_ seed: UInt8) -> Data { Data(repeating: seed, count: 32) }
 
-func attempt(quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100) -> PlayAttempt {
+func attempt(
+    quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100, hints: Int = 0
+) -> PlayAttempt {
     PlayAttempt(
         quizId: quizId, endedAt: Date(timeIntervalSince1970: 1_800_000_000),
         result: QuizResult(
-            outcome: solved ? .solved : .missed, seconds: seconds, stageReached: stage, hintsUsed: 0,
+            outcome: solved ? .solved : .missed, seconds: seconds, stageReached: stage, hintsUsed: hints,
             score: solved ? score : 0))
 }
 

@@ -65,6 +65,18 @@ struct DraftTests {
             let listed = try await client.send(.get, "/v1/packages?q=Draft")
             #expect((listed.json["packages"] as? [Any])?.isEmpty == true, "unlisted, as the draft said: \(listed.text)")
             #expect(try await client.send(.get, "/v1/drafts/\(id)", token: maker).status == .notFound, "the draft is gone")
+
+            // The maker's list has it, unlisted as it is; its leaderboard shows the maker how each quiz fares.
+            let mine = try await client.send(.get, "/v1/players/me/packages", token: maker)
+            let owned = (mine.json["packages"] as? [[String: Any]])?.first ?? [:]
+            #expect(owned["shareCode"] as? String == code && owned["visibility"] as? String == "unlisted"
+                && owned["removed"] as? Bool == false && owned["plays"] as? Int == 0, "\(mine.text)")
+            let other = try await client.newPlayer("Other")
+            #expect((try await client.send(.get, "/v1/players/me/packages", token: other).json["packages"] as? [Any])?.isEmpty == true)
+            let board = try await client.send(.get, "/v1/packages/\(code)/leaderboard", token: maker)
+            let quizzes = board.json["quizzes"] as? [[String: Any]] ?? []
+            #expect(quizzes.count == 1 && quizzes.first?["attempts"] as? Int == 0 && quizzes.first?["hinted"] as? Int == 0,
+                    "\(board.text)")
         }
     }
 

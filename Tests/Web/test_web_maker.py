@@ -87,7 +87,7 @@ class WebMakerTests(unittest.TestCase):
         return page, code
 
     def test_a_phone_makes_and_publishes_a_package_another_person_plays(self):
-        _, code = self.make(PHONE, "phone", "Made on a phone")
+        maker, code = self.make(PHONE, "phone", "Made on a phone")
         player = session.new_page(self, DESKTOP)
         player.goto(f"/p/{code}")
         expect(player.locator("#package-title")).to_have_text("Made on a phone")
@@ -101,6 +101,18 @@ class WebMakerTests(unittest.TestCase):
         guess.fill(ANSWER)
         guess.press("Enter")
         expect(player.locator("#verdict")).to_contain_text("Right!")
+        expect(player.get_by_text("Play over")).to_be_visible()
+
+        # The maker's page says how the package fares: the play above, solved, at the stage it was.
+        status, _, body = session.server.request("GET", f"/v1/packages/{code}")
+        self.assertEqual(json.loads(body)["plays"], 1, body)
+        maker.goto("/make")
+        mine = maker.locator(f'#my-packages li[data-code="{code}"]')
+        expect(mine.locator(".meta")).to_have_text("1 play · solved 100% · Only who has the link")
+        mine.get_by_text("How each quiz fares").click()
+        expect(mine.locator(".maker-stats li")).to_have_text(
+            re.compile(r"^Quiz 1: solved 1 of 1 \(100%\), at stage [1-3]\.0 on average, hint asked 0 times$"))
+        assert_seen(self, mine.locator(".maker-stats li"), "a quiz's statistics on a phone")
 
     def test_a_desktop_makes_a_package_and_its_draft_is_listed(self):
         page, code = self.make(DESKTOP, "desktop", "Made on a desktop")

@@ -5,7 +5,7 @@
 // names. Loaded only on this page.
 
 import { ApiError, encode, ensurePlayer, playerApi } from './api.js';
-import { addTexts, currentLanguage, setText } from './i18n.js';
+import { addTexts, counted, currentLanguage, setText } from './i18n.js';
 import { copyButton, element } from './play.js';
 
 addTexts({
@@ -41,6 +41,13 @@ addTexts({
     'make.published': 'Published: {link}',
     'make.copy': 'Copy the link',
     'make.poster': 'Poster of quiz {n} with the grid; {count} areas placed',
+    'make.mine': 'Your packages',
+    'make.summary': '{plays} · solved {rate} · {visibility}',
+    'make.noRate': 'not played yet',
+    'make.removed': 'removed by the moderators',
+    'make.stats': 'How each quiz fares',
+    'make.quizStats': 'Quiz {n}: solved {solved} of {attempts} ({rate}), at stage {stage} on average, hint asked {hinted} times',
+    'make.quizUnplayed': 'Quiz {n}: not played yet',
   },
   ko: {
     'make.title': '퀴즈 만들기',
@@ -74,6 +81,13 @@ addTexts({
     'make.published': '공개했습니다: {link}',
     'make.copy': '링크 복사',
     'make.poster': '퀴즈 {n} 포스터와 격자, 영역 {count}개',
+    'make.mine': '내가 만든 패키지',
+    'make.summary': '{plays} · 정답률 {rate} · {visibility}',
+    'make.noRate': '아직 푼 사람 없음',
+    'make.removed': '운영자가 내림',
+    'make.stats': '퀴즈별 기록',
+    'make.quizStats': '퀴즈 {n}: {attempts}번 중 {solved}번 맞힘 ({rate}), 평균 {stage}단계, 힌트 {hinted}번',
+    'make.quizUnplayed': '퀴즈 {n}: 아직 푼 사람 없음',
   },
 });
 
@@ -93,7 +107,36 @@ export async function showMake(main) {
   const drafts = (await playerApi('GET', '/v1/drafts')).drafts;
   const maker = new Maker(main);
   if (wanted) await maker.open(wanted);
-  else maker.chooser(drafts);
+  else maker.chooser(drafts, (await playerApi('GET', '/v1/players/me/packages')).packages);
+}
+
+const percent = (rate) => `${Math.round(rate * 100)}%`;
+
+/// One published package in the maker's list: its link, plays and solve rate, and on demand how each quiz fares
+/// (from its leaderboard, which shows that to its maker).
+function ownedPackage(owned) {
+  const stats = element('ul', { class: 'maker-stats' });
+  const details = element('details', {}, [element('summary', { i18n: ['make.stats'] }), stats]);
+  details.addEventListener('toggle', async () => {
+    if (!details.open || stats.childElementCount) return;
+    const board = await playerApi('GET', `/v1/packages/${encode(owned.shareCode)}/leaderboard`);
+    stats.replaceChildren(...(board.quizzes ?? []).map((quiz) => element('li', {
+      i18n: quiz.attempts === 0 ? ['make.quizUnplayed', { n: quiz.number }] : ['make.quizStats', {
+        n: quiz.number, solved: quiz.solved, attempts: quiz.attempts, rate: percent(quiz.solveRate ?? 0),
+        stage: quiz.averageStage?.toFixed(1) ?? '-', hinted: quiz.hinted ?? 0,
+      }],
+    })));
+  });
+  const visibility = owned.removed ? 'make.removed' : owned.visibility === 'public' ? 'make.public' : 'make.unlisted';
+  return element('li', { 'data-code': owned.shareCode }, [
+    element('a', { href: `/p/${encode(owned.shareCode)}`, class: 'package-title', text: owned.title }),
+    element('div', { class: 'meta', i18n: ['make.summary', {
+      plays: counted('count.plays', owned.plays),
+      rate: owned.solveRate === null ? { i18n: 'make.noRate' } : percent(owned.solveRate),
+      visibility: { i18n: visibility },
+    }] }),
+    details,
+  ]);
 }
 
 class Maker {
@@ -108,7 +151,7 @@ class Maker {
   }
 
   /// The maker's drafts to go on with, or a new package.
-  chooser(drafts) {
+  chooser(drafts, packages) {
     const start = element('button', { type: 'button', class: 'primary', id: 'new-package', i18n: ['make.new'] });
     start.addEventListener('click', () => this.create());
     const list = element('ul', { class: 'packages', id: 'drafts' }, drafts.map((draft) => element('li', {}, [
@@ -117,7 +160,10 @@ class Maker {
     for (const link of list.querySelectorAll('a')) if (!link.textContent) setText(link, 'make.untitled');
     this.main.replaceChildren(
       element('h1', { i18n: ['make.title'] }), element('p', { class: 'lead', i18n: ['make.lead'] }), start,
-      ...(drafts.length ? [element('h2', { i18n: ['make.drafts'] }), list] : []));
+      ...(drafts.length ? [element('h2', { i18n: ['make.drafts'] }), list] : []),
+      ...(packages.length
+        ? [element('h2', { i18n: ['make.mine'] }), element('ul', { class: 'packages', id: 'my-packages' }, packages.map(ownedPackage))]
+        : []));
   }
 
   async create() {

@@ -74,6 +74,11 @@ public struct BrowsePackages: Sendable {
         self.environment = environment
     }
 
+    /// The packages `player` published (unlisted and removed ones too), newest first: their maker's list.
+    public func owned(by player: Player) async throws -> [PublishedPackage] {
+        try await environment.store().ownedPackages(playerId: player.id)
+    }
+
     public struct Page: Sendable {
         public var packages: [PublishedPackage]
         /// Where the next page starts; `nil` on the last page.

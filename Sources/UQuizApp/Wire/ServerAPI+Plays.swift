@@ -132,8 +132,13 @@ extension ServerAPI {
             public var solved: Int
             public var solveRate: Double?
             public var averageStage: Double?
+            /// Attempts in which the player asked for the hint.
+            public var hinted: Int?
 
-            public init(number: Int, attempts: Int, solved: Int, solveRate: Double? = nil, averageStage: Double? = nil) {
+            public init(
+                number: Int, attempts: Int, solved: Int, solveRate: Double? = nil, averageStage: Double? = nil, hinted: Int? = nil
+            ) {
+                self.hinted = hinted
                 self.number = number
                 self.attempts = attempts
                 self.solved = solved

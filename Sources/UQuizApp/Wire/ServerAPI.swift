@@ -208,6 +208,33 @@ public enum ServerAPI {
         }
     }
 
+    /// `GET /v1/players/me/packages` answer: the packages the player published, newest first, as their maker sees them.
+    public struct OwnedPackages: Encodable, Sendable {
+        public struct Owned: Encodable, Sendable {
+            public var package: PackageMetadata
+            public var visibility: Visibility
+            /// Hidden by the moderators or its reports: nobody may see or play it.
+            public var removed: Bool
+
+            public func encode(to encoder: any Encoder) throws {
+                try package.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(visibility, forKey: .visibility)
+                try container.encode(removed, forKey: .removed)
+            }
+
+            enum CodingKeys: String, CodingKey { case visibility, removed }
+        }
+
+        public var packages: [Owned]
+
+        public init(_ packages: [PublishedPackage]) {
+            self.packages = packages.map {
+                Owned(package: PackageMetadata($0), visibility: $0.visibility, removed: $0.hidden != nil)
+            }
+        }
+    }
+
     /// `POST /v1/posters` answer: the name a spec's `poster` gives the uploaded image, and its size in pixels.
     public struct UploadedPoster: Codable, Sendable, Equatable {
         public var poster: String
