@@ -115,6 +115,7 @@ extension ServeCommand {
         configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
         configuration.rooms.maxRooms = maxRooms
         configuration.rooms.maxHostedRooms = maxHostedRooms
+        configuration.drafts.maxDrafts = maxDrafts
         configuration.rooms.lease = .seconds(roomLease)
         configuration.rooms.leaseRenewal = .seconds(roomLease) / 3
         configuration.uploadQuotaBytes = uploadQuotaMib << 20

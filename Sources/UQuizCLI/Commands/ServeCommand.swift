@@ -114,6 +114,8 @@ package struct ServeCommand: AsyncParsableCommand {
         "Seconds an instance's hold on its live rooms lasts unrenewed (1 to 60): another instance takes a dead one's rooms over after it.",
         discussion: "Renewed every third of it. Shorter moves rooms sooner; each renewal is one write to the database."))
     package var roomLease = 3
+    @Option(help: "Drafts one player keeps on the server at once (1 to 1000).")
+    package var maxDrafts = 50
 
     /// The names `--limit` takes: those of `ServerConfiguration.rateLimitsByName` (a test holds the two together).
     package static let rateLimitNames = [
@@ -159,6 +161,7 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...100).contains(maxHostedRooms) else { throw ValidationError("--max-hosted-rooms must be from 1 to 100") }
         guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
         guard (1...60).contains(roomLease) else { throw ValidationError("--room-lease must be from 1 to 60 seconds") }
+        guard (1...1000).contains(maxDrafts) else { throw ValidationError("--max-drafts must be from 1 to 1000") }
         guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
