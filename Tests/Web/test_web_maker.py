@@ -11,7 +11,7 @@ import unittest
 
 from playwright.sync_api import expect
 
-from harness import ANSWER, AREAS, COLUMNS, DESKTOP, PHONE, ROWS, SCREENSHOTS, WRONG_GUESS, Session, assert_seen
+from harness import ANSWER, AREAS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, WRONG_GUESS, Session, assert_seen
 
 session = None
 
@@ -142,3 +142,27 @@ class WebMakerTests(unittest.TestCase):
         expect(page.locator("#quiz-1 .maker-board")).to_be_focused()
         page.keyboard.press("Delete")
         expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(0)
+
+    def test_a_quiz_takes_the_makers_own_poster_and_refuses_what_is_not_a_jpeg(self):
+        page = session.new_page(self, PHONE)
+        page.goto("/make")
+        page.get_by_role("button", name="Start a new package").click()
+        page.get_by_label("Add a movie: title").fill("Metropolis")
+        page.get_by_label("Add a movie: title").press("Enter")
+        page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)")).click()
+        quiz = page.locator("#quiz-1")
+        image = quiz.locator(".maker-board img")
+        expect(image).to_have_attribute("src", re.compile(r"^blob:"))
+        bundled = image.get_attribute("src")
+        field = quiz.get_by_label(re.compile(r"^Or your own poster: a JPEG of at most 2 MiB"))
+        field.set_input_files(str(REPOSITORY / "README.md"))
+        note = quiz.locator(".problem")
+        expect(note).to_contain_text("The poster was not taken: ")
+        assert_seen(self, note, "why the file was refused")
+        quiz = page.locator("#quiz-1")
+        quiz.get_by_label(re.compile(r"^Or your own poster")).set_input_files(
+            str(REPOSITORY / "Seed/posters/carmen-1915.jpg"))
+        expect(page.locator("#quiz-1")).to_contain_text("Your poster is used for this quiz.")
+        expect(page.locator("#quiz-1 .maker-board img")).not_to_have_attribute("src", bundled)
+        expect(page.locator("#quiz-1 .maker-board img")).to_have_attribute("src", re.compile(r"^blob:"))
+

@@ -41,6 +41,9 @@ addTexts({
     'make.published': 'Published: {link}',
     'make.copy': 'Copy the link',
     'make.poster': 'Poster of quiz {n} with the grid; {count} areas placed',
+    'make.upload': 'Or your own poster: a JPEG of at most 2 MiB, from 50 x 75 to 2000 x 3000 pixels, about 2:3',
+    'make.uploaded': 'Your poster is used for this quiz.',
+    'make.uploadFailed': 'The poster was not taken: {message}',
     'make.mine': 'Your packages',
     'make.summary': '{plays} · solved {rate} · {visibility}',
     'make.noRate': 'not played yet',
@@ -81,6 +84,9 @@ addTexts({
     'make.published': '공개했습니다: {link}',
     'make.copy': '링크 복사',
     'make.poster': '퀴즈 {n} 포스터와 격자, 영역 {count}개',
+    'make.upload': '또는 내 포스터: 2 MiB 이하 JPEG, 50 x 75 ~ 2000 x 3000 픽셀, 2:3 비율',
+    'make.uploaded': '이 퀴즈에 내 포스터를 씁니다.',
+    'make.uploadFailed': '포스터를 받지 않았습니다: {message}',
     'make.mine': '내가 만든 패키지',
     'make.summary': '{plays} · 정답률 {rate} · {visibility}',
     'make.noRate': '아직 푼 사람 없음',
@@ -322,10 +328,33 @@ class Maker {
       });
       return button;
     }));
+    const upload = element('input', { id: `poster-file-${index + 1}`, type: 'file', accept: 'image/jpeg' });
+    upload.addEventListener('change', () => this.upload(quiz, upload.files[0], note));
+    const uploadField = element('div', { class: 'field' }, [
+      element('label', { for: `poster-file-${index + 1}`, i18n: ['make.upload'] }), upload]);
+    if (quiz.poster?.startsWith('upload-')) uploadField.append(element('p', { class: 'meta', i18n: ['make.uploaded'] }));
     const drop = element('button', { type: 'button', class: 'link', i18n: ['make.removeQuiz'] });
     drop.addEventListener('click', () => { this.document.quizzes.splice(index, 1); this.changed(true); });
-    section.append(heading, howTo, note, board, areas, previews, drop);
+    section.append(heading, howTo, note, board, areas, previews, uploadField, drop);
     return section;
+  }
+
+  /// The maker's own JPEG as `quiz`'s poster: stored by the server (`POST /v1/posters`, its rules said beside the
+  /// field), then named in the draft.
+  async upload(quiz, file, note) {
+    if (!file) return;
+    try {
+      const response = await fetch('/v1/posters', {
+        method: 'POST', body: file, cache: 'no-store',
+        headers: { 'Content-Type': 'image/jpeg', Authorization: `Bearer ${(await ensurePlayer()).token}` },
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error?.message ?? `${response.status}`);
+      quiz.poster = answer.poster;
+      this.changed(true);
+    } catch (error) {
+      setText(note, 'make.uploadFailed', { message: error.message });
+    }
   }
 
   /// Quiz `index`'s poster as the server cuts it for the draft (the whole poster, or stage `stage`), once saved.
