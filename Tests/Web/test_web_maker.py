@@ -123,6 +123,18 @@ class WebMakerTests(unittest.TestCase):
         page.goto("/make")
         expect(page.get_by_role("button", name="Start a new package")).to_be_visible()
         self.assertEqual(page.locator("#drafts a", has_text="Made on a desktop").count(), 0)
+        # Deleting it asks once more, naming it; then it is gone for everyone.
+        mine = page.locator(f'#my-packages li[data-code="{code}"]')
+        mine.get_by_role("button", name="Delete").click()
+        question = mine.get_by_role("status")
+        expect(question).to_have_text("Delete “Made on a desktop” for good? Its plays and leaderboard go with it.")
+        assert_seen(self, question, "the question before deleting")
+        mine.get_by_role("button", name="Keep it").click()
+        expect(mine.get_by_role("button", name="Delete")).to_be_visible()
+        mine.get_by_role("button", name="Delete").click()
+        mine.get_by_role("button", name="Delete for good").click()
+        expect(mine).to_have_count(0)
+        self.assertEqual(session.server.request("GET", f"/v1/packages/{code}")[0], 404)
 
     def test_the_keyboard_alone_places_an_area(self):
         page = session.new_page(self, DESKTOP)

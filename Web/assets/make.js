@@ -44,6 +44,11 @@ addTexts({
     'make.upload': 'Or your own poster: a JPEG of at most 2 MiB, from 50 x 75 to 2000 x 3000 pixels, about 2:3',
     'make.uploaded': 'Your poster is used for this quiz.',
     'make.uploadFailed': 'The poster was not taken: {message}',
+    'make.delete': 'Delete',
+    'make.confirmDelete': 'Delete “{title}” for good? Its plays and leaderboard go with it.',
+    'make.deleteForGood': 'Delete for good',
+    'make.keep': 'Keep it',
+    'make.deleteFailed': 'Not deleted: {message}',
     'make.mine': 'Your packages',
     'make.summary': '{plays} · solved {rate} · {visibility}',
     'make.noRate': 'not played yet',
@@ -87,6 +92,11 @@ addTexts({
     'make.upload': '또는 내 포스터: 2 MiB 이하 JPEG, 50 x 75 ~ 2000 x 3000 픽셀, 2:3 비율',
     'make.uploaded': '이 퀴즈에 내 포스터를 씁니다.',
     'make.uploadFailed': '포스터를 받지 않았습니다: {message}',
+    'make.delete': '삭제',
+    'make.confirmDelete': '“{title}”을(를) 완전히 지울까요? 플레이 기록과 순위표도 함께 지워집니다.',
+    'make.deleteForGood': '완전히 삭제',
+    'make.keep': '그대로 두기',
+    'make.deleteFailed': '삭제하지 못했습니다: {message}',
     'make.mine': '내가 만든 패키지',
     'make.summary': '{plays} · 정답률 {rate} · {visibility}',
     'make.noRate': '아직 푼 사람 없음',
@@ -134,15 +144,40 @@ function ownedPackage(owned) {
     })));
   });
   const visibility = owned.removed ? 'make.removed' : owned.visibility === 'public' ? 'make.public' : 'make.unlisted';
-  return element('li', { 'data-code': owned.shareCode }, [
+  // Deleting asks once more, naming the package: nothing brings it back.
+  const actions = element('div', { class: 'answer-row' });
+  const ask = () => {
+    const remove = element('button', { type: 'button', i18n: ['make.delete'] });
+    remove.addEventListener('click', confirm);
+    actions.replaceChildren(remove);
+  };
+  const confirm = () => {
+    const sure = element('button', { type: 'button', class: 'primary', i18n: ['make.deleteForGood'] });
+    const keep = element('button', { type: 'button', i18n: ['make.keep'] });
+    const said = element('p', { role: 'status', i18n: ['make.confirmDelete', { title: owned.title }] });
+    keep.addEventListener('click', ask);
+    sure.addEventListener('click', async () => {
+      try {
+        await playerApi('DELETE', `/v1/packages/${encode(owned.shareCode)}`);
+        item.remove();
+      } catch (error) {
+        setText(said, 'make.deleteFailed', { message: error.message });
+      }
+    });
+    actions.replaceChildren(said, sure, keep);
+    sure.focus();
+  };
+  ask();
+  const item = element('li', { 'data-code': owned.shareCode }, [
     element('a', { href: `/p/${encode(owned.shareCode)}`, class: 'package-title', text: owned.title }),
     element('div', { class: 'meta', i18n: ['make.summary', {
       plays: counted('count.plays', owned.plays),
       rate: owned.solveRate === null ? { i18n: 'make.noRate' } : percent(owned.solveRate),
       visibility: { i18n: visibility },
     }] }),
-    details,
+    details, actions,
   ]);
+  return item;
 }
 
 class Maker {
