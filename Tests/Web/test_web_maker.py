@@ -136,13 +136,19 @@ class WebMakerTests(unittest.TestCase):
         expect(mine).to_have_count(0)
         self.assertEqual(session.server.request("GET", f"/v1/packages/{code}")[0], 404)
 
-    def test_the_keyboard_alone_places_an_area(self):
-        page = session.new_page(self, DESKTOP)
+    def new_package_of_metropolis(self, viewport):
+        """A page on a new draft with one quiz of Metropolis, its poster shown."""
+        page = session.new_page(self, viewport)
         page.goto("/make")
         page.get_by_role("button", name="Start a new package").click()
         page.get_by_label("Add a movie: title").fill("Metropolis")
         page.get_by_label("Add a movie: title").press("Enter")
         page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)")).click()
+        expect(page.locator("#quiz-1 .maker-board img")).to_have_attribute("src", re.compile(r"^blob:"))
+        return page
+
+    def test_the_keyboard_alone_places_an_area(self):
+        page = self.new_package_of_metropolis(DESKTOP)
         board = page.locator("#quiz-1 .maker-board")
         board.focus()
         for _ in range(3):
@@ -156,15 +162,9 @@ class WebMakerTests(unittest.TestCase):
         expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(0)
 
     def test_a_quiz_takes_the_makers_own_poster_and_refuses_what_is_not_a_jpeg(self):
-        page = session.new_page(self, PHONE)
-        page.goto("/make")
-        page.get_by_role("button", name="Start a new package").click()
-        page.get_by_label("Add a movie: title").fill("Metropolis")
-        page.get_by_label("Add a movie: title").press("Enter")
-        page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)")).click()
+        page = self.new_package_of_metropolis(PHONE)
         quiz = page.locator("#quiz-1")
         image = quiz.locator(".maker-board img")
-        expect(image).to_have_attribute("src", re.compile(r"^blob:"))
         bundled = image.get_attribute("src")
         field = quiz.get_by_label(re.compile(r"^Or your own poster: a JPEG of at most 2 MiB"))
         field.set_input_files(str(REPOSITORY / "README.md"))
