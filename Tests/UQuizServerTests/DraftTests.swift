@@ -56,6 +56,16 @@ struct DraftTests {
             #expect(sizes[0] < sizes[2], "more of the poster at stage 3 than at stage 1: \(sizes)")
             #expect(try await client.send(.get, "/v1/drafts/\(id)/quizzes/1/poster?stage=4", token: maker).status == .badRequest)
             #expect(try await client.send(.get, "/v1/drafts/\(id)/quizzes/2/poster", token: maker).status == .badRequest)
+            // A second quiz whose areas break a rule: its preview's refusal names it where it is in the draft.
+            var two = Self.ready
+            two["quizzes"] = (Self.ready["quizzes"] as! [Any]) + [["movie": 653, "areas": [[0, 0]]]]
+            #expect(try await client.send(.put, "/v1/drafts/\(id)", json: two, token: maker).status == .ok)
+            let second = try await client.send(.get, "/v1/drafts/\(id)/quizzes/2/poster?stage=1", token: maker)
+            #expect(second.status == .unprocessableContent && second.errorMessage.hasPrefix("$.quizzes[1].areas[0]"),
+                    "\(second.text)")
+            #expect(try await client.send(.get, "/v1/drafts/\(id)/quizzes/2/poster", token: maker).status == .ok,
+                    "the whole poster needs no area")
+            #expect(try await client.send(.put, "/v1/drafts/\(id)", json: Self.ready, token: maker).status == .ok)
 
             let published = try await client.send(.post, "/v1/drafts/\(id)/publish", token: maker)
             #expect(published.status == .created, "\(published.text)")

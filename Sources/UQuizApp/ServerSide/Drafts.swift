@@ -86,9 +86,7 @@ public struct Drafts: Sendable {
         let draft = try await record(id, by: player)
         let document = (try? JSONSerialization.jsonObject(with: Data(draft.document.utf8))) as? [String: Any] ?? [:]
         let quizzes = document["quizzes"] as? [Any] ?? []
-        guard (1...max(1, quizzes.count)).contains(quiz), quiz <= quizzes.count else {
-            throw DraftError.noSuchQuiz(quiz, quizCount: quizzes.count)
-        }
+        guard quizzes.indices.contains(quiz - 1) else { throw DraftError.noSuchQuiz(quiz, quizCount: quizzes.count) }
         var alone = quizzes[quiz - 1] as? [String: Any] ?? [:]
         // Any area will do for the whole poster; the standard grid's centre is inside every margin.
         if stage == nil { alone["areas"] = [[GridGeometry.standard.rows / 2, GridGeometry.standard.columns / 2]] }
@@ -97,8 +95,15 @@ public struct Drafts: Sendable {
             "language": (document["language"] as? String).flatMap(QuizLanguage.init(rawValue:))?.rawValue ?? "en",
             "quizzes": [alone],
         ]
-        let (spec, _) = try Self.specAndVisibility(try JSONSerialization.data(withJSONObject: preview))
-        let chosen = try await publishing.quizzes(of: spec)[0]
+        let chosen: Quiz
+        do {
+            let (spec, _) = try Self.specAndVisibility(try JSONSerialization.data(withJSONObject: preview))
+            chosen = try await publishing.quizzes(of: spec)[0]
+        } catch let problem as SpecProblem {
+            throw Self.inDraft(problem, quiz: quiz)
+        } catch PublishError.brokenRule(let problem) {
+            throw Self.inDraft(problem, quiz: quiz)
+        }
         if let stage, !(1...chosen.areas.count).contains(stage) {
             throw DraftError.noSuchStage(stage, stageCount: chosen.areas.count)
         }
@@ -111,6 +116,13 @@ public struct Drafts: Sendable {
     }
 
     // MARK: - Inside
+
+    /// A problem of the quiz previewed alone, at its path in the draft.
+    private static func inDraft(_ problem: SpecProblem, quiz: Int) -> SpecProblem {
+        let alone = "$.quizzes[0]"
+        guard problem.path.hasPrefix(alone) else { return problem }
+        return SpecProblem("$.quizzes[\(quiz - 1)]" + problem.path.dropFirst(alone.count), problem.problem)
+    }
 
     private func record(_ id: Int64, by player: Player) async throws -> DraftRecord {
         guard let record = try await environment.store().draft(id: id, playerId: player.id) else {
