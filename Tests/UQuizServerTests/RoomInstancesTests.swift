@@ -15,8 +15,9 @@ import UQuizServer
 /// opened it, and players who reach the other instance are forwarded there (HTTP) and relayed (WebSocket).
 @Suite("Live rooms across two instances", .serialized)
 struct RoomInstancesTests {
-    /// Quick interludes and loading, long stages: the test skips quizzes rather than waits for them.
-    static let quickRooms = RoomLimits(adjustRules: { rules in
+    /// Quick interludes and loading, long stages: the test skips quizzes rather than waits for them. A long lease: on a
+    /// machine loaded by the whole suite a renewal may come late, and no room moves but where a test moves it.
+    static let quickRooms = RoomLimits(lease: .seconds(600), adjustRules: { rules in
         var quick = slowStages(rules)
         quick.interlude = .milliseconds(300)
         quick.loadingTimeout = .seconds(5)

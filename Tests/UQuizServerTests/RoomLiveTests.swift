@@ -111,7 +111,7 @@ let slowStages: @Sendable (RoomRules) -> RoomRules = { rules in
 extension TestServer {
     /// The whole server (HTTP and the rooms' WebSocket) on a loopback port, with rooms on the real clock.
     func live<Value: Sendable>(
-        rooms: RoomLimits = RoomLimits(adjustRules: slowStages),
+        rooms: RoomLimits = RoomLimits(lease: .seconds(600), adjustRules: slowStages),
         _ test: @Sendable (any TestClientProtocol, Int) async throws -> Value
     ) async throws -> Value {
         var logger = Logger(label: "uquiz.server.tests")
