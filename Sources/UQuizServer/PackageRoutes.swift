@@ -16,11 +16,6 @@ struct PackageRoutes {
     let misses: LookupMissLimit
     let publishes: PlayerAndAddressLimit
 
-    /// What a publish body holds besides the spec.
-    struct PublishOptions: Decodable {
-        var visibility: String?
-    }
-
     func add(to group: RouterGroup<ServerRequestContext>) {
         group.get { request, _ in try await list(request) }
         group.post { request, context in try await publish(request, address: context.clientAddress) }
@@ -117,18 +112,10 @@ extension PackageRoutes {
     /// A publish or update body: a spec and an optional visibility. A spec that is not well formed (not JSON, a field
     /// missing or of the wrong type) is bad input; one that is well formed but breaks a rule is a 422 from the use case.
     static func specAndVisibility(of request: Request) async throws -> (PackageSpec, Visibility?) {
-        let body = try await JSONBody.bytes(of: request)
-        let spec: PackageSpec
         do {
-            spec = try PackageSpec.decode(body)
-        } catch {
-            throw APIError.badRequest(error.description)
+            return try Drafts.specAndVisibility(try await JSONBody.bytes(of: request))
+        } catch let problem as SpecProblem {
+            throw APIError.badRequest(problem.description)
         }
-        let options = try JSONBody.decode(PublishOptions.self, from: body)
-        guard let text = options.visibility else { return (spec, nil) }
-        guard let visibility = Visibility(rawValue: text) else {
-            throw APIError.badRequest("$.visibility: \"\(text)\" is not a visibility: use public or unlisted")
-        }
-        return (spec, visibility)
     }
 }

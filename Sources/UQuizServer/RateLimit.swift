@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import QuizCore
 import UQuizStorage
 import Synchronization
 import UQuizApp

@@ -74,23 +74,23 @@ extension Room {
         let phase: RoomCheckpoint.Phase
         switch self.phase {
         case .lobby: phase = .lobby
-        case let .loading(quiz, since): phase = .loading(quiz: quiz, since: since.microseconds)
+        case let .loading(quiz, since): phase = .loading(quiz: quiz, since: since.wholeMicroseconds)
         case .playing(let quiz):
             guard let schedule else { return nil }
-            phase = .playing(quiz: quiz, start: schedule.start.microseconds, revealedStages: revealedStages)
-        case let .interlude(after, until): phase = .interlude(after: after, until: until.microseconds)
-        case .finished(let at): phase = .finished(at: at.microseconds)
+            phase = .playing(quiz: quiz, start: schedule.start.wholeMicroseconds, revealedStages: revealedStages)
+        case let .interlude(after, until): phase = .interlude(after: after, until: until.wholeMicroseconds)
+        case .finished(let at): phase = .finished(at: at.wholeMicroseconds)
         case .expired: return nil
         }
         return RoomCheckpoint(
             code: code.value, shareCode: shareCode.value, quizCount: quizzes.count, rules: rules,
-            openedAt: openedAt.microseconds, lastActivity: lastActivity.microseconds, now: now.microseconds, phase: phase,
+            openedAt: openedAt.wholeMicroseconds, lastActivity: lastActivity.wholeMicroseconds, now: now.wholeMicroseconds, phase: phase,
             host: host?.value, joinCount: joinCount,
-            lastQuiz: lastEnding.map { .init(quiz: $0.quiz, ending: $0.ending, at: $0.at.microseconds) },
+            lastQuiz: lastEnding.map { .init(quiz: $0.quiz, ending: $0.ending, at: $0.at.wholeMicroseconds) },
             seats: seats.map { seat in
                 RoomCheckpoint.Seat(
                     player: seat.id.value, name: seat.name, tokenDigest: seat.tokenDigest,
-                    droppedAt: seat.droppedAt?.microseconds, departure: seat.departure?.rawValue,
+                    droppedAt: seat.droppedAt?.wholeMicroseconds, departure: seat.departure?.rawValue,
                     firstQuiz: seat.firstQuiz, loadedQuiz: seat.loadedQuiz,
                     round: seat.round.map { .init(hintsUsed: $0.hintsUsed, result: $0.result) },
                     results: seat.results.sorted { $0.key < $1.key }.map { .init(quiz: $0.key, result: $0.value) })
@@ -192,8 +192,8 @@ extension Room {
 }
 
 extension Duration {
-    /// Whole microseconds (toward zero): how a checkpoint keeps an instant.
-    var microseconds: Int64 {
+    /// Whole microseconds (rounded toward zero): how instants are stored, in checkpoints and in the store.
+    public var wholeMicroseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }

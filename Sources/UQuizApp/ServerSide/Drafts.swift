@@ -154,13 +154,14 @@ public struct Drafts: Sendable {
         return String(decoding: document, as: UTF8.self)
     }
 
-    /// A publish body read: the spec, and the visibility when it names one.
+    /// A publish body read (`POST /v1/packages`, `PUT /v1/packages/{code}`, a draft's document): the spec, and the
+    /// visibility when it names one.
     public static func specAndVisibility(_ body: Data) throws(SpecProblem) -> (PackageSpec, Visibility?) {
         let spec = try PackageSpec.decode(body)
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         guard let value = object?["visibility"], !(value is NSNull) else { return (spec, nil) }
         guard let text = value as? String, let visibility = Visibility(rawValue: text) else {
-            throw SpecProblem("$.visibility", "\(value) is not a visibility: use public or unlisted")
+            throw SpecProblem("$.visibility", "\"\(value)\" is not a visibility: use public or unlisted")
         }
         return (spec, visibility)
     }

@@ -69,11 +69,3 @@ public final class SharedClock: Sendable {
 
     @Sendable public static func processMonotonic() -> Duration { ContinuousClock.now - processStart }
 }
-
-extension Duration {
-    /// Whole microseconds (rounded toward zero): how instants are stored.
-    public var wholeMicroseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-    }
-}
