@@ -67,10 +67,14 @@ public struct PackageDocument: Codable, Sendable, Equatable {
         public var grid: GridGeometry?
         /// Centres as `[row, column]`, stage 1 first; absent in a spec to have them chosen automatically.
         public var areas: [[Int]]?
+        /// A spec's other answers the maker accepts for this quiz besides the movie's titles (an export writes a quiz's
+        /// aliases with its movie's facts).
+        public var aliases: [String]?
 
         public init(
             movie: Movie, title: String? = nil, poster: String? = nil, posterPath: String? = nil,
-            posterSource: String? = nil, genreIds: [Int]? = nil, grid: GridGeometry? = nil, areas: [[Int]]?
+            posterSource: String? = nil, genreIds: [Int]? = nil, grid: GridGeometry? = nil, areas: [[Int]]?,
+            aliases: [String]? = nil
         ) {
             self.movie = movie
             self.title = title
@@ -80,11 +84,12 @@ public struct PackageDocument: Codable, Sendable, Equatable {
             self.genreIds = genreIds
             self.grid = grid
             self.areas = areas
+            self.aliases = aliases
         }
 
-        /// A spec's quiz: a movie by reference, maybe a poster and areas.
-        public init(movie: MovieReference, poster: String? = nil, areas: [[Int]]? = nil) {
-            self.init(movie: .reference(movie), poster: poster, areas: areas)
+        /// A spec's quiz: a movie by reference, maybe a poster, areas and aliases.
+        public init(movie: MovieReference, poster: String? = nil, areas: [[Int]]? = nil, aliases: [String]? = nil) {
+            self.init(movie: .reference(movie), poster: poster, areas: areas, aliases: aliases)
         }
     }
 
@@ -211,6 +216,8 @@ extension PackageDocument {
         public var poster: String?
         /// `nil` when a spec leaves them to be chosen.
         public var areas: [Cell]?
+        /// The answers this quiz accepts besides its movie's titles and the catalog's aliases.
+        public var aliases: [String] = []
     }
 
     /// Checks the format version of any document: one this uquiz understands.
@@ -284,8 +291,12 @@ extension PackageDocument {
                 let areas = try entry.areas.map { areas throws(SpecProblem) in
                     try Self.checkAreas(areas, geometry: geometry, limit: levels[level].areaCount, path: quizPath + ".areas")
                 }
-                checked.append(CheckedQuiz(movie: reference, poster: entry.poster, areas: areas))
+                let aliases = try Self.checkAliases(entry.aliases ?? [], path: quizPath + ".aliases")
+                checked.append(CheckedQuiz(movie: reference, poster: entry.poster, areas: areas, aliases: aliases))
             case (.stored, .facts(let facts)):
+                if entry.aliases != nil {
+                    throw SpecProblem(quizPath + ".aliases", "a stored quiz's aliases are written with its movie's facts")
+                }
                 let movie = try facts.catalogMovie(path: quizPath + ".movie")
                 guard let title = entry.title else { throw SpecProblem(quizPath, "missing \"title\"") }
                 try Self.checkText(title, path: quizPath + ".title", name: "title")
@@ -346,6 +357,18 @@ extension PackageDocument {
         return selection.centres
     }
 
+    /// Aliases as a file gives them, each a text by the rule of every text, merged as the judge reads them.
+    static func checkAliases(_ aliases: [String], path: String) throws(SpecProblem) -> [String] {
+        // Counted before any is read: a file with 100,000 aliases is refused at once, not checked and merged.
+        guard aliases.count <= Aliases.maxPerMovie else {
+            throw SpecProblem(path, "\(aliases.count) aliases: a movie carries at most \(Aliases.maxPerMovie)")
+        }
+        for (index, alias) in aliases.enumerated() {
+            try checkText(alias, path: "\(path)[\(index)]", name: "alias")
+        }
+        return Aliases.merged([], aliases)
+    }
+
     /// The one check of every text a file, a flag or an edit brings in: not blank, at most 200 characters and 1000
     /// scalars (the scalars first, since counting characters of a huge text is itself slow), no control characters.
     public static func checkText(_ text: String, path: String, name: String) throws(SpecProblem) {
@@ -380,13 +403,7 @@ extension PackageDocument.MovieFacts {
             try PackageDocument.checkText(title, path: "\(path).titles.\(code)", name: "title")
             languageTitles[language] = title
         }
-        // Counted before any is read: a file with 100,000 aliases is refused at once, not checked and merged.
-        guard aliases.count <= Aliases.maxPerMovie else {
-            throw SpecProblem(path + ".aliases", "\(aliases.count) aliases: a movie carries at most \(Aliases.maxPerMovie)")
-        }
-        for (index, alias) in aliases.enumerated() {
-            try PackageDocument.checkText(alias, path: "\(path).aliases[\(index)]", name: "alias")
-        }
+        _ = try PackageDocument.checkAliases(aliases, path: path + ".aliases")
         return CatalogMovie(
             catalogKey: catalogKey, tmdbId: tmdbId, originalTitle: originalTitle, titles: languageTitles,
             releaseDate: releaseDate, posterPaths: [:], bundledPoster: nil, aliases: aliases)

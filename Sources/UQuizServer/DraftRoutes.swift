@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PosterArt
+import PosterGrid
 import UQuizApp
 
 /// A maker's drafts: `/v1/drafts` (list, make), `/v1/drafts/{id}` (read, save, delete), its publish and the stage
@@ -25,18 +26,18 @@ struct DraftRoutes {
         group.post { request, _ in
             let player = try await request.authenticatedPlayer(environment)
             let draft = try await drafts.create(document: try await JSONBody.bytes(of: request), by: player)
-            var response = Self.json(Self.object(draft), status: .created)
+            var response = Self.json(object(draft), status: .created)
             response.headers[.location] = "/v1/drafts/\(draft.id)"
             return response
         }
         group.get("{id}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
-            return Self.json(Self.object(try await drafts.draft(try Self.id(context), by: player)))
+            return Self.json(object(try await drafts.draft(try Self.id(context), by: player)))
         }
         group.put("{id}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
             let document = try await JSONBody.bytes(of: request)
-            return Self.json(Self.object(try await drafts.save(try Self.id(context), document: document, by: player)))
+            return Self.json(object(try await drafts.save(try Self.id(context), document: document, by: player)))
         }
         group.delete("{id}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
@@ -58,9 +59,7 @@ struct DraftRoutes {
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
             let jpeg = try await drafts.poster(try Self.id(context), quiz: quiz, stage: stage, by: player, cache: posters)
-            return Response(
-                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            return JPEGBody.response(jpeg)
         }
     }
 
@@ -80,11 +79,18 @@ struct DraftRoutes {
         ]
     }
 
-    private static func object(_ draft: Drafts.View) -> [String: Any] {
-        [
+    /// A draft as its maker edits it, with this server's level rules: what the maker's page places areas by and plays
+    /// its preview at, so the preview keeps the play's timing.
+    private func object(_ draft: Drafts.View) -> [String: Any] {
+        let levels = environment.levels
+        return [
             "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt,
             "document": (try? JSONSerialization.jsonObject(with: draft.document)) ?? [String: Any](),
             "problem": draft.problem.map { ["path": $0.path, "message": $0.problem] as [String: Any] } ?? NSNull(),
+            "levels": Dictionary(uniqueKeysWithValues: Level.allCases.map { level in
+                (level.rawValue, ["areas": levels[level].areaCount, "stageSeconds": levels[level].stageDuration.seconds] as [String: Any])
+            }),
+            "timeLimitSeconds": levels.timeLimit.seconds,
         ]
     }
 

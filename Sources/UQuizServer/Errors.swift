@@ -71,6 +71,14 @@ struct APIError: Error {
                 "package \(code): \(judged), so its quizzes, level and language stay; only its title, maker and visibility may change (delete it and publish anew for a new leaderboard)")
         case let problem as PosterUploadError:
             return from(problem)
+        case let MoviePosterError.noSuchPoster(number, count):
+            return .notFound("poster \(number): this movie has \(count) poster\(count == 1 ? "" : "s") here (GET /v1/movies/posters lists them)")
+        case MoviePosterError.unavailable:
+            return .init(
+                status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again later",
+                headers: [.retryAfter: "5"])
+        case MovieLookupProblem.notInCatalog(let movie, _):
+            return .notFound("\(movie) is unknown to this server")
         case BrowseError.cursorOfAnotherOrder(let order):
             return .badRequest("cursor: given out for sort=\(order.rawValue); start again without it")
         case let problem as PlayError:
@@ -298,6 +306,16 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// JSON in and out, in one style: keys sorted so responses are byte-for-byte stable.
+enum JPEGBody {
+    /// A poster for one player: a stage poster is theirs alone and changes as the clock runs, so no shared cache may
+    /// keep it.
+    static func response(_ jpeg: Data) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+    }
+}
+
 enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         response(encoded: encoded(value), status: status)

@@ -43,10 +43,7 @@ struct PlayRoutes {
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
             let jpeg = try await plays.poster(playId: try context.parameters.require("id"), quiz: quiz, stage: stage, by: player)
-            // A stage poster is the player's alone and changes as the clock runs: no shared cache may keep it.
-            return Response(
-                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            return JPEGBody.response(jpeg)
         }
         play.post("{id}/guesses") { request, context in
             let player = try await request.authenticatedPlayer(environment)
@@ -91,6 +88,35 @@ struct PlayRoutes {
         }
 
         router.get("v1/movies") { request, _ in try await searchMovies(request) }
+        router.get("v1/movies/posters") { request, _ in
+            let (player, movie, language) = try await posterChoice(request)
+            try await Self.take(movieSearches, for: player)
+            let posters = try await movies.posters(of: movie, language: language)
+            return JSONBody.response(
+                ServerAPI.MoviePosters(posters: posters.map { .init(poster: $0.poster, language: $0.language) }))
+        }
+        router.get("v1/movies/posters/{number}") { request, context in
+            let (player, movie, language) = try await posterChoice(request)
+            let number = try QueryValue.wholeNumber(
+                try context.parameters.require("number"), name: "number", in: 1...MoviePoster.most)
+            // The posters of a list just asked for cost nothing more; others cost a search.
+            if !movies.holdsPosters(of: movie, language: language) { try await Self.take(movieSearches, for: player) }
+            return JPEGBody.response(try await movies.poster(number, of: movie, language: language))
+        }
+    }
+
+    /// The player, movie and language a poster choice is asked for (`movie`: a TMDB id or a catalog key).
+    private func posterChoice(_ request: Request) async throws -> (Player, MovieReference, QuizLanguage) {
+        let player = try await request.authenticatedPlayer(environment)
+        let query = request.uri.queryParameters
+        guard let text = try query.get("movie").map({ try QueryValue.searchText($0, name: "movie") }), !text.isEmpty else {
+            throw APIError.badRequest("movie: a TMDB id or a catalog key is needed")
+        }
+        guard text.count <= ServerMovieSearch.maxQueryLength else {
+            throw APIError.badRequest("movie: at most \(ServerMovieSearch.maxQueryLength) characters")
+        }
+        let movie: MovieReference = Int(text).map { .tmdb($0) } ?? .catalog(text)
+        return (player, movie, try query.get("language").map(QueryValue.language) ?? .en)
     }
 
     private func leaderboard(_ request: Request, _ context: ServerRequestContext) async throws -> Response {

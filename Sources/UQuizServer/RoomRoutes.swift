@@ -42,9 +42,7 @@ struct RoomRoutes {
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
             let jpeg = try await rooms.poster(code: try context.parameters.require("code"), quiz: quiz, stage: stage)
-            return Response(
-                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            return JPEGBody.response(jpeg)
         }
         group.ws("{code}/ws") { request, context in
             // An unknown room is refused before any upgrade: a plain GET gets the JSON 404, while a request asking to

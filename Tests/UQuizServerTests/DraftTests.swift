@@ -122,4 +122,30 @@ struct DraftTests {
             #expect(try await client.send(.post, "/v1/drafts", json: [:] as [String: Any], token: maker).status == .created)
         }
     }
+
+    @Test func aMovieOffersThePostersTheServerCanShowDefaultFirst() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let maker = try await client.newPlayer("Maker")
+            #expect(try await client.send(.get, "/v1/movies/posters?movie=19").status == .unauthorized)
+            // Without TMDB credentials: the catalog's posters, here Metropolis's bundled one.
+            let listed = try await client.send(.get, "/v1/movies/posters?movie=19&language=en", token: maker)
+            #expect(listed.status == .ok, "\(listed.text)")
+            let posters = try #require(listed.json["posters"] as? [[String: Any]])
+            #expect(posters.map { $0["poster"] as? String } == ["metropolis-1927.jpg"], "\(listed.text)")
+            let byKey = try await client.send(.get, "/v1/movies/posters?movie=tmdb-19", token: maker)
+            #expect(byKey.text == listed.text, "a catalog key names the same movie")
+
+            let whole = try await client.send(.get, "/v1/movies/posters/1?movie=19&language=en", token: maker)
+            #expect(whole.status == .ok && whole.headers[.contentType] == "image/jpeg")
+            #expect(Data(buffer: whole.body) == (try await server.database.bundledPoster(fileName: "metropolis-1927.jpg")))
+            let beyond = try await client.send(.get, "/v1/movies/posters/2?movie=19", token: maker)
+            #expect(beyond.status == .notFound && beyond.errorMessage.contains("1 poster here"), "\(beyond.text)")
+            #expect(try await client.send(.get, "/v1/movies/posters/13?movie=19", token: maker).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/movies/posters?movie=", token: maker).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/movies/posters?movie=19&language=fr", token: maker).status == .badRequest)
+            let unknown = try await client.send(.get, "/v1/movies/posters?movie=no-such-movie", token: maker)
+            #expect(unknown.status == .notFound && unknown.errorMessage.contains("no-such-movie"), "\(unknown.text)")
+        }
+    }
 }

@@ -154,6 +154,33 @@ struct PopularBrowseTests {
         (response.json["packages"] as? [[String: Any]] ?? []).compactMap { $0["shareCode"] as? String }
     }
 
+    @Test func aMakersAliasesAreAcceptedAnswersOfThatQuizOnly() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let maker = try await client.newPlayer("Maker")
+            var bad = validSpec()
+            bad["quizzes"] = [["movie": 862, "areas": Array(seedAreas.prefix(3)), "aliases": ["Woody", "Buzz\u{7}"]]]
+            let refused = try await client.send(.post, "/v1/packages", json: bad, token: maker)
+            #expect(refused.status == .unprocessableContent && refused.text.contains("$.quizzes[0].aliases[1]"), "\(refused.text)")
+            var spec = validSpec()
+            spec["quizzes"] = [["movie": 862, "areas": Array(seedAreas.prefix(3)), "aliases": ["The cowboy and the spaceman"]]]
+            let code = try await client.publish(spec, token: maker)
+            #expect(try server.quiz(code, 1).aliases == ["The cowboy and the spaceman"])
+            let other = try await client.publish(validSpec(title: "Without"), token: maker)
+
+            let player = try await client.newPlayer("Player")
+            for (package, expected) in [(code, "accepted"), (other, "wrong")] {
+                let started = try await client.send(.post, "/v1/packages/\(package)/plays", token: player)
+                let id = try #require(started.json["id"] as? String)
+                clock.advance(PlayTests.interlude)
+                let guess = try await client.send(
+                    .post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "the cowboy and the spaceman"], token: player)
+                #expect(guess.json["judgement"] as? String == expected, "\(package): \(guess.text)")
+            }
+        }
+    }
+
     @Test func mostPlayedFirstWithStablePagesAndTheSolveRate() async throws {
         let server = try TestServer()
         let clock = ManualClock()

@@ -55,9 +55,10 @@ class Server:
     def __init__(self, arguments=(), environment_extra=None):
         self.folder = Path(tempfile.mkdtemp(prefix="uquiz-web-"))
         environment = sandbox_environment(self.folder)
-        environment.update(environment_extra or {})
-        # TMDB is unreachable, whatever this machine's network: its image server is a port nothing listens on.
+        # TMDB is unreachable, whatever this machine's network (its image server is a port nothing listens on), unless
+        # a test points the server at a fake TMDB.
         environment["UQUIZ_TMDB_IMAGE_URL"] = "http://127.0.0.1:9"
+        environment.update(environment_extra or {})
         self.log = open(self.folder / "server.log", "wb")
         self.process = subprocess.Popen(
             [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite"), *arguments],
@@ -137,11 +138,41 @@ def assert_seen(test, locator, what):
     test.assertEqual(locator.evaluate(SEEN_AT_CENTRE), "seen", what)
 
 
+class FakeTMDB:
+    """The repository's `fake-tmdb` on a free loopback port, serving `movies` (TMDB's JSON shape, snake case) with the
+    bundled posters' JPEGs as their images; `environment` points a `uquiz serve` at it."""
+
+    def __init__(self, movies):
+        self.folder = Path(tempfile.mkdtemp(prefix="uquiz-fake-tmdb-"))
+        catalog = self.folder / "movies.json"
+        catalog.write_text(json.dumps(movies))
+        self.process = subprocess.Popen(
+            [str(Path(UQUIZ).with_name("fake-tmdb")), "--port", "0", "--catalog", str(catalog),
+             "--posters", str(REPOSITORY / "Seed/posters")],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        line = self.process.stdout.readline().decode().strip()
+        match = re.fullmatch(r"listening on (127\.0\.0\.1:\d+)", line)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"unexpected first line from fake-tmdb: {line!r}")
+        address = match.group(1)
+        self.environment = {
+            "UQUIZ_TMDB_API_URL": f"http://{address}/3", "UQUIZ_TMDB_IMAGE_URL": f"http://{address}/t/p",
+            "TMDB_API_KEY": "fake-key-for-tests",
+        }
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 class Session:
     """The server with the one-quiz package published, and chromium."""
 
-    def __init__(self):
-        self.server = Server()
+    def __init__(self, environment_extra=None):
+        self.server = Server(environment_extra=environment_extra)
         self.playwright = None
         self.browser = None
         self.package_title = "Web test: one silent classic"

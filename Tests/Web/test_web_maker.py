@@ -178,3 +178,35 @@ class WebMakerTests(unittest.TestCase):
         expect(page.locator("#quiz-1 .maker-board img")).not_to_have_attribute("src", bundled)
         expect(page.locator("#quiz-1 .maker-board img")).to_have_attribute("src", re.compile(r"^blob:"))
 
+
+    def test_a_draft_moves_to_a_second_device_with_a_link_code_that_works_once(self):
+        desktop = self.new_package_of_metropolis(DESKTOP)
+        desktop.get_by_label("Title", exact=True).fill("Begun on a desktop")
+        expect(desktop.locator("#save-status")).to_have_text("Saved.")
+        desktop.goto("/me")
+        desktop.get_by_role("button", name="Use this player on another device").click()
+        shown = desktop.locator("#link-code")
+        expect(shown).to_contain_text("It works once, for 10 minutes.")
+        code = re.search(r"^Type (\S+) on", shown.inner_text()).group(1)
+
+        phone = session.new_page(self, PHONE)
+        phone.goto("/me")
+        phone.get_by_label("A code from your other device").fill(code)
+        phone.get_by_role("button", name="Become that player here").click()
+        expect(phone.locator("#link-status")).to_contain_text("This browser now plays as")
+        phone.goto("/make")
+        phone.get_by_role("link", name="Begun on a desktop").click()
+        expect(phone.locator("#quiz-1 h2")).to_have_text("Quiz 1: Metropolis")
+        expect(phone.get_by_label("Title", exact=True)).to_have_value("Begun on a desktop")
+
+        # The code is spent: a third browser is told so, and stays who it was.
+        third = session.new_page(self, PHONE)
+        third.goto("/me")
+        third.get_by_label("A code from your other device").fill(code)
+        third.get_by_role("button", name="Become that player here").click()
+        refusal = third.locator("#link-status")
+        expect(refusal).to_have_text("No such code: it lasts 10 minutes and works once. Make a new one on the other device.")
+        assert_seen(self, refusal, "a spent code's refusal on a phone")
+        third.goto("/make")
+        expect(third.get_by_role("button", name="Start a new package")).to_be_visible()
+        self.assertEqual(third.get_by_role("link", name="Begun on a desktop").count(), 0)

@@ -56,6 +56,13 @@ addTexts({
     'make.stats': 'How each quiz fares',
     'make.quizStats': 'Quiz {n}: solved {solved} of {attempts} ({rate}), at stage {stage} on average, hint asked {hinted} times',
     'make.quizUnplayed': 'Quiz {n}: not played yet',
+    'make.posters': 'Choose another poster',
+    'make.posterChoice': 'Poster {n}: {language}',
+    'make.textless': 'no text',
+    'make.answers': 'Also accepted, besides the movie’s titles in English and Korean (separate answers with commas)',
+    'make.playPreview': 'Play the preview',
+    'make.previewAt': 'Stage {stage} of {count}, {seconds} s into the quiz',
+    'make.previewEnd': 'Time is up at {seconds} s: the player sees the whole poster.',
   },
   ko: {
     'make.title': '퀴즈 만들기',
@@ -92,6 +99,13 @@ addTexts({
     'make.upload': '또는 내 포스터: 2 MiB 이하 JPEG, 50 x 75 ~ 2000 x 3000 픽셀, 2:3 비율',
     'make.uploaded': '이 퀴즈에 내 포스터를 씁니다.',
     'make.uploadFailed': '포스터를 받지 않았습니다: {message}',
+    'make.posters': '다른 포스터 고르기',
+    'make.posterChoice': '포스터 {n}: {language}',
+    'make.textless': '글자 없음',
+    'make.answers': '영화의 한국어·영어 제목 말고도 맞는 답 (쉼표로 구분)',
+    'make.playPreview': '미리 풀어 보기',
+    'make.previewAt': '{count}단계 중 {stage}단계, 시작 후 {seconds}초',
+    'make.previewEnd': '{seconds}초에 시간이 끝나면 포스터 전체가 보입니다.',
     'make.delete': '삭제',
     'make.confirmDelete': '“{title}”을(를) 완전히 지울까요? 플레이 기록과 순위표도 함께 지워집니다.',
     'make.deleteForGood': '완전히 삭제',
@@ -111,8 +125,6 @@ addTexts({
 /// An area is given by its centre as [row, column]; the server checks every rule, these only draw.
 const grid = { columns: 50, rows: 75, area: 5, margin: 2 };
 const reach = (grid.area - 1) / 2 + grid.margin;
-/// The most areas of each level (LevelRules.standard): one per stage.
-const maxAreas = { beginner: 5, intermediate: 4, expert: 3 };
 const saveDelayMs = 600;
 
 export async function showMake(main) {
@@ -187,6 +199,8 @@ class Maker {
     this.document = null;
     this.saveTimer = null;
     this.posterURLs = new Map();
+    /// The quizzes whose poster choices are open.
+    this.choosing = new Set();
     /// Each quiz's keyboard cursor, [row, column]: the page's, not the draft's.
     this.cursors = new Map();
   }
@@ -290,7 +304,9 @@ class Maker {
   }
 
   quizEditor(quiz, index) {
-    const max = maxAreas[this.document.level] ?? 5;
+    // The server's level rules, which it sends with the draft: its areas a quiz, and its timing for the preview.
+    const rule = this.draft.levels[this.document.level] ?? this.draft.levels.beginner;
+    const max = rule.areas;
     const section = element('section', { class: 'maker-quiz', id: `quiz-${index + 1}` });
     const heading = element('h2', { i18n: ['make.quiz', { n: index + 1, movie: quiz.title ?? String(quiz.movie) }] });
     const howTo = element('p', { class: 'lead', i18n: ['make.howTo', { stage: quiz.areas.length + 1, max }] });
@@ -363,6 +379,16 @@ class Maker {
       });
       return button;
     }));
+    const play = element('button', { type: 'button', i18n: ['make.playPreview'] });
+    const timing = element('p', { class: 'meta', role: 'status', 'aria-live': 'polite' });
+    play.addEventListener('click', () => this.playPreview(index, image, timing, rule));
+    if (quiz.areas.length) previews.append(play);
+    const aliases = element('input', { id: `aliases-${index + 1}`, type: 'text', value: (quiz.aliases ?? []).join(', ') });
+    aliases.addEventListener('input', () => {
+      const answers = aliases.value.split(',').map((answer) => answer.trim()).filter(Boolean);
+      if (answers.length) quiz.aliases = answers; else delete quiz.aliases;
+      this.changed();
+    });
     const upload = element('input', { id: `poster-file-${index + 1}`, type: 'file', accept: 'image/jpeg' });
     upload.addEventListener('change', () => this.upload(quiz, upload.files[0], note));
     const uploadField = element('div', { class: 'field' }, [
@@ -370,8 +396,62 @@ class Maker {
     if (quiz.poster?.startsWith('upload-')) uploadField.append(element('p', { class: 'meta', i18n: ['make.uploaded'] }));
     const drop = element('button', { type: 'button', class: 'link', i18n: ['make.removeQuiz'] });
     drop.addEventListener('click', () => { this.document.quizzes.splice(index, 1); this.changed(true); });
-    section.append(heading, howTo, note, board, areas, previews, uploadField, drop);
+    section.append(heading, howTo, note, board, areas, previews, timing, this.posterChoices(quiz), uploadField,
+      element('div', { class: 'field' }, [element('label', { for: aliases.id, i18n: ['make.answers'] }), aliases]), drop);
     return section;
+  }
+
+  /// The movie's posters as the server offers them (its default first), shown once asked for and kept open across
+  /// redraws; choosing one names it as the quiz's poster.
+  posterChoices(quiz) {
+    const list = element('div', { class: 'answer-row maker-choices' });
+    const query = `movie=${encodeURIComponent(quiz.movie)}&language=${encode(this.document.language ?? 'en')}`;
+    const show = async () => {
+      this.choosing.add(quiz);
+      const { posters } = await playerApi('GET', `/v1/movies/posters?${query}`);
+      const current = quiz.poster ?? posters[0]?.poster;
+      list.replaceChildren(...posters.map((choice, n) => {
+        const button = element('button', {
+          type: 'button', class: 'maker-choice', 'aria-pressed': String(choice.poster === current), 'data-i18n-attr': 'aria-label',
+        });
+        setText(button, 'make.posterChoice', {
+          n: n + 1, language: { i18n: choice.language === 'ko' || choice.language === 'en' ? `filter.${choice.language}` : 'make.textless' },
+        });
+        const image = element('img', { alt: '' });
+        button.append(image);
+        this.blob(`/v1/movies/posters/${n + 1}?${query}`).then((url) => { if (url) image.src = url; });
+        button.addEventListener('click', () => { quiz.poster = choice.poster; this.changed(true); });
+        return button;
+      }));
+    };
+    const open = element('button', { type: 'button', class: 'link', i18n: ['make.posters'] });
+    open.addEventListener('click', () => show().catch((error) => setText(this.status, 'make.saveFailed', { message: error.message })));
+    if (this.choosing.has(quiz)) show().catch(() => {});
+    return element('div', {}, [open, list]);
+  }
+
+  /// The quiz's stages at the level's real timing, from the stage posters the server cuts for the draft: stage k
+  /// shows (k - 1) stage durations after the start, and the whole poster when the time limit ends the quiz.
+  async playPreview(index, image, timing, rule) {
+    const count = this.document.quizzes[index].areas.length;
+    const stages = await Promise.all(Array.from({ length: count }, (_, stage) => this.poster(index, stage + 1)));
+    const whole = await this.poster(index, null);
+    clearTimeout(this.previewTimer);
+    const started = performance.now();
+    const show = (stage) => {
+      if (stage > count) {
+        image.src = whole;
+        delete image.dataset.stage;
+        setText(timing, 'make.previewEnd', { seconds: this.draft.timeLimitSeconds });
+        return;
+      }
+      image.src = stages[stage - 1];
+      image.dataset.stage = String(stage);
+      setText(timing, 'make.previewAt', { stage, count, seconds: (stage - 1) * rule.stageSeconds });
+      const due = stage < count ? stage * rule.stageSeconds : this.draft.timeLimitSeconds;
+      this.previewTimer = setTimeout(() => show(stage + 1), started + due * 1000 - performance.now());
+    };
+    show(1);
   }
 
   /// The maker's own JPEG as `quiz`'s poster: stored by the server (`POST /v1/posters`, its rules said beside the
@@ -397,9 +477,13 @@ class Maker {
     await this.saving;
     const quiz = this.document.quizzes[index];
     const key = `${quiz?.movie}:${quiz?.poster ?? ''}:${stage ?? 'whole'}:${stage ? JSON.stringify(quiz.areas.slice(0, stage)) : ''}`;
+    return this.blob(`/v1/drafts/${encode(this.draft.id)}/quizzes/${index + 1}/poster${stage ? `?stage=${stage}` : ''}`, key);
+  }
+
+  /// An image of the server's as an object URL, asked for once per `key`.
+  async blob(path, key = path) {
     if (this.posterURLs.has(key)) return this.posterURLs.get(key);
     try {
-      const path = `/v1/drafts/${encode(this.draft.id)}/quizzes/${index + 1}/poster${stage ? `?stage=${stage}` : ''}`;
       const url = URL.createObjectURL(await playerApi('GET', path, undefined, 'blob'));
       this.posterURLs.set(key, url);
       return url;

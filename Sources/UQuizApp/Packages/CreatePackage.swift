@@ -50,7 +50,9 @@ public struct CreatePackage: Sendable {
                 count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
                 seed: seed &+ UInt64(index))
         }
-        return quiz(of: resolved, language: language, poster: poster, areas: areas!)
+        var made = quiz(of: resolved, language: language, poster: poster, areas: areas!)
+        made.aliases = entry.aliases
+        return made
     }
 
     public static func defaultPoster(of movie: CatalogMovie, in language: QuizLanguage) -> (path: String, source: PosterSource)? {

@@ -38,27 +38,30 @@ public struct PosterLoader: Sendable {
 
     /// A poster's cells for a maker choosing areas on it: from the bundle, the cache or the image server (and cached).
     public func raster(posterPath: String, source: PosterSource, geometry: GridGeometry) -> Result<CellRaster, PosterUnavailable> {
-        guard let jpeg = jpegBytes(posterPath: posterPath, source: source) else {
-            return .failure(source == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(posterPath)"))
+        do {
+            return Self.raster(try jpeg(posterPath: posterPath, source: source), geometry: geometry)
+        } catch {
+            return .failure(error)
         }
-        return Self.raster(jpeg, geometry: geometry)
     }
 
     /// Whether a poster a maker names can be shown: its bytes from the bundle, the cache or the image server, decoded.
     /// - Throws: `PosterUnavailable` saying why not.
     public func verify(posterPath: String, source: PosterSource) throws(PosterUnavailable) {
-        guard let jpeg = jpegBytes(posterPath: posterPath, source: source) else {
-            throw source == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(posterPath)")
-        }
-        guard (try? JPEG.decode(jpeg)) != nil else { throw .unreadable }
+        let bytes = try jpeg(posterPath: posterPath, source: source)
+        guard (try? JPEG.decode(bytes)) != nil else { throw .unreadable }
     }
 
     /// A quiz's poster as JPEG bytes (what the server cuts its stage posters from): bundled ones from the store, TMDB
     /// ones from the poster cache, downloaded and cached when missing.
     /// - Throws: `PosterUnavailable` saying why not.
     public func jpeg(for quiz: Quiz) throws(PosterUnavailable) -> Data {
-        guard let jpeg = jpegBytes(posterPath: quiz.posterPath, source: quiz.posterSource) else {
-            throw quiz.posterSource == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(quiz.posterPath)")
+        try jpeg(posterPath: quiz.posterPath, source: quiz.posterSource)
+    }
+
+    public func jpeg(posterPath: String, source: PosterSource) throws(PosterUnavailable) -> Data {
+        guard let jpeg = jpegBytes(posterPath: posterPath, source: source) else {
+            throw source == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(posterPath)")
         }
         return jpeg
     }

@@ -105,6 +105,7 @@ public struct PublishPackage: Sendable {
         stored.catalogKey == new.catalogKey && stored.tmdbId == new.tmdbId && stored.title == new.title
             && stored.posterPath == new.posterPath && stored.posterSource == new.posterSource
             && stored.geometry == new.geometry && stored.areas == new.areas
+            && Set(stored.aliases) == Set(new.aliases)
     }
 
     /// The quizzes as `CreatePackage` builds them, with its problems said as rules broken at the spec's JSON paths.

@@ -81,6 +81,39 @@ struct ServerMovies: Sendable {
         guard let known else { throw MovieLookupProblem.notInCatalog(reference, hadCredentials: client != nil) }
         return ResolvedMovie(movie: known, genreIds: [])
     }
+
+    /// The movie's default poster in `language`, then TMDB's others (in that language, English and textless, best voted
+    /// first), then the ones the catalog knows; only those the server can show (no TMDB poster while its image server
+    /// is unreachable). At most `MoviePoster.most`.
+    func posters(of reference: MovieReference, language: QuizLanguage) async throws -> [MoviePoster] {
+        let movie = try await resolve(reference).movie
+        var images: [PosterImage] = []
+        if let id = movie.tmdbId, let client = try environment.app.movieClient() {
+            do {
+                images = try await blockingWork(deadline: searchDeadline) { try client.posters(movieID: id, language: language) } ?? []
+            } catch let error as MovieSearchError {
+                environment.app.log("TMDB gave no posters of movie \(id), using the catalog's: \(error.localizedDescription)")
+            }
+        }
+        // A poster's language as TMDB's image list says, else the language the catalog keeps it for (the one asked
+        // for first: TMDB may give one poster for both).
+        func textLanguage(of path: String) -> String? {
+            if let image = images.first(where: { $0.filePath == path }) { return image.language }
+            if movie.posterPaths[language] == path { return language.rawValue }
+            return movie.posterPaths.first { $0.value == path }?.key.rawValue
+        }
+        var found: [MoviePoster] = []
+        func add(_ path: String?, _ source: PosterSource) {
+            guard let path, !found.contains(where: { $0.poster == path }) else { return }
+            found.append(MoviePoster(poster: path, source: source, language: source == .tmdb ? textLanguage(of: path) : nil))
+        }
+        if let primary = CreatePackage.defaultPoster(of: movie, in: language) { add(primary.path, primary.source) }
+        for image in images { add(image.filePath, .tmdb) }
+        for path in movie.posterPaths.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map(\.value) { add(path, .tmdb) }
+        add(movie.bundledPoster, .bundled)
+        if environment.imagesUnreachable { found.removeAll { $0.source == .tmdb } }
+        return Array(found.prefix(MoviePoster.most))
+    }
 }
 
 /// A quiz's whole poster as the server reads it: a bundled or uploaded poster from the store, a TMDB poster from the
@@ -89,16 +122,20 @@ struct ServerPosters: Sendable {
     let environment: SharingEnvironment
 
     func jpeg(for quiz: Quiz) async throws(PosterUnavailable) -> Data {
-        switch quiz.posterSource {
+        try await jpeg(posterPath: quiz.posterPath, source: quiz.posterSource)
+    }
+
+    func jpeg(posterPath: String, source: PosterSource) async throws(PosterUnavailable) -> Data {
+        switch source {
         case .bundled:
             let bytes: Data?
-            do { bytes = try await environment.store().bundledPoster(fileName: quiz.posterPath) } catch { bytes = nil }
+            do { bytes = try await environment.store().bundledPoster(fileName: posterPath) } catch { bytes = nil }
             guard let bytes else { throw .bundledPosterMissing }
             return bytes
         case .tmdb:
             let loader = PosterLoader(environment: environment.app)
             do {
-                return try await blockingWork { try loader.jpeg(for: quiz) }
+                return try await blockingWork { try loader.jpeg(posterPath: posterPath, source: source) }
             } catch let error as PosterUnavailable {
                 throw error
             } catch {

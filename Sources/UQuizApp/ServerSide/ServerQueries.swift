@@ -115,4 +115,62 @@ public final class ServerMovieSearch: Sendable {
         }
         return found
     }
+
+    /// The posters a maker may choose for `movie`'s quiz in `language`, its default one first, kept as long as a search.
+    public func posters(of movie: MovieReference, language: QuizLanguage) async throws -> [MoviePoster] {
+        let key = PostersKey(movie: movie, language: language)
+        let instant = now()
+        if let hit = posterChoices.withLock({ $0[key].flatMap { instant - $0.at < lifetime ? $0.posters : nil } }) {
+            return hit
+        }
+        let posters = try await ServerMovies(environment: environment, searchDeadline: searchDeadline)
+            .posters(of: movie, language: language)
+        posterChoices.withLock { cache in
+            if cache.count >= capacity { cache.removeAll() }
+            cache[key] = (posters, instant)
+        }
+        return posters
+    }
+
+    /// Whether `posters(of:language:)` would answer from what it keeps.
+    public func holdsPosters(of movie: MovieReference, language: QuizLanguage) -> Bool {
+        let instant = now()
+        return posterChoices.withLock { $0[PostersKey(movie: movie, language: language)].map { instant - $0.at < lifetime } ?? false }
+    }
+
+    /// The JPEG of `movie`'s poster `number` (from 1) of `posters(of:language:)`.
+    public func poster(_ number: Int, of movie: MovieReference, language: QuizLanguage) async throws -> Data {
+        let posters = try await posters(of: movie, language: language)
+        guard posters.indices.contains(number - 1) else {
+            throw MoviePosterError.noSuchPoster(number: number, count: posters.count)
+        }
+        let chosen = posters[number - 1]
+        do {
+            return try await ServerPosters(environment: environment).jpeg(posterPath: chosen.poster, source: chosen.source)
+        } catch {
+            throw MoviePosterError.unavailable(error)
+        }
+    }
+
+    private struct PostersKey: Hashable {
+        var movie: MovieReference
+        var language: QuizLanguage
+    }
+    private let posterChoices = Mutex<[PostersKey: (posters: [MoviePoster], at: Duration)]>([:])
+}
+
+/// A poster a maker may choose for a quiz: `poster` is what a spec names (a TMDB path or a held image's name).
+public struct MoviePoster: Sendable, Equatable {
+    public var poster: String
+    public var source: PosterSource
+    /// The language of its text (`nil`: textless, or not known).
+    public var language: String?
+
+    /// The most posters offered for one movie.
+    public static let most = 12
+}
+
+public enum MoviePosterError: Error {
+    case noSuchPoster(number: Int, count: Int)
+    case unavailable(PosterUnavailable)
 }

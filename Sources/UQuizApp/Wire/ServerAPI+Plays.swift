@@ -198,6 +198,25 @@ extension ServerAPI {
         }
     }
 
+    /// The posters a maker may choose for a movie's quiz, its default one first.
+    public struct MoviePosters: Codable, Sendable, Equatable {
+        public struct Poster: Codable, Sendable, Equatable {
+            /// What a spec's quiz names as its `poster`.
+            public var poster: String
+            /// The language of its text; `nil` when it has none or it is not known.
+            public var language: String?
+
+            public init(poster: String, language: String?) {
+                self.poster = poster
+                self.language = language
+            }
+        }
+
+        public var posters: [Poster]
+
+        public init(posters: [Poster]) { self.posters = posters }
+    }
+
     public struct MovieResults: Codable, Sendable, Equatable {
         public struct Movie: Codable, Sendable, Equatable {
             public var tmdbId: Int?
