@@ -156,6 +156,11 @@ class WebPlayerTests(unittest.TestCase):
         self.assertEqual(page.evaluate("document.activeElement.id"), "end")
         self.assertRegex(page.locator("#recap li").first.text_content(),
                          r"^1\. Metropolis \(1927\) solved at stage \d, \+\d+ points$")
+        # From the end, the way to make a quiz of one's own.
+        make_own = page.get_by_role("link", name="Make your own")
+        self.assertEqual(make_own.get_attribute("href"), "/make")
+        make_own.scroll_into_view_if_needed()
+        assert_seen(self, make_own, "Make your own at the end")
         page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
         page.locator("#copy-share").click()
         expect(page.locator(".copy-status")).to_have_text("Copied.")

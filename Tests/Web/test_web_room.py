@@ -166,6 +166,7 @@ class WebRoomTests(unittest.TestCase):
         guest.screenshot(path=str(SCREENSHOTS / "room-podium-phone.png"), full_page=True)
         # Another round: a new room on the same package, hosted by whoever asked for it.
         assert_seen(self, guest.get_by_role("button", name="Another round in a new room"), "another round")
+        self.assertEqual(guest.locator("#podium").get_by_role("link", name="Make your own").get_attribute("href"), "/make")
         with guest.expect_navigation():
             guest.get_by_role("button", name="Another round in a new room").click()
         new_code = re.fullmatch(r".*/r/([A-Z0-9]{4})", guest.url).group(1)

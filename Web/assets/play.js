@@ -525,6 +525,7 @@ export class PlayScreen {
       actions.append(again);
       if (this.withFriends) actions.append(this.withFriends());
     }
+    actions.append(makeYourOwn());
     children.push(actions);
     this.endSection.replaceChildren(...children);
     // The last verdict opens the end, and the dock, with nothing left to answer, goes.
@@ -611,6 +612,9 @@ function shortcutButton(id, key, shortcut) {
 
 /// A button copying `line`'s text, saying in `status` that it did, or selecting the line for the person to copy when
 /// the browser refuses.
+/// The way from the end of a play to making a quiz of one's own.
+const makeYourOwn = () => element('a', { href: '/make', id: 'make-own', i18n: ['end.make'] });
+
 function copyButton({ id, label }, line, status) {
   const button = element('button', { type: 'button', id, i18n: [label] });
   button.addEventListener('click', async () => {
@@ -662,4 +666,4 @@ function keepAboveKeyboard(bar) {
   place();
 }
 
-export { clearText, copyButton, dock, element, shortcutButton, showSeconds };
+export { clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds };

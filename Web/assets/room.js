@@ -1,10 +1,9 @@
-// A live room, `/r/{code}`: the lobby, the quizzes played together on the server's clock, the answer and
-// scoreboard between them and the podium, over the room's WebSocket (README.md, "Live rooms"). The server times and
-// judges everything; the page draws what it is told when it is told, and sets text from the network only as text.
+// A live room, `/r/{code}`, over its WebSocket (README.md, "Live rooms"). The server times and judges everything; the
+// page draws what it is told when it is told, and sets text from the network only as text.
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { addTexts, setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, dock, element, shortcutButton, showSeconds } from './play.js';
+import { PosterLayers, clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds } from './play.js';
 
 // The room's texts join the page's tables only where a room is shown.
 addTexts({
@@ -123,12 +122,12 @@ addTexts({
 });
 
 const wireVersion = 1;
-/// Ping/pong round trips for the clock offset; the median is kept, so one slow trip does not skew it.
+/// Ping/pong round trips for the clock offset; their median resists one slow trip.
 const clockSamples = 5;
 const posterFadeMs = 300;
 /// Waits before each try to take the seat back over a new socket; the last is kept (the seat is held 90 s).
 const reconnectDelaysMs = [300, 1000, 2000, 4000];
-/// Closes after which another socket cannot help: left, the room is gone, kicked, resumed on another page.
+/// Closes another socket cannot mend: left, room gone, kicked, resumed elsewhere.
 const finalCloseCodes = new Set([1000, 1001, 4003, 4004]);
 const nameLength = 24;
 
@@ -335,7 +334,7 @@ export class RoomScreen {
     const delay = reconnectDelaysMs[Math.min(this.reconnects, reconnectDelaysMs.length - 1)];
     this.reconnects += 1;
     await new Promise((resolve) => { setTimeout(resolve, delay); });
-    // After a few failed tries, ask whether the room is still there (a restarted server forgets its rooms).
+    // After a few failed tries, ask whether the room is still there.
     if (this.reconnects > 2) {
       try {
         await publicApi('GET', `/v1/rooms/${encode(this.code)}`);
@@ -407,8 +406,7 @@ export class RoomScreen {
     return known ? setText(this.notice, key) : setText(this.notice, 'room.refused', { message: message.message });
   }
 
-  /// The room is over for this tab (kicked, the room expired, or the seat went to another tab): no seat to take back
-  /// here.
+  /// The room is over for this tab (kicked, expired, the seat taken by another tab): no seat to take back here.
   end(key, { keepSeat = false } = {}) {
     this.over = true;
     if (!keepSeat) sessionStorage.removeItem(resumeKey(this.code));
@@ -658,7 +656,7 @@ export class RoomScreen {
         button.disabled = false;
       }
     });
-    return element('div', { class: 'actions' }, [button, problem]);
+    return element('div', { class: 'actions' }, [button, makeYourOwn(), problem]);
   }
 
   // MARK: The player's moves
