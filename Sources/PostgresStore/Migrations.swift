@@ -325,6 +325,28 @@ enum Migrations {
                 "CREATE INDEX draft_on_player_id ON draft (player_id)",
             ]
         ),
+        (
+            "pg9-answers-shown-and-wrong-guesses",
+            [
+                // The players a live room named a quiz's answer to, and each quiz's wrong guesses counted by plays
+                // (QuizStore's v16-answers-shown-and-wrong-guesses).
+                """
+                CREATE TABLE answer_shown (
+                    player_id bigint NOT NULL REFERENCES player ON DELETE CASCADE,
+                    package_id bigint NOT NULL REFERENCES package ON DELETE CASCADE,
+                    PRIMARY KEY (player_id, package_id)
+                )
+                """,
+                """
+                CREATE TABLE wrong_guess (
+                    quiz_id bigint NOT NULL REFERENCES quiz ON DELETE CASCADE,
+                    guess text NOT NULL,
+                    plays integer NOT NULL,
+                    PRIMARY KEY (quiz_id, guess)
+                )
+                """,
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -17,7 +17,8 @@ extension PostgresQuizStore {
                 SELECT EXISTS (SELECT 1 FROM publication WHERE package_id = $1 AND owner_id = $2) AS maker,
                        EXISTS (SELECT 1 FROM attempt JOIN play ON play.id = attempt.play_id
                                WHERE play.player_id = $2 AND attempt.quiz_id = ANY($3::bigint[])) AS in_play,
-                       EXISTS (SELECT 1 FROM room_result WHERE player_id = $2 AND package_id = $1) AS in_room
+                       EXISTS (SELECT 1 FROM room_result WHERE player_id = $2 AND package_id = $1)
+                       OR EXISTS (SELECT 1 FROM answer_shown WHERE player_id = $2 AND package_id = $1) AS in_room
                 """, [.int(packageId), .int(playerId), .text("{" + quizIds.map(String.init).joined(separator: ",") + "}")])!
             return AnswersShown(maker: try row.bool("maker"), inPlay: try row.bool("in_play"), inRoom: try row.bool("in_room"))
         }
@@ -58,8 +59,26 @@ extension PostgresQuizStore {
                     .bool(attempt.result.solved), .double(attempt.result.seconds), .int(attempt.result.stageReached),
                     .int(attempt.result.hintsUsed), .text(attempt.result.outcome.rawValue), .int(attempt.result.score),
                 ])
+            for guess in attempt.wrongGuesses {
+                try await session.execute(
+                    """
+                    INSERT INTO wrong_guess (quiz_id, guess, plays) VALUES ($1, $2, 1)
+                    ON CONFLICT (quiz_id, guess) DO UPDATE SET plays = wrong_guess.plays + 1
+                    """, [.int(attempt.quizId), .text(guess)])
+            }
         }
         return ranked
+    }
+
+    public func recordAnswersShown(playerIds: [Int64], packageId: Int64) async throws {
+        guard !playerIds.isEmpty else { return }
+        try await write { session in
+            try await session.execute(
+                """
+                INSERT INTO answer_shown (player_id, package_id) SELECT unnest($1::bigint[]), $2
+                ON CONFLICT DO NOTHING
+                """, [.text("{" + playerIds.map(String.init).joined(separator: ",") + "}"), .int(packageId)])
+        }
     }
 
     public func serverPlay(publicId: String) async throws -> StoredServerPlay? {
@@ -122,8 +141,8 @@ extension PostgresQuizStore {
     }
 
     public func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats] {
-        try await read { session in
-            try await session.query(
+        try await readTogether { session in
+            let stats = try await session.query(
                 """
                 SELECT quiz.position, COUNT(attempt.id) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
                        AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage,
@@ -135,6 +154,20 @@ extension PostgresQuizStore {
                 QuizSolveStats(
                     position: try row.int("position") + 1, attempts: try row.int("attempts"), solved: try row.int("solved"),
                     averageStage: try row.doubleOrNil("average_stage"), hinted: try row.int("hinted"))
+            }
+            let common = try await session.query(
+                """
+                SELECT position, guess FROM (
+                    SELECT quiz.position, wrong_guess.guess,
+                           row_number() OVER (PARTITION BY quiz.id ORDER BY wrong_guess.plays DESC, wrong_guess.guess) AS place
+                    FROM quiz JOIN wrong_guess ON wrong_guess.quiz_id = quiz.id WHERE quiz.package_id = $1
+                ) ranked WHERE place <= $2 ORDER BY position, place
+                """, [.int(packageId), .int(Int64(QuizSolveStats.commonWrongGuessCount))]
+            ).map { (position: try $0.int("position") + 1, guess: try $0.string("guess")) }
+            return stats.map { quiz in
+                var quiz = quiz
+                quiz.commonWrongGuesses = common.filter { $0.position == quiz.position }.map(\.guess)
+                return quiz
             }
         }
     }

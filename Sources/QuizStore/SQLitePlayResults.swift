@@ -36,8 +36,24 @@ extension AppDatabase {
                     attempt.result.seconds, attempt.result.stageReached, attempt.result.hintsUsed,
                     attempt.result.outcome.rawValue, attempt.result.score,
                 ])
+            for guess in attempt.wrongGuesses {
+                try db.execute(
+                    sql: """
+                        INSERT INTO wrongGuess (quizId, guess, plays) VALUES (?, ?, 1)
+                        ON CONFLICT (quizId, guess) DO UPDATE SET plays = plays + 1
+                        """,
+                    arguments: [attempt.quizId, guess])
+            }
         }
         return ranked
+    }
+
+    static func recordAnswersShown(playerIds: [Int64], packageId: Int64, in db: Database) throws {
+        for playerId in playerIds {
+            try db.execute(
+                sql: "INSERT INTO answerShown (playerId, packageId) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                arguments: [playerId, packageId])
+        }
     }
 
     /// A finished server play by the id its client knows it by.
@@ -105,7 +121,7 @@ extension AppDatabase {
     /// Each quiz of a package with its attempts (every play of it, the CLI's on this file too), solves and the mean
     /// stage reached by those who solved it.
     static func quizSolveStats(packageId: Int64, in db: Database) throws -> [QuizSolveStats] {
-        try Row.fetchAll(
+        let stats = try Row.fetchAll(
             db,
             sql: """
                 SELECT quiz.position, COUNT(attempt.id) AS attempts, COALESCE(SUM(attempt.correct), 0) AS solved,
@@ -119,6 +135,21 @@ extension AppDatabase {
             QuizSolveStats(
                 position: (row["position"] as Int) + 1, attempts: row["attempts"], solved: row["solved"],
                 averageStage: row["averageStage"], hinted: row["hinted"])
+        }
+        let common = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT position, guess FROM (
+                    SELECT quiz.position, wrongGuess.guess,
+                           ROW_NUMBER() OVER (PARTITION BY quiz.id ORDER BY wrongGuess.plays DESC, wrongGuess.guess) AS place
+                    FROM quiz JOIN wrongGuess ON wrongGuess.quizId = quiz.id WHERE quiz.packageId = ?
+                ) WHERE place <= ? ORDER BY position, place
+                """,
+            arguments: [packageId, QuizSolveStats.commonWrongGuessCount])
+        return stats.map { quiz in
+            var quiz = quiz
+            quiz.commonWrongGuesses = common.filter { ($0["position"] as Int) + 1 == quiz.position }.map { $0["guess"] }
+            return quiz
         }
     }
 
@@ -216,10 +247,11 @@ extension AppDatabase {
                 SELECT EXISTS (SELECT 1 FROM publication WHERE packageId = ? AND ownerId = ?) AS maker,
                        EXISTS (SELECT 1 FROM attempt JOIN play ON play.id = attempt.playId
                                WHERE play.playerId = ? AND attempt.quizId IN (\(quizzes))) AS inPlay,
-                       EXISTS (SELECT 1 FROM roomResult WHERE playerId = ? AND packageId = ?) AS inRoom
+                       EXISTS (SELECT 1 FROM roomResult WHERE playerId = ? AND packageId = ?)
+                       OR EXISTS (SELECT 1 FROM answerShown WHERE playerId = ? AND packageId = ?) AS inRoom
                 """,
             arguments: StatementArguments([packageId, playerId, playerId]) + StatementArguments(quizIds)
-                + StatementArguments([playerId, packageId]))!
+                + StatementArguments([playerId, packageId, playerId, packageId]))!
         return AnswersShown(maker: row["maker"], inPlay: row["inPlay"], inRoom: row["inRoom"])
     }
 

@@ -236,6 +236,11 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.answersShown(playerId: playerId, packageId: packageId, quizIds: quizIds, in: db) }
     }
 
+    public func recordAnswersShown(playerIds: [Int64], packageId: Int64) async throws {
+        guard !playerIds.isEmpty else { return }
+        try await write { db in try AppDatabase.recordAnswersShown(playerIds: playerIds, packageId: packageId, in: db) }
+    }
+
     public func serverPlay(publicId: String) async throws -> StoredServerPlay? {
         try await read { db in try AppDatabase.serverPlay(publicId: publicId, in: db) }
     }

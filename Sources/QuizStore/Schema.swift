@@ -331,6 +331,28 @@ enum Schema {
             }
             try db.create(index: "draft_on_playerId", on: "draft", columns: ["playerId"])
         }
+        migrator.registerMigration("v16-answers-shown-and-wrong-guesses") { db in
+            // The players a live room named a quiz's answer to (at each quiz's end, not only at its podium): no play
+            // of the package of theirs is ranked after it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE answerShown (
+                        playerId INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+                        packageId INTEGER NOT NULL REFERENCES package(id) ON DELETE CASCADE,
+                        PRIMARY KEY (playerId, packageId)
+                    )
+                    """)
+            // How many server plays made each wrong guess at a quiz (normalized, nobody named): what its maker sees.
+            try db.execute(
+                sql: """
+                    CREATE TABLE wrongGuess (
+                        quizId INTEGER NOT NULL REFERENCES quiz(id) ON DELETE CASCADE,
+                        guess TEXT NOT NULL,
+                        plays INTEGER NOT NULL,
+                        PRIMARY KEY (quizId, guess)
+                    )
+                    """)
+        }
         return migrator
     }
 }

@@ -149,11 +149,14 @@ public struct PlayAttempt: Sendable {
     public var quizId: Int64
     public var endedAt: Date
     public var result: QuizResult
+    /// A server play's wrong guesses at the quiz, each once and normalized; no player is named with them.
+    public var wrongGuesses: [String]
 
-    public init(quizId: Int64, endedAt: Date, result: QuizResult) {
+    public init(quizId: Int64, endedAt: Date, result: QuizResult, wrongGuesses: [String] = []) {
         self.quizId = quizId
         self.endedAt = endedAt
         self.result = result
+        self.wrongGuesses = wrongGuesses
     }
 }
 

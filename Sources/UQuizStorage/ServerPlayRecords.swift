@@ -87,8 +87,16 @@ public struct QuizSolveStats: Hashable, Sendable {
     public var averageStage: Double?
     /// Attempts in which the player asked for the hint.
     public var hinted: Int
+    /// The wrong guesses most players made, most first (at most `QuizSolveStats.commonWrongGuessCount`).
+    public var commonWrongGuesses: [String]
 
-    public init(position: Int, attempts: Int, solved: Int, averageStage: Double?, hinted: Int = 0) {
+    /// How many of a quiz's most common wrong guesses its maker sees.
+    public static let commonWrongGuessCount = 5
+
+    public init(
+        position: Int, attempts: Int, solved: Int, averageStage: Double?, hinted: Int = 0, commonWrongGuesses: [String] = []
+    ) {
+        self.commonWrongGuesses = commonWrongGuesses
         self.hinted = hinted
         self.position = position
         self.attempts = attempts
@@ -185,7 +193,7 @@ public struct AnswersShown: Hashable, Sendable {
     public var maker: Bool
     /// A finished server play of the player holds an attempt at one of the quizzes.
     public var inPlay: Bool
-    /// The player has a live room's result on the package.
+    /// A live room on the package ended one of its quizzes (naming its answer) while the player sat in it.
     public var inRoom: Bool
 
     public init(maker: Bool, inPlay: Bool, inRoom: Bool) {

@@ -67,9 +67,11 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     /// Records a finished server play; returns whether it is the player's ranked play of the package: no daily play,
     /// no `unrankedReason`, and no ranked play of the package by the player yet.
     func recordServerPlay(_ play: FinishedServerPlay) async throws -> Bool
-    /// Whether the player owns the package, has finished a play with an attempt at one of `quizIds`, or has a live
-    /// room's result on the package.
+    /// Whether the player owns the package, has finished a play with an attempt at one of `quizIds`, or sat in a live
+    /// room on the package when it ended a quiz.
     func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown
+    /// Notes that a live room on the package named a quiz's answer to these players.
+    func recordAnswersShown(playerIds: [Int64], packageId: Int64) async throws
     func serverPlay(publicId: String) async throws -> StoredServerPlay?
     func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard
     func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats]

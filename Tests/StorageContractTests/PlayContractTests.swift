@@ -74,6 +74,29 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aQuizsMostCommonWrongGuessesAreCountedByPlays(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 2), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            // Seven plays: "nosferatu" in five, "faust" in four, "sunrise" in three, then four guesses once each.
+            let guesses: [[String]] = [
+                ["nosferatu", "faust", "sunrise", "greed"], ["nosferatu", "faust", "sunrise"], ["nosferatu", "faust", "sunrise"],
+                ["nosferatu", "faust", "haxan"], ["nosferatu", "earth"], ["carmen"], [],
+            ]
+            for (index, wrong) in guesses.enumerated() {
+                let player = try await store.insertPlayer(name: "P\(index)", tokenHash: tokenHash(UInt8(index + 1)), at: Date())
+                _ = try await store.recordServerPlay(FinishedServerPlay(
+                    publicId: "p\(index)", packageId: id, player: player, startedAt: Date(), finishedAt: Date(), score: 0,
+                    elapsedSeconds: 1, dailyDay: nil,
+                    attempts: [attempt(quizId: quizzes[0], solved: false, wrong: wrong), attempt(quizId: quizzes[1], solved: false)]))
+            }
+            let stats = try await store.quizSolveStats(packageId: id)
+            // The most plays first; a tie in the order of the text.
+            #expect(stats.map(\.commonWrongGuesses) == [["nosferatu", "faust", "sunrise", "carmen", "earth"], []])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func theDailyQuizIsChosenOncePerDayAndNumbered(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }) == nil)
@@ -197,6 +220,13 @@ import Testing
                 roomCode: "K7QF", packageId: other, playerId: ann.id, name: "Ann", rank: 1, score: 10, solved: 1, played: 1,
                 shareLine: nil, finishedAt: Date())])
             #expect(try await store.answersShown(playerId: ann.id, packageId: other, quizIds: []).inRoom)
+            // A room that named an answer to a player before any podium: the same.
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            #expect(try await !store.answersShown(playerId: bob.id, packageId: other, quizIds: []).inRoom)
+            try await store.recordAnswersShown(playerIds: [bob.id, ann.id], packageId: other)
+            try await store.recordAnswersShown(playerIds: [bob.id], packageId: other)
+            #expect(try await store.answersShown(playerId: bob.id, packageId: other, quizIds: []).inRoom)
+            #expect(try await !store.answersShown(playerId: bob.id, packageId: id, quizIds: quizzes).inRoom)
             // A play with a reason is kept but never ranked, and a daily one does not count as solved.
             #expect(try await !recordPlay(on: store, packageId: other, player: ann, score: 500, publicId: "roomed", unranked: .answerSeenInRoom))
             #expect(try await store.serverPlay(publicId: "roomed")?.unrankedReason == .answerSeenInRoom)

@@ -122,13 +122,15 @@ func makePackage(
 func tokenHash(_ seed: UInt8) -> Data { Data(repeating: seed, count: 32) }
 
 func attempt(
-    quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100, hints: Int = 0
+    quizId: Int64, solved: Bool, stage: Int = 2, seconds: Double = 10, score: Int = 100, hints: Int = 0,
+    wrong: [String] = []
 ) -> PlayAttempt {
     PlayAttempt(
         quizId: quizId, endedAt: Date(timeIntervalSince1970: 1_800_000_000),
         result: QuizResult(
             outcome: solved ? .solved : .missed, seconds: seconds, stageReached: stage, hintsUsed: hints,
-            score: solved ? score : 0))
+            score: solved ? score : 0),
+        wrongGuesses: wrong)
 }
 
 /// Publishes a package owned by a new player; returns its id and the owner.

@@ -181,6 +181,33 @@ struct PopularBrowseTests {
         }
     }
 
+    @Test func theMakerSeesEachQuizsMostCommonWrongGuessesWithNobodyNamed() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let maker = try await client.newPlayer("Maker")
+            let code = try await client.publish(validSpec(), token: maker)
+            for (name, guesses) in [("Ann", ["Cars!", "cars", "Up"]), ("Bob", ["CARS"]), ("Cy", [])] {
+                let token = try await client.newPlayer(name)
+                let started = try await client.send(.post, "/v1/packages/\(code)/plays", token: token)
+                let id = try #require(started.json["id"] as? String)
+                clock.advance(PlayTests.interlude)
+                for guess in guesses {
+                    let judged = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": guess], token: token)
+                    #expect(judged.json["judgement"] as? String != "accepted", "\(judged.text)")
+                }
+                _ = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Toy Story"], token: token)
+            }
+            let board = try await client.send(.get, "/v1/packages/\(code)/leaderboard", token: maker)
+            let quiz = try #require((board.json["quizzes"] as? [[String: Any]])?.first)
+            // "cars" in two plays (Ann's three spellings count once), "up" in one.
+            #expect(quiz["commonWrongGuesses"] as? [String] == ["cars", "up"], "\(board.text)")
+            for name in ["Ann", "Bob", "Cy"] { #expect(!board.text.contains(name) || board.text.contains("\"player\":\"\(name)\"")) }
+            let stranger = try await client.newPlayer("Stranger")
+            #expect(try await client.send(.get, "/v1/packages/\(code)/leaderboard", token: stranger).json["quizzes"] == nil)
+        }
+    }
+
     @Test func mostPlayedFirstWithStablePagesAndTheSolveRate() async throws {
         let server = try TestServer()
         let clock = ManualClock()

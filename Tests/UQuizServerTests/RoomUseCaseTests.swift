@@ -398,4 +398,30 @@ struct RoomUseCaseTests {
         #expect(bench.rooms.count == 0)
         #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id).count == 1, "stored once")
     }
+
+    @Test func aQuizsEndNamesItsAnswerToTheSeatedAccountsBeforeAnyPodium() async throws {
+        let bench = try await RoomBench()
+        let players = Players(environment: bench.server.environment.sharing)
+        let (host, _) = try await bench.join("Host", token: bench.host.token.text)
+        let seen = try await players.register(name: "Seen")
+        let (seenConnection, _) = try await bench.join("Seen", token: seen.token.text)
+        let away = try await players.register(name: "Away")
+        let (awayConnection, _) = try await bench.join("Away", token: away.token.text)
+        await awayConnection.say(.leave)
+        let packageId = try bench.server.file.packageID(for: silentClassics)
+        let quizIds = try await bench.server.database.quizIDs(packageId: packageId)
+        func shown(_ player: Player) async throws -> Bool {
+            try await bench.server.database.answersShown(playerId: player.id, packageId: packageId, quizIds: quizIds).inRoom
+        }
+        await host.say(.start)
+        await host.say(.loaded(quiz: 1))
+        await seenConnection.say(.loaded(quiz: 1))
+        #expect(try await !shown(seen.player), "quiz 1 runs: no answer named yet")
+        // The host skips quiz 1: it ends for everyone, and its answer is named.
+        await host.say(.skip(quiz: 1))
+        #expect(try await shown(seen.player), "quiz 1 ended: its answer was named to Seen")
+        #expect(try await shown(bench.host.player), "and to the host")
+        #expect(try await !shown(away.player), "Away left before any answer was named")
+        #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id).isEmpty, "no podium yet")
+    }
 }

@@ -110,9 +110,13 @@ class WebMakerTests(unittest.TestCase):
         mine = maker.locator(f'#my-packages li[data-code="{code}"]')
         expect(mine.locator(".meta")).to_have_text("1 play · solved 100% · Only who has the link")
         mine.get_by_text("How each quiz fares").click()
-        expect(mine.locator(".maker-stats li")).to_have_text(
+        expect(mine.locator(".maker-stats li span").first).to_have_text(
             re.compile(r"^Quiz 1: solved 1 of 1 \(100%\), at stage [1-3]\.0 on average, hint asked 0 times$"))
-        assert_seen(self, mine.locator(".maker-stats li"), "a quiz's statistics on a phone")
+        assert_seen(self, mine.locator(".maker-stats li span").first, "a quiz's statistics on a phone")
+        # The wrong guess the player made, as the judge reads it, with nobody named.
+        wrong = mine.locator(".maker-stats li .meta")
+        expect(wrong).to_have_text("Wrong guesses most made: not a film at all")
+        assert_seen(self, wrong, "a quiz's most common wrong guesses on a phone")
 
     def test_a_desktop_makes_a_package_and_its_draft_is_listed(self):
         page, code = self.make(DESKTOP, "desktop", "Made on a desktop")

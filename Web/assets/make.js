@@ -56,6 +56,7 @@ addTexts({
     'make.stats': 'How each quiz fares',
     'make.quizStats': 'Quiz {n}: solved {solved} of {attempts} ({rate}), at stage {stage} on average, hint asked {hinted} times',
     'make.quizUnplayed': 'Quiz {n}: not played yet',
+    'make.wrongGuesses': 'Wrong guesses most made: {guesses}',
     'make.posters': 'Choose another poster',
     'make.posterChoice': 'Poster {n}: {language}',
     'make.textless': 'no text',
@@ -118,6 +119,7 @@ addTexts({
     'make.stats': '퀴즈별 기록',
     'make.quizStats': '퀴즈 {n}: {attempts}번 중 {solved}번 맞힘 ({rate}), 평균 {stage}단계, 힌트 {hinted}번',
     'make.quizUnplayed': '퀴즈 {n}: 아직 푼 사람 없음',
+    'make.wrongGuesses': '가장 많이 나온 오답: {guesses}',
   },
 });
 
@@ -148,12 +150,16 @@ function ownedPackage(owned) {
   details.addEventListener('toggle', async () => {
     if (!details.open || stats.childElementCount) return;
     const board = await playerApi('GET', `/v1/packages/${encode(owned.shareCode)}/leaderboard`);
-    stats.replaceChildren(...(board.quizzes ?? []).map((quiz) => element('li', {
-      i18n: quiz.attempts === 0 ? ['make.quizUnplayed', { n: quiz.number }] : ['make.quizStats', {
-        n: quiz.number, solved: quiz.solved, attempts: quiz.attempts, rate: percent(quiz.solveRate ?? 0),
-        stage: quiz.averageStage?.toFixed(1) ?? '-', hinted: quiz.hinted ?? 0,
-      }],
-    })));
+    stats.replaceChildren(...(board.quizzes ?? []).map((quiz) => element('li', {}, [
+      element('span', {
+        i18n: quiz.attempts === 0 ? ['make.quizUnplayed', { n: quiz.number }] : ['make.quizStats', {
+          n: quiz.number, solved: quiz.solved, attempts: quiz.attempts, rate: percent(quiz.solveRate ?? 0),
+          stage: quiz.averageStage?.toFixed(1) ?? '-', hinted: quiz.hinted ?? 0,
+        }],
+      }),
+      ...(quiz.commonWrongGuesses?.length
+        ? [element('span', { class: 'meta', i18n: ['make.wrongGuesses', { guesses: quiz.commonWrongGuesses.join(' · ') }] })] : []),
+    ])));
   });
   const visibility = owned.removed ? 'make.removed' : owned.visibility === 'public' ? 'make.public' : 'make.unlisted';
   // Deleting asks once more, naming the package: nothing brings it back.

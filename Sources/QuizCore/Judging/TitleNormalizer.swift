@@ -10,6 +10,11 @@ public enum TitleNormalizer {
         words(of: text).joined()
     }
 
+    /// The normalized words with a space between them: one form for every spelling of a guess, still readable.
+    public static func readable(_ text: String) -> String {
+        words(of: text).joined(separator: " ")
+    }
+
     /// The normalized title, then the same without its leading English article (`The Godfather`, `Godfather`); empty
     /// when nothing is left to compare.
     public static func variants(_ text: String) -> [String] {

@@ -137,6 +137,9 @@ public struct Room: Sendable {
     // MARK: - Reading
 
     /// Seated players in join order, connected or not, and the host.
+    /// The players in their seats now (not those who left).
+    public var seatedPlayers: [RoomPlayerID] { seats.filter(\.isSeated).map(\.id) }
+
     public var lobby: RoomLobby {
         RoomLobby(
             players: seats.filter(\.isSeated).map { seat in

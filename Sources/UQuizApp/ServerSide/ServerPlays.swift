@@ -471,9 +471,13 @@ public final class ServerPlays: Sendable {
             do {
                 try play.requirePlaying(quiz, at: at)
                 let action = PlayerAction(kind: kind, quiz: quiz, text: text, atMicros: Self.micros(at))
+                let wrongBefore = play.wrongGuesses.count
                 let verdict = play.apply(action, interlude: interlude)
-                // A rejected guess changes nothing in a quiz: it is not kept, so a replay never judges it again.
-                if kind != .guess || verdict?.isAccepted == true { kept.events.append(action) }
+                // A rejected guess changes nothing in a quiz: it is kept only the first time the play makes it (for the
+                // maker's most common wrong guesses), so a repeated or empty one costs no write.
+                if kind != .guess || verdict?.isAccepted == true || play.wrongGuesses.count > wrongBefore {
+                    kept.events.append(action)
+                }
                 outcome = .success(result(play, verdict, at))
             } catch {
                 // Refused (not this quiz's turn, say): nothing to save, but a play found over is still recorded.
@@ -638,6 +642,8 @@ struct OpenPlay {
         var at: Duration
         var endedAt: Date
         var hint: String?
+        /// The quiz's wrong guesses, each once, in `TitleNormalizer.readable` form: what its maker learns from.
+        var wrongGuesses: [String]
     }
 
     let id: String
@@ -656,6 +662,8 @@ struct OpenPlay {
     var nextStart: Duration
     var ended: [Ended] = []
     var finishedAt: Duration?
+    /// The current quiz's wrong guesses so far.
+    var wrongGuesses: [String] = []
 
     init(_ record: OpenPlayRecord, plan: ServerPlays.PlayPlan, interlude: Duration) {
         id = record.id
@@ -691,6 +699,10 @@ struct OpenPlay {
             for event in round!.guess(action.text ?? "", at: at) {
                 if case .guessed(_, _, let judged, _) = event { verdict = judged }
             }
+            if case .rejected(let why) = verdict, why != .emptyGuess {
+                let wrong = TitleNormalizer.readable(action.text ?? "")
+                if !wrong.isEmpty, !wrongGuesses.contains(wrong) { wrongGuesses.append(wrong) }
+            }
         case .hint:
             _ = round!.hint(at: at)
         case .skip:
@@ -709,7 +721,7 @@ struct OpenPlay {
             score: results.reduce(0) { $0 + $1.score }, elapsedSeconds: results.reduce(0) { $0 + $1.seconds },
             dailyDay: dailyDay,
             attempts: zip(plan.quizIDs, ended).map {
-                PlayAttempt(quizId: $0, endedAt: $1.endedAt, result: $1.result)
+                PlayAttempt(quizId: $0, endedAt: $1.endedAt, result: $1.result, wrongGuesses: $1.wrongGuesses)
             },
             unrankedReason: unrankedReason)
     }
@@ -743,7 +755,11 @@ struct OpenPlay {
     private mutating func end(_ result: QuizResult, at instant: Duration, interlude: Duration) {
         // Wall time of the end, from the play's start on the wall clock and the monotonic time since: no clock read here.
         let endedAt = startedAt.addingTimeInterval((instant - startInstant).seconds)
-        ended.append(Ended(result: result, at: instant, endedAt: endedAt, hint: (round?.hintsUsed ?? 0) > 0 ? round?.hintText : nil))
+        ended.append(
+            Ended(
+                result: result, at: instant, endedAt: endedAt, hint: (round?.hintsUsed ?? 0) > 0 ? round?.hintText : nil,
+                wrongGuesses: wrongGuesses))
+        wrongGuesses = []
         current += 1
         round = nil
         nextStart = instant + interlude

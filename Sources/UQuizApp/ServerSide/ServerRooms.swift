@@ -401,6 +401,15 @@ public final class ServerRooms: Sendable {
     }
 
     /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
+    /// Notes that the room named a quiz's answer to these players: no play of theirs of the package is ranked after.
+    func recordAnswersShown(to playerIds: [Int64], packageId: Int64, code: RoomCode) async {
+        do {
+            try await environment.store().recordAnswersShown(playerIds: playerIds, packageId: packageId)
+        } catch {
+            environment.app.log("room \(code): the players its answers were shown to could not be stored: \(error)")
+        }
+    }
+
     func store(_ rows: [RoomResultRow], code: RoomCode) async {
         do {
             try await environment.store().insertRoomResults(rows)
@@ -506,6 +515,8 @@ final class LiveRoom: Sendable {
 
     struct Aftermath {
         var results: [RoomResultRow]?
+        /// The players (accounts) who saw a quiz's answer named.
+        var answersShownTo: [Int64] = []
         var expired = false
         /// Something another instance would need to carry the room on happened: who sits in it, or a quiz boundary.
         var changed = false
@@ -542,7 +553,9 @@ extension LiveRoom {
             case .quizLoading(let quiz, _, _, _, _): state.announced[quiz] = max(state.announced[quiz] ?? 0, 1)
             case .quizStarted(let clock), .stageRevealed(let clock):
                 state.announced[clock.quiz] = max(state.announced[clock.quiz] ?? 0, clock.stage)
-            case .quizEnded(let summary): state.announced[summary.quiz] = Self.wholePoster
+            case .quizEnded(let summary):
+                state.announced[summary.quiz] = Self.wholePoster
+                aftermath.answersShownTo += state.room.seatedPlayers.compactMap { state.accounts[$0] }
             case .podium(let podium) where !state.resultsStored:
                 state.resultsStored = true
                 aftermath.results = rows(of: podium, accounts: state.accounts)
@@ -605,6 +618,9 @@ extension LiveRoom {
     }
 
     func finish(_ aftermath: Aftermath) async {
+        if !aftermath.answersShownTo.isEmpty {
+            await rooms.recordAnswersShown(to: Array(Set(aftermath.answersShownTo)), packageId: packageId, code: code)
+        }
         if let rows = aftermath.results { await rooms.store(rows, code: code) }
         if aftermath.changed && !aftermath.expired { await saveCheckpoint() }
         if aftermath.expired {

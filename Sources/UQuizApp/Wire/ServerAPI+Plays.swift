@@ -134,10 +134,14 @@ extension ServerAPI {
             public var averageStage: Double?
             /// Attempts in which the player asked for the hint.
             public var hinted: Int?
+            /// The wrong guesses most plays made (normalized, most first, at most 5; nobody named).
+            public var commonWrongGuesses: [String]?
 
             public init(
-                number: Int, attempts: Int, solved: Int, solveRate: Double? = nil, averageStage: Double? = nil, hinted: Int? = nil
+                number: Int, attempts: Int, solved: Int, solveRate: Double? = nil, averageStage: Double? = nil, hinted: Int? = nil,
+                commonWrongGuesses: [String]? = nil
             ) {
+                self.commonWrongGuesses = commonWrongGuesses
                 self.hinted = hinted
                 self.number = number
                 self.attempts = attempts
