@@ -281,7 +281,7 @@ func buildRoutes(
         environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
     DraftRoutes(
         environment: environment,
-        drafts: Drafts(environment: environment.sharing, publishing: publishing, limits: configuration.drafts),
+        drafts: Drafts(environment: environment.sharing, publishing: publishing, plays: plays, limits: configuration.drafts),
         publishes: publishes
     ).add(to: router)
     PosterRoutes(

@@ -49,8 +49,9 @@ struct DraftRoutes {
             let id = try Self.id(context)
             _ = try await drafts.draft(id, by: player)
             try await publishes.take(player, address: context.clientAddress)
-            let published = try await drafts.publish(id, by: player)
-            var response = JSONBody.response(ServerAPI.Published(shareCode: published.shareCode), status: .created)
+            let (published, updated) = try await drafts.publish(id, by: player)
+            var response = JSONBody.response(
+                ServerAPI.Published(shareCode: published.shareCode), status: updated ? .ok : .created)
             response.headers[.location] = "/v1/packages/\(published.shareCode)"
             return response
         }

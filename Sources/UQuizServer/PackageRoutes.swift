@@ -34,6 +34,17 @@ struct PackageRoutes {
             defer { recent.forget(code.uppercased()) }
             return try await update(request, code: code)
         }
+        group.get("{code}/spec") { request, context in
+            let player = try await request.authenticatedPlayer(environment)
+            let (spec, visibility) = try await PublishPackage(
+                environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
+            ).spec(shareCode: try context.parameters.require("code"), by: player)
+            // The spec's fields and the visibility, as the body of a publish or an update.
+            var object = (try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec))) as? [String: Any] ?? [:]
+            object["visibility"] = visibility.rawValue
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            return JSONBody.response(encoded: ByteBuffer(bytes: data))
+        }
         group.delete("{code}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
             let code = try context.parameters.require("code")

@@ -148,4 +148,53 @@ struct DraftTests {
             #expect(unknown.status == .notFound && unknown.errorMessage.contains("no-such-movie"), "\(unknown.text)")
         }
     }
+
+    @Test func theOwnerEditsAPublishedPackageThroughADraftOfItsSpec() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let maker = try await client.newPlayer("Maker")
+            var ready = Self.ready
+            ready["quizzes"] = [["movie": 19, "areas": [[35, 9], [24, 38], [53, 26]], "aliases": ["The machine city"]]]
+            let code = try await client.publish(ready, token: maker)
+            #expect(try await client.send(.get, "/v1/packages/\(code)/spec").status == .unauthorized)
+            let other = try await client.newPlayer("Other")
+            #expect(try await client.send(.get, "/v1/packages/\(code)/spec", token: other).status == .forbidden, "it names the answers")
+            #expect(try await client.send(.get, "/v1/packages/ZZZZZ9/spec", token: maker).status == .notFound)
+            let spec = try await client.send(.get, "/v1/packages/\(code)/spec", token: maker)
+            #expect(spec.status == .ok, "\(spec.text)")
+            #expect(spec.json["shareCode"] as? String == code && spec.json["visibility"] as? String == "unlisted")
+            let quiz = try #require((spec.json["quizzes"] as? [[String: Any]])?.first)
+            #expect(quiz["movie"] as? Int == 19 && quiz["poster"] as? String == "metropolis-1927.jpg", "\(spec.text)")
+            #expect(quiz["areas"] as? [[Int]] == [[35, 9], [24, 38], [53, 26]] && quiz["aliases"] as? [String] == ["The machine city"])
+
+            // The spec as a draft, retitled: publishing it updates the package under its code.
+            var edited = spec.json
+            edited["title"] = "Retitled"
+            let draft = try await client.send(.post, "/v1/drafts", json: edited, token: maker)
+            let id = try #require(draft.json["id"] as? Int)
+            let updated = try await client.send(.post, "/v1/drafts/\(id)/publish", token: maker)
+            #expect(updated.status == .ok && updated.json["shareCode"] as? String == code, "\(updated.text)")
+            #expect(try await client.send(.get, "/v1/packages/\(code)").json["title"] as? String == "Retitled")
+
+            // Once played, moving an area is refused and the draft stays; the title still may change.
+            let player = try await client.newPlayer("Player")
+            let started = try await client.send(.post, "/v1/packages/\(code)/plays", token: player)
+            let play = try #require(started.json["id"] as? String)
+            clock.advance(PlayTests.interlude)
+            _ = try await client.send(.post, "/v1/plays/\(play)/skips", json: ["quiz": 1], token: player)
+            var moved = edited
+            moved["quizzes"] = [["movie": 19, "areas": [[36, 9], [24, 38], [53, 26]]]]
+            let second = try #require(try await client.send(.post, "/v1/drafts", json: moved, token: maker).json["id"] as? Int)
+            let refused = try await client.send(.post, "/v1/drafts/\(second)/publish", token: maker)
+            #expect(refused.status == .conflict && refused.errorMessage.contains("only its title, maker and visibility may change"),
+                    "\(refused.text)")
+            #expect(try await client.send(.get, "/v1/drafts/\(second)", token: maker).status == .ok, "kept for the maker")
+            var listed = edited
+            listed["visibility"] = "public"
+            let third = try #require(try await client.send(.post, "/v1/drafts", json: listed, token: maker).json["id"] as? Int)
+            #expect(try await client.send(.post, "/v1/drafts/\(third)/publish", token: maker).status == .ok)
+            #expect(try await client.send(.get, "/v1/packages?q=Retitled").text.contains(code), "listed again")
+        }
+    }
 }

@@ -118,6 +118,19 @@ class WebMakerTests(unittest.TestCase):
         expect(wrong).to_have_text("Wrong guesses most made: not a film at all")
         assert_seen(self, wrong, "a quiz's most common wrong guesses on a phone")
 
+        # Editing a played package says its rule before the maker tries; the title may change, under the same link.
+        mine.get_by_role("button", name="Edit").click()
+        expect(maker.locator("#editing")).to_have_text(f"Editing {code}: Save changes updates it under the same link.")
+        rule = maker.locator("#played-rule")
+        expect(rule).to_have_text("Already played (1 play): its quizzes, level and language stay as they are; "
+                                  "only its title, maker name and who finds it may change.")
+        assert_seen(self, rule, "the rule of a played package's edit on a phone")
+        maker.get_by_label("Title", exact=True).fill("Made on a phone, renamed")
+        maker.get_by_role("button", name="Save changes").click()
+        expect(maker.locator("#published")).to_contain_text(f"Saved: {session.server.base_url}/p/{code}")
+        status, _, body = session.server.request("GET", f"/v1/packages/{code}")
+        self.assertEqual(json.loads(body)["title"], "Made on a phone, renamed")
+
     def test_a_desktop_makes_a_package_and_its_draft_is_listed(self):
         page, code = self.make(DESKTOP, "desktop", "Made on a desktop")
         status, _, body = session.server.request("GET", f"/v1/packages/{code}")
@@ -127,8 +140,16 @@ class WebMakerTests(unittest.TestCase):
         page.goto("/make")
         expect(page.get_by_role("button", name="Start a new package")).to_be_visible()
         self.assertEqual(page.locator("#drafts a", has_text="Made on a desktop").count(), 0)
-        # Deleting it asks once more, naming it; then it is gone for everyone.
         mine = page.locator(f'#my-packages li[data-code="{code}"]')
+        # Listed or not, its link stays.
+        expect(mine.locator(".meta")).to_have_text("0 plays · solved not played yet · Only who has the link")
+        mine.get_by_role("button", name="List again").click()
+        expect(mine.locator(".meta")).to_have_text("0 plays · solved not played yet · Everyone (listed)")
+        self.assertIn(code, session.server.request("GET", "/v1/packages?q=Made%20on%20a%20desktop")[2].decode())
+        mine.get_by_role("button", name="Unlist").click()
+        expect(mine.get_by_role("button", name="List again")).to_be_visible()
+        self.assertNotIn(code, session.server.request("GET", "/v1/packages?q=Made%20on%20a%20desktop")[2].decode())
+        # Deleting it asks once more, naming it; then it is gone for everyone.
         mine.get_by_role("button", name="Delete").click()
         question = mine.get_by_role("status")
         expect(question).to_have_text("Delete “Made on a desktop” for good? Its plays and leaderboard go with it.")

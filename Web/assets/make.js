@@ -1,10 +1,7 @@
-// `/make`: a package made in the browser. The maker searches a movie, sees its poster under the 50 x 75 grid, places
-// each stage's area by tapping, clicking or with the keyboard, previews the stages as a play cuts them, and publishes.
-// The work is a draft on the server (`/v1/drafts`), saved as the maker goes, so a reload, a closed tab or another
-// device of the same player finds it; every rule is the server's, which says the first one broken beside the field it
-// names. Loaded only on this page.
+// `/make`: a package made in the browser, as a draft on the server (`/v1/drafts`) saved as the maker goes, so another
+// tab or device of the player finds it. Every rule is the server's, said beside the field it names. Loaded here only.
 
-import { ApiError, encode, ensurePlayer, playerApi } from './api.js';
+import { ApiError, encode, ensurePlayer, playerApi, publicApi } from './api.js';
 import { addTexts, counted, currentLanguage, setText } from './i18n.js';
 import { copyButton, element } from './play.js';
 
@@ -57,6 +54,13 @@ addTexts({
     'make.quizStats': 'Quiz {n}: solved {solved} of {attempts} ({rate}), at stage {stage} on average, hint asked {hinted} times',
     'make.quizUnplayed': 'Quiz {n}: not played yet',
     'make.wrongGuesses': 'Wrong guesses most made: {guesses}',
+    'make.edit': 'Edit',
+    'make.unlist': 'Unlist',
+    'make.list': 'List again',
+    'make.editing': 'Editing {code}: Save changes updates it under the same link.',
+    'make.playedRule': 'Already played ({plays}): its quizzes, level and language stay as they are; only its title, maker name and who finds it may change.',
+    'make.saveChanges': 'Save changes',
+    'make.updated': 'Saved: {link}',
     'make.posters': 'Choose another poster',
     'make.posterChoice': 'Poster {n}: {language}',
     'make.textless': 'no text',
@@ -120,6 +124,13 @@ addTexts({
     'make.quizStats': '퀴즈 {n}: {attempts}번 중 {solved}번 맞힘 ({rate}), 평균 {stage}단계, 힌트 {hinted}번',
     'make.quizUnplayed': '퀴즈 {n}: 아직 푼 사람 없음',
     'make.wrongGuesses': '가장 많이 나온 오답: {guesses}',
+    'make.edit': '고치기',
+    'make.unlist': '목록에서 내리기',
+    'make.list': '다시 목록에 올리기',
+    'make.editing': '{code} 고치는 중: 변경 저장을 누르면 같은 링크 그대로 바뀝니다.',
+    'make.playedRule': '이미 {plays} 풀었습니다: 퀴즈·난이도·언어는 그대로이고 제목, 만든 사람 이름, 공개 범위만 바꿀 수 있습니다.',
+    'make.saveChanges': '변경 저장',
+    'make.updated': '저장했습니다: {link}',
   },
 });
 
@@ -161,13 +172,38 @@ function ownedPackage(owned) {
         ? [element('span', { class: 'meta', i18n: ['make.wrongGuesses', { guesses: quiz.commonWrongGuesses.join(' · ') }] })] : []),
     ])));
   });
-  const visibility = owned.removed ? 'make.removed' : owned.visibility === 'public' ? 'make.public' : 'make.unlisted';
+  const visibility = () => owned.removed ? 'make.removed' : owned.visibility === 'public' ? 'make.public' : 'make.unlisted';
+  const code = encode(owned.shareCode);
+  // An edit is a draft of the package's spec (with its share code): publishing it updates the package.
+  const edit = element('button', { type: 'button', i18n: ['make.edit'] });
+  edit.addEventListener('click', async () => {
+    const draft = await playerApi('POST', '/v1/drafts', await playerApi('GET', `/v1/packages/${code}/spec`));
+    location.assign(`/make?draft=${draft.id}`);
+  });
+  // Unlisting keeps the package and its link; only the lists stop showing it.
+  const listing = element('button', { type: 'button' });
+  const showListing = () => setText(listing, owned.visibility === 'public' ? 'make.unlist' : 'make.list');
+  listing.addEventListener('click', async () => {
+    const spec = await playerApi('GET', `/v1/packages/${code}/spec`);
+    spec.visibility = owned.visibility === 'public' ? 'unlisted' : 'public';
+    await playerApi('PUT', `/v1/packages/${code}`, spec);
+    owned.visibility = spec.visibility;
+    showListing();
+    setText(meta, 'make.summary', summary());
+  });
+  showListing();
+  const summary = () => ({
+    plays: counted('count.plays', owned.plays),
+    rate: owned.solveRate === null ? { i18n: 'make.noRate' } : percent(owned.solveRate),
+    visibility: { i18n: visibility() },
+  });
+  const meta = element('div', { class: 'meta', i18n: ['make.summary', summary()] });
   // Deleting asks once more, naming the package: nothing brings it back.
   const actions = element('div', { class: 'answer-row' });
   const ask = () => {
     const remove = element('button', { type: 'button', i18n: ['make.delete'] });
     remove.addEventListener('click', confirm);
-    actions.replaceChildren(remove);
+    actions.replaceChildren(...(owned.removed ? [] : [edit, listing]), remove);
   };
   const confirm = () => {
     const sure = element('button', { type: 'button', class: 'primary', i18n: ['make.deleteForGood'] });
@@ -188,12 +224,7 @@ function ownedPackage(owned) {
   ask();
   const item = element('li', { 'data-code': owned.shareCode }, [
     element('a', { href: `/p/${encode(owned.shareCode)}`, class: 'package-title', text: owned.title }),
-    element('div', { class: 'meta', i18n: ['make.summary', {
-      plays: counted('count.plays', owned.plays),
-      rate: owned.solveRate === null ? { i18n: 'make.noRate' } : percent(owned.solveRate),
-      visibility: { i18n: visibility },
-    }] }),
-    details, actions,
+    meta, details, actions,
   ]);
   return item;
 }
@@ -247,8 +278,20 @@ class Maker {
     const publish = element('button', { type: 'button', class: 'primary', id: 'publish', i18n: ['make.publish'] });
     publish.addEventListener('click', () => this.publish());
     this.outcome = element('div', { id: 'published' });
+    const editing = element('div', {});
+    const code = this.document.shareCode;
+    if (code) {
+      setText(publish, 'make.saveChanges');
+      editing.append(element('p', { class: 'lead', id: 'editing', i18n: ['make.editing', { code }] }));
+      // The rule an update keeps, said before the maker tries: once played, only the title, maker and visibility.
+      publicApi('GET', `/v1/packages/${encode(code)}`).then((package_) => {
+        if (package_.plays > 0) {
+          editing.append(element('p', { class: 'note', id: 'played-rule', i18n: ['make.playedRule', { plays: counted('count.plays', package_.plays) }] }));
+        }
+      }).catch(() => {});
+    }
     this.main.replaceChildren(
-      element('h1', { i18n: ['make.title'] }), this.fields(), this.quizList, this.search(), this.problem,
+      element('h1', { i18n: ['make.title'] }), editing, this.fields(), this.quizList, this.search(), this.problem,
       element('div', { class: 'answer-row' }, [publish]), this.status, this.outcome);
     this.showProblem(draft.problem);
     this.drawQuizzes();
@@ -499,7 +542,6 @@ class Maker {
     }
   }
 
-  /// Something changed: redrawn when its shape did, and saved a moment later (at once with `now`).
   /// A change of shape is saved at once (the posters drawn next are cut from the saved draft), typing a moment later.
   changed(redraw = false, refocus) {
     clearTimeout(this.saveTimer);
@@ -545,10 +587,11 @@ class Maker {
     try {
       const { shareCode } = await playerApi('POST', `/v1/drafts/${encode(this.draft.id)}/publish`);
       const link = `${location.origin}/p/${shareCode}`;
+      const said = this.document.shareCode ? 'make.updated' : 'make.published';
       const line = element('a', { href: `/p/${shareCode}`, text: link });
       const status = element('p', { role: 'status' });
       this.outcome.replaceChildren(
-        element('p', { class: 'lead', i18n: ['make.published', { link }] }),
+        element('p', { class: 'lead', i18n: [said, { link }] }),
         element('p', {}, [line]), copyButton({ id: 'copy-link', label: 'make.copy' }, line, status), status);
       this.outcome.scrollIntoView({ block: 'center' });
       history.replaceState(null, '', '/make');

@@ -13,11 +13,14 @@ import UQuizStorage
 public struct Drafts: Sendable {
     public let environment: SharingEnvironment
     public let publishing: PublishPackage
+    /// The plays an update of a published package must not change under them.
+    public let plays: ServerPlays
     public let limits: DraftLimits
 
-    public init(environment: SharingEnvironment, publishing: PublishPackage, limits: DraftLimits = .init()) {
+    public init(environment: SharingEnvironment, publishing: PublishPackage, plays: ServerPlays, limits: DraftLimits = .init()) {
         self.environment = environment
         self.publishing = publishing
+        self.plays = plays
         self.limits = limits
     }
 
@@ -62,19 +65,25 @@ public struct Drafts: Sendable {
         guard try await environment.store().deleteDraft(id: id, playerId: player.id) else { throw DraftError.notFound(id) }
     }
 
-    /// Publishes the draft as `POST /v1/packages` would its document, then forgets the draft. A draft a publish refuses
-    /// stays as it is, for the maker to mend.
-    public func publish(_ id: Int64, by player: Player) async throws -> PublishedPackage {
+    /// Publishes the draft as `POST /v1/packages` would its document, or, when the document names a published package's
+    /// `shareCode` (an edit of it), updates that package as `PUT /v1/packages/{code}` would; then forgets the draft. A
+    /// draft a publish refuses stays as it is, for the maker to mend.
+    public func publish(_ id: Int64, by player: Player) async throws -> (package: PublishedPackage, updated: Bool) {
         let draft = try await record(id, by: player)
         let (spec, visibility) = try Self.specAndVisibility(Data(draft.document.utf8))
-        let published = try await publishing.publish(spec, visibility: visibility ?? .public, by: player)
+        let published: PublishedPackage
+        if let code = spec.package.shareCode {
+            published = try await publishing.update(shareCode: code, with: spec, visibility: visibility, by: player, plays: plays)
+        } else {
+            published = try await publishing.publish(spec, visibility: visibility ?? .public, by: player)
+        }
         do {
             _ = try await environment.store().deleteDraft(id: id, playerId: player.id)
         } catch {
             // Published all the same: the draft stays in the maker's list, where they may delete it.
             environment.app.log("draft \(id): published as \(published.shareCode), but could not be forgotten: \(error)")
         }
-        return published
+        return (published, spec.package.shareCode != nil)
     }
 
     /// Quiz `quiz` (from 1) of the draft as a play would show it at stage `stage`: the JPEG of its poster with the

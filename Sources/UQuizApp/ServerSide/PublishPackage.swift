@@ -149,6 +149,27 @@ public struct PublishPackage: Sendable {
         }
     }
 
+    /// A published package as the spec that would make it again, with its share code (a publish of it updates that
+    /// package) and visibility: what its owner edits. Nobody else may read it, since it names every answer.
+    public func spec(shareCode text: String, by player: Player) async throws -> (spec: PackageSpec, visibility: Visibility) {
+        let store = try environment.store()
+        guard let code = ShareCode(text), let current = try await store.publishedPackage(shareCode: code) else {
+            throw PublishError.notFound(text)
+        }
+        guard current.ownerId == player.id else { throw PublishError.notOwner(text) }
+        guard current.hidden == nil else { throw PublishError.removed(code.value) }
+        let stored = try await store.package(id: current.id)
+        var spec = PackageSpec(
+            title: stored.title, maker: stored.maker, level: stored.level.rawValue, language: stored.language.rawValue,
+            quizzes: stored.quizzes.map { quiz in
+                PackageDocument.QuizEntry(
+                    movie: quiz.tmdbId.map(MovieReference.tmdb) ?? .catalog(quiz.catalogKey ?? ""), poster: quiz.posterPath,
+                    areas: quiz.areas.map { [$0.row, $0.column] }, aliases: quiz.aliases.isEmpty ? nil : quiz.aliases)
+            })
+        spec.package.shareCode = code.value
+        return (spec, current.visibility)
+    }
+
     /// Deletes a published package, which only its owner may do.
     public func delete(shareCode text: String, by player: Player) async throws {
         let store = try environment.store()
