@@ -138,6 +138,15 @@ def assert_seen(test, locator, what):
     test.assertEqual(locator.evaluate(SEEN_AT_CENTRE), "seen", what)
 
 
+def assert_poster_bottom_seen(test, page, what):
+    """The poster's bottom edge is not covered (by the dock, above all): the last row of cells is seen."""
+    test.assertEqual(page.locator("#poster").evaluate("""(poster) => {
+      const box = poster.getBoundingClientRect();
+      const top = document.elementFromPoint(box.left + box.width / 2, box.bottom - 2);
+      return top === poster || poster.parentNode.contains(top) ? 'seen' : `covered by ${top?.id}`;
+    }"""), "seen", what)
+
+
 class FakeTMDB:
     """The repository's `fake-tmdb` on a free loopback port, serving `movies` (TMDB's JSON shape, snake case) with the
     bundled posters' JPEGs as their images; `environment` points a `uquiz serve` at it."""

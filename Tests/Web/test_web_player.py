@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from harness import (
     ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, UQUIZ, WRONG_GUESS,
-    Session, assert_seen, sandbox_environment)
+    Session, assert_poster_bottom_seen, assert_seen, sandbox_environment)
 
 session = None
 server = None
@@ -59,7 +59,9 @@ AREA_MEANS = """
 
 # Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`), the player's (`/me`), and the
 # report form (a package's page, once "Report" is opened).
-LAZY_ASSETS = {"room.js": "room", "me.js": "me", "report.js": "report", "make.js": "make", "make.css": "make"}
+LAZY_ASSETS = {
+    "play.js": "play", "room.js": "room", "me.js": "me", "report.js": "report", "make.js": "make", "make.css": "make",
+}
 
 # Cells far from every area: never revealed before the end.
 OUTSIDE = [[2, 2], [2, 47], [72, 47], [45, 46]]
@@ -222,6 +224,21 @@ class WebPlayerTests(unittest.TestCase):
     def test_a_desktop_plays_a_package_to_the_end(self):
         self.play_through(DESKTOP, "desktop")
 
+    def test_nothing_the_game_says_is_covered_at_the_narrowest_and_widest_screens(self):
+        for viewport in ({"width": 320, "height": 568}, {"width": 1920, "height": 1080}):
+            with self.subTest(viewport=viewport):
+                page = session.new_page(self, viewport)
+                page.goto(f"/p/{session.share_code}")
+                page.get_by_role("button", name="Start").click()
+                self.stage_shown(page, 1)
+                guess = page.get_by_label("Your guess")
+                guess.fill(WRONG_GUESS)
+                guess.press("Enter")
+                page.wait_for_selector('#verdict[data-outcome="rejected"]')
+                for part in ("#verdict", "#play-title", "#quiz-label", "#time-left", "#poster", ".timebar", "#guess"):
+                    assert_seen(self, page.locator(part).first, f"{part} at {viewport['width']} px")
+                assert_poster_bottom_seen(self, page, f"the poster's bottom edge at {viewport['width']} px")
+
     def test_the_page_is_served_with_strict_headers_and_versioned_assets(self):
         status, headers, body = server.request("GET", "/")
         self.assertEqual(status, 200)
@@ -259,10 +276,12 @@ class WebPlayerTests(unittest.TestCase):
         status, _, _ = server.request("GET", f"/assets/{version}/../index.html")
         self.assertIn(status, (400, 404))
         metrics["pageWeightBytes"] = weight
+        metrics["playPageWeightBytes"] = weight + lazy_weight["play"]
         metrics["roomPageWeightBytes"] = weight + lazy_weight["room"]
         metrics["mePageWeightBytes"] = weight + lazy_weight["me"]
         metrics["makerPageWeightBytes"] = weight + lazy_weight["make"]
-        self.assertLess(weight, 70 * 1024, "the page without the poster stays under 70 KB")
+        self.assertLess(weight, 60 * 1024, "the first page (the home) stays under 60 KB")
+        self.assertLess(weight + lazy_weight["play"], 70 * 1024, "a play's page without the poster stays under 70 KB")
         self.assertLess(weight + lazy_weight["room"], 100 * 1024, "a live room's page without the poster stays under 100 KB")
         self.assertLess(weight + lazy_weight["me"], 80 * 1024, "the player's page stays under 80 KB")
         self.assertLess(weight + lazy_weight["make"], 100 * 1024, "the maker's page stays under 100 KB, as a live room's")

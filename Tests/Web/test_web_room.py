@@ -12,7 +12,8 @@ import unittest
 
 from playwright.sync_api import expect
 
-from harness import ANSWER, AREAS, DESKTOP, PHONE, SCREENSHOTS, WRONG_GUESS, Session, assert_seen
+from harness import (
+    ANSWER, AREAS, DESKTOP, PHONE, SCREENSHOTS, WRONG_GUESS, Session, assert_poster_bottom_seen, assert_seen)
 
 session = None
 
@@ -138,6 +139,11 @@ class WebRoomTests(unittest.TestCase):
                 re.compile(rf"^{re.escape(host_name)} solved it at stage \d\.$"))
             assert_seen(self, page.locator("#solved-notices li"), "who solved it")
             assert_seen(self, page.locator("#time-left"), "the time left")
+            # The package's title beside the quiz's number and time; the poster whole and its time bar, uncovered.
+            expect(page.locator("#room-package")).to_have_text(session.package_title)
+            assert_seen(self, page.locator("#room-package"), "the package's title")
+            assert_seen(self, page.locator("#room-game .timebar"), "the time bar")
+            assert_poster_bottom_seen(self, page, "the poster's bottom edge")
         guest.screenshot(path=str(SCREENSHOTS / "room-playing-phone.png"))
 
         # The guest solves it too: everyone has, so the quiz ends for all, with the answer, the whole poster, the

@@ -6,7 +6,10 @@
 
 import { codePattern, encode, optionalPlayerApi, playerApi, publicApi, roomCodePattern, storedPlayer } from './api.js';
 import { counted, currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
-import { PlayScreen, element } from './play.js';
+import { element } from './ui.js';
+
+/// The play's module, asked for as soon as a page may start a play, so that Start does not wait for it.
+const playModule = () => import('./play.js');
 
 const main = document.getElementById('main');
 const languageSwitch = document.getElementById('language-switch');
@@ -152,7 +155,9 @@ function withFriendsButton(code) {
 /// link costs the player nothing), except that a play this tab has going on (a reload) goes on at once.
 async function showPackage(code) {
   const storageKey = `uquiz.play.${code}`;
-  const play = () => {
+  playModule();
+  const play = async () => {
+    const { PlayScreen } = await playModule();
     new PlayScreen(main, {
       storageKey,
       start: () => playerApi('POST', `/v1/packages/${encode(code)}/plays`),
@@ -230,7 +235,9 @@ async function showDaily() {
     main.replaceChildren(element('p', { i18n: ['error.generic', { message: error.message }] }));
     return;
   }
-  const play = () => {
+  playModule();
+  const play = async () => {
+    const { PlayScreen } = await playModule();
     const screen = new PlayScreen(main, {
       storageKey: `uquiz.daily.${daily.day}`,
       start: () => playerApi('POST', '/v1/daily/plays'),

@@ -3,7 +3,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi } from './api.js';
 import { addTexts, counted, currentLanguage, setText } from './i18n.js';
-import { copyButton, element } from './play.js';
+import { copyButton, element } from './ui.js';
 
 addTexts({
   en: {

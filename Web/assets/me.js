@@ -3,7 +3,7 @@
 
 import { ApiError, encode, ensurePlayer, keepPlayer, playerApi, publicApi, rememberName, storedPlayer } from './api.js';
 import { addTexts, counted, currentLanguage, setText } from './i18n.js';
-import { element } from './play.js';
+import { element } from './ui.js';
 
 /// As long as a name in a live room may be: the name is used there too.
 const nameLength = 24;

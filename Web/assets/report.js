@@ -2,7 +2,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi } from './api.js';
 import { addTexts, setText } from './i18n.js';
-import { element } from './play.js';
+import { element } from './ui.js';
 
 const reasons = ['offensive', 'spam', 'wrong_answer', 'copyright', 'other'];
 

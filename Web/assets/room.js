@@ -3,7 +3,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { addTexts, setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds } from './play.js';
+import { PosterLayers, clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds } from './ui.js';
 
 // The room's texts join the page's tables only where a room is shown.
 addTexts({
@@ -196,8 +196,13 @@ export class RoomScreen {
     this.hintText = element('p', { id: 'hint', class: 'hint' });
     this.verdict = element('p', { id: 'verdict', class: 'verdict', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.solvedList = element('ul', { id: 'solved-notices', class: 'notices', 'aria-live': 'polite' });
+    this.packageTitle = element('span', { id: 'room-package', class: 'play-title' });
+    // The package's title, as a play shows it: found through the room's package code.
+    publicApi('GET', `/v1/rooms/${encode(code)}`)
+      .then((info) => publicApi('GET', `/v1/packages/${encode(info.shareCode)}`))
+      .then((metadata) => { this.packageTitle.textContent = metadata.title; }, () => {});
     this.gameSection = element('section', { id: 'room-game', hidden: '' }, [
-      element('div', { class: 'status' }, [this.quizLabel, this.timeLabel]),
+      element('div', { class: 'status' }, [this.packageTitle, this.quizLabel, this.timeLabel]),
       element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
       element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
     ]);
