@@ -246,10 +246,15 @@ func buildRoutes(
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ControlCharacterPathMiddleware())
+    func limiter(_ limit: RateLimit, _ name: String) -> RateLimiter {
+        guard configuration.rateLimitsInStore else { return RateLimiter(limit: limit, name: name, now: monotonicNow) }
+        let store = environment.sharing.store
+        return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
+    }
     // Gives authentication the client's count of refused tokens (`AuthenticationGate`).
     router.add(
         middleware: FailedAuthenticationLimitMiddleware(
-            limiter: RateLimiter(limit: configuration.failedAuthentications, name: "refused-tokens-per-address", now: monotonicNow)))
+            limiter: limiter(configuration.failedAuthentications, "refused-tokens-per-address")))
     router.add(
         middleware: BodyLimitMiddleware(
             maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes],
@@ -259,17 +264,11 @@ func buildRoutes(
     // play.
     let plays = ServerPlays(
         environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow)
-    func limiter(_ limit: RateLimit, _ name: String) -> RateLimiter {
-        guard configuration.rateLimitsInStore else { return RateLimiter(limit: limit, name: name, now: monotonicNow) }
-        let store = environment.sharing.store
-        return RateLimiter(limit: limit, name: name, store: { try store() }, now: monotonicNow)
-    }
     PlayerRoutes(environment: environment, plays: plays).add(
         to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players-per-address")),
         linkLimit: RateLimitMiddleware(limiter: limiter(configuration.linkCodes, "link-codes-per-address")))
     let recent = RecentAnswers(now: monotonicNow)
-    let misses = LookupMissLimit(
-        limiter: RateLimiter(limit: configuration.lookupMisses, name: "code-misses-per-address", now: monotonicNow))
+    let misses = LookupMissLimit(limiter: limiter(configuration.lookupMisses, "code-misses-per-address"))
     // Publishing a package and publishing a draft count together.
     let publishes = PlayerAndAddressLimit(
         perPlayer: limiter(configuration.publishesPerPlayer, "publishes-per-player"),

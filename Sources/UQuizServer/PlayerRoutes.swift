@@ -53,9 +53,9 @@ struct PlayerRoutes {
 
 extension Request {
     /// The player whose bearer token the request carries: 401 without one, or with one nobody has; 429 once the
-    /// client's address has had too many refused (`AuthenticationGate`), unless this instance knows the token from an
-    /// earlier request: then players sharing one address (a school, a carrier's NAT) are not locked out by one of them
-    /// sending wrong tokens, while unknown tokens are not looked up. A banned player is refused (403) but to read.
+    /// client's address has had too many refused (`AuthenticationGate`), unless this instance found the token good in
+    /// the last day (`KnownPlayers.vouchLifetime`): then players sharing one address (a school, a carrier's NAT) are not
+    /// locked out by one of them sending wrong tokens, while unknown tokens are not looked up. A banned player is refused (403) but to read.
     func authenticatedPlayer(_ environment: ServerEnvironment) async throws -> Player {
         guard let header = headers[.authorization] else {
             throw APIError.unauthorized("a bearer token is needed (POST /v1/players gives one)")
@@ -64,10 +64,10 @@ extension Request {
         let players = Players(environment: environment.sharing)
         let player: Player
         if let wait = gate?.lockedFor() {
-            guard let token = try? bearerToken(header: header), let known = players.known(token) else {
+            guard let token = try? bearerToken(header: header), players.vouched(token) else {
                 throw APIError.tooManyRequests(wait)
             }
-            player = known
+            player = try await players.authenticate(token)
         } else {
             do {
                 player = try await players.authenticate(try bearerToken(header: header))

@@ -83,6 +83,8 @@ final class RateLimiter: Sendable {
     /// The store's buckets and this limit's name in them, or `nil` for buckets in `memory`.
     private let shared: (name: String, store: @Sendable () throws -> any RateLimitStorage)?
     private let memory = Mutex<[String: RateBucket]>([:])
+    /// For buckets in the store: until when (microseconds on the server's clock) each client's was last found empty.
+    private let emptyUntil = Mutex<[String: Int64]>([:])
     /// When this limiter last dropped full buckets from the store.
     private let lastCleanup = Mutex<Int64?>(nil)
     static let maxClients = 10_000
@@ -110,10 +112,22 @@ final class RateLimiter: Sendable {
         shared = limit == .unlimited ? nil : (name, store)
     }
 
-    /// How long until `client` has a token in this process's buckets, without taking it; `nil` when it has one now.
-    /// (The refused-token limit, its only user, counts per instance.)
+    /// How long until `client` has a token, without taking it (and without asking the store: it is checked before
+    /// every request it guards); `nil` when it has one now. With buckets in the store, a client is known to have none
+    /// once one of this instance's takes found the store's bucket empty, until the wait the store gave has passed: a
+    /// client spread over several instances gets one refused take more on each, not a budget of its own on each.
     func wait(for client: String) -> Duration? {
         let nowMicros = now().wholeMicroseconds
+        if shared != nil {
+            return emptyUntil.withLock { until in
+                guard let end = until[client] else { return nil }
+                guard end > nowMicros else {
+                    until[client] = nil
+                    return nil
+                }
+                return .microseconds(end - nowMicros)
+            }
+        }
         let intervalMicros = limit.interval.wholeMicroseconds
         return memory.withLock { buckets in
             guard let bucket = buckets[client] else { return nil }
@@ -135,9 +149,15 @@ final class RateLimiter: Sendable {
         if let (name, store) = shared {
             let store = try store()
             try await forgetFullBuckets(in: store, nowMicros: nowMicros)
-            return try await store.takeToken(
-                key: "\(name):\(client)", burst: limit.burst, intervalMicros: intervalMicros, nowMicros: nowMicros
-            ).map { .microseconds($0) }
+            let wait = try await store.takeToken(
+                key: "\(name):\(client)", burst: limit.burst, intervalMicros: intervalMicros, nowMicros: nowMicros)
+            if let wait {
+                emptyUntil.withLock { until in
+                    if until.count >= Self.maxClients { until = until.filter { $0.value > nowMicros } }
+                    until[client] = nowMicros + wait
+                }
+            }
+            return wait.map { .microseconds($0) }
         }
         return memory.withLock { buckets in
             let bucket = (buckets[client] ?? RateBucket(tokens: Double(limit.burst), atMicros: nowMicros))
@@ -220,8 +240,8 @@ struct PlayerAndAddressLimit: Sendable {
     }
 }
 
-/// Lookups of codes that name nothing, counted per client address in this instance's memory: `lookup` runs only while
-/// the address has misses left (else 429, whatever the code), and a miss (a 404) uses one up.
+/// Lookups of codes that name nothing, counted per client address (in the store with several instances): `lookup` runs
+/// only while the address has misses left (else 429, whatever the code), and a miss (a 404) uses one up.
 struct LookupMissLimit: Sendable {
     let limiter: RateLimiter
 

@@ -88,6 +88,27 @@ import UQuizServer
         }
     }
 
+    /// A client missing codes or sending wrong tokens to two instances has one budget between them, not one on each:
+    /// past it, each instance refuses once its own take finds the shared bucket empty.
+    @Test func codeMissesAndRefusedTokensAreCountedAcrossInstances() async throws {
+        var configuration = ServerConfiguration(
+            failedAuthentications: RateLimit(burst: 4, interval: .seconds(60)), rateLimitsInStore: true)
+        configuration.lookupMisses = RateLimit(burst: 4, interval: .seconds(60))
+        try await withTwoInstances(configuration: configuration) { _, _, a, b in
+            for (index, client) in [a, b, a, b].enumerated() {
+                #expect(try await client.send(.get, "/v1/packages/ZZZZZ\(index)").status == .notFound)
+                #expect(try await client.send(.get, "/v1/daily", token: String(repeating: "\(index)", count: 43)).status == .unauthorized)
+            }
+            for client in [a, b] {
+                // The take that finds the bucket empty still answers as before; from then on this instance refuses.
+                _ = try await client.send(.get, "/v1/packages/ZZZZZ8")
+                #expect(try await client.send(.get, "/v1/packages/FE7NWW").status == .tooManyRequests, "found or not")
+                _ = try await client.send(.get, "/v1/daily", token: String(repeating: "8", count: 43))
+                #expect(try await client.send(.get, "/v1/daily", token: String(repeating: "9", count: 43)).status == .tooManyRequests)
+            }
+        }
+    }
+
     /// Two routers on one freshly seeded PostgreSQL database, on a manual monotonic clock.
     func withTwoInstances(
         configuration: ServerConfiguration = .init(), listening: Bool = false,

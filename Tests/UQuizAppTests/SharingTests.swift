@@ -98,4 +98,22 @@ struct SharingUseCaseTests {
         clock.withLock { $0 = .seconds(60) }
         #expect(known.player(tokenHash: hash) == nil)
     }
+
+    /// A token found good keeps getting through its address's lockout for a day after it was last found good, long
+    /// after its player is forgotten; a token never found good never does.
+    @Test func aTokenFoundGoodIsVouchedForADaySinceItWasLastFoundGood() {
+        let clock = Mutex(Duration.zero)
+        let known = KnownPlayers(capacity: 10, lifetime: .seconds(60), now: { clock.withLock { $0 } })
+        let hash = Data(repeating: 1, count: 32)
+        #expect(!known.vouches(forTokenHash: hash))
+        known.remember(Player(id: 1, name: "Ann"), tokenHash: hash)
+        clock.withLock { $0 = .seconds(3600) }
+        #expect(known.player(tokenHash: hash) == nil && known.vouches(forTokenHash: hash))
+        known.vouch(forTokenHash: hash)
+        clock.withLock { $0 = .seconds(3600 + 24 * 3600 - 1) }
+        #expect(known.vouches(forTokenHash: hash), "found good again an hour in: a day from then")
+        clock.withLock { $0 = .seconds(3600 + 24 * 3600) }
+        #expect(!known.vouches(forTokenHash: hash))
+        #expect(!known.vouches(forTokenHash: Data(repeating: 2, count: 32)))
+    }
 }

@@ -181,6 +181,19 @@ struct PopularBrowseTests {
         }
     }
 
+    @Test func titlesAndMakerNamesAreStoredComposed() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let maker = try await client.newPlayer("Maker")
+            var spec = validSpec(title: "Cafe\u{301} society")
+            spec["maker"] = "Jose\u{301}"
+            let code = try await client.publish(spec, token: maker)
+            let read = try await client.send(.get, "/v1/packages/\(code)")
+            #expect((read.json["title"] as? String)?.unicodeScalars.map(\.value) == "Caf\u{e9} society".unicodeScalars.map(\.value))
+            #expect((read.json["maker"] as? String)?.unicodeScalars.count == 4, "\(read.text)")
+        }
+    }
+
     @Test func theMakerSeesEachQuizsMostCommonWrongGuessesWithNobodyNamed() async throws {
         let server = try TestServer()
         let clock = ManualClock()

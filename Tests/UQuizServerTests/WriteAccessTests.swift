@@ -211,8 +211,8 @@ struct WriteAccessTests {
     }
 
     /// Refused tokens are limited per client address: past the burst every request that presents a token this
-    /// instance has not seen at work is a 429 with `Retry-After` (a right one too: it is not looked up), while tokens
-    /// it knows from earlier requests still get in (players behind one address are not locked out by one of them),
+    /// instance has not found good is a 429 with `Retry-After` (a right one too: it is not looked up), while tokens it
+    /// found good in the last day still get in (players behind one address are not locked out by one of them),
     /// and requests without a token pass; the count refills on the server's clock, and right tokens never use it up.
     @Test func refusedTokensAreLimitedPerAddressWithRetryAfter() async throws {
         let clock = ManualClock()

@@ -21,12 +21,15 @@ public struct PublishPackage: Sendable {
     /// CLI falls back to the configured language, a server has no user to ask.
     @discardableResult
     func check(_ spec: PackageSpec) throws -> (PackageDocument.Checked, QuizLanguage) {
-        let checked: PackageDocument.Checked
+        var checked: PackageDocument.Checked
         do {
             checked = try spec.check(geometry: geometry, levels: levels)
         } catch {
             throw PublishError.brokenRule(error)
         }
+        // Stored composed, as player and room names are: one encoding of each letter people read.
+        checked.title = ReadableName.normalized(checked.title)
+        checked.maker = checked.maker.map(ReadableName.normalized)
         guard let language = checked.language else {
             throw PublishError.brokenRule(SpecProblem("$.language", "a published package names its language: ko or en"))
         }
