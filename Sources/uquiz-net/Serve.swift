@@ -119,6 +119,13 @@ extension ServeCommand {
         configuration.rooms.lease = .seconds(roomLease)
         configuration.rooms.leaseRenewal = .seconds(roomLease) / 3
         configuration.uploadQuotaBytes = uploadQuotaMib << 20
+        configuration.unusedUploadGrace = .seconds(unusedUploadHours * 3600)
+        let unjoinedLifetime = Duration.seconds(unjoinedRoomMinutes * 60)
+        configuration.rooms.adjustRules = { rules in
+            var rules = rules
+            rules.unjoinedLifetime = unjoinedLifetime
+            return rules
+        }
         for limit in try parsedLimits {
             guard let keyPath = ServerConfiguration.rateLimitsByName[limit.name] else { continue }
             configuration[keyPath: keyPath] = RateLimit(burst: limit.burst, interval: .milliseconds(Int64(limit.seconds * 1000)))

@@ -450,6 +450,20 @@ struct ServeFaultTests {
         #expect(result.stderr.contains("--idle-timeout must be from 1 to 3600 seconds"), "\(result.stderr)")
     }
 
+    @Test func theRoomAndUploadLifetimesAreCheckedWhenGiven() throws {
+        let sandbox = try Sandbox()
+        for (flag, value, said) in [
+            ("--unjoined-room-minutes", "0", "--unjoined-room-minutes must be from 1 to 120"),
+            ("--unused-upload-hours", "9000", "--unused-upload-hours must be from 1 to 8760"),
+        ] {
+            let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("s.sqlite"), flag, value])
+            #expect(result.status != 0 && result.stdout.isEmpty)
+            #expect(result.stderr.contains(said), "\(result.stderr)")
+        }
+        let help = try sandbox.run(["serve", "--help"])
+        #expect(help.stdout.contains("--unjoined-room-minutes") && help.stdout.contains("--unused-upload-hours"))
+    }
+
     @Test func theInstanceURLMustBeAPlainHTTPBase() throws {
         let sandbox = try Sandbox()
         for bad in ["https://10.0.0.5:8080", "http://10.0.0.5:8080/api", "10.0.0.5:8080", "http://user:pw@10.0.0.5"] {

@@ -116,6 +116,10 @@ package struct ServeCommand: AsyncParsableCommand {
     package var roomLease = 3
     @Option(help: "Drafts one player keeps on the server at once (1 to 1000).")
     package var maxDrafts = 50
+    @Option(help: "Minutes a live room nobody has joined is kept before it expires (1 to 120).")
+    package var unjoinedRoomMinutes = 5
+    @Option(help: "Hours an uploaded poster no quiz uses is kept before it is removed (1 to 8760).")
+    package var unusedUploadHours = 24
 
     /// The names `--limit` takes: those of `ServerConfiguration.rateLimitsByName` (a test holds the two together).
     package static let rateLimitNames = [
@@ -162,6 +166,8 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
         guard (1...60).contains(roomLease) else { throw ValidationError("--room-lease must be from 1 to 60 seconds") }
         guard (1...1000).contains(maxDrafts) else { throw ValidationError("--max-drafts must be from 1 to 1000") }
+        guard (1...120).contains(unjoinedRoomMinutes) else { throw ValidationError("--unjoined-room-minutes must be from 1 to 120") }
+        guard (1...8760).contains(unusedUploadHours) else { throw ValidationError("--unused-upload-hours must be from 1 to 8760") }
         guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
