@@ -50,8 +50,20 @@ struct ModerationTests {
         #expect(again.status == 409 && again.errorCode == "conflict", "\(again.text)")
         let unknownReason = try Self.report("FE7NWW", by: bob.token, on: server, ["reason": "boring"])
         #expect(unknownReason.status == 400, "\(unknownReason.text)")
+        // Dee is playing it when it is hidden.
+        let dee = try Self.newPlayer("Dee", on: server, from: "127.0.0.5")
+        let playing = try server.request("POST", "/v1/packages/FE7NWW/plays", headers: ["Authorization": "Bearer \(dee.token)"])
+        let playId = try #require(playing.json["id"] as? String, "\(playing.text)")
         let second = try Self.report("FE7NWW", by: bob.token, on: server, ["reason": "offensive"])
         #expect(second.status == 201 && second.json["hidden"] as? Bool == true, "\(second.text)")
+        // A play under way goes on as it would: it is read, and its quiz, once started, is played.
+        let auth = ["Authorization": "Bearer \(dee.token)", "Content-Type": "application/json"]
+        let during = try server.request("GET", "/v1/plays/\(playId)", headers: auth)
+        #expect(during.status == 200, "\(during.text)")
+        let startsIn = ((during.json["quizzes"] as? [[String: Any]])?.first?["startsInMs"] as? Int) ?? 0
+        Thread.sleep(forTimeInterval: Double(startsIn + 100) / 1000)  // waits for the quiz the server scheduled
+        let skipped = try server.request("POST", "/v1/plays/\(playId)/skips", headers: auth, body: Data(#"{"quiz":1}"#.utf8))
+        #expect(skipped.status == 200, "\(skipped.text)")
         #expect(try Self.packageStatus("FE7NWW", on: server, becomes: 410) == 410)
         let removed = try server.request("GET", "/v1/packages/FE7NWW")
         #expect(removed.errorCode == "removed" && removed.text.contains("removed by this server's moderators"), "\(removed.text)")
