@@ -42,6 +42,7 @@ public struct ServerConfiguration: Sendable {
     public var guesses: RateLimit
     public var movieSearches: RateLimit
     public var posterUploads: RateLimit
+    public var posterUploadsPerAddress: RateLimit = .posterUploadsPerAddress
     /// Per client address: requests answered 401 although they carried an Authorization header.
     public var failedAuthentications: RateLimit
     /// Publishing, per player and per client address.
@@ -124,6 +125,7 @@ public struct ServerConfiguration: Sendable {
         "guesses": \.guesses,
         "movie-searches": \.movieSearches,
         "poster-uploads": \.posterUploads,
+        "poster-uploads-per-address": \.posterUploadsPerAddress,
         "refused-tokens-per-address": \.failedAuthentications,
         "publishes-per-player": \.publishesPerPlayer,
         "publishes-per-address": \.publishesPerAddress,
@@ -145,6 +147,7 @@ public struct ServerConfiguration: Sendable {
         lifted.guesses = .unlimited
         lifted.movieSearches = .unlimited
         lifted.posterUploads = .unlimited
+        lifted.posterUploadsPerAddress = .unlimited
         lifted.failedAuthentications = .unlimited
         lifted.publishesPerPlayer = .unlimited
         lifted.publishesPerAddress = .unlimited
@@ -284,7 +287,10 @@ func buildRoutes(
         publishes: publishes
     ).add(to: router)
     PosterRoutes(
-        environment: environment, uploads: limiter(configuration.posterUploads, "poster-uploads"),
+        environment: environment,
+        uploads: PlayerAndAddressLimit(
+            perPlayer: limiter(configuration.posterUploads, "poster-uploads"),
+            perAddress: limiter(configuration.posterUploadsPerAddress, "poster-uploads-per-address")),
         quotaBytes: configuration.uploadQuotaBytes
     ).add(to: router)
     PlayRoutes(

@@ -7,13 +7,14 @@ import UQuizApp
 /// the upload cap (`UploadPoster.maxBytes`), set where the router is built; the checks and storing are the use case's.
 struct PosterRoutes {
     let environment: ServerEnvironment
-    let uploads: RateLimiter
+    /// Per player and per client address.
+    let uploads: PlayerAndAddressLimit
     let quotaBytes: Int
 
     static let path = "/v1/posters"
 
     func add(to router: Router<ServerRequestContext>) {
-        router.post("v1/posters") { request, _ in
+        router.post("v1/posters") { request, context in
             let player = try await request.authenticatedPlayer(environment)
             // The media type says what the body is meant to be; the bytes are checked all the same.
             let mediaType = request.headers[.contentType]?.split(separator: ";").first?
@@ -21,7 +22,7 @@ struct PosterRoutes {
             guard mediaType == "image/jpeg" else {
                 throw APIError.unsupportedMediaType("Content-Type: send the poster as image/jpeg")
             }
-            if let wait = try await uploads.take(for: "player:\(player.id)") { throw APIError.tooManyRequests(wait) }
+            try await uploads.take(player, address: context.clientAddress)
             let uploaded = try await UploadPoster(
                 environment: environment.sharing, geometry: environment.geometry, quotaBytes: quotaBytes
             ).upload(try await JSONBody.bytes(of: request), by: player)

@@ -31,6 +31,10 @@ public struct RateLimit: Sendable, Equatable {
     /// Poster uploads, per player: 10 at once, then 1 every 6 s. Each is decoded and re-encoded, and kept for good.
     public static let posterUploads = RateLimit(burst: 10, interval: .seconds(6))
 
+    /// Poster uploads per client address: 30 at once, then 1 every 20 s, so that guests made in turn do not each bring
+    /// their own uploads and quota.
+    public static let posterUploadsPerAddress = RateLimit(burst: 30, interval: .seconds(20))
+
     /// Movie searches, per player: 10 at once, then 1 a second; TMDB's own limit is shared by every maker.
     public static let movieSearches = RateLimit(burst: 10, interval: .seconds(1))
 

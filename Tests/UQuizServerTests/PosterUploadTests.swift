@@ -173,6 +173,20 @@ struct PosterUploadTests {
         }
     }
 
+    /// Guests made in turn from one address share its upload limit.
+    @Test func uploadsAreRateLimitedPerAddressToo() async throws {
+        let jpeg = try gradientJPEG()
+        var configuration = ServerConfiguration()
+        configuration.posterUploadsPerAddress = RateLimit(burst: 3, interval: .seconds(20))
+        try await TestServer().test(configuration: configuration) { client in
+            for index in 0..<3 {
+                #expect(try await client.uploadPoster(jpeg, token: try await client.newPlayer("Guest \(index)")).status != .tooManyRequests)
+            }
+            let limited = try await client.uploadPoster(jpeg, token: try await client.newPlayer("Guest 4"))
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] == "20", "\(limited.text)")
+        }
+    }
+
     /// A player's uploads hold at most the quota together: past it, 507 with a problem that says how much, and nothing
     /// is kept; the same image again costs nothing, and another player has a quota of their own.
     @Test func uploadsAreHeldToAQuotaPerPlayer() async throws {

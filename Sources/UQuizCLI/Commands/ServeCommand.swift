@@ -123,7 +123,8 @@ package struct ServeCommand: AsyncParsableCommand {
 
     /// The names `--limit` takes: those of `ServerConfiguration.rateLimitsByName` (a test holds the two together).
     package static let rateLimitNames = [
-        "players-per-address", "play-starts", "guesses", "movie-searches", "poster-uploads", "refused-tokens-per-address",
+        "players-per-address", "play-starts", "guesses", "movie-searches", "poster-uploads", "poster-uploads-per-address",
+        "refused-tokens-per-address",
         "publishes-per-player", "publishes-per-address", "rooms-per-player", "rooms-per-address", "reports-per-player",
         "reports-per-address", "code-misses-per-address", "link-codes-per-address",
     ]
