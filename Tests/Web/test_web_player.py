@@ -561,6 +561,10 @@ class WebPlayerTests(unittest.TestCase):
         self.assertEqual(json.loads(body)["me"]["player"], "Ada L.", body)
         page.goto(f"/p/{share_code}")
         expect(page.locator("#playing-as")).to_have_text("You play as \u201cAda L.\u201d. Change your name")
+        # The package's page lists its best players (at most three), the new name among them.
+        best = page.locator("#best-players li")
+        expect(best.filter(has_text="Ada L.")).to_have_count(1)
+        self.assertLessEqual(best.count(), 3)
 
     def test_a_player_moves_to_another_device_with_a_one_time_code(self):
         phone = self.new_page(PHONE)

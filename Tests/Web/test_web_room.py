@@ -43,12 +43,15 @@ class WebRoomTests(unittest.TestCase):
     def open_room(self, viewport=DESKTOP):
         """The host: a package's page, then "Play with friends", which lands on the room's page as its host."""
         page = session.new_page(self, viewport)
+        plays = []
+        page.on("request", lambda request: request.url.endswith("/plays") and plays.append(request.url))
         page.goto(f"/p/{session.share_code}")
         with page.expect_navigation(url=re.compile(r"/r/[2-9A-Z]{4}$")):
             page.get_by_role("button", name="Play with friends").click()
         host = page.locator("#lobby-players li").first
         expect(host).to_contain_text("host")
         expect(host).to_contain_text("you")
+        self.assertEqual(plays, [], "opening a room starts no solo play")
         return page, page.url.rsplit("/", 1)[1]
 
     def join(self, code, name, viewport=PHONE, locale="en-US", name_label="Your name", join_label="Join", sockets=None):
@@ -167,6 +170,7 @@ class WebRoomTests(unittest.TestCase):
         self.assertRegex(host.locator("#places li.me .place-line").text_content(), rf"^#[12] {re.escape(host_name)}: \d+ points$")
         for page in (host, guest):
             assert_seen(self, page.locator("#podium h2"), "the podium")
+            self.assertEqual(page.evaluate("document.activeElement.id"), "podium", "the podium takes the focus")
         # After the podium nobody is kicked or handed the room.
         self.assertEqual(host.locator("#lobby-players button").count(), 0)
         guest.screenshot(path=str(SCREENSHOTS / "room-podium-phone.png"), full_page=True)
