@@ -102,16 +102,28 @@ class WebMakerTests(unittest.TestCase):
         guess.press("Enter")
         expect(player.locator("#verdict")).to_contain_text("Right!")
         expect(player.get_by_text("Play over")).to_be_visible()
+        solved_at = int(re.search(r"solved at stage (\d)", player.locator("#recap li").first.text_content()).group(1))
 
-        # The maker's page says how the package fares: the play above, solved, at the stage it was.
+        # A second person makes the same wrong guess in another spelling, then gives up.
+        second = session.new_page(self, PHONE)
+        second.goto(f"/p/{code}")
+        second.get_by_role("button", name="Start").click()
+        second.wait_for_selector(",".join(f'#poster[data-stage="{k}"]' for k in range(1, 4)))
+        second.get_by_label("Your guess").fill(WRONG_GUESS.upper() + "!")
+        second.get_by_label("Your guess").press("Enter")
+        second.wait_for_selector('#verdict[data-outcome="rejected"]')
+        second.get_by_role("button", name="Skip").click()
+        expect(second.get_by_text("Play over")).to_be_visible()
+
+        # The maker's page says how the package fares, as the two plays went.
         status, _, body = session.server.request("GET", f"/v1/packages/{code}")
-        self.assertEqual(json.loads(body)["plays"], 1, body)
+        self.assertEqual(json.loads(body)["plays"], 2, body)
         maker.goto("/make")
         mine = maker.locator(f'#my-packages li[data-code="{code}"]')
-        expect(mine.locator(".meta")).to_have_text("1 play · solved 100% · Only who has the link")
+        expect(mine.locator(".meta").first).to_have_text("2 plays · solved 50% · Only who has the link")
         mine.get_by_text("How each quiz fares").click()
         expect(mine.locator(".maker-stats li span").first).to_have_text(
-            re.compile(r"^Quiz 1: solved 1 of 1 \(100%\), at stage [1-3]\.0 on average, hint asked 0 times$"))
+            f"Quiz 1: solved 1 of 2 (50%), at stage {solved_at}.0 on average, hint asked 0 times")
         assert_seen(self, mine.locator(".maker-stats li span").first, "a quiz's statistics on a phone")
         # The wrong guess the player made, as the judge reads it, with nobody named.
         wrong = mine.locator(".maker-stats li .meta")
@@ -122,7 +134,7 @@ class WebMakerTests(unittest.TestCase):
         mine.get_by_role("button", name="Edit").click()
         expect(maker.locator("#editing")).to_have_text(f"Editing {code}: Save changes updates it under the same link.")
         rule = maker.locator("#played-rule")
-        expect(rule).to_have_text("Already played (1 play): its quizzes, level and language stay as they are; "
+        expect(rule).to_have_text("Already played (2 plays): its quizzes, level and language stay as they are; "
                                   "only its title, maker name and who finds it may change.")
         assert_seen(self, rule, "the rule of a played package's edit on a phone")
         maker.get_by_label("Title", exact=True).fill("Made on a phone, renamed")
@@ -235,3 +247,48 @@ class WebMakerTests(unittest.TestCase):
         third.goto("/make")
         expect(third.get_by_role("button", name="Start a new package")).to_be_visible()
         self.assertEqual(third.get_by_role("link", name="Begun on a desktop").count(), 0)
+
+    def test_a_package_is_made_published_and_solved_with_the_keyboard_alone(self):
+        page = session.new_page(self, DESKTOP)
+        page.goto("/make")
+        keys = page.keyboard
+
+        def press(locator, key="Enter"):
+            locator.focus()
+            keys.press(key)
+
+        press(page.get_by_role("button", name="Start a new package"))
+        expect(page).to_have_url(re.compile(r"/make\?draft=\d+$"))
+        page.get_by_label("Title", exact=True).focus()
+        keys.type("Made with keys")
+        page.get_by_label("Add a movie: title").focus()
+        keys.type("Metropolis")
+        keys.press("Enter")
+        press(page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)")))
+        expect(page.locator("#quiz-1 .maker-board img")).to_have_attribute("src", re.compile(r"^blob:"))
+        # Three areas: the cursor starts at the centre; arrows move it, Enter places, and the focus stays on the poster.
+        for moves in (["ArrowUp"] * 12, ["ArrowDown"] * 24, ["ArrowLeft"] * 8):
+            page.locator("#quiz-1 .maker-board").focus()
+            for key in moves:
+                keys.press(key)
+            keys.press("Enter")
+            expect(page.locator("#quiz-1 .maker-board")).to_be_focused()
+        expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(3)
+        expect(page.locator("#draft-problem")).to_have_text("Ready to publish.")
+        press(page.get_by_role("button", name="Publish"))
+        link = page.locator("#published a")
+        expect(link).to_be_visible()
+        code = link.get_attribute("href").rsplit("/", 1)[1]
+
+        player = session.new_page(self, DESKTOP)
+        player.goto(f"/p/{code}")
+        expect(player.get_by_role("button", name="Start")).to_be_focused()
+        player.keyboard.press("Enter")
+        player.wait_for_selector(",".join(f'#poster[data-stage="{k}"]' for k in range(1, 4)))
+        player.get_by_label("Your guess").focus()
+        player.keyboard.type(WRONG_GUESS)
+        player.keyboard.press("Enter")
+        player.wait_for_selector('#verdict[data-outcome="rejected"]')
+        player.keyboard.type(ANSWER)
+        player.keyboard.press("Enter")
+        expect(player.locator("#verdict")).to_contain_text("Right!")
