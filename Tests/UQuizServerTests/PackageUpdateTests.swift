@@ -215,7 +215,6 @@ struct PopularBrowseTests {
             let quiz = try #require((board.json["quizzes"] as? [[String: Any]])?.first)
             // "cars" in two plays (Ann's three spellings count once), "up" in one.
             #expect(quiz["commonWrongGuesses"] as? [String] == ["cars", "up"], "\(board.text)")
-            for name in ["Ann", "Bob", "Cy"] { #expect(!board.text.contains(name) || board.text.contains("\"player\":\"\(name)\"")) }
             let stranger = try await client.newPlayer("Stranger")
             #expect(try await client.send(.get, "/v1/packages/\(code)/leaderboard", token: stranger).json["quizzes"] == nil)
         }

@@ -176,9 +176,10 @@ struct PosterUploadTests {
     /// Guests made in turn from one address share its upload limit.
     @Test func uploadsAreRateLimitedPerAddressToo() async throws {
         let jpeg = try gradientJPEG()
+        let clock = ManualClock()
         var configuration = ServerConfiguration()
         configuration.posterUploadsPerAddress = RateLimit(burst: 3, interval: .seconds(20))
-        try await TestServer().test(configuration: configuration) { client in
+        try await TestServer().test(configuration: configuration, monotonicNow: clock.now) { client in
             for index in 0..<3 {
                 #expect(try await client.uploadPoster(jpeg, token: try await client.newPlayer("Guest \(index)")).status != .tooManyRequests)
             }
