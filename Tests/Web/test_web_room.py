@@ -73,6 +73,21 @@ class WebRoomTests(unittest.TestCase):
         for page in pages:
             expect(page.locator("#lobby-players li")).to_have_count(count)
 
+    def test_the_lobby_hands_the_invite_to_the_systems_share_sheet_where_there_is_one(self):
+        page = session.new_page(self, PHONE)
+        # Headless chromium has no share sheet: a stand-in records what the page hands it.
+        page.add_init_script("navigator.share = (data) => { window.sharedInvite = data; return Promise.resolve(); };")
+        page.goto(f"/p/{session.share_code}")
+        with page.expect_navigation(url=re.compile(r"/r/[2-9A-Z]{4}$")):
+            page.get_by_role("button", name="Play with friends").click()
+        code = page.url.rsplit("/", 1)[1]
+        share = page.get_by_role("button", name="Share", exact=True)
+        assert_seen(self, share, "the Share button on a phone")
+        share.click()
+        shared = page.evaluate("window.sharedInvite")
+        self.assertEqual(shared["url"], f"{session.server.base_url}/r/{code}")
+        self.assertIn(code, shared["text"])
+
     def test_a_room_is_joined_by_its_code_on_the_home_page_and_its_link_copied(self):
         host, code = self.open_room(DESKTOP)
         # The host copies the invite link from the lobby.
