@@ -73,6 +73,8 @@ struct APIError: Error {
             return from(problem)
         case let MoviePosterError.noSuchPoster(number, count):
             return .notFound("poster \(number): this movie has \(count) poster\(count == 1 ? "" : "s") here (GET /v1/movies/posters lists them)")
+        case MoviePosterError.notSearched:
+            return .notFound("poster: not a poster of a movie a search answered in the last 10 minutes (GET /v1/movies)")
         case MoviePosterError.unavailable:
             return .init(
                 status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again later",

@@ -95,6 +95,13 @@ struct PlayRoutes {
             return JSONBody.response(
                 ServerAPI.MoviePosters(posters: posters.map { .init(poster: $0.poster, language: $0.language) }))
         }
+        router.get("v1/movies/searched-poster") { request, _ in
+            _ = try await request.authenticatedPlayer(environment)
+            guard let poster = try request.uri.queryParameters.get("poster").map({ try QueryValue.searchText($0, name: "poster") }),
+                !poster.isEmpty
+            else { throw APIError.badRequest("poster: the posterPath of a search's movie is needed") }
+            return JPEGBody.response(try await movies.searchedPoster(poster))
+        }
         router.get("v1/movies/posters/{number}") { request, context in
             let (player, movie, language) = try await posterChoice(request)
             let number = try QueryValue.wholeNumber(

@@ -146,6 +146,19 @@ struct DraftTests {
             #expect(try await client.send(.get, "/v1/movies/posters?movie=19&language=fr", token: maker).status == .badRequest)
             let unknown = try await client.send(.get, "/v1/movies/posters?movie=no-such-movie", token: maker)
             #expect(unknown.status == .notFound && unknown.errorMessage.contains("no-such-movie"), "\(unknown.text)")
+
+            // A search's movies come with their posters, and only those are served beside them.
+            let notYet = try await client.send(.get, "/v1/movies/searched-poster?poster=metropolis-1927.jpg", token: maker)
+            #expect(notYet.status == .notFound, "no search showed it yet: \(notYet.text)")
+            let found = try await client.send(.get, "/v1/movies?q=Metropolis", token: maker)
+            let posterPath = try #require((found.json["results"] as? [[String: Any]])?.first?["posterPath"] as? String)
+            let shown = try await client.send(
+                .get, "/v1/movies/searched-poster?poster=\(posterPath.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                token: maker)
+            #expect(shown.status == .ok && shown.headers[.contentType] == "image/jpeg", "\(shown.text)")
+            #expect(try await client.send(.get, "/v1/movies/searched-poster?poster=carmen-1915.jpg", token: maker).status == .notFound)
+            #expect(try await client.send(.get, "/v1/movies/searched-poster", token: maker).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/movies/searched-poster?poster=\(posterPath)").status == .unauthorized)
         }
     }
 

@@ -50,7 +50,10 @@ class WebMakerOnTMDBTests(unittest.TestCase):
     def add_movie(self, page, title):
         page.get_by_label("Add a movie: title").fill(title)
         page.get_by_label("Add a movie: title").press("Enter")
-        page.get_by_role("button", name=re.compile(rf"^{title} \(19\d\d\)")).click()
+        result = page.get_by_role("button", name=re.compile(rf"^{title} \(19\d\d\)"))
+        # Each result shows its movie's poster.
+        expect(result.locator("img")).to_have_attribute("src", re.compile(r"^blob:"))
+        result.click()
 
     def test_a_maker_picks_another_poster_adds_an_answer_previews_and_publishes_two_quizzes(self):
         page = session.new_page(self, PHONE)

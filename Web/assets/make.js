@@ -334,7 +334,14 @@ class Maker {
       const page = await playerApi('GET', `/v1/movies?q=${encodeURIComponent(query)}&language=${encode(this.document.language ?? 'en')}`);
       results.replaceChildren(...page.results.slice(0, 8).map((movie) => {
         const year = movie.releaseDate ? ` (${movie.releaseDate.slice(0, 4)})` : '';
-        const pick = element('button', { type: 'button', class: 'link', text: `${movie.title}${year}` });
+        const pick = element('button', { type: 'button', class: 'link maker-result', text: `${movie.title}${year}` });
+        if (movie.posterPath) {
+          // The movie's poster beside it, when the server can show it; none said otherwise.
+          const image = element('img', { alt: '' });
+          pick.prepend(image);
+          this.blob(`/v1/movies/searched-poster?poster=${encodeURIComponent(movie.posterPath)}`, undefined, { quiet: true })
+            .then((url) => { if (url) image.src = url; else image.remove(); });
+        }
         pick.addEventListener('click', () => {
           this.document.quizzes.push({ movie: movie.tmdbId ?? movie.catalogKey, areas: [], title: movie.title });
           results.replaceChildren();
@@ -529,15 +536,15 @@ class Maker {
     return this.blob(`/v1/drafts/${encode(this.draft.id)}/quizzes/${index + 1}/poster${stage ? `?stage=${stage}` : ''}`, key);
   }
 
-  /// An image of the server's as an object URL, asked for once per `key`.
-  async blob(path, key = path) {
+  /// An image of the server's as an object URL, asked for once per `key`; `quiet`, a failure says nothing.
+  async blob(path, key = path, { quiet = false } = {}) {
     if (this.posterURLs.has(key)) return this.posterURLs.get(key);
     try {
       const url = URL.createObjectURL(await playerApi('GET', path, undefined, 'blob'));
       this.posterURLs.set(key, url);
       return url;
     } catch (error) {
-      setText(this.status, 'make.saveFailed', { message: error.message });
+      if (!quiet) setText(this.status, 'make.saveFailed', { message: error.message });
       return null;
     }
   }

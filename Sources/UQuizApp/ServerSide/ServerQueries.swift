@@ -102,10 +102,12 @@ public final class ServerMovieSearch: Sendable {
             year: year)
         let instant = now()
         if let hit = cache.withLock({ cache in cache[key].flatMap { instant - $0.at < lifetime ? $0.found : nil } }) {
+            noteShown(hit, at: instant)
             return hit
         }
         let found = try await ServerMovies(environment: environment, searchDeadline: searchDeadline)
             .find(query, language: language, page: page, year: year)
+        noteShown(found, at: instant)
         // A catalog answer given because TMDB was unreachable is not kept: TMDB may answer the next ask.
         if case .unreachable = found.offlineReason { return found }
         cache.withLock { cache in
@@ -114,6 +116,33 @@ public final class ServerMovieSearch: Sendable {
             cache[key] = (found, instant)
         }
         return found
+    }
+
+    /// The whole poster `poster` (a TMDB path or a held image's name) of a movie a search answered within `lifetime`,
+    /// which the maker's page shows beside it; any other is refused, so that this is no way to fetch any image.
+    public func searchedPoster(_ poster: String) async throws -> Data {
+        let instant = now()
+        guard postersShown.withLock({ $0[poster].map { instant - $0 < lifetime } ?? false }) else {
+            throw MoviePosterError.notSearched(poster)
+        }
+        let source = PosterPath.source(ofSpecPoster: poster)
+        if source == .tmdb, environment.imagesUnreachable {
+            throw MoviePosterError.unavailable(.downloadFailed("TMDB's image server does not answer"))
+        }
+        do {
+            return try await ServerPosters(environment: environment).jpeg(posterPath: poster, source: source)
+        } catch {
+            throw MoviePosterError.unavailable(error)
+        }
+    }
+
+    /// Notes the posters of `found`'s movies as shown by a search at `instant`.
+    private func noteShown(_ found: FoundMovies, at instant: Duration) {
+        postersShown.withLock { shown in
+            if shown.count >= capacity * 20 { shown = shown.filter { instant - $0.value < lifetime } }
+            if shown.count >= capacity * 20 { shown.removeAll() }
+            for path in found.results.compactMap(\.posterPath) { shown[path] = instant }
+        }
     }
 
     /// The posters a maker may choose for `movie`'s quiz in `language`, its default one first, kept as long as a search.
@@ -157,6 +186,8 @@ public final class ServerMovieSearch: Sendable {
         var language: QuizLanguage
     }
     private let posterChoices = Mutex<[PostersKey: (posters: [MoviePoster], at: Duration)]>([:])
+    /// The posters of the movies searches answered with, and when.
+    private let postersShown = Mutex<[String: Duration]>([:])
 }
 
 /// A poster a maker may choose for a quiz: `poster` is what a spec names (a TMDB path or a held image's name).
@@ -172,5 +203,7 @@ public struct MoviePoster: Sendable, Equatable {
 
 public enum MoviePosterError: Error {
     case noSuchPoster(number: Int, count: Int)
+    /// No search this server answered lately showed this poster.
+    case notSearched(String)
     case unavailable(PosterUnavailable)
 }
