@@ -195,8 +195,32 @@ class WebMakerTests(unittest.TestCase):
         expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(1)
         expect(page.locator("#quiz-1 .maker-areas li").first).to_contain_text(f"row {ROWS // 2 - 1}, column {COLUMNS // 2 - 3}")
         expect(page.locator("#quiz-1 .maker-board")).to_be_focused()
+        # Enter on a placed area picks it up; arrows and Enter put it elsewhere, its stage kept.
+        page.keyboard.press("Enter")
+        note = page.locator("#quiz-1 .problem")
+        expect(note).to_have_text("Stage 1\u2019s area is picked up: tap (or press Enter) where it goes.")
+        assert_seen(self, note, "the picked-up area's note")
+        for _ in range(5):
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("Enter")
+        expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(1)
+        expect(page.locator("#quiz-1 .maker-areas li").first).to_contain_text(
+            f"Stage 1: row {ROWS // 2 - 1 + 5}, column {COLUMNS // 2 - 3}")
+        expect(page.locator("#quiz-1 .maker-board")).to_be_focused()
+        expect(note).to_have_text("")
         page.keyboard.press("Delete")
         expect(page.locator("#quiz-1 .maker-areas li")).to_have_count(0)
+        expect(page.locator("#save-status")).to_have_text("Saved.")
+        expect(page.locator("#draft-problem")).to_have_text("Before publishing: the title is empty")
+
+        # The search takes a year: none of that title in 1950, Metropolis in 1927.
+        page.get_by_label("Year (if you know it)").fill("1950")
+        page.get_by_label("Add a movie: title").fill("Metropolis")
+        page.get_by_label("Add a movie: title").press("Enter")
+        expect(page.locator("#movie-results")).to_have_text("No movie by that title here.")
+        page.get_by_label("Year (if you know it)").fill("1927")
+        page.get_by_label("Add a movie: title").press("Enter")
+        expect(page.get_by_role("button", name=re.compile(r"^Metropolis \(1927\)"))).to_be_visible()
 
     def test_a_quiz_takes_the_makers_own_poster_and_refuses_what_is_not_a_jpeg(self):
         page = self.new_package_of_metropolis(PHONE)

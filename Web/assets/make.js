@@ -22,7 +22,9 @@ addTexts({
     'make.find': 'Search',
     'make.noMovie': 'No movie by that title here.',
     'make.quiz': 'Quiz {n}: {movie}',
-    'make.howTo': 'Tap the poster to place stage {stage}’s area (at most {max} for this level). Arrow keys move the cursor, Enter places, Delete removes.',
+    'make.howTo': 'Tap the poster to place stage {stage}’s area (at most {max} for this level); tap an area to move it. Arrow keys move the cursor, Enter places or picks up, Delete removes.',
+    'make.moving': 'Stage {stage}’s area is picked up: tap (or press Enter) where it goes.',
+    'make.year': 'Year (if you know it)',
     'make.area': 'Stage {stage}: row {row}, column {column}',
     'make.remove': 'Remove',
     'make.earlier': 'Earlier',
@@ -85,7 +87,9 @@ addTexts({
     'make.find': '검색',
     'make.noMovie': '그 제목의 영화가 없습니다.',
     'make.quiz': '퀴즈 {n}: {movie}',
-    'make.howTo': '포스터를 눌러 {stage}단계 영역을 정하세요 (이 난이도는 최대 {max}개). 방향키로 움직이고 Enter로 놓고 Delete로 지웁니다.',
+    'make.howTo': '포스터를 눌러 {stage}단계 영역을 정하세요 (이 난이도는 최대 {max}개). 영역을 누르면 옮깁니다. 방향키로 움직이고 Enter로 놓거나 집고 Delete로 지웁니다.',
+    'make.moving': '{stage}단계 영역을 집었습니다: 놓을 곳을 누르세요 (또는 Enter).',
+    'make.year': '개봉 연도 (알면)',
     'make.area': '{stage}단계: {row}행 {column}열',
     'make.remove': '지우기',
     'make.earlier': '앞으로',
@@ -321,17 +325,21 @@ class Maker {
   /// Movie search: the server's (TMDB, or its catalog when TMDB cannot be reached), in the package's language.
   search() {
     const input = element('input', { id: 'movie-search', type: 'search', maxlength: '200', enterkeyhint: 'search' });
+    const year = element('input', { id: 'movie-year', type: 'number', min: '1870', max: '2100', inputmode: 'numeric' });
     const results = element('ul', { class: 'packages', id: 'movie-results', 'aria-live': 'polite' });
     const form = element('form', { class: 'code-form', role: 'search' }, [
       element('label', { for: 'movie-search', i18n: ['make.search'] }),
       element('div', { class: 'answer-row' }, [input, element('button', { type: 'submit', i18n: ['make.find'] })]),
+      element('label', { for: 'movie-year', i18n: ['make.year'] }), year,
       results,
     ]);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const query = input.value.trim();
       if (!query) return;
-      const page = await playerApi('GET', `/v1/movies?q=${encodeURIComponent(query)}&language=${encode(this.document.language ?? 'en')}`);
+      const inYear = /^\d{4}$/.test(year.value) ? `&year=${year.value}` : '';
+      const page = await playerApi(
+        'GET', `/v1/movies?q=${encodeURIComponent(query)}&language=${encode(this.document.language ?? 'en')}${inYear}`);
       results.replaceChildren(...page.results.slice(0, 8).map((movie) => {
         const year = movie.releaseDate ? ` (${movie.releaseDate.slice(0, 4)})` : '';
         const pick = element('button', { type: 'button', class: 'link maker-result', text: `${movie.title}${year}` });
@@ -387,10 +395,23 @@ class Maker {
     moveMark();
     board.append(mark);
     const note = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+    // A tap on a placed area picks it up; the next tap puts it there (its stage unchanged).
+    const picked = this.moving?.quiz === quiz ? this.moving.area : -1;
+    if (picked >= 0) {
+      board.querySelectorAll('.maker-area')[picked]?.classList.add('picked');
+      setText(note, 'make.moving', { stage: picked + 1 });
+    }
     const place = (row, column) => {
-      if (quiz.areas.length >= max) { setText(note, 'make.full', { max }); return; }
       this.cursors.set(quiz, [row, column]);
-      quiz.areas.push([row, column]);
+      if (picked >= 0) {
+        quiz.areas[picked] = [row, column];
+        this.moving = null;
+      } else {
+        const under = quiz.areas.findIndex(([r, c]) => Math.abs(r - row) <= 2 && Math.abs(c - column) <= 2);
+        if (under >= 0) { this.moving = { quiz, area: under }; this.drawQuizzes(); this.main.querySelector(`#quiz-${index + 1} .maker-board`)?.focus(); return; }
+        if (quiz.areas.length >= max) { setText(note, 'make.full', { max }); return; }
+        quiz.areas.push([row, column]);
+      }
       this.changed(true, `#quiz-${index + 1} .maker-board`);
     };
     board.addEventListener('click', (event) => {
@@ -580,6 +601,10 @@ class Maker {
   showProblem(problem) {
     for (const note of this.main.querySelectorAll('.maker-quiz .problem')) note.textContent = '';
     this.problem.textContent = '';
+    // A picked-up area stays said until it is put down, whatever a save answers meanwhile.
+    const moving = this.moving ? this.document.quizzes.indexOf(this.moving.quiz) : -1;
+    const movingNote = moving >= 0 ? this.main.querySelector(`#quiz-${moving + 1} .problem`) : null;
+    if (movingNote) setText(movingNote, 'make.moving', { stage: this.moving.area + 1 });
     if (!problem) { setText(this.problem, 'make.ready'); return; }
     const quiz = problem.path.match(/^\$\.quizzes\[(\d+)\]/);
     const near = quiz ? this.main.querySelector(`#quiz-${Number(quiz[1]) + 1} .problem`) : null;
