@@ -6,7 +6,8 @@ Usage: scaling-bench.py NAME WORK OUT.json URL [URL ...]
 Runs bounded wrk runs against every URL at once (one wrk per instance, the connections split between them, so the
 client load is the same whatever the number of instances): /healthz (the framework's floor), GET /v1/packages/{code},
 POST /v1/packages/{code}/plays (a play start: a write of a new open play) and POST /v1/plays/{id}/guesses (a wrong
-guess: the play's record read and replayed, the guess judged; nothing is written). Starts and guesses are run twice:
+guess: the play's record read and replayed, the guess judged; nothing is written but a play's first making of a wrong
+guess, which its maker's statistics count). Starts and guesses are run twice:
 as fast as they go, then paced at half that rate, for the latency of a busy server that is not saturated. Plays are
 started on the first instance and guessed on all of them, so a guess often reaches an instance the play was not started
 on. Requests per second are summed over the instances; p50 and p99 are the worst of the instances' own.

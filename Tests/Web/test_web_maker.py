@@ -163,7 +163,7 @@ class WebMakerTests(unittest.TestCase):
         self.assertNotIn(code, session.server.request("GET", "/v1/packages?q=Made%20on%20a%20desktop")[2].decode())
         # Deleting it asks once more, naming it; then it is gone for everyone.
         mine.get_by_role("button", name="Delete").click()
-        question = mine.get_by_role("status")
+        question = mine.get_by_role("status").filter(has_text="for good?")
         expect(question).to_have_text("Delete “Made on a desktop” for good? Its plays and leaderboard go with it.")
         assert_seen(self, question, "the question before deleting")
         mine.get_by_role("button", name="Keep it").click()

@@ -180,21 +180,24 @@ function ownedPackage(owned) {
   const code = encode(owned.shareCode);
   // An edit is a draft of the package's spec (with its share code): publishing it updates the package.
   const edit = element('button', { type: 'button', i18n: ['make.edit'] });
-  edit.addEventListener('click', async () => {
+  // What an edit, a listing or a deletion could not do, said beside the package.
+  const failed = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+  const trying = (action) => () => action().catch((error) => setText(failed, 'error.generic', { message: error.message }));
+  edit.addEventListener('click', trying(async () => {
     const draft = await playerApi('POST', '/v1/drafts', await playerApi('GET', `/v1/packages/${code}/spec`));
     location.assign(`/make?draft=${draft.id}`);
-  });
+  }));
   // Unlisting keeps the package and its link; only the lists stop showing it.
   const listing = element('button', { type: 'button' });
   const showListing = () => setText(listing, owned.visibility === 'public' ? 'make.unlist' : 'make.list');
-  listing.addEventListener('click', async () => {
+  listing.addEventListener('click', trying(async () => {
     const spec = await playerApi('GET', `/v1/packages/${code}/spec`);
     spec.visibility = owned.visibility === 'public' ? 'unlisted' : 'public';
     await playerApi('PUT', `/v1/packages/${code}`, spec);
     owned.visibility = spec.visibility;
     showListing();
     setText(meta, 'make.summary', summary());
-  });
+  }));
   showListing();
   const summary = () => ({
     plays: counted('count.plays', owned.plays),
@@ -228,7 +231,7 @@ function ownedPackage(owned) {
   ask();
   const item = element('li', { 'data-code': owned.shareCode }, [
     element('a', { href: `/p/${encode(owned.shareCode)}`, class: 'package-title', text: owned.title }),
-    meta, details, actions,
+    meta, details, actions, failed,
   ]);
   return item;
 }
