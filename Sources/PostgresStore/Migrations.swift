@@ -326,8 +326,11 @@ enum Migrations {
             ]
         ),
         (
-            "pg9-answers-shown-and-wrong-guesses",
+            "pg9-answers-shown-wrong-guesses-room-hosts",
             [
+                // A room's host, and whether it has finished: a player's rooms open on every instance are counted.
+                "ALTER TABLE room_directory ADD COLUMN host_id bigint, ADD COLUMN finished boolean NOT NULL DEFAULT false",
+                "CREATE INDEX room_directory_on_host_id ON room_directory (host_id) WHERE host_id IS NOT NULL",
                 // The players a live room named a quiz's answer to, and each quiz's wrong guesses counted by plays
                 // (QuizStore's v16-answers-shown-and-wrong-guesses).
                 """

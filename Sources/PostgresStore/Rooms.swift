@@ -50,13 +50,27 @@ extension PostgresQuizStore {
         }
     }
 
-    public func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool {
+    public func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date) async throws -> Bool {
         try await write { session in
             try await session.one(
                 """
-                INSERT INTO room_directory (code, instance, opened_at) VALUES ($1, $2, $3)
+                INSERT INTO room_directory (code, instance, opened_at, host_id) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (code) DO NOTHING RETURNING code
-                """, [.text(code), .text(instance), .text(Self.timestamp(date))]) != nil
+                """, [.text(code), .text(instance), .text(Self.timestamp(date)), .int(host)]) != nil
+        }
+    }
+
+    public func markRoomFinished(_ code: String) async throws {
+        try await write { session in
+            try await session.execute("UPDATE room_directory SET finished = true WHERE code = $1", [.text(code)])
+        }
+    }
+
+    public func hostedRoomCount(host: Int64, notOn instance: String) async throws -> Int {
+        try await read { session in
+            try await session.one(
+                "SELECT COUNT(*) AS n FROM room_directory WHERE host_id = $1 AND NOT finished AND instance <> $2",
+                [.int(host), .text(instance)])!.int("n")
         }
     }
 

@@ -60,11 +60,21 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Records that the room `code` lives on `instance` (its base URL); `false` when the code is taken already.
-    static func claimRoomCode(_ code: String, instance: String, at date: Date, in db: Database) throws -> Bool {
+    static func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "INSERT INTO roomDirectory (code, instance, openedAt) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
-            arguments: [code, instance, timestamp(date)])
+            sql: "INSERT INTO roomDirectory (code, instance, openedAt, hostId) VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
+            arguments: [code, instance, timestamp(date), host])
         return db.changesCount == 1
+    }
+
+    static func markRoomFinished(_ code: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE roomDirectory SET finished = 1 WHERE code = ?", arguments: [code])
+    }
+
+    static func hostedRoomCount(host: Int64, notOn instance: String, in db: Database) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM roomDirectory WHERE hostId = ? AND NOT finished AND instance <> ?",
+            arguments: [host, instance]) ?? 0
     }
 
     /// Who holds the room `code`, or `nil` when no instance has it.

@@ -360,8 +360,16 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.roomStats(playerId: playerId, in: db) }
     }
 
-    public func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool {
-        try await write { db in try AppDatabase.claimRoomCode(code, instance: instance, at: date, in: db) }
+    public func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date) async throws -> Bool {
+        try await write { db in try AppDatabase.claimRoomCode(code, instance: instance, host: host, at: date, in: db) }
+    }
+
+    public func markRoomFinished(_ code: String) async throws {
+        try await write { db in try AppDatabase.markRoomFinished(code, in: db) }
+    }
+
+    public func hostedRoomCount(host: Int64, notOn instance: String) async throws -> Int {
+        try await read { db in try AppDatabase.hostedRoomCount(host: host, notOn: instance, in: db) }
     }
 
     public func roomHolder(code: String) async throws -> RoomHolder? {

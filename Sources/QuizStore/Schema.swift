@@ -331,7 +331,11 @@ enum Schema {
             }
             try db.create(index: "draft_on_playerId", on: "draft", columns: ["playerId"])
         }
-        migrator.registerMigration("v16-answers-shown-and-wrong-guesses") { db in
+        migrator.registerMigration("v16-answers-shown-wrong-guesses-room-hosts") { db in
+            // A room's host, and whether it has finished: a player's rooms open on every instance are counted.
+            try db.execute(sql: "ALTER TABLE roomDirectory ADD COLUMN hostId INTEGER")
+            try db.execute(sql: "ALTER TABLE roomDirectory ADD COLUMN finished BOOLEAN NOT NULL DEFAULT 0")
+            try db.execute(sql: "CREATE INDEX roomDirectory_on_hostId ON roomDirectory(hostId) WHERE hostId IS NOT NULL")
             // The players a live room named a quiz's answer to (at each quiz's end, not only at its podium): no play
             // of the package of theirs is ranked after it.
             try db.execute(

@@ -154,8 +154,13 @@ public protocol RoomResultStorage: Sendable {
 /// stopped and handed it over, or died) is taken over by another instance from its checkpoint. Lease instants are
 /// microseconds on the servers' shared clock.
 public protocol RoomDirectoryStorage: Sendable {
-    /// Records that room `code` lives on `instance` (its base URL); `false` when the code is taken.
-    func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool
+    /// Records that room `code`, hosted by player `host`, lives on `instance` (its base URL); `false` when the code is
+    /// taken.
+    func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date) async throws -> Bool
+    /// Notes that room `code` has reached its podium: it no longer counts among its host's rooms.
+    func markRoomFinished(_ code: String) async throws
+    /// The rooms `host` hosts that have not finished, on instances other than `instance`.
+    func hostedRoomCount(host: Int64, notOn instance: String) async throws -> Int
     /// Who holds room `code`, `nil` when no instance does.
     func roomHolder(code: String) async throws -> RoomHolder?
     /// Forgets room `code` if `instance` holds it.
@@ -173,6 +178,13 @@ public protocol RoomDirectoryStorage: Sendable {
     /// checkpoint. `nil` when another instance holds it (or took it first); a room whose lease ended with no checkpoint
     /// is forgotten.
     func takeOverRoom(_ code: String, instance: String, leaseUntil: Int64, now: Int64) async throws -> Data?
+}
+
+extension RoomDirectoryStorage {
+    /// A room whose host is not counted (tests of the directory alone).
+    public func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool {
+        try await claimRoomCode(code, instance: instance, host: nil, at: date)
+    }
 }
 
 /// Who holds a room: an instance's base URL, and when its lease ends (`nil` until first renewed).

@@ -44,6 +44,27 @@ import UQuizApp
         }
     }
 
+    /// A host's rooms that have not finished, counted on the other instances.
+    @Test(arguments: StoreKind.allCases)
+    func aHostsUnfinishedRoomsAreCountedAcrossInstances(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let a = "http://10.0.0.1:8080", b = "http://10.0.0.2:8080"
+            let host = try await store.insertPlayer(name: "Host", tokenHash: tokenHash(1), at: Date())
+            let other = try await store.insertPlayer(name: "Other", tokenHash: tokenHash(2), at: Date())
+            #expect(try await store.claimRoomCode("K7QF", instance: a, host: host.id, at: Date()))
+            #expect(try await store.claimRoomCode("M3XZ", instance: b, host: host.id, at: Date()))
+            #expect(try await store.claimRoomCode("R4WY", instance: b, host: other.id, at: Date()))
+            #expect(try await store.claimRoomCode("T9PQ", instance: b, at: Date()))
+            #expect(try await store.hostedRoomCount(host: host.id, notOn: a) == 1)
+            #expect(try await store.hostedRoomCount(host: host.id, notOn: b) == 1)
+            #expect(try await store.hostedRoomCount(host: host.id, notOn: "http://10.0.0.3:8080") == 2)
+            try await store.markRoomFinished("M3XZ")
+            #expect(try await store.hostedRoomCount(host: host.id, notOn: a) == 0, "a finished room no longer counts")
+            try await store.releaseRoomCode("K7QF", instance: a)
+            #expect(try await store.hostedRoomCount(host: host.id, notOn: b) == 0, "nor a room gone")
+        }
+    }
+
     /// A holder renews its leases and keeps checkpoints; when its leases end (it stopped, or they ran out), another
     /// instance takes each room over, once: from its checkpoint, or not at all when there is none.
     @Test(arguments: StoreKind.allCases)

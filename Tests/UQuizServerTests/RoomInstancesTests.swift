@@ -39,6 +39,29 @@ struct RoomInstancesTests {
         }
     }
 
+    /// A player hosts at most `maxHostedRooms` rooms across the instances; joined rooms (none to retire) count
+    /// wherever they are.
+    @Test func aHostsRoomsOnEveryInstanceCountTogether() async throws {
+        let server = try TestServer()
+        var rooms = Self.quickRooms
+        rooms.maxHostedRooms = 2
+        try await twoLiveInstances(server, rooms: rooms) { a, portA, b, portB in
+            let token = try await a.newPlayer("Host")
+            var clients: [LiveRoomClient] = []
+            for (client, port) in [(a, portA), (b, portB)] {
+                let code = try await client.openRoom(token: token)
+                let host = LiveRoomClient.connect(port: port, code: code)
+                _ = try await host.join("Host", token: token)
+                clients.append(host)
+            }
+            for client in [a, b] {
+                let refused = try await client.send(.post, "/v1/rooms", json: ["shareCode": silentClassics], token: token)
+                #expect(refused.status == .conflict && refused.errorMessage.contains("you host 2 open rooms"), "\(refused.text)")
+            }
+            for client in clients { client.disconnect() }
+        }
+    }
+
     @Test func playersOnBothInstancesPlayOneRoomToThePodium() async throws {
         let server = try TestServer()
         let quizCount = try server.file.package(id: try server.file.packageID(for: silentClassics)).quizzes

@@ -96,13 +96,18 @@ public final class ServerRooms: Sendable {
         guard !prepared.quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
         let rules = limits.adjustRules(RoomRules(levels: levels, level: prepared.package.level))
         let instant = now()
-        let claimed = try await claimCode()
+        let claimed = try await claimCode(host: host)
         let live: LiveRoom
         let retired: [RoomCode]
         do {
+            // The host's rooms on the other instances count too (none without a directory).
+            var elsewhere = 0
+            if let instance = instance.withLock({ $0 }) {
+                elsewhere = try await environment.store().hostedRoomCount(host: host.id, notOn: instance)
+            }
             (live, retired) = try place(
                 claimed, package: prepared.package, packageId: published.id, quizzes: prepared.quizzes,
-                roomQuizzes: prepared.roomQuizzes, rules: rules, host: host, at: instant)
+                roomQuizzes: prepared.roomQuizzes, rules: rules, host: host, hostedElsewhere: elsewhere, at: instant)
         } catch {
             if let claimed { await release(claimed) }
             throw error
@@ -165,14 +170,16 @@ public final class ServerRooms: Sendable {
 
     /// A code no instance on the store holds, recorded as this instance's; `nil` when this instance is in no directory
     /// (not listening yet): the code is then drawn under the rooms' lock.
-    private func claimCode() async throws -> RoomCode? {
+    private func claimCode(host: Player) async throws -> RoomCode? {
         guard let instance = instance.withLock({ $0 }) else { return nil }
         let directory = try environment.store()
         var generator = SystemRandomNumberGenerator()
         // 810,000 codes: a few tries find a free one unless the directory is nearly full.
         for _ in 0..<20 {
             let code = RoomCode.random(using: &generator)
-            if try await directory.claimRoomCode(code.value, instance: instance, at: environment.app.now()) { return code }
+            if try await directory.claimRoomCode(code.value, instance: instance, host: host.id, at: environment.app.now()) {
+                return code
+            }
         }
         throw ServerRoomError.full
     }
@@ -180,7 +187,7 @@ public final class ServerRooms: Sendable {
     /// The new room in this instance's rooms, and the codes of the unjoined rooms it retired to make way.
     private func place(
         _ claimed: RoomCode?, package: QuizPackage, packageId: Int64, quizzes: [Quiz], roomQuizzes: [RoomQuiz],
-        rules: RoomRules, host: Player, at instant: Duration
+        rules: RoomRules, host: Player, hostedElsewhere: Int, at instant: Duration
     ) throws -> (LiveRoom, retired: [RoomCode]) {
         try rooms.withLock { rooms throws -> (LiveRoom, retired: [RoomCode]) in
             var retired: [RoomCode] = []
@@ -190,7 +197,7 @@ public final class ServerRooms: Sendable {
                 retired.append(room.code)
             }
             let hosted = rooms.values.filter { $0.openedBy == host.id && !$0.isFinished }
-            if hosted.count >= limits.maxHostedRooms {
+            if hosted.count + hostedElsewhere >= limits.maxHostedRooms {
                 // A room of theirs nobody has joined yet (not even they) holds nobody's game: the oldest such one makes
                 // way, so an opener whose client failed before joining is never locked out for the idle lifetime.
                 guard let unjoined = hosted.filter({ !$0.hasJoiners }).min(by: { $0.serial < $1.serial }) else {
@@ -401,6 +408,15 @@ public final class ServerRooms: Sendable {
     }
 
     /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
+    /// Notes in the directory that room `code` has finished: it no longer counts among its host's rooms anywhere.
+    func markFinished(_ code: RoomCode) async {
+        do {
+            try await environment.store().markRoomFinished(code.value)
+        } catch {
+            environment.app.log("room \(code): its end could not be noted in the room directory: \(error)")
+        }
+    }
+
     /// Notes that the room named a quiz's answer to these players: no play of theirs of the package is ranked after.
     func recordAnswersShown(to playerIds: [Int64], packageId: Int64, code: RoomCode) async {
         do {
@@ -618,6 +634,7 @@ extension LiveRoom {
     }
 
     func finish(_ aftermath: Aftermath) async {
+        if aftermath.results != nil, listed { await rooms.markFinished(code) }
         if !aftermath.answersShownTo.isEmpty {
             await rooms.recordAnswersShown(to: Array(Set(aftermath.answersShownTo)), packageId: packageId, code: code)
         }
