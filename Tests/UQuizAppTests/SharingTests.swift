@@ -109,7 +109,7 @@ struct SharingUseCaseTests {
         known.remember(Player(id: 1, name: "Ann"), tokenHash: hash)
         clock.withLock { $0 = .seconds(3600) }
         #expect(known.player(tokenHash: hash) == nil && known.vouches(forTokenHash: hash))
-        known.vouch(forTokenHash: hash)
+        known.remember(Player(id: 1, name: "Ann"), tokenHash: hash)  // looked up in the store again
         clock.withLock { $0 = .seconds(3600 + 24 * 3600 - 1) }
         #expect(known.vouches(forTokenHash: hash), "found good again an hour in: a day from then")
         clock.withLock { $0 = .seconds(3600 + 24 * 3600) }

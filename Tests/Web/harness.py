@@ -49,6 +49,22 @@ def sandbox_environment(folder):
     }
 
 
+def first_line(process, name, timeout):
+    """The first line a server process prints (where it listens), waited for at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    line = b""
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([process.stdout], [], [], left)[0]:
+            raise RuntimeError(f"{name} did not say where it listens")
+        # Unbuffered: a buffered read could take more than the line, and select would not see it.
+        byte = os.read(process.stdout.fileno(), 1)
+        if not byte:
+            raise RuntimeError(f"{name} exited before listening")
+        line += byte
+    return line.decode().strip()
+
+
 class Server:
     """`uquiz serve --port 0` in a sandbox; the first line it prints says where it listens."""
 
@@ -64,7 +80,7 @@ class Server:
             [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite"), *arguments],
             stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=environment)
         try:
-            line = self._first_line(timeout=120)
+            line = first_line(self.process, "uquiz serve", timeout=120)
         except Exception:
             self.stop()
             raise
@@ -73,20 +89,6 @@ class Server:
             self.stop()
             raise RuntimeError(f"unexpected first line from uquiz serve: {line!r}")
         self.base_url = match.group(1)
-
-    def _first_line(self, timeout):
-        deadline = time.monotonic() + timeout
-        line = b""
-        while not line.endswith(b"\n"):
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
-                raise RuntimeError("uquiz serve did not say where it listens")
-            # Unbuffered: a buffered read could take more than the line, and select would not see it.
-            byte = os.read(self.process.stdout.fileno(), 1)
-            if not byte:
-                raise RuntimeError("uquiz serve exited before listening")
-            line += byte
-        return line.decode().strip()
 
     def request(self, method, path, body=None, token=None):
         """One API request: (status, headers, bytes)."""
@@ -159,7 +161,11 @@ class FakeTMDB:
             [str(Path(UQUIZ).with_name("fake-tmdb")), "--port", "0", "--catalog", str(catalog),
              "--posters", str(REPOSITORY / "Seed/posters")],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        line = self.process.stdout.readline().decode().strip()
+        try:
+            line = first_line(self.process, "fake-tmdb", timeout=60)
+        except Exception:
+            self.stop()
+            raise
         match = re.fullmatch(r"listening on (127\.0\.0\.1:\d+)", line)
         if not match:
             self.stop()

@@ -38,7 +38,7 @@ public struct Players: Sendable {
         return (player, token)
     }
 
-    /// Whether this instance authenticated `token` within `KnownPlayers.vouchLifetime`: a token known good, which may be
+    /// Whether this instance looked `token` up in the store within `KnownPlayers.vouchLifetime`: a token known good, which may be
     /// looked up while its client's address is locked out for others' wrong tokens.
     public func vouched(_ token: PlayerToken) -> Bool {
         environment.knownPlayers.vouches(forTokenHash: token.hash)
@@ -51,10 +51,7 @@ public struct Players: Sendable {
             throw PlayerError.unknownToken
         }
         let hash = token.hash
-        if let known = environment.knownPlayers.player(tokenHash: hash) {
-            environment.knownPlayers.vouch(forTokenHash: hash)
-            return known
-        }
+        if let known = environment.knownPlayers.player(tokenHash: hash) { return known }
         guard let player = try await environment.store().player(tokenHash: hash) else { throw PlayerError.unknownToken }
         environment.knownPlayers.remember(player, tokenHash: hash)
         return player
@@ -139,12 +136,13 @@ extension Players {
 /// once the remembered player is `lifetime` old. Bounded: past `capacity` entries it starts again empty.
 public final class KnownPlayers: Sendable {
     private let players = Mutex<[Data: (player: Player, at: Duration)]>([:])
-    /// When each token was last found good (a hash each: no token is kept).
-    private let vouched = Mutex<[Data: Duration]>([:])
+    /// The tokens found good (a hash each: no token is kept), each for a day since it was last looked up in the store:
+    /// they get through a lockout of their address. An active player is looked up again every `lifetime`.
+    private let vouched: ExpiringMap<Data, Bool>
     let capacity: Int
     public let lifetime: Duration
-    /// How long a token found good keeps getting through a lockout of its address: a day since it was last found good.
-    public let vouchLifetime: Duration = .seconds(24 * 3600)
+    /// How long a token found good gets through a lockout of its address.
+    public static let vouchLifetime: Duration = .seconds(24 * 3600)
     private let now: @Sendable () -> Duration
 
     public init(
@@ -154,6 +152,7 @@ public final class KnownPlayers: Sendable {
         self.capacity = capacity
         self.lifetime = lifetime
         self.now = now
+        vouched = ExpiringMap(lifetime: Self.vouchLifetime, capacity: capacity)
     }
 
     private static let start = ContinuousClock.now
@@ -177,22 +176,11 @@ public final class KnownPlayers: Sendable {
             if players.count >= capacity { players.removeAll(keepingCapacity: true) }
             players[tokenHash] = (player, now)
         }
-        vouch(forTokenHash: tokenHash, at: now)
-    }
-
-    /// Notes a token found good now (its player read from memory or the store).
-    public func vouch(forTokenHash tokenHash: Data, at now: Duration? = nil) {
-        let now = now ?? self.now()
-        vouched.withLock { vouched in
-            if vouched.count >= capacity { vouched = vouched.filter { now - $0.value < vouchLifetime } }
-            if vouched.count >= capacity { vouched.removeAll(keepingCapacity: true) }
-            vouched[tokenHash] = now
-        }
+        vouched.set(true, for: tokenHash, at: now)
     }
 
     public func vouches(forTokenHash tokenHash: Data) -> Bool {
-        let now = now()
-        return vouched.withLock { $0[tokenHash].map { now - $0 < vouchLifetime } ?? false }
+        vouched.value(for: tokenHash, at: now()) != nil
     }
 }
 

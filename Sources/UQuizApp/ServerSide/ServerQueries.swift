@@ -69,7 +69,11 @@ public final class ServerMovieSearch: Sendable {
     public let lifetime: Duration
     public let capacity: Int
     private let now: @Sendable () -> Duration
-    private let cache = Mutex<[Key: (found: FoundMovies, at: Duration)]>([:])
+    private let cache: ExpiringMap<Key, FoundMovies>
+    /// The posters a maker may choose for a movie, per movie and language.
+    private let posterChoices: ExpiringMap<PostersKey, [MoviePoster]>
+    /// The posters of the movies searches answered with.
+    private let postersShown: ExpiringMap<String, Bool>
 
     struct Key: Hashable {
         var query: String
@@ -94,6 +98,10 @@ public final class ServerMovieSearch: Sendable {
         self.lifetime = lifetime
         self.capacity = capacity
         self.now = now
+        cache = ExpiringMap(lifetime: lifetime, capacity: capacity)
+        posterChoices = ExpiringMap(lifetime: lifetime, capacity: capacity)
+        // A search shows up to 20 movies.
+        postersShown = ExpiringMap(lifetime: lifetime, capacity: capacity * 20)
     }
 
     public func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) async throws -> FoundMovies {
@@ -101,7 +109,7 @@ public final class ServerMovieSearch: Sendable {
             query: query.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), language: language, page: page,
             year: year)
         let instant = now()
-        if let hit = cache.withLock({ cache in cache[key].flatMap { instant - $0.at < lifetime ? $0.found : nil } }) {
+        if let hit = cache.value(for: key, at: instant) {
             noteShown(hit, at: instant)
             return hit
         }
@@ -110,11 +118,7 @@ public final class ServerMovieSearch: Sendable {
         noteShown(found, at: instant)
         // A catalog answer given because TMDB was unreachable is not kept: TMDB may answer the next ask.
         if case .unreachable = found.offlineReason { return found }
-        cache.withLock { cache in
-            if cache.count >= capacity { cache = cache.filter { instant - $0.value.at < lifetime } }
-            if cache.count >= capacity { cache.removeAll() }
-            cache[key] = (found, instant)
-        }
+        cache.set(found, for: key, at: instant)
         return found
     }
 
@@ -122,7 +126,7 @@ public final class ServerMovieSearch: Sendable {
     /// which the maker's page shows beside it; any other is refused, so that this is no way to fetch any image.
     public func searchedPoster(_ poster: String) async throws -> Data {
         let instant = now()
-        guard postersShown.withLock({ $0[poster].map { instant - $0 < lifetime } ?? false }) else {
+        guard postersShown.value(for: poster, at: instant) != nil else {
             throw MoviePosterError.notSearched(poster)
         }
         let source = PosterPath.source(ofSpecPoster: poster)
@@ -138,33 +142,23 @@ public final class ServerMovieSearch: Sendable {
 
     /// Notes the posters of `found`'s movies as shown by a search at `instant`.
     private func noteShown(_ found: FoundMovies, at instant: Duration) {
-        postersShown.withLock { shown in
-            if shown.count >= capacity * 20 { shown = shown.filter { instant - $0.value < lifetime } }
-            if shown.count >= capacity * 20 { shown.removeAll() }
-            for path in found.results.compactMap(\.posterPath) { shown[path] = instant }
-        }
+        postersShown.set(true, for: found.results.compactMap(\.posterPath), at: instant)
     }
 
     /// The posters a maker may choose for `movie`'s quiz in `language`, its default one first, kept as long as a search.
     public func posters(of movie: MovieReference, language: QuizLanguage) async throws -> [MoviePoster] {
         let key = PostersKey(movie: movie, language: language)
         let instant = now()
-        if let hit = posterChoices.withLock({ $0[key].flatMap { instant - $0.at < lifetime ? $0.posters : nil } }) {
-            return hit
-        }
+        if let hit = posterChoices.value(for: key, at: instant) { return hit }
         let posters = try await ServerMovies(environment: environment, searchDeadline: searchDeadline)
             .posters(of: movie, language: language)
-        posterChoices.withLock { cache in
-            if cache.count >= capacity { cache.removeAll() }
-            cache[key] = (posters, instant)
-        }
+        posterChoices.set(posters, for: key, at: instant)
         return posters
     }
 
     /// Whether `posters(of:language:)` would answer from what it keeps.
     public func holdsPosters(of movie: MovieReference, language: QuizLanguage) -> Bool {
-        let instant = now()
-        return posterChoices.withLock { $0[PostersKey(movie: movie, language: language)].map { instant - $0.at < lifetime } ?? false }
+        posterChoices.value(for: PostersKey(movie: movie, language: language), at: now()) != nil
     }
 
     /// The JPEG of `movie`'s poster `number` (from 1) of `posters(of:language:)`.
@@ -185,9 +179,6 @@ public final class ServerMovieSearch: Sendable {
         var movie: MovieReference
         var language: QuizLanguage
     }
-    private let posterChoices = Mutex<[PostersKey: (posters: [MoviePoster], at: Duration)]>([:])
-    /// The posters of the movies searches answered with, and when.
-    private let postersShown = Mutex<[String: Duration]>([:])
 }
 
 /// A poster a maker may choose for a quiz: `poster` is what a spec names (a TMDB path or a held image's name).
