@@ -51,7 +51,11 @@ let package = Package(
         // Domain model shared by every capability.
         // Crypto for SHA-256 only: a room keeps the digest of each resume token, never the token, so what it checkpoints to
         // the store cannot seat anyone.
-        .target(name: "QuizCore", dependencies: ["PosterGrid", .product(name: "Crypto", package: "swift-crypto")]),
+        // Confusables/confusables.txt is Unicode TR39's table of look-alike characters, generated from ICU by
+        // generate.py beside it and embedded, so that comparing names needs no ICU at run time.
+        .target(
+            name: "QuizCore", dependencies: ["PosterGrid", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Confusables/generate.py"], resources: [.embedInCode("Confusables/confusables.txt")]),
         // The storage boundary: the protocols the front ends' use cases store through (the CLI's local store, the
         // server's store, rooms), the records they pass and the store errors. It knows neither database, and both
         // stores implement it without knowing each other.

@@ -30,35 +30,35 @@ public enum ReadableName {
         text.precomposedStringWithCanonicalMapping
     }
 
-    /// A key under which names that look alike are equal, after Unicode TR39's skeleton: compatibility forms folded
-    /// (full-width letters, ligatures), case folded, and the letters of other scripts that are drawn like Latin ones
-    /// (Cyrillic "а", Greek "ο", ...) and digits drawn like letters mapped to one of them. The table holds the
-    /// confusables of the scripts names here are written in (Latin, Cyrillic, Greek, digits), not all of TR39's.
+    /// A key under which names that look alike are equal: Unicode TR39's skeleton of the name, with case and
+    /// compatibility forms folded (full-width letters, ligatures, "Ada" and "ADA"). The skeleton decomposes the text,
+    /// replaces each character by its prototype from TR39's confusables (Cyrillic "а" and Latin "a", Armenian "օ" and
+    /// "o", "m" and "rn", "0" and "O", ...) and decomposes again; hidden characters are left out first. Case is folded
+    /// between two skeletons: before, a capital would lose its look-alikes ("I" is drawn as "l", not as "i"); after,
+    /// a prototype's capital ("O" for "0") would tell names apart by case.
     public static func skeleton(_ text: String) -> String {
-        let folded = text.precomposedStringWithCompatibilityMapping.lowercased()
-        var result = ""
-        for scalar in folded.unicodeScalars {
-            if isHidden(scalar) { continue }
-            result += confusables[scalar] ?? String(scalar)
-        }
-        // "rn" is drawn like "m" in most fonts.
-        return result.replacingOccurrences(of: "rn", with: "m")
+        let visible = String(String.UnicodeScalarView(text.precomposedStringWithCompatibilityMapping.unicodeScalars.filter { !isHidden($0) }))
+        return prototypes(of: prototypes(of: visible).lowercased())
     }
 
-    static let confusables: [Unicode.Scalar: String] = {
-        let pairs: [(String, String)] = [
-            // Cyrillic drawn like Latin.
-            ("а", "a"), ("в", "b"), ("е", "e"), ("ё", "e"), ("һ", "h"), ("і", "i"), ("ї", "i"), ("ј", "j"), ("к", "k"),
-            ("м", "m"), ("н", "h"), ("о", "o"), ("р", "p"), ("с", "c"), ("т", "t"), ("у", "y"), ("х", "x"), ("ѕ", "s"),
-            ("ԁ", "d"), ("ԛ", "q"), ("ԝ", "w"), ("ү", "y"), ("ӏ", "l"),
-            // Greek drawn like Latin.
-            ("α", "a"), ("β", "b"), ("ε", "e"), ("η", "n"), ("ι", "i"), ("κ", "k"), ("ν", "v"), ("ο", "o"), ("ρ", "p"),
-            ("τ", "t"), ("υ", "u"), ("χ", "x"), ("γ", "y"), ("ζ", "z"), ("μ", "u"),
-            // Latin letters and digits drawn like others.
-            ("0", "o"), ("1", "l"), ("ı", "l"), ("ɡ", "g"), ("ɑ", "a"),
-        ]
-        var table: [Unicode.Scalar: String] = [:]
-        for (from, to) in pairs { table[from.unicodeScalars.first!] = to }
+    /// TR39's skeleton: `text` decomposed, each character replaced by its prototype, decomposed again.
+    static func prototypes(of text: String) -> String {
+        var mapped = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            if let prototype = confusables[scalar.value] { mapped.append(contentsOf: prototype) } else { mapped.append(scalar) }
+        }
+        return String(mapped).decomposedStringWithCanonicalMapping
+    }
+
+    /// TR39's confusables as ICU compiles them (Confusables/confusables.txt, made by generate.py beside it): each line
+    /// is a code point, then its prototype, in hexadecimal.
+    static let confusables: [UInt32: [Unicode.Scalar]] = {
+        var table: [UInt32: [Unicode.Scalar]] = [:]
+        for line in String(decoding: PackageResources.confusables_txt, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            let values = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
+            guard let first = values.first, values.count > 1 else { continue }
+            table[first] = values.dropFirst().compactMap(Unicode.Scalar.init)
+        }
         return table
     }()
 }

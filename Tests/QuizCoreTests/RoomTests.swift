@@ -415,8 +415,9 @@ struct RoomTests {
         expectRefusal(.invalidTarget, &script) { try $0.passHost(by: ana, to: RoomPlayerID(9), at: $1) }
         expectRefusal(.notHost, &script) { try $0.kick(by: ben, ana, at: $1) }
         expectRefusal(.wrongResumeToken, &script) { try $0.resume(token: ResumeToken(String(repeating: "ab", count: 16))!, at: $1).messages }
-        // Any case, and letters of other scripts drawn alike (a Cyrillic "А", a Greek "ο"), make the same name.
-        for name in [" ana ", "\u{0410}na", "B\u{03B5}n"] {
+        // Any case, and letters of other scripts drawn alike (a Cyrillic "А", a Greek "Α", an Armenian "ո"), make the
+        // same name.
+        for name in [" ana ", "\u{0410}na", "\u{0391}n\u{03B1}", "Be\u{0578}"] {
             expectRefusal(.nameTaken, &script) { room, now in
                 var generator = SeededGenerator(state: 3)
                 return try room.join(name: name, at: now, using: &generator).messages

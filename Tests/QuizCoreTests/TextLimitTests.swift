@@ -82,5 +82,12 @@ struct ReadableNameTests {
         #expect(ReadableName.skeleton("ＡＤＡ") == ReadableName.skeleton("ada"), "full-width letters")
         #expect(ReadableName.skeleton("modern") == ReadableName.skeleton("rnodern"))
         #expect(ReadableName.skeleton("Ada") != ReadableName.skeleton("Ida"))
+        // Beyond Latin, Cyrillic and Greek: TR39's whole table (Armenian, Cherokee, mathematical letters, ...).
+        #expect(ReadableName.skeleton("polo") == ReadableName.skeleton("p\u{0585}l\u{0585}"), "Armenian oh")
+        #expect(ReadableName.skeleton("AGE") == ReadableName.skeleton("\u{13AA}\u{13C0}\u{13AC}"), "Cherokee")
+        #expect(ReadableName.skeleton("lisa") == ReadableName.skeleton("\u{2113}isa"), "script small l")
+        #expect(ReadableName.skeleton("BOSS") == ReadableName.skeleton("b0ss"), "zero and O, in any case")
+        #expect(ReadableName.skeleton("\u{00C0}da") == ReadableName.skeleton("A\u{0300}da"), "composed and decomposed")
+        #expect(ReadableName.skeleton("\u{00C0}da") != ReadableName.skeleton("Ada"), "an accent is seen")
     }
 }
