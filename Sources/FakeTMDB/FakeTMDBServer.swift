@@ -114,7 +114,8 @@ struct Router: Sendable {
                 + (request.headers[.authorization].map { _ in " authorization=REDACTED" } ?? "")
                 + (request.headers[HTTPHeader("User-Agent")].map { " user-agent=\($0)" } ?? ""))
         if let fault = server.faultBook.take(for: request.path) {
-            return await fault.response()
+            let sent = request.query.map { "\($0.name)=\($0.value)" }
+            return await fault.response(to: request.path + (sent.isEmpty ? "" : "?" + sent.joined(separator: "&")))
         }
         let response: HTTPResponse
         if request.path.hasPrefix("/t/p/") {

@@ -9,7 +9,8 @@ import Foundation
 /// Written on the command line as `PATH[;key=value]...`, e.g. `/3/search/movie;status=503;retry-after=1;times=2`.
 /// Keys: `status`, `retry-after`, `delay-ms` (before answering), `drip-ms` (between 16-byte chunks), `truncate` (declare
 /// the full length, send half, close), `close` (send the headers, then close), `malformed` (broken JSON), `huge=BYTES`,
-/// `content-type`, `times`.
+/// `content-type`, `echo-url` (an error's message repeats the request's path and query, key included, as some gateways'
+/// do), `times`.
 public struct FaultRule: Sendable, Equatable {
     public var pathPrefix: String
     public var status: Int?
@@ -21,6 +22,7 @@ public struct FaultRule: Sendable, Equatable {
     public var malformed = false
     public var hugeBytes: Int?
     public var contentType: String?
+    public var echoURL = false
     public var times: Int?
 
     public init(pathPrefix: String) {
@@ -51,6 +53,7 @@ public struct FaultRule: Sendable, Equatable {
             case "malformed": malformed = true
             case "huge": hugeBytes = try number()
             case "content-type": contentType = value
+            case "echo-url": echoURL = true
             case "times": times = try number()
             default: throw FaultParseError(text: text, reason: "unknown key \(key)")
             }
@@ -61,7 +64,8 @@ public struct FaultRule: Sendable, Equatable {
         pathPrefix == "*" || path.hasPrefix(pathPrefix)
     }
 
-    func response() async -> HTTPResponse {
+    /// The faulty answer to a request for `target` (its path and query as sent).
+    func response(to target: String) async -> HTTPResponse {
         if delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(delayMilliseconds)) }
         let status = self.status ?? 200
         var headers: HTTPHeaders = [.contentType: contentType ?? "application/json;charset=utf-8"]
@@ -72,7 +76,7 @@ public struct FaultRule: Sendable, Equatable {
         } else if let hugeBytes {
             body = Data(repeating: UInt8(ascii: " "), count: hugeBytes)
         } else if status >= 400 {
-            body = TMDBShapes.errorBody(status: status)
+            body = TMDBShapes.errorBody(status: status, repeating: echoURL ? target : nil)
         } else {
             body = Data(#"{"page":1,"results":[],"total_pages":1,"total_results":0}"#.utf8)
         }

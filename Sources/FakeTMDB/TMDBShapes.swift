@@ -46,8 +46,8 @@ enum TMDBShapes {
             body: body)
     }
 
-    /// The body TMDB sends with a status, for injected faults.
-    static func errorBody(status: Int) -> Data {
+    /// The body TMDB sends with a status, for injected faults; with `target`, the message names the request too.
+    static func errorBody(status: Int, repeating target: String? = nil) -> Data {
         let (code, message): (Int, String) =
             switch status {
             case 401: (7, "Invalid API key: You must be granted a valid key.")
@@ -56,8 +56,9 @@ enum TMDBShapes {
             case 503: (9, "Service offline: This service is temporarily offline, try again later.")
             default: (11, "Internal error: Something went wrong, contact TMDb.")
             }
+        let said = target.map { "\(message) (\($0))" } ?? message
         return try! JSONSerialization.data(
-            withJSONObject: ["success": false, "status_code": code, "status_message": message], options: [.sortedKeys])
+            withJSONObject: ["success": false, "status_code": code, "status_message": said], options: [.sortedKeys])
     }
 
     /// An 8 x 12 grey baseline JPEG (made with Pillow), served when no poster images were given.

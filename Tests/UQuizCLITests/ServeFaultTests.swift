@@ -618,6 +618,25 @@ struct ServeFaultTests {
 
     // MARK: Secrets
 
+    /// TMDB (or a gateway before it) may answer an error whose message repeats the request's URL, `api_key` and all:
+    /// the search still answers from the catalog, and what the server logs of that message has the key redacted.
+    @Test func anUpstreamErrorThatRepeatsTheKeyIsLoggedWithoutIt() throws {
+        let apiKey = "PLANTED-TMDB-KEY-\(UUID().uuidString)"
+        let tmdb = try FakeServerProcess(["--api-key", apiKey, "--fault", "/3/search/movie;status=404;echo-url"])
+        let server = try Server(
+            ["--verbose"],
+            environment: ["TMDB_API_KEY": apiKey, "UQUIZ_TMDB_API_URL": tmdb.apiURL, "UQUIZ_TMDB_IMAGE_URL": tmdb.imageURL])
+        let token = try Self.newPlayer(on: server)
+        let reply = try server.request("GET", "/v1/movies?q=toy", headers: ["Authorization": "Bearer \(token)"])
+        #expect(reply.status == 200 && reply.json["source"] as? String == "catalog", "\(reply.status) \(reply.text)")
+        #expect(tmdb.requests.contains { $0.hasPrefix("GET /3/search/movie") }, "the search reached fake-tmdb")
+        #expect(server.stop() == 0)
+        let output = server.output
+        #expect(output.contains("could not be found"), "TMDB's message was logged: \(output.suffix(1500))")
+        #expect(!output.contains(apiKey) && !reply.text.contains(apiKey), "the key TMDB's message repeated is redacted")
+    }
+
+
     /// A player's token, a password in a Basic header and the server's TMDB API key (used for a movie search against
     /// fake-tmdb) never appear in anything the server writes, verbose logging on, nor in a response other than the one
     /// that hands the token out.
