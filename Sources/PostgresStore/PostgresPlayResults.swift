@@ -127,7 +127,16 @@ extension PostgresQuizStore {
                 )
                 SELECT * FROM board WHERE position <= $2 OR player_id = $3 ORDER BY position
                 """, [.int(packageId), .int(limit), .int(playerId)])
-            var board = Leaderboard(top: [], mine: nil, rankedPlays: try rows.first?.int("total") ?? 0)
+            let scores = try await session.query(
+                """
+                SELECT play.score, COUNT(*) AS plays FROM play
+                WHERE play.package_id = $1 AND play.ranked
+                  AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+                GROUP BY play.score
+                """, [.int(packageId)])
+            var board = Leaderboard(
+                top: [], mine: nil, rankedPlays: try rows.first?.int("total") ?? 0,
+                scoreCounts: Dictionary(uniqueKeysWithValues: try scores.map { (try $0.int("score"), try $0.int("plays")) }))
             for row in rows {
                 let entry = LeaderboardEntry(
                     rank: try row.int("rank"), playerId: try row.int64("player_id"), player: try row.string("name"),
@@ -164,9 +173,18 @@ extension PostgresQuizStore {
                 ) ranked WHERE place <= $2 ORDER BY position, place
                 """, [.int(packageId), .int(Int64(QuizSolveStats.commonWrongGuessCount))]
             ).map { (position: try $0.int("position") + 1, guess: try $0.string("guess")) }
+            let stages = try await session.query(
+                """
+                SELECT quiz.position, attempt.stage_reached AS stage, COUNT(*) AS solved
+                FROM quiz JOIN attempt ON attempt.quiz_id = quiz.id
+                WHERE quiz.package_id = $1 AND attempt.correct AND attempt.stage_reached IS NOT NULL
+                GROUP BY quiz.position, attempt.stage_reached
+                """, [.int(packageId)]
+            ).map { (position: try $0.int("position") + 1, stage: try $0.int("stage"), solved: try $0.int("solved")) }
             return stats.map { quiz in
                 var quiz = quiz
                 quiz.commonWrongGuesses = common.filter { $0.position == quiz.position }.map(\.guess)
+                for row in stages where row.position == quiz.position { quiz.solvedAtStage[row.stage] = row.solved }
                 return quiz
             }
         }
@@ -318,9 +336,17 @@ extension PostgresQuizStore {
                 FROM play JOIN attempt ON attempt.play_id = play.id
                 WHERE play.player_id = $1 AND play.public_id IS NOT NULL
                 """, [.int(playerId)])!
+            let stages = try await session.query(
+                """
+                SELECT attempt.stage_reached AS stage, COUNT(*) AS solved
+                FROM play JOIN attempt ON attempt.play_id = play.id
+                WHERE play.player_id = $1 AND play.public_id IS NOT NULL AND attempt.correct AND attempt.stage_reached IS NOT NULL
+                GROUP BY attempt.stage_reached
+                """, [.int(playerId)])
             return PlayerPlayTotals(
                 plays: try row.int("plays"), points: try row.int("points"), solved: try row.int("solved"),
-                played: try row.int("played"), averageStage: try row.doubleOrNil("average_stage"))
+                played: try row.int("played"), averageStage: try row.doubleOrNil("average_stage"),
+                solvedAtStage: Dictionary(uniqueKeysWithValues: try stages.map { (try $0.int("stage"), try $0.int("solved")) }))
         }
     }
 }

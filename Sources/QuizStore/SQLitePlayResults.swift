@@ -107,7 +107,18 @@ extension AppDatabase {
                 SELECT * FROM board WHERE position <= ? OR playerId = ? ORDER BY position
                 """,
             arguments: [packageId, limit, playerId])
-        var board = Leaderboard(top: [], mine: nil, rankedPlays: rows.first?["total"] ?? 0)
+        let scores = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT play.score, COUNT(*) AS plays FROM play
+                WHERE play.packageId = ? AND play.ranked
+                  AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
+                GROUP BY play.score
+                """,
+            arguments: [packageId])
+        var board = Leaderboard(
+            top: [], mine: nil, rankedPlays: rows.first?["total"] ?? 0,
+            scoreCounts: Dictionary(uniqueKeysWithValues: scores.map { ($0["score"] as Int, $0["plays"] as Int) }))
         for row in rows {
             let entry = LeaderboardEntry(
                 rank: row["rank"], playerId: row["playerId"], player: row["name"], score: row["score"],
@@ -146,9 +157,19 @@ extension AppDatabase {
                 ) WHERE place <= ? ORDER BY position, place
                 """,
             arguments: [packageId, QuizSolveStats.commonWrongGuessCount])
+        let stages = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT quiz.position, attempt.stageReached AS stage, COUNT(*) AS solved
+                FROM quiz JOIN attempt ON attempt.quizId = quiz.id
+                WHERE quiz.packageId = ? AND attempt.correct AND attempt.stageReached IS NOT NULL
+                GROUP BY quiz.position, attempt.stageReached
+                """,
+            arguments: [packageId])
         return stats.map { quiz in
             var quiz = quiz
             quiz.commonWrongGuesses = common.filter { ($0["position"] as Int) + 1 == quiz.position }.map { $0["guess"] }
+            for row in stages where (row["position"] as Int) + 1 == quiz.position { quiz.solvedAtStage[row["stage"]] = row["solved"] }
             return quiz
         }
     }
@@ -290,9 +311,19 @@ extension AppDatabase {
                 WHERE play.playerId = ?1 AND play.publicId IS NOT NULL
                 """,
             arguments: [playerId])!
+        let stages = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT attempt.stageReached AS stage, COUNT(*) AS solved
+                FROM play JOIN attempt ON attempt.playId = play.id
+                WHERE play.playerId = ? AND play.publicId IS NOT NULL AND attempt.correct AND attempt.stageReached IS NOT NULL
+                GROUP BY attempt.stageReached
+                """,
+            arguments: [playerId])
         return PlayerPlayTotals(
             plays: row["plays"], points: row["points"], solved: row["solved"], played: row["played"],
-            averageStage: row["averageStage"])
+            averageStage: row["averageStage"],
+            solvedAtStage: Dictionary(uniqueKeysWithValues: stages.map { ($0["stage"] as Int, $0["solved"] as Int) }))
     }
 }
 

@@ -143,8 +143,10 @@ struct PlayRoutes {
                     .init(
                         number: $0.position, attempts: $0.attempts, solved: $0.solved,
                         solveRate: $0.attempts == 0 ? nil : Double($0.solved) / Double($0.attempts),
-                        averageStage: $0.averageStage, hinted: $0.hinted, commonWrongGuesses: $0.commonWrongGuesses)
-                }))
+                        averageStage: $0.averageStage, hinted: $0.hinted, commonWrongGuesses: $0.commonWrongGuesses,
+                        solvedAtStage: view.solvedAtStage(of: $0))
+                },
+                scores: Distribution.scoreBins(view.board.scoreCounts)))
     }
 
     private func searchMovies(_ request: Request) async throws -> Response {

@@ -69,11 +69,14 @@ public struct Leaderboard: Hashable, Sendable {
     public var top: [LeaderboardEntry]
     public var mine: LeaderboardEntry?
     public var rankedPlays: Int
+    /// How many ranked plays scored each score: what the distribution of scores is drawn from.
+    public var scoreCounts: [Int: Int]
 
-    public init(top: [LeaderboardEntry], mine: LeaderboardEntry?, rankedPlays: Int) {
+    public init(top: [LeaderboardEntry], mine: LeaderboardEntry?, rankedPlays: Int, scoreCounts: [Int: Int] = [:]) {
         self.top = top
         self.mine = mine
         self.rankedPlays = rankedPlays
+        self.scoreCounts = scoreCounts
     }
 }
 
@@ -89,13 +92,17 @@ public struct QuizSolveStats: Hashable, Sendable {
     public var hinted: Int
     /// The wrong guesses most players made, most first (at most `QuizSolveStats.commonWrongGuessCount`).
     public var commonWrongGuesses: [String]
+    /// How many solves came at each stage (1 = the first area).
+    public var solvedAtStage: [Int: Int]
 
     /// How many of a quiz's most common wrong guesses its maker sees.
     public static let commonWrongGuessCount = 5
 
     public init(
-        position: Int, attempts: Int, solved: Int, averageStage: Double?, hinted: Int = 0, commonWrongGuesses: [String] = []
+        position: Int, attempts: Int, solved: Int, averageStage: Double?, hinted: Int = 0, commonWrongGuesses: [String] = [],
+        solvedAtStage: [Int: Int] = [:]
     ) {
+        self.solvedAtStage = solvedAtStage
         self.commonWrongGuesses = commonWrongGuesses
         self.hinted = hinted
         self.position = position
@@ -165,8 +172,11 @@ public struct PlayerPlayTotals: Hashable, Sendable {
     public var played: Int
     /// The mean stage of the quizzes solved; `nil` while none is.
     public var averageStage: Double?
+    /// How many quizzes were solved at each stage (1 = the first area).
+    public var solvedAtStage: [Int: Int]
 
-    public init(plays: Int, points: Int, solved: Int, played: Int, averageStage: Double?) {
+    public init(plays: Int, points: Int, solved: Int, played: Int, averageStage: Double?, solvedAtStage: [Int: Int] = [:]) {
+        self.solvedAtStage = solvedAtStage
         self.plays = plays
         self.points = points
         self.solved = solved

@@ -48,8 +48,12 @@ import Testing
             #expect(board.top.map(\.rank) == [1, 2, 2])
             #expect(board.mine?.rank == 5 && board.mine?.player == "P4" && board.mine?.score == 50)
             #expect(try await store.leaderboard(packageId: id, limit: 3, playerId: players[1].id).mine?.rank == 1)
+            #expect(board.scoreCounts == [300: 3, 100: 1, 50: 1], "every ranked play, by score")
+            // An unranked play (the player's second) is not in the distribution.
+            try await recordPlay(on: store, packageId: id, player: players[3], score: 999, elapsed: 1)
+            #expect(try await store.leaderboard(packageId: id, limit: 3, playerId: nil).scoreCounts == [300: 3, 100: 1, 50: 1])
             let empty = try await store.leaderboard(packageId: id + 1000, limit: 3, playerId: nil)
-            #expect(empty.top.isEmpty && empty.mine == nil && empty.rankedPlays == 0)
+            #expect(empty.top.isEmpty && empty.mine == nil && empty.rankedPlays == 0 && empty.scoreCounts.isEmpty)
         }
     }
 
@@ -67,9 +71,11 @@ import Testing
                 publicId: "b", packageId: id, player: bob, startedAt: Date(), finishedAt: Date(), score: 1, elapsedSeconds: 1,
                 dailyDay: nil, attempts: [attempt(quizId: quizzes[0], solved: true, stage: 3, hints: 1), attempt(quizId: quizzes[1], solved: false)]))
             #expect(try await store.quizSolveStats(packageId: id) == [
-                QuizSolveStats(position: 1, attempts: 2, solved: 2, averageStage: 2.5, hinted: 1),
+                QuizSolveStats(position: 1, attempts: 2, solved: 2, averageStage: 2.5, hinted: 1, solvedAtStage: [2: 1, 3: 1]),
                 QuizSolveStats(position: 2, attempts: 2, solved: 0, averageStage: nil, hinted: 0),
             ])
+            let totals = try await store.playerPlayTotals(playerId: bob.id)
+            #expect(totals.solved == 1 && totals.played == 2 && totals.solvedAtStage == [3: 1])
         }
     }
 
@@ -198,7 +204,7 @@ import Testing
             #expect(plays[0].shareCode == nil && plays[0].dailyDay == "2026-11-20")
             #expect(try await store.playerPlays(playerId: ann.id, limit: 1).map(\.publicId) == ["daily"])
             #expect(try await store.playerPlayTotals(playerId: ann.id) == PlayerPlayTotals(
-                plays: 3, points: 300, solved: 4, played: 6, averageStage: 2))
+                plays: 3, points: 300, solved: 4, played: 6, averageStage: 2, solvedAtStage: [2: 4]))
         }
     }
 

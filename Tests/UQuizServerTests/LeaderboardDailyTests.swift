@@ -54,6 +54,7 @@ struct LeaderboardDailyTests {
             let plays = try #require(me.json["plays"] as? [String: Any])
             #expect(plays["plays"] as? Int == 1 && plays["solved"] as? Int == 1 && plays["played"] as? Int == 1)
             #expect(plays["points"] as? Int == 273 && plays["averageStage"] as? Double == 1)
+            #expect(plays["solvedAtStage"] as? [[String: Int]] == [["stage": 1, "solved": 1]], "what the chart of stages draws")
             let recent = try #require((me.json["recentPlays"] as? [[String: Any]])?.first)
             #expect(recent["shareCode"] as? String == code && recent["title"] as? String == "Pixar night")
             #expect(recent["score"] as? Int == 273 && recent["ranked"] as? Bool == true)
@@ -110,6 +111,15 @@ struct LeaderboardDailyTests {
             #expect(quizzes[0]["attempts"] as? Int == 5 && quizzes[0]["solved"] as? Int == 3)
             #expect(quizzes[0]["solveRate"] as? Double == 0.6)
             #expect(quizzes[0]["averageStage"] as? Double == 1)
+            // The three solves all came at stage 1 of the quiz's 3; scores in round bins, everyone's.
+            let stageCount = try server.quiz(code, 1).areas.count
+            #expect(quizzes[0]["solvedAtStage"] as? [[String: Int]] == (1...stageCount).map { ["stage": $0, "solved": $0 == 1 ? 3 : 0] })
+            let bins = try #require(board.json["scores"] as? [[String: Int]])
+            #expect(bins.map { $0["plays"]! }.reduce(0, +) == 4 && bins.first?["from"] == 0)
+            let ranked = [273, 272, 0, 0]
+            for bin in bins {
+                #expect(bin["plays"] == ranked.filter { bin["from"]! <= $0 && $0 <= bin["to"]! }.count, "\(bin)")
+            }
 
             let anonymous = try await client.send(.get, "/v1/packages/\(code)/leaderboard")
             #expect(anonymous.status == .ok && anonymous.json["me"] == nil)
@@ -251,6 +261,9 @@ struct LeaderboardDailyTests {
             let mine = try await client.send(.get, "/v1/daily", token: token)
             let you = try #require(mine.json["you"] as? [String: Any])
             #expect(you["streak"] as? Int == 1 && you["bestStreak"] as? Int == 1)
+            let days = (try await client.send(.get, "/v1/players/me", token: token).json["daily"] as? [String: Any])?["days"]
+            let day = try #require((days as? [[String: Any]])?.first)
+            #expect((days as? [Any])?.count == 1 && day["day"] as? String == "2027-01-15" && day["solved"] as? Bool == true)
             #expect((you["play"] as? [String: Any])?["id"] as? String == id)
             #expect(try await client.send(.post, "/v1/daily/plays", token: token).status == .conflict)
 

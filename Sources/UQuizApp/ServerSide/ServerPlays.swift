@@ -291,12 +291,14 @@ public final class ServerPlays: Sendable {
     }
 
     /// A player's run of consecutive days with the daily quiz solved, up to today (or yesterday, while today's is not
-    /// solved yet), and their best run.
-    public func streak(of player: Player) async throws -> (current: Int, best: Int) {
-        let solvedDays = Set(try await environment.store().dailyResults(playerId: player.id).filter(\.solved).compactMap {
-            Self.dayIndex(of: $0.day)
-        })
+    /// solved yet), their best run, and their daily plays of the last few weeks.
+    public func streak(of player: Player) async throws -> DailyStreak {
+        let results = try await environment.store().dailyResults(playerId: player.id)
+        let solvedDays = Set(results.filter(\.solved).compactMap { Self.dayIndex(of: $0.day) })
         let today = Self.dayIndex(environment.app.now())
+        let recent = results.filter { result in
+            Self.dayIndex(of: result.day).map { today - $0 < DailyStreak.calendarDays && $0 <= today } ?? false
+        }.sorted { $0.day < $1.day }.map { DailyStreak.Day(day: $0.day, solved: $0.solved) }
         var day = solvedDays.contains(today) ? today : today - 1
         var current = 0
         while solvedDays.contains(day) {
@@ -309,7 +311,7 @@ public final class ServerPlays: Sendable {
             while solvedDays.contains(start + length) { length += 1 }
             best = max(best, length)
         }
-        return (current, best)
+        return DailyStreak(current: current, best: best, recentDays: recent)
     }
 
     /// The daily play a player finished or is playing today, if any.
@@ -867,4 +869,32 @@ public enum PlayError: Error, Equatable {
     case dailyAlreadyPlayed(playId: String?)
     /// The package changed every time a play of it was about to start; try again.
     case packageChanging
+}
+
+/// A player's daily streak and the days behind it.
+public struct DailyStreak: Sendable, Equatable {
+    /// One day's daily play: `yyyy-MM-dd` (UTC) and whether its quiz was solved.
+    public struct Day: Codable, Sendable, Equatable {
+        public var day: String
+        public var solved: Bool
+
+        public init(day: String, solved: Bool) {
+            self.day = day
+            self.solved = solved
+        }
+    }
+
+    /// How many days, today included, the calendar of daily plays covers: five weeks.
+    public static let calendarDays = 35
+
+    public var current: Int
+    public var best: Int
+    /// The days of the last `calendarDays` with a finished daily play, oldest first.
+    public var recentDays: [Day]
+
+    public init(current: Int, best: Int, recentDays: [Day] = []) {
+        self.current = current
+        self.best = best
+        self.recentDays = recentDays
+    }
 }

@@ -10,6 +10,14 @@ public struct LeaderboardView: Sendable {
     public var board: Leaderboard
     /// Only for the package's owner.
     public var quizzes: [QuizSolveStats]?
+    /// How many stages each quiz reveals, in order; only for the package's owner.
+    public var stageCounts: [Int]?
+
+    /// Each quiz's solves per stage, from stage 1 to the quiz's last; only for the package's owner.
+    public func solvedAtStage(of quiz: QuizSolveStats) -> [StageCount] {
+        let stages = stageCounts.flatMap { $0.indices.contains(quiz.position - 1) ? $0[quiz.position - 1] : nil } ?? 0
+        return Distribution.stages(quiz.solvedAtStage, through: stages)
+    }
 }
 
 /// Leaderboards: the best ranked plays of a package (each player's first finished play of it) and the viewer's own.
@@ -27,8 +35,10 @@ public struct Leaderboards: Sendable {
         let store = try environment.store()
         let board = try await store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
         let isMaker = viewer != nil && package.ownerId == viewer?.id
-        let quizzes = isMaker ? try await store.quizSolveStats(packageId: package.id) : nil
-        return LeaderboardView(package: package, board: board, quizzes: quizzes)
+        guard isMaker else { return LeaderboardView(package: package, board: board) }
+        return LeaderboardView(
+            package: package, board: board, quizzes: try await store.quizSolveStats(packageId: package.id),
+            stageCounts: try await store.package(id: package.id).quizzes.map(\.areas.count))
     }
 }
 
@@ -38,7 +48,7 @@ public struct DailyView: Sendable {
     public var choice: DailyChoice
     public var package: QuizPackage
     public var stageCount: Int
-    public var streak: (current: Int, best: Int)?
+    public var streak: DailyStreak?
     /// The viewer's daily play of today, finished or not.
     public var play: PlayView?
 }

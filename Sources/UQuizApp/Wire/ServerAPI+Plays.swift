@@ -136,11 +136,14 @@ extension ServerAPI {
             public var hinted: Int?
             /// The wrong guesses most plays made (normalized, most first, at most 5; nobody named).
             public var commonWrongGuesses: [String]?
+            /// How many solves came at each stage, from stage 1 to the quiz's last.
+            public var solvedAtStage: [StageCount]?
 
             public init(
                 number: Int, attempts: Int, solved: Int, solveRate: Double? = nil, averageStage: Double? = nil, hinted: Int? = nil,
-                commonWrongGuesses: [String]? = nil
+                commonWrongGuesses: [String]? = nil, solvedAtStage: [StageCount]? = nil
             ) {
+                self.solvedAtStage = solvedAtStage
                 self.commonWrongGuesses = commonWrongGuesses
                 self.hinted = hinted
                 self.number = number
@@ -156,8 +159,13 @@ extension ServerAPI {
         public var top: [Line]
         public var me: Line?
         public var quizzes: [QuizLine]?
+        /// The ranked plays' scores in round bins (`Distribution.scoreBins`); `me` says which bin is the viewer's.
+        public var scores: [ScoreBin]?
 
-        public init(shareCode: String, rankedPlays: Int, top: [Line], me: Line? = nil, quizzes: [QuizLine]? = nil) {
+        public init(
+            shareCode: String, rankedPlays: Int, top: [Line], me: Line? = nil, quizzes: [QuizLine]? = nil, scores: [ScoreBin]? = nil
+        ) {
+            self.scores = scores
             self.shareCode = shareCode
             self.rankedPlays = rankedPlays
             self.top = top

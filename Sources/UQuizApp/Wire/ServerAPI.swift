@@ -88,6 +88,8 @@ public enum ServerAPI {
             public var played: Int
             /// The mean stage of the quizzes solved; absent while none is.
             public var averageStage: Double?
+            /// How many quizzes were solved at each stage, from stage 1 to the latest one solved at.
+            public var solvedAtStage: [StageCount]?
         }
 
         public struct PlayResult: Codable, Sendable, Equatable {
@@ -108,6 +110,9 @@ public enum ServerAPI {
         public struct Daily: Codable, Sendable, Equatable {
             public var streak: Int
             public var bestStreak: Int
+            /// The days of the last `DailyStreak.calendarDays` (UTC, today included) on which a daily play finished,
+            /// oldest first.
+            public var days: [DailyStreak.Day]?
         }
 
         public struct Rooms: Codable, Sendable, Equatable {
@@ -141,20 +146,20 @@ public enum ServerAPI {
         public var recentRooms: [RoomResult]
 
         init(
-            player: Player, plays: PlayerPlayTotals, recentPlays: [PlayerPlayRow], streak: (current: Int, best: Int),
+            player: Player, plays: PlayerPlayTotals, recentPlays: [PlayerPlayRow], streak: DailyStreak,
             rooms: RoomStats, recent: [RoomResultRow]
         ) {
             id = player.id
             name = player.name
             self.plays = Plays(
                 plays: plays.plays, points: plays.points, solved: plays.solved, played: plays.played,
-                averageStage: plays.averageStage)
+                averageStage: plays.averageStage, solvedAtStage: Distribution.stages(plays.solvedAtStage))
             self.recentPlays = recentPlays.map {
                 PlayResult(
                     playId: $0.publicId, shareCode: $0.shareCode, title: $0.title, score: $0.score, solved: $0.solved,
                     played: $0.played, ranked: $0.ranked, dailyDay: $0.dailyDay, finishedAt: $0.finishedAt)
             }
-            daily = Daily(streak: streak.current, bestStreak: streak.best)
+            daily = Daily(streak: streak.current, bestStreak: streak.best, days: streak.recentDays)
             self.rooms = Rooms(rooms: rooms.rooms, wins: rooms.wins, points: rooms.points, solved: rooms.solved, played: rooms.played)
             recentRooms = recent.map {
                 RoomResult(
