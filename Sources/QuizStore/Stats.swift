@@ -69,7 +69,7 @@ extension AppDatabase {
                 plays: plays,
                 attempts: outcomes.count, correct: outcomes.filter { $0["correct"] as Bool }.count, bestStreak: best,
                 currentStreak: run, averageStage: stages.isEmpty ? nil : Double(stages.reduce(0, +)) / Double(stages.count),
-                packages: packages, hardest: hardest)
+                solvedAtStage: stages.reduce(into: [:]) { $0[$1, default: 0] += 1 }, packages: packages, hardest: hardest)
         }
     }
 }

@@ -128,6 +128,9 @@ enum SettingKeys {
     static let metricsToken = SettingKey(
         key: "serve.metricsToken", kind: .string, defaultValue: nil,
         help: "the bearer token uquiz serve's GET /metrics asks for (none: no /metrics)", secretVariable: "UQUIZ_METRICS_TOKEN")
+    static let sound = SettingKey(
+        key: "sound", kind: .string, defaultValue: "off",
+        help: "on: the full-screen solve and room players ring the terminal's bell for right, wrong and time up")
     static let cacheDirectory = SettingKey(
         key: "cacheDir", kind: .string, defaultValue: nil, help: "cache folder (default $XDG_CACHE_HOME/uquiz)")
 
@@ -135,7 +138,7 @@ enum SettingKeys {
         [database, seed, web, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, logFormat, metricsToken]
+                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, logFormat, metricsToken, sound]
     }
 }
 
@@ -390,6 +393,17 @@ package struct Settings: Sendable {
     private func sqlitePath() throws -> String {
         if let (path, _) = try lookup(SettingKeys.database), !path.isEmpty { return expandTilde(path) }
         return Self.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/uquiz/uquiz.sqlite"
+    }
+
+    /// Whether the full-screen players ring the bell: `--sound`, else the `sound` setting (off by default).
+    func sound(flag: Bool) throws -> Bool {
+        if flag { return true }
+        guard let (value, source) = try lookup(SettingKeys.sound) else { return false }
+        switch value.lowercased() {
+        case "on": return true
+        case "off": return false
+        default: throw CommandFailure(message: "sound \"\(value)\" (from \(source)) is not on or off")
+        }
     }
 
     /// How `uquiz serve` logs: `--log-format`, else the `serve.logFormat` setting (text by default).

@@ -86,10 +86,16 @@ public struct PlayStats: Sendable, Equatable {
     public var currentStreak: Int
     /// Mean stage at which correct answers came, 1 = the first area; `nil` before any.
     public var averageStage: Double?
+    /// How many correct answers came at each stage.
+    public var solvedAtStage: [Int: Int]
     public var packages: [PackageLine]
     public var hardest: [HardQuiz]
 
-    public init(plays: Int, attempts: Int, correct: Int, bestStreak: Int, currentStreak: Int, averageStage: Double? = nil, packages: [PackageLine], hardest: [HardQuiz]) {
+    public init(
+        plays: Int, attempts: Int, correct: Int, bestStreak: Int, currentStreak: Int, averageStage: Double? = nil,
+        solvedAtStage: [Int: Int] = [:], packages: [PackageLine], hardest: [HardQuiz]
+    ) {
+        self.solvedAtStage = solvedAtStage
         self.plays = plays
         self.attempts = attempts
         self.correct = correct

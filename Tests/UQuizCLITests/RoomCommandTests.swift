@@ -201,7 +201,7 @@ struct RoomCommandTests {
         var environment = player.environment
         environment["TERM"] = "xterm-256color"
         let screen = try PseudoTerminalSession(
-            binary: uquizBinary, arguments: ["room", "join", code, "--server", server.baseURL, "--name", "Dee"],
+            binary: uquizBinary, arguments: ["room", "join", code, "--server", server.baseURL, "--name", "Dee", "--sound"],
             environment: environment)
         screen.resize(rows: 45, columns: 100)
         #expect(screen.waitFor("\u{1B}[?1049h"), "the alternate screen")
@@ -211,8 +211,12 @@ struct RoomCommandTests {
         host.type("/start")
         #expect(screen.waitFor("quiz 1/1 · stage 1/3"))
         #expect(screen.waitFor("▀"), "the server's stage poster in half blocks")
+        #expect(!screen.transcript.contains("\u{07}"), "no bell before a guess")
+        screen.type("sunrise\n")
+        #expect(screen.waitFor("\u{07}"), "--sound: a wrong guess rings the bell")
         screen.type("metropolis\n")
         #expect(screen.waitFor("✓ Right! +"))
+        #expect(screen.waitFor("\u{07}", occurrence: 2), "and a right one")
         _ = try host.waitFor("Dee's solve") { self.type($0) == "solved" ? true : nil }
         host.type("/skip")
         #expect(screen.waitFor("Podium"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import UQuizCLI
 import UQuizTestSupport
 
 #if canImport(Glibc)
@@ -376,6 +377,27 @@ struct ServeCommandTests {
         let makersView = try maker.run(["leaderboard", code])
         #expect(makersView.stdout.contains("QUIZ  ATTEMPTS  SOLVED  RATE  AVG STAGE"), "the maker sees each quiz")
         #expect(!board.stdout.contains("AVG STAGE"), "others do not")
+        // The charts at 40 and 120 columns: the one ranked play in its score bin, marked for its player; for the
+        // maker the quiz solved by its one attempt, at the stage the server recorded.
+        let json = try jsonObject(try maker.run(["leaderboard", code, "--json"]).stdout)
+        let stage = try #require((json["quizzes"] as? [[String: Any]])?.first?["solvedAtStage"] as? [[String: Int]])
+        let solvedAt = try #require(stage.first { $0["solved"] == 1 }?["stage"])
+        for columns in [40, 120] {
+            let mine = try player.run(["leaderboard", code], extraEnvironment: ["COLUMNS": "\(columns)"]).stdout
+            let theirs = try maker.run(["leaderboard", code], extraEnvironment: ["COLUMNS": "\(columns)"]).stdout
+            for text in [mine, theirs] {
+                let bars = text.split(separator: "\n").filter { $0.contains("█") }
+                #expect(!bars.isEmpty && bars.allSatisfy { TextWidth.of(String($0)) <= columns }, "\(text)")
+            }
+            #expect(mine.contains("Scores of the ranked plays") && mine.contains(" 1 ← you"), "\(mine)")
+            #expect(!mine.contains("Solve rate per quiz"), "only the maker sees how each quiz fares")
+            #expect(theirs.contains("Solve rate per quiz") && theirs.contains("  quiz 1 "), "\(theirs)")
+            #expect(theirs.contains("100% (1 of 1), hint 0") || theirs.contains("50% (1 of 2), hint 0"), "\(theirs)")
+            let stageLine = try #require(theirs.split(separator: "\n").first { $0.hasPrefix("  stage \(solvedAt) ") }, "\(theirs)")
+            #expect(stageLine.hasSuffix(" 1") && stageLine.contains("█"))
+        }
+        let dumb = try maker.run(["leaderboard", code], extraEnvironment: ["TERM": "dumb", "COLUMNS": "40"]).stdout
+        #expect(dumb.contains("Solve rate per quiz") && !dumb.contains("█") && dumb.contains("#"), "\(dumb)")
 
         let again = try player.runWithInput(["solve", code, "--server", server.baseURL, "--json"], input: input)
         let summary = try #require(again.stdout.split(separator: "\n").last, "\(again.stderr)")

@@ -47,6 +47,45 @@ struct TerminalPlayerTests {
         #expect(leave != nil && summary != nil && leave!.lowerBound < summary!.lowerBound, "the terminal is restored before the summary")
         let stats = try jsonObject(try sandbox.run(["stats", "--json", "--player", "pty"]).stdout)
         #expect(stats["correct"] as? Int == 1)
+        #expect(!transcript.contains("\u{07}"), "no bell unless asked for")
+    }
+
+    /// `--sound` rings the terminal's bell once for a wrong guess, once for a right one, twice when time is up; the
+    /// `sound` setting does the same, and never in --plain or --json lines.
+    @Test func theBellRingsForWrongRightAndTimeUpOnlyWhenAskedFor() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.5", "--player", "pty", "--sound"])
+        #expect(session.waitFor("quiz 1/1"))
+        session.type("sunrise\n")
+        #expect(session.waitFor("\"sunrise\" is wrong"))
+        #expect(session.waitFor("\u{07}"), "a wrong guess rings")
+        session.type("metropolis\n")
+        #expect(session.waitFor("✓ Metropolis (1927)! +"))
+        #expect(session.waitFor("\u{07}", occurrence: 2), "a right guess rings")
+        session.type(" ")
+        #expect(session.waitForExit().status == 0)
+        #expect(session.transcript.filter { $0 == "\u{07}" }.count == 2)
+
+        var environment = sandbox.environment
+        environment["TERM"] = "xterm-256color"
+        environment["UQUIZ_SOUND"] = "on"
+        let bySetting = try PseudoTerminalSession(
+            binary: uquizBinary, arguments: ["solve", "en-silent", "--quiz", "1", "--time-scale", "0.1", "--player", "pty"],
+            environment: environment)
+        bySetting.resize(rows: 45, columns: 100)
+        #expect(bySetting.waitFor("Time is up: it was Metropolis", timeout: 60))
+        #expect(bySetting.waitFor("\u{07}\u{07}"), "time up rings twice, by the sound setting")
+        bySetting.type(" ")
+        #expect(bySetting.waitForExit().status == 0)
+
+        let plain = try sandbox.run(["solve", "en-silent", "--quiz", "1", "--plain", "--sound"])
+        #expect(plain.status == 64 && plain.stderr.contains("--sound rings in the full-screen player only"), "\(plain.stderr)")
+        let lines = try sandbox.run(
+            ["solve", "en-silent", "--quiz", "1", "--plain", "--time-scale", "0.05"], extraEnvironment: ["UQUIZ_SOUND": "on"])
+        #expect(lines.stdout.contains("quiz 1"), "\(lines.stdout)")
+        #expect(!lines.stdout.contains("\u{07}"), "the setting never rings in --plain lines")
+        let refused = try sandbox.run(["solve", "en-silent", "--quiz", "1", "--plain"], extraEnvironment: ["UQUIZ_SOUND": "loud"])
+        #expect(refused.status != 0 && refused.stderr.contains("sound \"loud\""), "\(refused.stderr)")
     }
 
     /// A terminal too small to play on stops the clock until it grows; the quiz then goes on where it was. At a 0.4 s quiz a running clock would be out long before the resize.

@@ -46,9 +46,12 @@ struct RoomOptions: ParsableArguments {
     @Flag(help: "One line per event, for scripts and screen readers.") var plain = false
     @Flag(help: "Every server message as one JSON line; commands and guesses read as lines from standard input.")
     var json = false
+    @Flag(help: "Ring the terminal's bell for your right and wrong guesses and when time runs out (the full screen only; default: the sound setting).")
+    var sound = false
 
     func validate() throws {
         if plain && json { throw ValidationError("--plain and --json exclude each other") }
+        if sound && (plain || json) { throw ValidationError(Bell.onlyFullScreen) }
     }
 
     /// The full screen runs on a terminal that can address the cursor, unless a line mode is asked for.
@@ -137,6 +140,7 @@ extension AppContext {
                 interruption = Interruption { FullScreen.restore() }
                 let player = RoomTerminalPlayer(
                     client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
+                player.bell = Bell(enabled: try settings.sound(flag: options.sound))
                 session = try player.run { () throws(ServerClientError) in
                     try start(RemoteRoom(client: client, connector: connector, input: player, observer: player))
                 }

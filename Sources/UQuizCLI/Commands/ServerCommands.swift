@@ -41,7 +41,7 @@ extension AppContext {
     /// A play started on the server by `start`, driven from standard input and told line by line (or as JSON); the
     /// server keeps the time, judges and scores. Ctrl-C stops following it (exit 130).
     func playOnServer(
-        _ client: ServerClient, json: Bool, fullScreen: Bool,
+        _ client: ServerClient, json: Bool, fullScreen: Bool, bell: Bell = .off,
         start: (ServerClient) throws(ServerClientError) -> ServerAPI.PlayState
     ) throws {
         let printer = RemoteSolvePrinter(json: json) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
@@ -50,6 +50,7 @@ extension AppContext {
             let interruption = Interruption { FullScreen.restore() }
             let player = RemoteTerminalPlayer(
                 client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
+            player.bell = bell
             outcome = try player.run {
                 try askServer(client) { client throws(ServerClientError) in
                     try RemoteSolve(client: client, input: player, observer: player).run(try start(client))
@@ -272,6 +273,10 @@ struct LeaderboardCommand: AsyncParsableCommand {
             A player's first finished play of a package is the ranked one; equal scores are ranked by the quicker play. \
             Logged in, your own line is shown too; the package's maker also sees each quiz's solve rate and the \
             average stage at which it is solved.
+
+            Charts: the ranked plays' scores (your bin marked), and for the maker the solve rate per quiz and the \
+            stage each quiz is solved at. They fit the terminal's width (COLUMNS when the output is not a terminal), \
+            in Unicode blocks, or in # with TERM=dumb or NO_COLOR set.
             """
     )
 
@@ -306,6 +311,35 @@ struct LeaderboardCommand: AsyncParsableCommand {
                 ]
             }
             print(TextTable(headers: ["QUIZ", "ATTEMPTS", "SOLVED", "RATE", "AVG STAGE"], rows: rows).render(terminal: context.terminal))
+        }
+        Self.charts(board, terminal: context.terminal, width: BarChart.terminalWidth(), glyphs: .current())
+    }
+
+    /// The board's distributions as bar charts: scores for everyone, each quiz's solves for its maker.
+    static func charts(_ board: ServerAPI.Leaderboard, terminal: Terminal, width: Int, glyphs: BarChart.Glyphs) {
+        func chart(_ title: String, _ chart: BarChart) {
+            print("")
+            print(terminal.bold(title))
+            chart.lines(width: width, glyphs: glyphs).forEach { print($0) }
+        }
+        if let bins = board.scores, !bins.isEmpty {
+            let mine = board.me.flatMap { Distribution.bin(of: $0.score, in: bins) }
+            chart("Scores of the ranked plays", BarChart(bars: bins.enumerated().map { index, bin in
+                BarChart.Bar(label: bin.from == bin.to ? "\(bin.from)" : "\(bin.from)-\(bin.to)", value: bin.plays, marked: index == mine)
+            }))
+        }
+        guard let quizzes = board.quizzes, !quizzes.isEmpty else { return }
+        chart("Solve rate per quiz", BarChart(
+            bars: quizzes.map { quiz in
+                BarChart.Bar(
+                    label: "quiz \(quiz.number)", value: Int(((quiz.solveRate ?? 0) * 100).rounded()),
+                    figure: "\(quiz.solveRate.map { String(format: "%.0f%%", $0 * 100) } ?? "-") (\(quiz.solved) of \(quiz.attempts)), hint \(quiz.hinted ?? 0)")
+            },
+            fullScale: 100))
+        for quiz in quizzes {
+            guard let stages = quiz.solvedAtStage, stages.contains(where: { $0.solved > 0 }) else { continue }
+            chart("Quiz \(quiz.number): the stage it is solved at", BarChart(
+                bars: stages.map { BarChart.Bar(label: "stage \($0.stage)", value: $0.solved) }))
         }
     }
 }
@@ -343,7 +377,8 @@ struct DailyCommand: AsyncParsableCommand {
         }
         let fullScreen = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !json
             && !["dumb", nil].contains(ProcessInfo.processInfo.environment["TERM"])
-        try context.playOnServer(client, json: json, fullScreen: fullScreen) { client throws(ServerClientError) in
+        let bell = Bell(enabled: try fullScreen && context.settings.sound(flag: false))
+        try context.playOnServer(client, json: json, fullScreen: fullScreen, bell: bell) { client throws(ServerClientError) in
             try client.startDaily()
         }
     }

@@ -38,6 +38,8 @@ struct SolveCommand: AsyncParsableCommand {
     @Option(help: "Seed for --shuffle, for the same order every time.") var seed: UInt64?
     @Flag(help: "One line per event, for scripts and screen readers.") var plain = false
     @Flag(help: "One JSON object per event and line.") var json = false
+    @Flag(help: "Ring the terminal's bell for a right guess, a wrong one and time up (the full-screen player only; default: the sound setting).")
+    var sound = false
     @Option(help: "Speed the clock up (0.01) or down (2); 1 is real time.") var timeScale: Double = 1
     @Option(help: "Your name in the statistics (default: the player setting, else your user name).") var player: String?
     @Flag(help: "Download no posters: play with the bundled and cached ones.") var offline = false
@@ -63,6 +65,7 @@ struct SolveCommand: AsyncParsableCommand {
 
     func checkFlags() throws {
         if plain && json { throw ValidationError("--plain and --json exclude each other") }
+        if sound && (plain || json) { throw ValidationError(Bell.onlyFullScreen) }
         if !(timeScale > 0 && timeScale <= 100) { throw ValidationError("--time-scale must be more than 0 and at most 100") }
         if seed != nil && !shuffle { throw ValidationError("--seed goes with --shuffle") }
         if let quiz, quiz < 1 { throw ValidationError("--quiz must be 1 or more") }
@@ -88,8 +91,10 @@ struct SolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try await AppContext.make(store)
+        // Read even when nothing rings (a line mode), so that a wrong setting is said whatever the mode.
+        let bell = Bell(enabled: try context.settings.sound(flag: sound) && fullScreen)
         if let server, let package {
-            return try context.playOnServer(try context.serverClient(url: server), json: json, fullScreen: fullScreen) {
+            return try context.playOnServer(try context.serverClient(url: server), json: json, fullScreen: fullScreen, bell: bell) {
                 client throws(ServerClientError) in try client.startPlay(shareCode: package)
             }
         }
@@ -114,7 +119,7 @@ struct SolveCommand: AsyncParsableCommand {
         let name = try context.settings.playerName(flag: player)
         let interruption = fullScreen ? Interruption { TerminalPlayer.restoreForGood() } : Interruption()
         let summary = try fullScreen
-            ? playOnScreen(plan, play: play, player: name, context: context, interruption: interruption)
+            ? playOnScreen(plan, play: play, player: name, context: context, interruption: interruption, bell: bell)
             : play.run(
                 plan, player: name, timeScale: timeScale, input: LineSolveInput(interruption: interruption),
                 observer: linePrinter(plan))
@@ -133,7 +138,7 @@ struct SolveCommand: AsyncParsableCommand {
 
     /// Downloads the posters the play needs, then plays in the alternate screen.
     private func playOnScreen(
-        _ plan: SolvePlan, play: PlayPackage, player: String, context: AppContext, interruption: Interruption
+        _ plan: SolvePlan, play: PlayPackage, player: String, context: AppContext, interruption: Interruption, bell: Bell
     ) throws -> SolveSummary {
         var loader = PosterLoader(environment: context.environment)
         loader.willDownload = { count in Console.note("Downloading \(count) poster\(count == 1 ? "" : "s")…") }
@@ -144,6 +149,7 @@ struct SolveCommand: AsyncParsableCommand {
             levels: play.levels, timeScale: timeScale, packageTitle: plan.package.title,
             environment: ProcessInfo.processInfo.environment, describe: Wording.posterUnavailable,
             interruption: interruption)
+        screen.bell = bell
         return try screen.run {
             try play.run(plan, player: player, timeScale: timeScale, input: screen, observer: screen)
         }

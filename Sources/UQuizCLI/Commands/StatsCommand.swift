@@ -10,8 +10,12 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "How solving has gone: plays, correct rate per package, streaks, the stage answers come at, hardest quizzes.",
         discussion: """
-            --json prints {plays, attempts, correct, bestStreak, currentStreak, averageStage, packages: [{shareCode, \
-            title, plays, attempts, correct, bestScore}], hardest: [{package, position, title, attempts, correct}]}.
+            The charts fit the terminal's width (COLUMNS when the output is not a terminal) and are drawn in Unicode \
+            blocks, or in # with TERM=dumb or NO_COLOR set.
+
+            --json prints {plays, attempts, correct, bestStreak, currentStreak, averageStage, solvedAtStage: \
+            [{stage, solved}], packages: [{shareCode, title, plays, attempts, correct, bestScore}], hardest: [{package, \
+            position, title, attempts, correct}]}.
             """
     )
 
@@ -34,18 +38,30 @@ struct StatsCommand: AsyncParsableCommand {
             return
         }
         let terminal = context.terminal
+        let width = BarChart.terminalWidth()
+        let glyphs = BarChart.Glyphs.current()
         print(terminal.bold("Overall"))
         print("  \(stats.plays) plays, \(stats.correct) of \(stats.attempts) quizzes solved (\(Self.percent(stats.correct, stats.attempts)))")
         print("  best streak \(stats.bestStreak), current streak \(stats.currentStreak)")
         if let stage = stats.averageStage { print(String(format: "  answers come at area %.1f on average", stage)) }
+        let stages = Distribution.stages(stats.solvedAtStage)
+        if !stages.isEmpty {
+            print("")
+            print(terminal.bold("The area answers come at"))
+            let chart = BarChart(bars: stages.map { BarChart.Bar(label: "area \($0.stage)", value: $0.solved) })
+            chart.lines(width: width, glyphs: glyphs).forEach { print($0) }
+        }
         print("")
         print(terminal.bold("Correct answers by package"))
-        let width = stats.packages.map { TextWidth.of(SafeText.clean($0.title)) }.max() ?? 0
-        for line in stats.packages {
-            let title = TextWidth.fit(SafeText.clean(line.title), to: min(width, 36))
-            let best = line.bestScore.map { ", best \($0)" } ?? ""
-            print("  \(title)  \(Self.bar(line.correct, of: line.attempts))  \(Self.percent(line.correct, line.attempts)) of \(line.attempts)\(best)")
-        }
+        let chart = BarChart(
+            bars: stats.packages.map { line in
+                let best = line.bestScore.map { ", best \($0)" } ?? ""
+                return BarChart.Bar(
+                    label: line.title, value: line.attempts == 0 ? 0 : 100 * line.correct / line.attempts,
+                    figure: "\(Self.percent(line.correct, line.attempts)) of \(line.attempts)\(best)")
+            },
+            fullScale: 100)
+        chart.lines(width: width, glyphs: glyphs).forEach { print($0) }
         if !stats.hardest.isEmpty {
             print("")
             print(terminal.bold("Hardest quizzes"))
@@ -57,12 +73,6 @@ struct StatsCommand: AsyncParsableCommand {
 
     static func percent(_ part: Int, _ whole: Int) -> String {
         whole == 0 ? "-" : "\(Int((100 * Double(part) / Double(whole)).rounded()))%"
-    }
-
-    /// `██████░░░░`: twenty cells, one per 5%.
-    static func bar(_ part: Int, of whole: Int) -> String {
-        let filled = whole == 0 ? 0 : Int((20 * Double(part) / Double(whole)).rounded())
-        return String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
     }
 }
 
@@ -91,6 +101,7 @@ struct StatsJSON: Encodable {
     var bestStreak: Int
     var currentStreak: Int
     @NullEncodable var averageStage: Double?
+    var solvedAtStage: [StageCount]
     var packages: [PackageLineJSON]
     var hardest: [HardQuizJSON]
 
@@ -101,6 +112,7 @@ struct StatsJSON: Encodable {
         bestStreak = stats.bestStreak
         currentStreak = stats.currentStreak
         averageStage = stats.averageStage
+        solvedAtStage = Distribution.stages(stats.solvedAtStage)
         packages = stats.packages.map {
             PackageLineJSON(
                 shareCode: $0.shareCode, title: $0.title, plays: $0.plays, attempts: $0.attempts, correct: $0.correct,

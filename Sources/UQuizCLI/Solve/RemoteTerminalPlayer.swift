@@ -28,6 +28,8 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     private var poster: Result<CellRaster, ServerClientError>?
     private var guessLine = GuessLine(tabLine: "/skip")
     private var status = ""
+    /// Rung for a wrong guess, a solve and the time running out.
+    var bell = Bell.off
 
     static let footer = "Enter guesses · ? hint · Tab skips · Ctrl-C stops (the server's clock runs on)"
 
@@ -98,6 +100,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
 
     func guessRejected(_ text: String, judgement: String) {
         status = "✗ \"\(SafeText.clean(text))\" is wrong (\(RemoteSolvePrinter.reason(judgement)))"
+        bell.ring(.wrong)
     }
 
     func hinted(_ hint: String) {
@@ -118,6 +121,11 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
         case .skipped: "Skipped: it was \(answer)"
         }
         draw()
+        switch result.outcome {
+        case .solved: bell.ring(.right)
+        case .missed: bell.ring(.timeUp)
+        case .skipped: break
+        }
     }
 
     private func show(_ quiz: ServerAPI.QuizState) {

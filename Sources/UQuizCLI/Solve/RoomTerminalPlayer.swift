@@ -94,6 +94,8 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
     private var poster: (quiz: Int, stage: Int?, raster: CellRaster?)?
     private var guessLine = GuessLine()
     private var status = ""
+    /// Rung for this player's wrong guess and solve, and for a quiz whose time ran out before they solved it.
+    var bell = Bell.off
 
     init(client: ServerClient, interruption: Interruption, environment: [String: String]) {
         self.client = client
@@ -153,6 +155,13 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
             if let notice = session.notice { status = notice }
         }
         draw()
+        switch message {
+        case .guessJudged(let judged) where judged.judgement == "accepted": bell.ring(.right)
+        case .guessJudged(let judged) where judged.judgement != "empty": bell.ring(.wrong)
+        case .quizEnded(let ended) where ended.ending == "timeUp" && !ended.solvers.contains(where: { $0.player == session.me }):
+            bell.ring(.timeUp)
+        default: break
+        }
     }
 
     func poster(_ jpeg: Result<Data, ServerClientError>, quiz: Int, stage: Int?, session: RoomSession) {

@@ -128,6 +128,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     /// Paused because the terminal became too small to play on: the clock waits for a resize, not for a key.
     private var pausedForSize = false
     private var signalSources: [any DispatchSourceSignal] = []
+    /// Rung for a wrong guess, a solve and the time running out.
+    var bell = Bell.off
 
     init(
         posters: [Int: Result<CellRaster, PosterUnavailable>], quizCount: Int, levels: LevelRules, timeScale: Double,
@@ -290,6 +292,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             }
         case let .guessed(_, guess, verdict, _) where !verdict.isAccepted:
             status = "✗ \"\(SafeText.clean(guess))\" is wrong (\(verdict.reason(for: guess)))"
+            write(bell.signal(.wrong))
         case let .hintShown(_, hint, _):
             status = "Hint: \(hint)"
         case .paused where pausedForSize:
@@ -356,6 +359,11 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         let next = round.number < quizCount ? "any key: the next quiz" : "any key: the summary"
         output += "\u{1B}[\(size.rows - 2);1H\u{1B}[2K \(TextWidth.cut(line, to: size.columns - 2))"
         output += "\u{1B}[\(size.rows - 1);1H\u{1B}[2K\u{1B}[\(size.rows);1H\u{1B}[2K \(next)"
+        switch result.outcome {
+        case .solved: output += bell.signal(.right)
+        case .missed: output += bell.signal(.timeUp)
+        case .skipped: break
+        }
         write(output)
         // The whole poster is the reward: it stays until a key, and the next quiz's clock starts only then.
         _ = readInput(timeout: -1)
