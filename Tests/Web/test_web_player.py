@@ -57,10 +57,12 @@ AREA_MEANS = """
 }
 """
 
-# Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`), the player's (`/me`), and the
-# report form (a package's page, once "Report" is opened).
+# Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`), the player's (`/me`), the
+# report form (a package's page, once "Report" is opened), and the sound (a play's or a room's, once the person turns
+# it on).
 LAZY_ASSETS = {
     "play.js": "play", "room.js": "room", "me.js": "me", "report.js": "report", "make.js": "make", "make.css": "make",
+    "sound.js": "sound",
 }
 
 # Cells far from every area: never revealed before the end.

@@ -6,7 +6,7 @@
 
 import { ApiError, encode, playerApi, optionalPlayerApi } from './api.js';
 import { setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds } from './ui.js';
+import { PosterLayers, clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle } from './ui.js';
 
 /// Added to every time the server gives before acting on it: timers may fire a little early, and the server rounds
 /// up already, so this only covers the timer.
@@ -77,7 +77,7 @@ export class PlayScreen {
       element('div', { class: 'answer-row' }, [
         this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] }),
       ]),
-      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton]),
+      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
     ]);
     this.endSection = element('section', { id: 'end', class: 'end', hidden: '', tabindex: '-1' });
     this.section = element('section', { class: 'play' }, [
@@ -355,6 +355,7 @@ export class PlayScreen {
     try {
       const answer = await playerApi('POST', `/v1/plays/${encode(this.playId)}/guesses`, { quiz: quiz.number, text });
       const receivedAt = performance.now();
+      cue(answer.judgement);
       if (answer.judgement === 'accepted') {
         this.guess.value = '';
       } else {
@@ -418,6 +419,7 @@ export class PlayScreen {
   async showEnd() {
     if (this.ended) return;
     this.ended = true;
+    cue('end');
     clearTimeout(this.timer);
     document.removeEventListener('keydown', this.onKey);
     sessionStorage.removeItem(this.storageKey);

@@ -3,7 +3,7 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { addTexts, setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds } from './ui.js';
+import { PosterLayers, clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle } from './ui.js';
 
 // The room's texts join the page's tables only where a room is shown.
 addTexts({
@@ -219,7 +219,7 @@ export class RoomScreen {
     this.form = element('form', { id: 'answer', class: 'answer-bar', hidden: '' }, [
       element('label', { for: 'guess', i18n: ['play.guess'] }),
       element('div', { class: 'answer-row' }, [this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] })]),
-      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton]),
+      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
     ]);
     this.dock = dock(this.main, [this.hintText, this.verdict, this.solvedList, this.form]);
     this.dock.hidden = true;
@@ -564,6 +564,7 @@ export class RoomScreen {
   }
 
   judged(message) {
+    cue(message.judgement);
     if (message.judgement === 'accepted') {
       this.doneQuiz = message.quiz;
       this.guess.value = '';
@@ -627,6 +628,7 @@ export class RoomScreen {
 
   showPodium(podium) {
     this.phase = 'finished';
+    cue('end');
     this.showLobby(this.lobby);
     this.nextQuizAt = null;
     this.countdown.hidden = true;

@@ -55,6 +55,7 @@ export class PosterLayers {
       this.canvas.height = bitmap.height;
     }
     this.layers.push({ bitmap, stage, start: performance.now(), fadeMs });
+    cue('poster', stage);
   }
 
   /// Draws the frame at `now` (a `performance.now()` time); whether a fade is still running.
@@ -112,6 +113,7 @@ function showSeconds(node, key, leftMs, args = {}) {
   if (node.dataset.seconds === String(seconds) && node.dataset.i18n === key) return;
   node.dataset.seconds = String(seconds);
   setText(node, key, { ...args, seconds });
+  cue(key, seconds);
 }
 
 /// The dock of a play or a room, holding `children` (what the game says, then the answer form): fixed at the bottom
@@ -143,4 +145,15 @@ function keepAboveKeyboard(bar) {
   place();
 }
 
-export { clearText, copyButton, dock, element, makeYourOwn, shortcutButton, showSeconds };
+/// Sound, off until the toggle's click (which makes the audio context) loads sound.js.
+let sound;
+const cue = (...args) => sound?.cue(...args);
+function soundToggle() {
+  const button = element('button', { type: 'button', 'aria-pressed': 'false', i18n: ['sound.off'] });
+  const load = (context) => import('./sound.js').then((module) => (sound = module).take(button, context));
+  if (localStorage.getItem('uquiz.sound') === 'on') load();
+  else button.addEventListener('click', () => load(new AudioContext()), { once: true });
+  return button;
+}
+
+export { clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle };
