@@ -34,20 +34,24 @@ public enum ReadableName {
     /// compatibility forms folded (full-width letters, ligatures, "Ada" and "ADA"). The skeleton decomposes the text,
     /// replaces each character by its prototype from TR39's confusables (Cyrillic "а" and Latin "a", Armenian "օ" and
     /// "o", "m" and "rn", "0" and "O", ...) and decomposes again; hidden characters are left out first. Case is folded
-    /// between two skeletons: before, a capital would lose its look-alikes ("I" is drawn as "l", not as "i"); after,
-    /// a prototype's capital ("O" for "0") would tell names apart by case.
+    /// in between: letters beyond ASCII are first read as what they are drawn like (a Cherokee "Ꭺ" is an "A", whose
+    /// lowercase is "a"; lowercased first it would be another letter), then case is folded so that "IMG" and "img" are
+    /// one name, then the skeleton is taken, and case folded again for prototypes that are capitals ("O" for "0").
+    /// So case wins over TR39 where they differ: a capital "I" is an "i" here, not the "l" it is drawn like.
     public static func skeleton(_ text: String) -> String {
         let visible = String(String.UnicodeScalarView(text.precomposedStringWithCompatibilityMapping.unicodeScalars.filter { !isHidden($0) }))
-        return prototypes(of: prototypes(of: visible).lowercased())
+        let read = prototypes(of: visible, where: { !$0.isASCII })
+        return prototypes(of: prototypes(of: read.lowercased()).lowercased())
     }
 
-    /// TR39's skeleton: `text` decomposed, each character replaced by its prototype, decomposed again.
-    static func prototypes(of text: String) -> String {
-        var mapped = String.UnicodeScalarView()
+    /// TR39's skeleton: `text` decomposed, each character (each that `mapped` says) replaced by its prototype,
+    /// decomposed again.
+    static func prototypes(of text: String, where mapped: (Unicode.Scalar) -> Bool = { _ in true }) -> String {
+        var result = String.UnicodeScalarView()
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
-            if let prototype = confusables[scalar.value] { mapped.append(contentsOf: prototype) } else { mapped.append(scalar) }
+            if mapped(scalar), let prototype = confusables[scalar.value] { result.append(contentsOf: prototype) } else { result.append(scalar) }
         }
-        return String(mapped).decomposedStringWithCanonicalMapping
+        return String(result).decomposedStringWithCanonicalMapping
     }
 
     /// TR39's confusables as ICU compiles them (Confusables/confusables.txt, made by generate.py beside it): each line

@@ -89,5 +89,6 @@ struct ReadableNameTests {
         #expect(ReadableName.skeleton("BOSS") == ReadableName.skeleton("b0ss"), "zero and O, in any case")
         #expect(ReadableName.skeleton("\u{00C0}da") == ReadableName.skeleton("A\u{0300}da"), "composed and decomposed")
         #expect(ReadableName.skeleton("\u{00C0}da") != ReadableName.skeleton("Ada"), "an accent is seen")
+        #expect(ReadableName.skeleton("<B>B</B><IMG SRC=X>") == ReadableName.skeleton("<b>b</b><img src=x>"), "any case")
     }
 }
