@@ -193,13 +193,16 @@ async function showPackage(code) {
     reportSection(code),
   ]));
   start.focus();
-  publicApi('GET', `/v1/packages/${encode(code)}/leaderboard`).then((board) => {
+  const path = `/v1/packages/${encode(code)}/leaderboard`;
+  // As this browser's player, if any, so that the scores' chart says where they are.
+  (storedPlayer() ? optionalPlayerApi('GET', `${path}?around=me`).catch(() => publicApi('GET', path)) : publicApi('GET', path)).then((board) => {
     if (board.top.length === 0) return;
     best.append(
       element('h2', { i18n: ['package.best'] }),
       element('ol', { id: 'best-players' }, board.top.slice(0, 3).map((line) => element('li', {
         i18n: ['package.bestLine', { player: line.player, score: line.score }],
       }))));
+    if (board.scores?.length) import('./charts.js').then((charts) => best.append(charts.scoreDistribution(board.scores, board.me)), () => {});
   }).catch(() => best.remove());
 }
 

@@ -69,6 +69,22 @@ addTexts({
     'make.answers': 'Also accepted, besides the movie’s titles in English and Korean (separate answers with commas)',
     'make.playPreview': 'Play the preview',
     'make.previewAt': 'Stage {stage} of {count}, {seconds} s into the quiz',
+    'make.chartRate': 'Solve rate per quiz',
+    'make.chartRateSummary': 'Solved most: quiz {best} ({bestRate}); least: quiz {worst} ({worstRate}).',
+    'make.chartRateOne': 'Quiz {n} is solved in {rate} of its attempts.',
+    'make.chartRateSame': 'Every quiz played is solved in {rate} of its attempts.',
+    'make.chartQuiz': 'Quiz {n}',
+    'make.chartQuizHead': 'Quiz',
+    'make.chartRateHead': 'Solve rate',
+    'make.chartSolvedHead': 'Solved',
+    'make.chartSolvedOf': '{solved} of {attempts}',
+    'make.chartHints': 'Hint use per quiz',
+    'make.chartHintsSummary': 'The hint was asked in {hinted} of {attempts} attempts.',
+    'make.chartHinted': 'Hint asked',
+    'make.chartStagesAll': 'The stage players solve each quiz at',
+    'make.chartStages': 'Quiz {n}: the stage players solve at',
+    'make.chartStagesSummary': 'Most solves came at stage {stage}: {n} of {total}.',
+    'make.chartNoSolve': 'Nobody has solved it yet.',
     'make.previewEnd': 'Time is up at {seconds} s: the player sees the whole poster.',
   },
   ko: {
@@ -135,6 +151,22 @@ addTexts({
     'make.playedRule': '이미 {plays} 풀었습니다: 퀴즈·난이도·언어는 그대로이고 제목, 만든 사람 이름, 공개 범위만 바꿀 수 있습니다.',
     'make.saveChanges': '변경 저장',
     'make.updated': '저장했습니다: {link}',
+    'make.chartRate': '퀴즈별 정답률',
+    'make.chartRateSummary': '가장 많이 맞힌 퀴즈 {best} ({bestRate}), 가장 적게 맞힌 퀴즈 {worst} ({worstRate}).',
+    'make.chartRateOne': '퀴즈 {n}의 정답률은 {rate}입니다.',
+    'make.chartRateSame': '푼 퀴즈의 정답률이 모두 {rate}입니다.',
+    'make.chartQuiz': '퀴즈 {n}',
+    'make.chartQuizHead': '퀴즈',
+    'make.chartRateHead': '정답률',
+    'make.chartSolvedHead': '맞힘',
+    'make.chartSolvedOf': '{attempts}번 중 {solved}번',
+    'make.chartHints': '퀴즈별 힌트 사용',
+    'make.chartHintsSummary': '{attempts}번 중 {hinted}번 힌트를 봤습니다.',
+    'make.chartHinted': '힌트 봄',
+    'make.chartStagesAll': '퀴즈별로 맞히는 단계',
+    'make.chartStages': '퀴즈 {n}: 맞히는 단계',
+    'make.chartStagesSummary': '{stage}단계에서 가장 많이 맞혔습니다: {total}번 중 {n}번.',
+    'make.chartNoSolve': '아직 맞힌 사람이 없습니다.',
   },
 });
 
@@ -157,14 +189,71 @@ export async function showMake(main) {
 
 const percent = (rate) => `${Math.round(rate * 100)}%`;
 
+/// How the quizzes of the package `code` fare, as charts once some quiz has been played: the solve rate and the hint
+/// use of each quiz, and the stage each quiz is solved at.
+async function quizCharts(box, code, quizzes) {
+  const played = quizzes.filter((quiz) => quiz.attempts > 0);
+  if (!played.length) return;
+  const { barChart } = await import('./charts.js');
+  const rate = (quiz) => quiz.solveRate ?? 0;
+  const rated = [...played].sort((a, b) => rate(b) - rate(a));
+  const [best, worst] = [rated[0], rated.at(-1)];
+  const quizName = (quiz) => ['make.chartQuiz', { n: quiz.number }];
+  const rates = barChart({
+    id: `${code}-solve-rate`, className: 'solve-rate', title: ['make.chartRate'],
+    summary: rate(best) === rate(worst)
+      ? [played.length > 1 ? 'make.chartRateSame' : 'make.chartRateOne', { n: best.number, rate: percent(rate(best)) }]
+      : ['make.chartRateSummary', {
+        best: best.number, bestRate: percent(rate(best)), worst: worst.number, worstRate: percent(rate(worst)),
+      }],
+    head: ['make.chartQuizHead', 'make.chartRateHead', 'make.chartSolvedHead'],
+    max: 100,
+    items: quizzes.map((quiz) => ({
+      label: quiz.number, value: rate(quiz) * 100, text: quiz.attempts ? percent(rate(quiz)) : '-',
+    })),
+    rows: quizzes.map((quiz) => [quizName(quiz), quiz.attempts ? percent(rate(quiz)) : ['make.noRate'],
+      ['make.chartSolvedOf', { solved: quiz.solved, attempts: quiz.attempts }]]),
+  });
+  const hinted = (quiz) => quiz.hinted ?? 0;
+  const hints = barChart({
+    id: `${code}-hints`, className: 'hints', title: ['make.chartHints'],
+    summary: ['make.chartHintsSummary', {
+      hinted: played.reduce((sum, quiz) => sum + hinted(quiz), 0), attempts: played.reduce((sum, quiz) => sum + quiz.attempts, 0),
+    }],
+    head: ['make.chartQuizHead', 'make.chartHinted'],
+    max: 100,
+    items: quizzes.map((quiz) => ({
+      label: quiz.number, value: quiz.attempts ? (hinted(quiz) / quiz.attempts) * 100 : 0, text: `${hinted(quiz)}/${quiz.attempts}`,
+    })),
+    rows: quizzes.map((quiz) => [quizName(quiz), ['make.chartSolvedOf', { solved: hinted(quiz), attempts: quiz.attempts }]]),
+  });
+  const stages = played.filter((quiz) => quiz.solvedAtStage?.length).map((quiz) => {
+    const counts = quiz.solvedAtStage;
+    const total = counts.reduce((sum, stage) => sum + stage.solved, 0);
+    const most = counts.reduce((top, stage) => (stage.solved > top.solved ? stage : top));
+    return barChart({
+      id: `${code}-stages-${quiz.number}`, className: 'quiz-stages', height: 120,
+      title: ['make.chartStages', { n: quiz.number }],
+      summary: total ? ['make.chartStagesSummary', { stage: most.stage, n: most.solved, total }] : ['make.chartNoSolve'],
+      head: ['chart.stage', 'chart.solves'],
+      items: counts.map((stage) => ({ label: stage.stage, value: stage.solved })),
+      rows: counts.map((stage) => [stage.stage, stage.solved]),
+    });
+  });
+  box.replaceChildren(rates, hints, ...(stages.length
+    ? [element('h3', { i18n: ['make.chartStagesAll'] }), element('div', { class: 'charts-grid' }, stages)] : []));
+}
+
 /// One published package in the maker's list: its link, plays and solve rate, and on demand how each quiz fares
 /// (from its leaderboard, which shows that to its maker).
 function ownedPackage(owned) {
   const stats = element('ul', { class: 'maker-stats' });
-  const details = element('details', {}, [element('summary', { i18n: ['make.stats'] }), stats]);
+  const charts = element('div', { class: 'maker-charts' });
+  const details = element('details', {}, [element('summary', { i18n: ['make.stats'] }), stats, charts]);
   details.addEventListener('toggle', async () => {
     if (!details.open || stats.childElementCount) return;
     const board = await playerApi('GET', `/v1/packages/${encode(owned.shareCode)}/leaderboard`);
+    quizCharts(charts, owned.shareCode, board.quizzes ?? []).catch(() => charts.replaceChildren());
     stats.replaceChildren(...(board.quizzes ?? []).map((quiz) => element('li', {}, [
       element('span', {
         i18n: quiz.attempts === 0 ? ['make.quizUnplayed', { n: quiz.number }] : ['make.quizStats', {

@@ -38,6 +38,17 @@ addTexts({
     'me.useCode': 'Become that player here',
     'me.linked': 'This browser now plays as “{name}”.',
     'me.badCode': 'No such code: it lasts 10 minutes and works once. Make a new one on the other device.',
+    'me.chartScores': 'Your score per play',
+    'me.chartScoresSummary': 'Your latest play scored {last}; your best of these {plays} scored {best}.',
+    'me.chartScoresOne': 'Your play scored {last}.',
+    'me.chartNumber': '#',
+    'me.chartPlay': 'Play',
+    'me.chartDate': 'Date',
+    'me.chartStages': 'The stage you solve at',
+    'me.chartStagesSummary': 'Most of your solves came at stage {stage}: {n} of {total}.',
+    'me.chartDaily': 'Daily quiz calendar',
+    'me.chartDailySummary': 'In the last 35 days you played {played} and solved {solved}; streak {streak} (best {best}).',
+    'count.dailies': '{n} daily quizzes', 'count.dailies.one': '1 daily quiz',
   },
   ko: {
     'me.title': '내 기록',
@@ -68,6 +79,17 @@ addTexts({
     'me.useCode': '여기서 그 플레이어로 하기',
     'me.linked': '이 브라우저는 이제 “{name}”(으)로 풉니다.',
     'me.badCode': '그런 코드가 없습니다. 코드는 10분 동안 한 번만 쓸 수 있습니다. 다른 기기에서 새로 만드세요.',
+    'me.chartScores': '플레이별 점수',
+    'me.chartScoresSummary': '마지막 플레이는 {last}점, 이 {plays} 중 최고는 {best}점입니다.',
+    'me.chartScoresOne': '이 플레이는 {last}점입니다.',
+    'me.chartNumber': '#',
+    'me.chartPlay': '플레이',
+    'me.chartDate': '날짜',
+    'me.chartStages': '맞히는 단계',
+    'me.chartStagesSummary': '{stage}단계에서 가장 많이 맞혔습니다: {total}번 중 {n}번.',
+    'me.chartDaily': '오늘의 퀴즈 달력',
+    'me.chartDailySummary': '최근 35일 동안 오늘의 퀴즈를 {played} 풀어 {solved}번 맞혔습니다. 연속 {streak}일 (최고 {best}일).',
+    'count.dailies': '{n}번', 'count.dailies.one': '1번',
   },
 });
 
@@ -130,6 +152,49 @@ function playItem(play) {
   ]);
 }
 
+/// The player's numbers as charts, each only when there is something to draw: the score of each of the latest plays
+/// (oldest first), the stage of the solves, and the daily quizzes of the last 35 days.
+async function drawCharts(box, stats) {
+  const plays = [...stats.recentPlays].reverse();
+  const stages = stats.plays.solvedAtStage ?? [];
+  const days = stats.daily.days ?? [];
+  if (!plays.length && !days.length) return;
+  const { barChart, calendar, lineChart } = await import('./charts.js');
+  if (plays.length) {
+    const scores = plays.map((play) => play.score);
+    box.append(lineChart({
+      id: 'score-history', title: ['me.chartScores'],
+      summary: [scores.length > 1 ? 'me.chartScoresSummary' : 'me.chartScoresOne',
+        { last: scores.at(-1), best: Math.max(...scores), plays: counted('count.plays', scores.length) }],
+      head: ['me.chartNumber', 'me.chartPlay', 'me.chartDate', 'board.score'],
+      items: plays.map((play, index) => ({ label: index + 1, value: play.score })),
+      rows: plays.map((play, index) => [
+        index + 1, play.dailyDay ? ['me.daily', { day: play.dailyDay }] : play.title, day(play.finishedAt), play.score]),
+    }));
+  }
+  const total = stages.reduce((sum, stage) => sum + stage.solved, 0);
+  if (total) {
+    const most = stages.reduce((best, stage) => (stage.solved > best.solved ? stage : best));
+    box.append(barChart({
+      id: 'stage-chart', title: ['me.chartStages'],
+      summary: ['me.chartStagesSummary', { stage: most.stage, n: most.solved, total }],
+      head: ['chart.stage', 'chart.solves'],
+      items: stages.map((stage) => ({ label: stage.stage, value: stage.solved })),
+      rows: stages.map((stage) => [stage.stage, stage.solved]),
+    }));
+  }
+  if (days.length) {
+    box.append(calendar({
+      id: 'daily-calendar', title: ['me.chartDaily'],
+      summary: ['me.chartDailySummary', {
+        played: counted('count.dailies', days.length), solved: days.filter((one) => one.solved).length,
+        streak: stats.daily.streak, best: stats.daily.bestStreak,
+      }],
+      days, today: new Date().toISOString().slice(0, 10),
+    }));
+  }
+}
+
 function statsSections(stats) {
   const plays = element('section', { id: 'my-plays' }, [
     element('h2', { i18n: ['me.plays'] }),
@@ -144,11 +209,15 @@ function statsSections(stats) {
   if (stats.plays.averageStage) {
     plays.append(element('p', { id: 'plays-stage', i18n: ['me.stage', { stage: stats.plays.averageStage.toFixed(1) }] }));
   }
+  // The charts come once their module has loaded; the live region around them does not read them out.
+  const charts = element('div', { id: 'my-charts', class: 'charts-grid', 'aria-live': 'off' });
   plays.append(
     element('p', { id: 'my-streak', i18n: ['me.streak', { streak: stats.daily.streak, best: stats.daily.bestStreak }] }),
     stats.recentPlays.length
       ? element('ol', { class: 'packages', id: 'recent-plays' }, stats.recentPlays.map(playItem))
-      : element('p', { i18n: ['me.none'] }));
+      : element('p', { i18n: ['me.none'] }),
+    charts);
+  drawCharts(charts, stats).catch(() => charts.remove());
   const rooms = element('section', { id: 'my-rooms' }, [
     element('h2', { i18n: ['me.rooms'] }),
     element('p', {

@@ -526,5 +526,7 @@ export async function leaderboard(code) {
   });
   section.append(element('table', {}, [element('thead', {}, [head]), element('tbody', {}, rows)]));
   if (board.me) section.append(element('p', { id: 'my-rank', i18n: ['board.you', { rank: board.me.rank, count: board.rankedPlays }] }));
+  // The scores as a chart, this play's marked (if charts.js fails to load, the table above is enough).
+  if (board.scores?.length) section.append(await import('./charts.js').then((charts) => charts.scoreDistribution(board.scores, board.me), () => ''));
   return section;
 }
