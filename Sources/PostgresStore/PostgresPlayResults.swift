@@ -124,19 +124,16 @@ extension PostgresQuizStore {
                     FROM play JOIN player ON player.id = play.player_id
                     WHERE play.package_id = $1 AND play.ranked
                       AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+                ),
+                scores AS (
+                    SELECT string_agg(concat(score, ':', plays), ',') AS score_counts
+                    FROM (SELECT score, COUNT(*) AS plays FROM board GROUP BY score) counted
                 )
-                SELECT * FROM board WHERE position <= $2 OR player_id = $3 ORDER BY position
+                SELECT * FROM board, scores WHERE position <= $2 OR player_id = $3 ORDER BY position
                 """, [.int(packageId), .int(limit), .int(playerId)])
-            let scores = try await session.query(
-                """
-                SELECT play.score, COUNT(*) AS plays FROM play
-                WHERE play.package_id = $1 AND play.ranked
-                  AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
-                GROUP BY play.score
-                """, [.int(packageId)])
             var board = Leaderboard(
                 top: [], mine: nil, rankedPlays: try rows.first?.int("total") ?? 0,
-                scoreCounts: Dictionary(uniqueKeysWithValues: try scores.map { (try $0.int("score"), try $0.int("plays")) }))
+                scoreCounts: Leaderboard.scoreCounts(aggregated: try rows.first?.stringOrNil("score_counts")))
             for row in rows {
                 let entry = LeaderboardEntry(
                     rank: try row.int("rank"), playerId: try row.int64("player_id"), player: try row.string("name"),

@@ -103,22 +103,17 @@ extension AppDatabase {
                     FROM play JOIN player ON player.id = play.playerId
                     WHERE play.packageId = ? AND play.ranked
                       AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
+                ),
+                scores AS (
+                    SELECT group_concat(score || ':' || plays, ',') AS scoreCounts
+                    FROM (SELECT score, COUNT(*) AS plays FROM board GROUP BY score)
                 )
-                SELECT * FROM board WHERE position <= ? OR playerId = ? ORDER BY position
+                SELECT * FROM board, scores WHERE position <= ? OR playerId = ? ORDER BY position
                 """,
             arguments: [packageId, limit, playerId])
-        let scores = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT play.score, COUNT(*) AS plays FROM play
-                WHERE play.packageId = ? AND play.ranked
-                  AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
-                GROUP BY play.score
-                """,
-            arguments: [packageId])
         var board = Leaderboard(
             top: [], mine: nil, rankedPlays: rows.first?["total"] ?? 0,
-            scoreCounts: Dictionary(uniqueKeysWithValues: scores.map { ($0["score"] as Int, $0["plays"] as Int) }))
+            scoreCounts: Leaderboard.scoreCounts(aggregated: rows.first?["scoreCounts"]))
         for row in rows {
             let entry = LeaderboardEntry(
                 rank: row["rank"], playerId: row["playerId"], player: row["name"], score: row["score"],

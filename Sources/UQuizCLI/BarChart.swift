@@ -30,8 +30,7 @@ struct BarChart {
 
         /// ASCII for `TERM=dumb` and for a non-empty `NO_COLOR`, blocks otherwise.
         static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Glyphs {
-            let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-            return noColour || environment["TERM"] == "dumb" ? .ascii : .blocks
+            Terminal.asksForPlainText(environment) ? .ascii : .blocks
         }
     }
 

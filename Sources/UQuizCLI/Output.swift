@@ -11,9 +11,12 @@ struct Terminal: Sendable {
 
     /// Colour only on a terminal, never with `NO_COLOR` set or `TERM=dumb`.
     static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Terminal {
-        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        let dumb = environment["TERM"] == "dumb"
-        return Terminal(colour: isatty(STDOUT_FILENO) == 1 && !noColour && !dumb)
+        Terminal(colour: isatty(STDOUT_FILENO) == 1 && !asksForPlainText(environment))
+    }
+
+    /// Whether the user asked for plain text: a non-empty `NO_COLOR`, or `TERM=dumb`.
+    static func asksForPlainText(_ environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"].map { !$0.isEmpty } ?? false) || environment["TERM"] == "dumb"
     }
 
     func bold(_ text: String) -> String { style(text, "1") }

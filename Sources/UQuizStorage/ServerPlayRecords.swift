@@ -78,6 +78,17 @@ public struct Leaderboard: Hashable, Sendable {
         self.rankedPlays = rankedPlays
         self.scoreCounts = scoreCounts
     }
+
+    /// `scoreCounts` from the form both stores aggregate it in, within the leaderboard's one statement (so that it
+    /// counts the same plays as `rankedPlays`): `score:plays` pairs joined by commas.
+    public static func scoreCounts(aggregated text: String?) -> [Int: Int] {
+        var counts: [Int: Int] = [:]
+        for pair in (text ?? "").split(separator: ",") {
+            let parts = pair.split(separator: ":")
+            if parts.count == 2, let score = Int(parts[0]), let plays = Int(parts[1]) { counts[score] = plays }
+        }
+        return counts
+    }
 }
 
 /// How one quiz of a package fares with everyone who played it: what its maker may see.

@@ -377,7 +377,7 @@ struct DailyCommand: AsyncParsableCommand {
         }
         let fullScreen = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !json
             && !["dumb", nil].contains(ProcessInfo.processInfo.environment["TERM"])
-        let bell = Bell(enabled: try fullScreen && context.settings.sound(flag: false))
+        let bell = Bell(enabled: try context.settings.sound(flag: false) && fullScreen)
         try context.playOnServer(client, json: json, fullScreen: fullScreen, bell: bell) { client throws(ServerClientError) in
             try client.startDaily()
         }
