@@ -350,6 +350,229 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            "pg10-kept-tallies-board-index-package-search",
+            [
+                // Counts kept rather than counted, as QuizStore's Tallies.swift explains: a package's plays and its
+                // server plays' attempts and solves, its ranked plays per score, a quiz's attempts per stage reached,
+                // a player's plays, points, quizzes played and solved, and solves per stage.
+                """
+                CREATE TABLE package_tally (
+                    package_id bigint PRIMARY KEY REFERENCES package ON DELETE CASCADE,
+                    plays bigint NOT NULL DEFAULT 0, server_attempts bigint NOT NULL DEFAULT 0,
+                    server_solves bigint NOT NULL DEFAULT 0)
+                """,
+                "CREATE INDEX package_tally_on_plays ON package_tally (plays, package_id)",
+                """
+                CREATE TABLE leaderboard_score (
+                    package_id bigint NOT NULL REFERENCES package ON DELETE CASCADE, score integer NOT NULL,
+                    plays bigint NOT NULL, PRIMARY KEY (package_id, score))
+                """,
+                """
+                CREATE TABLE quiz_stage_tally (
+                    quiz_id bigint NOT NULL REFERENCES quiz ON DELETE CASCADE, stage integer NOT NULL,
+                    attempts bigint NOT NULL, solved bigint NOT NULL, hinted bigint NOT NULL, PRIMARY KEY (quiz_id, stage))
+                """,
+                """
+                CREATE TABLE player_tally (
+                    player_id bigint PRIMARY KEY REFERENCES player ON DELETE CASCADE, plays bigint NOT NULL DEFAULT 0,
+                    points bigint NOT NULL DEFAULT 0, played bigint NOT NULL DEFAULT 0, solved bigint NOT NULL DEFAULT 0)
+                """,
+                """
+                CREATE TABLE player_stage_tally (
+                    player_id bigint NOT NULL REFERENCES player ON DELETE CASCADE, stage integer NOT NULL,
+                    solved bigint NOT NULL, PRIMARY KEY (player_id, stage))
+                """,
+                """
+                INSERT INTO player_tally (player_id, plays, points, played, solved)
+                SELECT p.player_id, p.plays, p.points, COALESCE(a.played, 0), COALESCE(a.solved, 0)
+                FROM (SELECT player_id, COUNT(*) AS plays, COALESCE(SUM(score), 0) AS points FROM play
+                      WHERE player_id IS NOT NULL AND public_id IS NOT NULL GROUP BY player_id) p
+                LEFT JOIN (SELECT play.player_id, COUNT(*) AS played, COUNT(*) FILTER (WHERE attempt.correct) AS solved
+                           FROM attempt JOIN play ON play.id = attempt.play_id
+                           WHERE play.player_id IS NOT NULL AND play.public_id IS NOT NULL GROUP BY play.player_id) a
+                    ON a.player_id = p.player_id
+                """,
+                """
+                INSERT INTO player_stage_tally (player_id, stage, solved)
+                SELECT play.player_id, attempt.stage_reached, COUNT(*) FROM attempt JOIN play ON play.id = attempt.play_id
+                WHERE play.player_id IS NOT NULL AND play.public_id IS NOT NULL AND attempt.correct
+                GROUP BY play.player_id, attempt.stage_reached
+                """,
+                """
+                INSERT INTO package_tally (package_id, plays, server_attempts, server_solves)
+                SELECT package.id, COALESCE(p.plays, 0), COALESCE(a.attempts, 0), COALESCE(a.solves, 0)
+                FROM package
+                LEFT JOIN (SELECT package_id, COUNT(*) AS plays FROM play GROUP BY package_id) p
+                    ON p.package_id = package.id
+                LEFT JOIN (SELECT play.package_id, COUNT(*) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solves
+                           FROM attempt JOIN play ON play.id = attempt.play_id WHERE play.player_id IS NOT NULL
+                           GROUP BY play.package_id) a ON a.package_id = package.id
+                """,
+                """
+                INSERT INTO leaderboard_score (package_id, score, plays)
+                SELECT package_id, score, COUNT(*) FROM play
+                WHERE ranked AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+                GROUP BY package_id, score
+                """,
+                """
+                INSERT INTO quiz_stage_tally (quiz_id, stage, attempts, solved, hinted)
+                SELECT quiz_id, stage_reached, COUNT(*), COUNT(*) FILTER (WHERE correct),
+                       COUNT(*) FILTER (WHERE hints_used > 0)
+                FROM attempt GROUP BY quiz_id, stage_reached
+                """,
+                """
+                CREATE FUNCTION uquiz_tally_package() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO package_tally (package_id) VALUES (NEW.id);
+                    RETURN NULL;
+                END
+                $$
+                """,
+                "CREATE TRIGGER package_tally_new AFTER INSERT ON package FOR EACH ROW EXECUTE FUNCTION uquiz_tally_package()",
+                // A play's attempts go before it, while the play still says whose they were (as in QuizStore).
+                """
+                CREATE FUNCTION uquiz_tally_play() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        UPDATE package_tally SET plays = plays + 1 WHERE package_id = NEW.package_id;
+                        IF NEW.player_id IS NOT NULL AND NEW.public_id IS NOT NULL THEN
+                            INSERT INTO player_tally (player_id, plays, points) VALUES (NEW.player_id, 1, COALESCE(NEW.score, 0))
+                            ON CONFLICT (player_id) DO UPDATE
+                            SET plays = player_tally.plays + 1, points = player_tally.points + excluded.points;
+                        END IF;
+                        IF NEW.ranked AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = NEW.player_id) THEN
+                            INSERT INTO leaderboard_score (package_id, score, plays) VALUES (NEW.package_id, NEW.score, 1)
+                            ON CONFLICT (package_id, score) DO UPDATE SET plays = leaderboard_score.plays + 1;
+                        END IF;
+                        RETURN NULL;
+                    END IF;
+                    DELETE FROM attempt WHERE play_id = OLD.id;
+                    IF OLD.public_id IS NOT NULL THEN
+                        UPDATE player_tally SET plays = plays - 1, points = points - COALESCE(OLD.score, 0)
+                        WHERE player_id = OLD.player_id;
+                    END IF;
+                    -- A package's deletion takes its tallies along: a tally row this transaction changed and then
+                    -- changed again after its package went would fail the foreign key, so they are left alone.
+                    IF EXISTS (SELECT 1 FROM package WHERE id = OLD.package_id) THEN
+                        UPDATE package_tally SET plays = plays - 1 WHERE package_id = OLD.package_id;
+                        IF OLD.ranked AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = OLD.player_id) THEN
+                            UPDATE leaderboard_score SET plays = plays - 1
+                            WHERE package_id = OLD.package_id AND score = OLD.score;
+                        END IF;
+                    END IF;
+                    RETURN OLD;
+                END
+                $$
+                """,
+                "CREATE TRIGGER play_tally_insert AFTER INSERT ON play FOR EACH ROW EXECUTE FUNCTION uquiz_tally_play()",
+                "CREATE TRIGGER play_tally_delete BEFORE DELETE ON play FOR EACH ROW EXECUTE FUNCTION uquiz_tally_play()",
+                """
+                CREATE FUNCTION uquiz_tally_attempt() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    owner bigint;
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        UPDATE package_tally
+                        SET server_attempts = server_attempts + 1,
+                            server_solves = server_solves + CASE WHEN NEW.correct THEN 1 ELSE 0 END
+                        WHERE package_id = (SELECT package_id FROM play WHERE play.id = NEW.play_id AND play.player_id IS NOT NULL);
+                        INSERT INTO quiz_stage_tally (quiz_id, stage, attempts, solved, hinted)
+                        VALUES (NEW.quiz_id, NEW.stage_reached, 1, CASE WHEN NEW.correct THEN 1 ELSE 0 END,
+                                CASE WHEN NEW.hints_used > 0 THEN 1 ELSE 0 END)
+                        ON CONFLICT (quiz_id, stage) DO UPDATE
+                        SET attempts = quiz_stage_tally.attempts + 1,
+                            solved = quiz_stage_tally.solved + excluded.solved,
+                            hinted = quiz_stage_tally.hinted + excluded.hinted;
+                        SELECT player_id INTO owner FROM play
+                        WHERE play.id = NEW.play_id AND play.player_id IS NOT NULL AND play.public_id IS NOT NULL;
+                        IF FOUND THEN
+                            UPDATE player_tally
+                            SET played = played + 1, solved = solved + CASE WHEN NEW.correct THEN 1 ELSE 0 END
+                            WHERE player_id = owner;
+                            IF NEW.correct THEN
+                                INSERT INTO player_stage_tally (player_id, stage, solved) VALUES (owner, NEW.stage_reached, 1)
+                                ON CONFLICT (player_id, stage) DO UPDATE SET solved = player_stage_tally.solved + 1;
+                            END IF;
+                        END IF;
+                    ELSE
+                        -- Only what stays: the quiz or the package may be going in the same cascade, their tallies
+                        -- with them (as in uquiz_tally_play).
+                        UPDATE package_tally
+                        SET server_attempts = server_attempts - 1,
+                            server_solves = server_solves - CASE WHEN OLD.correct THEN 1 ELSE 0 END
+                        WHERE package_id = (
+                            SELECT play.package_id FROM play JOIN package ON package.id = play.package_id
+                            WHERE play.id = OLD.play_id AND play.player_id IS NOT NULL);
+                        UPDATE quiz_stage_tally
+                        SET attempts = attempts - 1, solved = solved - CASE WHEN OLD.correct THEN 1 ELSE 0 END,
+                            hinted = hinted - CASE WHEN OLD.hints_used > 0 THEN 1 ELSE 0 END
+                        WHERE quiz_id = OLD.quiz_id AND stage = OLD.stage_reached
+                          AND EXISTS (SELECT 1 FROM quiz WHERE quiz.id = OLD.quiz_id);
+                        SELECT player_id INTO owner FROM play
+                        WHERE play.id = OLD.play_id AND play.player_id IS NOT NULL AND play.public_id IS NOT NULL;
+                        IF FOUND THEN
+                            UPDATE player_tally
+                            SET played = played - 1, solved = solved - CASE WHEN OLD.correct THEN 1 ELSE 0 END
+                            WHERE player_id = owner;
+                            IF OLD.correct THEN
+                                UPDATE player_stage_tally SET solved = solved - 1
+                                WHERE player_id = owner AND stage = OLD.stage_reached;
+                            END IF;
+                        END IF;
+                    END IF;
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER attempt_tally AFTER INSERT OR DELETE ON attempt
+                FOR EACH ROW EXECUTE FUNCTION uquiz_tally_attempt()
+                """,
+                """
+                CREATE FUNCTION uquiz_tally_ban() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        UPDATE leaderboard_score s SET plays = s.plays - 1 FROM play
+                        WHERE play.player_id = NEW.player_id AND play.ranked
+                          AND s.package_id = play.package_id AND s.score = play.score;
+                    ELSE
+                        INSERT INTO leaderboard_score (package_id, score, plays)
+                        SELECT package_id, score, 1 FROM play WHERE player_id = OLD.player_id AND ranked
+                        ON CONFLICT (package_id, score) DO UPDATE SET plays = leaderboard_score.plays + 1;
+                    END IF;
+                    RETURN NULL;
+                END
+                $$
+                """,
+                "CREATE TRIGGER banned_player_tally AFTER INSERT OR DELETE ON banned_player FOR EACH ROW EXECUTE FUNCTION uquiz_tally_ban()",
+                // The leaderboard's whole order, so its first rows come from the index without sorting the ties.
+                "DROP INDEX play_leaderboard",
+                """
+                CREATE INDEX play_board ON play (package_id, score DESC, elapsed_seconds, finished_at COLLATE "C", id)
+                WHERE ranked
+                """,
+                // Browsing newest first orders by the bytes of the timestamp (COLLATE "C", the same on every server):
+                // an index in the database's own collation does not serve that order.
+                "DROP INDEX package_on_created_at_id",
+                "CREATE INDEX package_on_created_at_c ON package (created_at COLLATE \"C\", id)",
+                "CREATE INDEX publication_on_owner_id ON publication (owner_id)",
+                // Substrings of a package's title or maker through trigram indexes, where the server lets this
+                // database have pg_trgm (a trusted extension since PostgreSQL 13: the database's owner may create it);
+                // where it does not, search scans as before.
+                """
+                DO $$
+                BEGIN
+                    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+                    CREATE INDEX package_title_trgm ON package USING gin (title gin_trgm_ops);
+                    CREATE INDEX package_maker_trgm ON package USING gin (maker gin_trgm_ops);
+                EXCEPTION WHEN insufficient_privilege OR undefined_file THEN
+                    RAISE NOTICE 'pg_trgm is not available: searching packages by title scans them';
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }
@@ -358,7 +581,7 @@ enum Migrations {
     /// database that holds a migration this build does not know before anything is written.
     /// - Returns: the migrations applied now.
     @discardableResult
-    static func migrate(_ session: Session, url: PostgresURL) async throws -> [String] {
+    static func migrate(_ session: Session, url: PostgresURL, through last: String? = nil) async throws -> [String] {
         let exists = try await session.one("SELECT to_regclass('uquiz_migration') IS NOT NULL AS present")!.bool("present")
         var applied: Set<String> = []
         if exists {
@@ -370,7 +593,8 @@ enum Migrations {
                 "CREATE TABLE IF NOT EXISTS uquiz_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
         }
         var done: [String] = []
-        for migration in all where !applied.contains(migration.name) {
+        let wanted = last.flatMap { last in all.firstIndex { $0.name == last } }.map { all[...$0] } ?? all[...]
+        for migration in wanted where !applied.contains(migration.name) {
             // Each migration and its record in one transaction: a failure leaves it unapplied, whole.
             try await session.execute("BEGIN")
             do {

@@ -109,57 +109,91 @@ extension PostgresQuizStore {
         }
     }
 
-    /// The best `limit` ranked plays by score, then less quiz time (then the earlier finish), and `playerId`'s line.
+    /// The best `limit` ranked plays by score, then less quiz time (then the earlier finish), and `playerId`'s line;
+    /// each part an indexed read whose cost follows what it returns, as AppDatabase's `leaderboard` explains.
     public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
-        try await read { session in
-            let rows = try await session.query(
-                """
-                WITH board AS (
-                    SELECT play.player_id, player.name, play.score, play.elapsed_seconds, play.finished_at,
-                           RANK() OVER (ORDER BY play.score DESC, play.elapsed_seconds ASC) AS rank,
-                           ROW_NUMBER() OVER (
-                               ORDER BY play.score DESC, play.elapsed_seconds ASC, play.finished_at COLLATE "C" ASC, play.id ASC
-                           ) AS position,
-                           COUNT(*) OVER () AS total
-                    FROM play JOIN player ON player.id = play.player_id
-                    WHERE play.package_id = $1 AND play.ranked
-                      AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
-                ),
-                scores AS (
-                    SELECT string_agg(concat(score, ':', plays), ',') AS score_counts
-                    FROM (SELECT score, COUNT(*) AS plays FROM board GROUP BY score) counted
-                )
-                SELECT * FROM board, scores WHERE position <= $2 OR player_id = $3 ORDER BY position
-                """, [.int(packageId), .int(limit), .int(playerId)])
+        try await readTogether { session in
+            let scoreCounts = try await session.query(Self.leaderboardScores, [.int(packageId)]).reduce(into: [Int: Int]()) { counts, row in counts[try row.int("score")] = try row.int("plays") }
+            let top = try await session.query(Self.leaderboardTop, [.int(packageId), .int(limit)]).map(Self.leaderboardEntry)
             var board = Leaderboard(
-                top: [], mine: nil, rankedPlays: try rows.first?.int("total") ?? 0,
-                scoreCounts: Leaderboard.scoreCounts(aggregated: try rows.first?.stringOrNil("score_counts")))
-            for row in rows {
-                let entry = LeaderboardEntry(
-                    rank: try row.int("rank"), playerId: try row.int64("player_id"), player: try row.string("name"),
-                    score: try row.int("score"), elapsedSeconds: try row.double("elapsed_seconds"),
-                    finishedAt: try row.string("finished_at"))
-                if try row.int("position") <= limit { board.top.append(entry) }
-                if entry.playerId == playerId { board.mine = entry }
+                top: LeaderboardRanking.ranked(top), mine: nil, rankedPlays: scoreCounts.values.reduce(0, +),
+                scoreCounts: scoreCounts)
+            guard let playerId else { return board }
+            if let own = board.top.first(where: { $0.playerId == playerId }) {
+                board.mine = own
+            } else if var mine = try await session.one(Self.leaderboardOwnPlay, [.int(packageId), .int(playerId)]).map(Self.leaderboardEntry) {
+                // Plays of the same score in less time, less those of banned players, who are not ranked.
+                let faster = try await session.one(
+                    Self.leaderboardSameScoreFaster, [.int(packageId), .int(mine.score), .double(mine.elapsedSeconds)]
+                )!.int("n")
+                mine.rank = LeaderboardRanking.rank(score: mine.score, scoreCounts: scoreCounts, sameScoreFaster: faster)
+                board.mine = mine
             }
             return board
         }
     }
 
+    static let leaderboardScores = "SELECT score, plays FROM leaderboard_score WHERE package_id = $1 AND plays > 0"
+    static let leaderboardTop = """
+        SELECT play.player_id, player.name, play.score, play.elapsed_seconds, play.finished_at
+        FROM play JOIN player ON player.id = play.player_id
+        WHERE play.package_id = $1 AND play.ranked
+          AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+        ORDER BY play.score DESC, play.elapsed_seconds ASC, play.finished_at COLLATE "C" ASC, play.id ASC
+        LIMIT $2
+        """
+    static let leaderboardOwnPlay = """
+        SELECT play.player_id, player.name, play.score, play.elapsed_seconds, play.finished_at
+        FROM play JOIN player ON player.id = play.player_id
+        WHERE play.package_id = $1 AND play.player_id = $2 AND play.ranked
+          AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+        """
+    static let leaderboardSameScoreFaster = """
+        SELECT (SELECT COUNT(*) FROM play WHERE package_id = $1 AND ranked AND score = $2 AND elapsed_seconds < $3)
+             - (SELECT COUNT(*) FROM banned_player b JOIN play ON play.package_id = $1
+                    AND play.player_id = b.player_id AND play.ranked
+                WHERE play.score = $2 AND play.elapsed_seconds < $3) AS n
+        """
+
+    /// The reads whose cost must follow what they return, not the data (as AppDatabase's `growthBoundedReads`).
+    static func growthBoundedReads(packageId: Int64) -> [String: (sql: String, values: [Bind])] {
+        let everything = BrowseFilter()
+        return [
+            "package by share code": (PublishedByShareCode.sql, [.text("AAAAA2")]),
+            "newest page": publicPackagesQuery(everything, after: nil, limit: 21),
+            "newest page after a cursor": publicPackagesQuery(
+                everything, after: BrowsePosition(createdAt: "2026-06-01T00:00:00Z", id: 1_000), limit: 21),
+            "popular page": popularPackagesQuery(everything, after: nil, limit: 21),
+            "popular page after a cursor": popularPackagesQuery(
+                everything, after: PopularPosition(plays: 3, id: 1_000), limit: 21),
+            "title search": publicPackagesQuery(BrowseFilter(text: "night"), after: nil, limit: 21),
+            "leaderboard scores": (leaderboardScores, [.int(packageId)]),
+            "leaderboard top": (leaderboardTop, [.int(packageId), .int(100)]),
+            "leaderboard own play": (leaderboardOwnPlay, [.int(packageId), .int(1)]),
+            "leaderboard same score faster": (leaderboardSameScoreFaster, [.int(packageId), .int(0), .double(100)]),
+        ]
+    }
+
+    private static func leaderboardEntry(_ row: Row) throws -> LeaderboardEntry {
+        LeaderboardEntry(
+            rank: 0, playerId: try row.int64("player_id"), player: try row.string("name"), score: try row.int("score"),
+            elapsedSeconds: try row.double("elapsed_seconds"), finishedAt: try row.string("finished_at"))
+    }
+
+    /// Each quiz's attempts, solves, hint use, mean solving stage and solves per stage, from the kept tallies.
     public func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats] {
         try await readTogether { session in
-            let stats = try await session.query(
+            let stages = try await session.query(
                 """
-                SELECT quiz.position, COUNT(attempt.id) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
-                       AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage,
-                       COUNT(*) FILTER (WHERE attempt.hints_used > 0) AS hinted
-                FROM quiz LEFT JOIN attempt ON attempt.quiz_id = quiz.id
-                WHERE quiz.package_id = $1 GROUP BY quiz.id ORDER BY quiz.position
+                SELECT quiz.position, t.stage, t.attempts, t.solved, t.hinted
+                FROM quiz LEFT JOIN quiz_stage_tally t ON t.quiz_id = quiz.id AND t.attempts > 0
+                WHERE quiz.package_id = $1 ORDER BY quiz.position, t.stage
                 """, [.int(packageId)]
             ).map { row in
-                QuizSolveStats(
-                    position: try row.int("position") + 1, attempts: try row.int("attempts"), solved: try row.int("solved"),
-                    averageStage: try row.doubleOrNil("average_stage"), hinted: try row.int("hinted"))
+                QuizStageTally(
+                    position: try row.int("position") + 1, stage: try row.intOrNil("stage"),
+                    attempts: try row.intOrNil("attempts") ?? 0, solved: try row.intOrNil("solved") ?? 0,
+                    hinted: try row.intOrNil("hinted") ?? 0)
             }
             let common = try await session.query(
                 """
@@ -170,20 +204,7 @@ extension PostgresQuizStore {
                 ) ranked WHERE place <= $2 ORDER BY position, place
                 """, [.int(packageId), .int(Int64(QuizSolveStats.commonWrongGuessCount))]
             ).map { (position: try $0.int("position") + 1, guess: try $0.string("guess")) }
-            let stages = try await session.query(
-                """
-                SELECT quiz.position, attempt.stage_reached AS stage, COUNT(*) AS solved
-                FROM quiz JOIN attempt ON attempt.quiz_id = quiz.id
-                WHERE quiz.package_id = $1 AND attempt.correct AND attempt.stage_reached IS NOT NULL
-                GROUP BY quiz.position, attempt.stage_reached
-                """, [.int(packageId)]
-            ).map { (position: try $0.int("position") + 1, stage: try $0.int("stage"), solved: try $0.int("solved")) }
-            return stats.map { quiz in
-                var quiz = quiz
-                quiz.commonWrongGuesses = common.filter { $0.position == quiz.position }.map(\.guess)
-                for row in stages where row.position == quiz.position { quiz.solvedAtStage[row.stage] = row.solved }
-                return quiz
-            }
+            return QuizSolveStats.fromStageTallies(stages, commonWrongGuesses: common)
         }
     }
 
@@ -213,20 +234,25 @@ extension PostgresQuizStore {
         return .toDraw(try await dailyDraw(among: among, in: session))
     }
 
-    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided `drawn` is still what
-    /// the database holds (the caller has locked the `daily` table). When another request chose first, that choice;
-    /// when the candidates or the first day changed since they were read, the new ones, to draw again. The index is
-    /// clamped to the candidates; a number below 1 or taken already (a wall clock set back asks for a day before the
-    /// first) becomes the next free one.
+    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided the chosen quiz is
+    /// still a candidate and the first day the same (the caller has locked the `daily` table), as AppDatabase's
+    /// `chooseDaily` explains: the candidates are read once a day.
     private static func chooseDaily(
         day: String, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int, number: Int,
         in session: Session
     ) async throws -> DailyState {
         if let known = try await daily(day: day, in: session) { return .chosen(known) }
-        let current = try await dailyDraw(among: among, in: session)
-        guard current == drawn else { return .toDraw(current) }
-        guard !drawn.candidates.isEmpty else { return .chosen(nil) }
+        guard !drawn.candidates.isEmpty else { return .toDraw(try await dailyDraw(among: among, in: session)) }
         let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
+        let first = try await session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
+        let candidate = dailyCandidates(among) + " AND quiz.id = $1"
+        let row = try await session.one(
+            """
+            SELECT EXISTS (\(candidate + unchosenQuiz)) AS unchosen, EXISTS (\(candidate)) AS candidate,
+                   EXISTS (\(dailyCandidates(among) + unchosenQuiz)) AS any_unchosen
+            """, [.int(chosen)])!
+        let stillCandidate = try row.bool("unchosen") || (try row.bool("candidate") && !row.bool("any_unchosen"))
+        guard first == drawn.first, stillCandidate else { return .toDraw(try await dailyDraw(among: among, in: session)) }
         var dayNumber = number
         let taken = try await session.one(
             "SELECT EXISTS (SELECT 1 FROM daily WHERE number = $1) AS taken", [.int(dayNumber)])!.bool("taken")
@@ -239,21 +265,26 @@ extension PostgresQuizStore {
         return .chosen(try await daily(day: day, in: session))
     }
 
+    /// Quizzes with areas of public and seed packages (only those with a poster the store holds, when asked).
+    private static func dailyCandidates(_ among: DailyCandidates) -> String {
+        """
+        SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
+        LEFT JOIN publication pub ON pub.package_id = p.id
+        WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+          AND NOT EXISTS (SELECT 1 FROM hidden_package h WHERE h.package_id = p.id)
+          AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
+        """ + (among == .postersHeld ? " AND quiz.poster_source = 'bundled'" : "")
+    }
+
+    private static let unchosenQuiz = " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL)"
+
     /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
     /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
     private static func dailyDraw(among: DailyCandidates, in session: Session) async throws -> DailyDraw {
-        let publicQuizzes = """
-            SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
-            LEFT JOIN publication pub ON pub.package_id = p.id
-            WHERE (p.origin = 'seed' OR pub.visibility = 'public')
-              AND NOT EXISTS (SELECT 1 FROM hidden_package h WHERE h.package_id = p.id)
-              AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
-            """ + (among == .postersHeld ? " AND quiz.poster_source = 'bundled'" : "")
-        var candidates = try await session.query(
-            publicQuizzes + " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL) ORDER BY quiz.id"
-        ).map { try $0.int64("id") }
+        var candidates = try await session.query(dailyCandidates(among) + unchosenQuiz + " ORDER BY quiz.id")
+            .map { try $0.int64("id") }
         if candidates.isEmpty {
-            candidates = try await session.query(publicQuizzes + " ORDER BY quiz.id").map { try $0.int64("id") }
+            candidates = try await session.query(dailyCandidates(among) + " ORDER BY quiz.id").map { try $0.int64("id") }
         }
         let first = try await session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
         return DailyDraw(candidates: candidates, first: first)
@@ -321,29 +352,17 @@ extension PostgresQuizStore {
         }
     }
 
+    /// A player's totals from their kept tallies: a few rows however many plays they made.
     public func playerPlayTotals(playerId: Int64) async throws -> PlayerPlayTotals {
-        try await read { session in
+        try await readTogether { session in
             let row = try await session.one(
-                """
-                SELECT (SELECT COUNT(*) FROM play WHERE player_id = $1 AND public_id IS NOT NULL) AS plays,
-                       (SELECT COALESCE(SUM(score), 0)::bigint FROM play WHERE player_id = $1 AND public_id IS NOT NULL)
-                           AS points,
-                       COUNT(attempt.id) AS played, COUNT(*) FILTER (WHERE attempt.correct) AS solved,
-                       AVG(CASE WHEN attempt.correct THEN attempt.stage_reached END)::float8 AS average_stage
-                FROM play JOIN attempt ON attempt.play_id = play.id
-                WHERE play.player_id = $1 AND play.public_id IS NOT NULL
-                """, [.int(playerId)])!
+                "SELECT plays, points, played, solved FROM player_tally WHERE player_id = $1", [.int(playerId)])
             let stages = try await session.query(
-                """
-                SELECT attempt.stage_reached AS stage, COUNT(*) AS solved
-                FROM play JOIN attempt ON attempt.play_id = play.id
-                WHERE play.player_id = $1 AND play.public_id IS NOT NULL AND attempt.correct AND attempt.stage_reached IS NOT NULL
-                GROUP BY attempt.stage_reached
-                """, [.int(playerId)])
+                "SELECT stage, solved FROM player_stage_tally WHERE player_id = $1", [.int(playerId)])
             return PlayerPlayTotals(
-                plays: try row.int("plays"), points: try row.int("points"), solved: try row.int("solved"),
-                played: try row.int("played"), averageStage: try row.doubleOrNil("average_stage"),
-                solvedAtStage: Dictionary(uniqueKeysWithValues: try stages.map { (try $0.int("stage"), try $0.int("solved")) }))
+                plays: try row?.int("plays") ?? 0, points: try row?.int("points") ?? 0,
+                solved: try row?.int("solved") ?? 0, played: try row?.int("played") ?? 0,
+                solvedPerStage: Dictionary(uniqueKeysWithValues: try stages.map { (try $0.int("stage"), try $0.int("solved")) }))
         }
     }
 }

@@ -305,8 +305,9 @@ public final class PostgresQuizStore: Sendable, Service {
 
     // MARK: Helpers
 
+    /// As AppDatabase's `timestamp`: a format style, not a formatter made on every call.
     static func timestamp(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        date.formatted(.iso8601)
     }
 
     static func decodeEnum<E: RawRepresentable>(_ raw: String) throws -> E where E.RawValue == String {

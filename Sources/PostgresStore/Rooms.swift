@@ -22,15 +22,17 @@ extension PostgresQuizStore {
         }
     }
 
-    public func roomResults(playerId: Int64) async throws -> [RoomResultRow] {
+    public func roomResults(playerId: Int64, limit: Int) async throws -> [RoomResultRow] {
         try await read { session in
-            try await session.query("SELECT * FROM room_result WHERE player_id = $1 ORDER BY id DESC", [.int(playerId)]).map {
+            try await session.query(
+                "SELECT * FROM room_result WHERE player_id = $1 ORDER BY id DESC LIMIT $2", [.int(playerId), .int(limit)]
+            ).map {
                 RoomResultRow(
                     roomCode: try $0.string("room_code"), packageId: try $0.int64("package_id"),
                     playerId: try $0.int64OrNil("player_id"), name: try $0.string("name"), rank: try $0.int("rank"),
                     score: try $0.int("score"), solved: try $0.int("solved"), played: try $0.int("played"),
                     shareLine: try $0.stringOrNil("share_line"),
-                    finishedAt: ISO8601DateFormatter().date(from: try $0.string("finished_at")) ?? Date(timeIntervalSince1970: 0))
+                    finishedAt: (try? Date(try $0.string("finished_at"), strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0))
             }
         }
     }

@@ -98,50 +98,51 @@ extension PostgresQuizStore {
     public func publicPackages(
         _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
     ) async throws -> [PublishedPackage] {
-        try await read { session in
-            var (conditions, values) = Self.publicConditions(filter)
-            if let position {
-                let n = values.count
-                conditions.append("(p.created_at < $\(n + 1) OR (p.created_at = $\(n + 1) AND p.id < $\(n + 2)))")
-                values += [.text(position.createdAt), .int(position.id)]
-            }
-            values.append(.int(limit))
-            return try await session.query(
-                Self.publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
-                    + " ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC LIMIT $\(values.count)", values
-            ).map(Self.published)
-        }
+        let query = Self.publicPackagesQuery(filter, after: position, limit: limit)
+        return try await read { session in try await session.query(query.sql, query.values).map(Self.published) }
     }
 
-    /// Public and seed packages, most plays first (then highest id), after `position`.
+    static func publicPackagesQuery(
+        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
+    ) -> (sql: String, values: [Bind]) {
+        var (conditions, values) = publicConditions(filter)
+        if let position {
+            let n = values.count
+            conditions.append("(p.created_at COLLATE \"C\", p.id) < ($\(n + 1), $\(n + 2))")
+            values += [.text(position.createdAt), .int(position.id)]
+        }
+        values.append(.int(limit))
+        return (
+            publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
+                + " ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC LIMIT $\(values.count)",
+            values
+        )
+    }
+
+    /// Public and seed packages, most plays first (then highest id), after `position`: read in the order of the kept
+    /// play counts' index, as AppDatabase's `popularPackages` is.
     public func popularPackages(
         _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
     ) async throws -> [PublishedPackage] {
-        try await readTogether { session in
-            var (conditions, values) = Self.publicConditions(filter)
-            var after = ""
-            if let position {
-                let n = values.count
-                after = " WHERE plays < $\(n + 1) OR (plays = $\(n + 1) AND id < $\(n + 2))"
-                values += [.int(position.plays), .int(position.id)]
-            }
-            values.append(.int(limit))
-            let ids = try await session.query(
-                """
-                SELECT id FROM (
-                    SELECT p.id, (SELECT COUNT(*) FROM play WHERE play.package_id = p.id) AS plays
-                    FROM package p LEFT JOIN publication pub ON pub.package_id = p.id
-                    WHERE \(conditions.joined(separator: " AND "))
-                ) counted\(after) ORDER BY plays DESC, id DESC LIMIT $\(values.count)
-                """, values
-            ).map { try $0.int64("id") }
-            guard !ids.isEmpty else { return [] }
-            let packages = try await session.query(
-                Self.publishedSelect + " WHERE p.id IN (\(Self.placeholders(ids.count)))", ids.map { .int($0) }
-            ).map(Self.published)
-            let byId = Dictionary(uniqueKeysWithValues: packages.map { ($0.id, $0) })
-            return ids.compactMap { byId[$0] }
+        let query = Self.popularPackagesQuery(filter, after: position, limit: limit)
+        return try await read { session in try await session.query(query.sql, query.values).map(Self.published) }
+    }
+
+    static func popularPackagesQuery(
+        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
+    ) -> (sql: String, values: [Bind]) {
+        var (conditions, values) = publicConditions(filter)
+        if let position {
+            let n = values.count
+            conditions.append("(t.plays, t.package_id) < ($\(n + 1), $\(n + 2))")
+            values += [.int(position.plays), .int(position.id)]
         }
+        values.append(.int(limit))
+        return (
+            publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
+                + " ORDER BY t.plays DESC, t.package_id DESC LIMIT $\(values.count)",
+            values
+        )
     }
 
     /// Changes a published package in one transaction, keeping its id, share code, creation time and owner. The
@@ -156,7 +157,7 @@ extension PostgresQuizStore {
             switch update {
             case .whole(var package):
                 let plays = try await session.one(
-                    "SELECT COUNT(*) AS n FROM play WHERE package_id = $1", [.int(packageId)])!.int("n")
+                    "SELECT plays AS n FROM package_tally WHERE package_id = $1", [.int(packageId)])?.int("n") ?? 0
                 guard plays == 0 else { throw StoreError.packagePlayed(plays: plays) }
                 let open = try await session.one(
                     "SELECT COUNT(*) AS n FROM open_play WHERE package_id = $1", [.int(packageId)])!.int("n")
@@ -214,13 +215,9 @@ extension PostgresQuizStore {
         SELECT p.id, p.share_code, p.title, p.maker, p.level, p.language, p.created_at, p.origin,
                pub.visibility, pub.owner_id,
                (SELECT COUNT(*) FROM quiz q WHERE q.package_id = p.id) AS quiz_count,
-               (SELECT COUNT(*) FROM play WHERE play.package_id = p.id) AS plays,
-               (SELECT COUNT(*) FROM attempt a JOIN play pl ON pl.id = a.play_id
-                WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_attempts,
-               (SELECT COUNT(*) FILTER (WHERE a.correct) FROM attempt a JOIN play pl ON pl.id = a.play_id
-                WHERE pl.package_id = p.id AND pl.player_id IS NOT NULL) AS server_solves,
+               t.plays, t.server_attempts, t.server_solves,
                (SELECT reason FROM hidden_package h WHERE h.package_id = p.id) AS hidden
-        FROM package p LEFT JOIN publication pub ON pub.package_id = p.id
+        FROM package_tally t JOIN package p ON p.id = t.package_id LEFT JOIN publication pub ON pub.package_id = p.id
         """
 
     private static func published(_ row: Row) throws -> PublishedPackage {

@@ -40,6 +40,13 @@ extension PostgresQuizStore {
         }
     }
 
+    /// Migrates the database up to the migration named `last` (every one when `nil`), as an older build did.
+    func migrateForTesting(through last: String?) async throws {
+        try await Self.withDirectSession(url: url, queryTimeout: 60, logger: logger) { session in
+            try await Migrations.migrate(session, url: url, through: last)
+        }
+    }
+
     /// The migrations the database records, in the order applied.
     func appliedMigrations() async throws -> [String] {
         try await read { session in
@@ -70,6 +77,131 @@ extension PostgresQuizStore {
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
                 [.text(database)]
             ).count
+        }
+    }
+}
+
+/// The kept tallies, the leaderboard and the plans of the reads that must not grow with the data, seen closely (as
+/// QuizStore's TestingSupport.swift on SQLite).
+extension PostgresQuizStore {
+    /// Every kept tally that differs from a recount of the rows, one line each; empty when all agree.
+    func tallyMismatchesForTesting() async throws -> [String] {
+        try await readTogether { session in
+            var mismatches = try await session.query(
+                """
+                SELECT 'package ' || package.id || ': kept ' || COALESCE(t.plays::text, 'nothing') || '/'
+                       || COALESCE(t.server_attempts::text, '') || '/' || COALESCE(t.server_solves::text, '')
+                       || ', counted ' || c.plays || '/' || c.attempts || '/' || c.solves AS line
+                FROM package LEFT JOIN package_tally t ON t.package_id = package.id
+                CROSS JOIN LATERAL (
+                    SELECT (SELECT COUNT(*) FROM play WHERE play.package_id = package.id) AS plays,
+                           COUNT(*) AS attempts, COUNT(*) FILTER (WHERE attempt.correct) AS solves
+                    FROM attempt JOIN play ON play.id = attempt.play_id
+                    WHERE play.package_id = package.id AND play.player_id IS NOT NULL
+                ) c
+                WHERE t.plays IS DISTINCT FROM c.plays OR t.server_attempts IS DISTINCT FROM c.attempts
+                   OR t.server_solves IS DISTINCT FROM c.solves
+                """
+            ).map { try $0.string("line") }
+            mismatches += try await session.query(
+                """
+                SELECT 'scores of package ' || COALESCE(k.package_id, c.package_id) || ' at '
+                       || COALESCE(k.score, c.score) || ': kept ' || COALESCE(k.plays, 0) || ', counted '
+                       || COALESCE(c.plays, 0) AS line
+                FROM leaderboard_score k FULL JOIN (
+                    SELECT package_id, score, COUNT(*) AS plays FROM play
+                    WHERE ranked AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+                    GROUP BY package_id, score
+                ) c ON c.package_id = k.package_id AND c.score = k.score
+                WHERE COALESCE(k.plays, 0) <> COALESCE(c.plays, 0)
+                """
+            ).map { try $0.string("line") }
+            mismatches += try await session.query(
+                """
+                SELECT 'quiz ' || COALESCE(k.quiz_id, c.quiz_id) || ' at stage ' || COALESCE(k.stage, c.stage)
+                       || ': kept ' || COALESCE(k.attempts, 0) || '/' || COALESCE(k.solved, 0) || '/' || COALESCE(k.hinted, 0)
+                       || ', counted ' || COALESCE(c.attempts, 0) || '/' || COALESCE(c.solved, 0) || '/'
+                       || COALESCE(c.hinted, 0) AS line
+                FROM quiz_stage_tally k FULL JOIN (
+                    SELECT quiz_id, stage_reached AS stage, COUNT(*) AS attempts,
+                           COUNT(*) FILTER (WHERE correct) AS solved, COUNT(*) FILTER (WHERE hints_used > 0) AS hinted
+                    FROM attempt GROUP BY quiz_id, stage_reached
+                ) c ON c.quiz_id = k.quiz_id AND c.stage = k.stage
+                WHERE COALESCE(k.attempts, 0) <> COALESCE(c.attempts, 0) OR COALESCE(k.solved, 0) <> COALESCE(c.solved, 0)
+                   OR COALESCE(k.hinted, 0) <> COALESCE(c.hinted, 0)
+                """
+            ).map { try $0.string("line") }
+            mismatches += try await session.query(
+                """
+                SELECT 'player ' || COALESCE(k.player_id, c.player_id) || ': kept ' || COALESCE(k.plays, 0) || '/'
+                       || COALESCE(k.points, 0) || '/' || COALESCE(k.played, 0) || '/' || COALESCE(k.solved, 0)
+                       || ', counted ' || COALESCE(c.plays, 0) || '/' || COALESCE(c.points, 0) || '/'
+                       || COALESCE(c.played, 0) || '/' || COALESCE(c.solved, 0) AS line
+                FROM player_tally k FULL JOIN (
+                    SELECT play.player_id, COUNT(*) AS plays, COALESCE(SUM(play.score), 0) AS points,
+                           SUM((SELECT COUNT(*) FROM attempt WHERE attempt.play_id = play.id)) AS played,
+                           SUM((SELECT COUNT(*) FILTER (WHERE correct) FROM attempt WHERE attempt.play_id = play.id)) AS solved
+                    FROM play WHERE play.player_id IS NOT NULL AND play.public_id IS NOT NULL GROUP BY play.player_id
+                ) c ON c.player_id = k.player_id
+                WHERE COALESCE(k.plays, 0) <> COALESCE(c.plays, 0) OR COALESCE(k.points, 0) <> COALESCE(c.points, 0)
+                   OR COALESCE(k.played, 0) <> COALESCE(c.played, 0) OR COALESCE(k.solved, 0) <> COALESCE(c.solved, 0)
+                """
+            ).map { try $0.string("line") }
+            mismatches += try await session.query(
+                """
+                SELECT 'player ' || COALESCE(k.player_id, c.player_id) || ' at stage ' || COALESCE(k.stage, c.stage)
+                       || ': kept ' || COALESCE(k.solved, 0) || ', counted ' || COALESCE(c.solved, 0) AS line
+                FROM player_stage_tally k FULL JOIN (
+                    SELECT play.player_id, attempt.stage_reached AS stage, COUNT(*) AS solved
+                    FROM attempt JOIN play ON play.id = attempt.play_id
+                    WHERE play.player_id IS NOT NULL AND play.public_id IS NOT NULL AND attempt.correct
+                    GROUP BY play.player_id, attempt.stage_reached
+                ) c ON c.player_id = k.player_id AND c.stage = k.stage
+                WHERE COALESCE(k.solved, 0) <> COALESCE(c.solved, 0)
+                """
+            ).map { try $0.string("line") }
+            return mismatches
+        }
+    }
+
+    /// The leaderboard as the window functions over every ranked play computed it before the tallies.
+    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+        try await read { session in
+            let rows = try await session.query(
+                """
+                SELECT play.player_id, player.name, play.score, play.elapsed_seconds, play.finished_at,
+                       RANK() OVER (ORDER BY play.score DESC, play.elapsed_seconds ASC) AS rank,
+                       ROW_NUMBER() OVER (
+                           ORDER BY play.score DESC, play.elapsed_seconds ASC, play.finished_at COLLATE "C" ASC, play.id ASC
+                       ) AS position
+                FROM play JOIN player ON player.id = play.player_id
+                WHERE play.package_id = $1 AND play.ranked
+                  AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
+                ORDER BY position
+                """, [.int(packageId)])
+            var board = Leaderboard(top: [], mine: nil, rankedPlays: rows.count)
+            for row in rows {
+                let entry = LeaderboardEntry(
+                    rank: try row.int("rank"), playerId: try row.int64("player_id"), player: try row.string("name"),
+                    score: try row.int("score"), elapsedSeconds: try row.double("elapsed_seconds"),
+                    finishedAt: try row.string("finished_at"))
+                if try row.int("position") <= limit { board.top.append(entry) }
+                if entry.playerId == playerId { board.mine = entry }
+                board.scoreCounts[entry.score, default: 0] += 1
+            }
+            return board
+        }
+    }
+
+    /// PostgreSQL's plan for each read that must not grow with the data, by name (`EXPLAIN`, one line a node).
+    func queryPlansForTesting(packageId: Int64) async throws -> [String: String] {
+        try await readTogether { session in
+            var plans: [String: String] = [:]
+            for (name, query) in Self.growthBoundedReads(packageId: packageId) {
+                plans[name] = try await session.query("EXPLAIN " + query.sql, query.values)
+                    .map { try $0.string("QUERY PLAN") }.joined(separator: "\n")
+            }
+            return plans
         }
     }
 }

@@ -68,7 +68,7 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    private init(path: String, writer: any DatabaseWriter) {
+    init(path: String, writer: any DatabaseWriter) {
         self.path = path
         self.writer = writer
     }

@@ -33,12 +33,12 @@ extension AppDatabase {
     }
 
     /// The player's room results, newest first.
-    static func roomResults(playerId: Int64, in db: Database) throws -> [RoomResultRow] {
-        try RoomResultRecord.filter(Column("playerId") == playerId).order(Column("id").desc).fetchAll(db).map {
+    static func roomResults(playerId: Int64, limit: Int, in db: Database) throws -> [RoomResultRow] {
+        try RoomResultRecord.filter(Column("playerId") == playerId).order(Column("id").desc).limit(limit).fetchAll(db).map {
             RoomResultRow(
                 roomCode: $0.roomCode, packageId: $0.packageId, playerId: $0.playerId, name: $0.name, rank: $0.rank,
                 score: $0.score, solved: $0.solved, played: $0.played, shareLine: $0.shareLine,
-                finishedAt: ISO8601DateFormatter().date(from: $0.finishedAt) ?? Date(timeIntervalSince1970: 0))
+                finishedAt: (try? Date($0.finishedAt, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0))
         }
     }
 

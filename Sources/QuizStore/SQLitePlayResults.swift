@@ -88,60 +88,97 @@ extension AppDatabase {
     }
 
     /// The best `limit` ranked plays of a package, by score, then by less quiz time (then the earlier finish, so the
-    /// order is total), and `playerId`'s own line wherever it ranks.
+    /// order is total), and `playerId`'s own line wherever it ranks. Banned players' plays are left out.
+    ///
+    /// Each part is an indexed read whose cost follows what it returns, not the package's number of plays: the top
+    /// rows are the first of the `play_board` index; the count and the histogram come from the kept
+    /// `leaderboardScore`; a rank is one plus the plays with a better score (from the same tally) and those with the
+    /// same score in less time (a range of the index).
     static func leaderboard(packageId: Int64, limit: Int, playerId: Int64?, in db: Database) throws -> Leaderboard {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                WITH board AS (
-                    SELECT play.playerId, player.name, play.score, play.elapsedSeconds, play.finishedAt,
-                           RANK() OVER (ORDER BY play.score DESC, play.elapsedSeconds ASC) AS rank,
-                           ROW_NUMBER() OVER (
-                               ORDER BY play.score DESC, play.elapsedSeconds ASC, play.finishedAt ASC, play.id ASC
-                           ) AS position,
-                           COUNT(*) OVER () AS total
-                    FROM play JOIN player ON player.id = play.playerId
-                    WHERE play.packageId = ? AND play.ranked
-                      AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
-                ),
-                scores AS (
-                    SELECT group_concat(score || ':' || plays, ',') AS scoreCounts
-                    FROM (SELECT score, COUNT(*) AS plays FROM board GROUP BY score)
-                )
-                SELECT * FROM board, scores WHERE position <= ? OR playerId = ? ORDER BY position
-                """,
-            arguments: [packageId, limit, playerId])
+        let scoreCounts = try Row.fetchAll(
+            db.cachedStatement(sql: leaderboardScores),
+            arguments: [packageId]
+        ).reduce(into: [Int: Int]()) { counts, row in counts[row["score"]] = row["plays"] }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: leaderboardTop), arguments: [packageId, limit])
         var board = Leaderboard(
-            top: [], mine: nil, rankedPlays: rows.first?["total"] ?? 0,
-            scoreCounts: Leaderboard.scoreCounts(aggregated: rows.first?["scoreCounts"]))
-        for row in rows {
-            let entry = LeaderboardEntry(
-                rank: row["rank"], playerId: row["playerId"], player: row["name"], score: row["score"],
-                elapsedSeconds: row["elapsedSeconds"], finishedAt: row["finishedAt"])
-            if (row["position"] as Int) <= limit { board.top.append(entry) }
-            if entry.playerId == playerId { board.mine = entry }
+            top: LeaderboardRanking.ranked(rows.map(entry)), mine: nil,
+            rankedPlays: scoreCounts.values.reduce(0, +), scoreCounts: scoreCounts)
+        guard let playerId else { return board }
+        if let own = board.top.first(where: { $0.playerId == playerId }) {
+            board.mine = own
+        } else if let row = try Row.fetchOne(
+            db.cachedStatement(sql: leaderboardOwnPlay),
+            arguments: [packageId, playerId])
+        {
+            var mine = entry(row)
+            // Plays of the same score in less time, then those of banned players among them, who are not ranked.
+            let sameScoreFaster = try Int.fetchOne(
+                db.cachedStatement(sql: leaderboardSameScoreFaster),
+                arguments: [packageId, mine.score, mine.elapsedSeconds])!
+            mine.rank = LeaderboardRanking.rank(score: mine.score, scoreCounts: scoreCounts, sameScoreFaster: sameScoreFaster)
+            board.mine = mine
         }
         return board
     }
 
-    /// Each quiz of a package with its attempts (every play of it, the CLI's on this file too), solves and the mean
-    /// stage reached by those who solved it.
+    static let leaderboardScores = "SELECT score, plays FROM leaderboardScore WHERE packageId = ? AND plays > 0"
+    static let leaderboardTop = """
+        SELECT play.playerId, player.name, play.score, play.elapsedSeconds, play.finishedAt
+        FROM play JOIN player ON player.id = play.playerId
+        WHERE play.packageId = ? AND play.ranked
+          AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
+        ORDER BY play.score DESC, play.elapsedSeconds ASC, play.finishedAt ASC, play.id ASC LIMIT ?
+        """
+    static let leaderboardOwnPlay = """
+        SELECT play.playerId, player.name, play.score, play.elapsedSeconds, play.finishedAt
+        FROM play JOIN player ON player.id = play.playerId
+        WHERE play.packageId = ? AND play.playerId = ? AND play.ranked
+          AND NOT EXISTS (SELECT 1 FROM bannedPlayer b WHERE b.playerId = play.playerId)
+        """
+    static let leaderboardSameScoreFaster = """
+        SELECT (SELECT COUNT(*) FROM play WHERE packageId = ?1 AND ranked AND score = ?2 AND elapsedSeconds < ?3)
+             - (SELECT COUNT(*) FROM bannedPlayer b JOIN play ON play.packageId = ?1
+                    AND play.playerId = b.playerId AND play.ranked
+                WHERE play.score = ?2 AND play.elapsedSeconds < ?3)
+        """
+
+    /// The reads whose cost must follow what they return, not the data, each with arguments for `packageId` (and
+    /// made by the same functions the store runs): the storage tests check their plans on grown data.
+    static func growthBoundedReads(packageId: Int64) -> [String: (sql: String, arguments: StatementArguments)] {
+        let everything = BrowseFilter()
+        return [
+            "package by share code": (publishedByShareCode, ["AAAAA2"]),
+            "newest page": publicPackagesQuery(everything, after: nil, limit: 21),
+            "newest page after a cursor": publicPackagesQuery(
+                everything, after: BrowsePosition(createdAt: "2026-06-01T00:00:00Z", id: 1_000), limit: 21),
+            "popular page": popularPackagesQuery(everything, after: nil, limit: 21),
+            "popular page after a cursor": popularPackagesQuery(
+                everything, after: PopularPosition(plays: 3, id: 1_000), limit: 21),
+            "title search": publicPackagesQuery(BrowseFilter(text: "night"), after: nil, limit: 21),
+            "leaderboard scores": (leaderboardScores, [packageId]),
+            "leaderboard top": (leaderboardTop, [packageId, 100]),
+            "leaderboard own play": (leaderboardOwnPlay, [packageId, 1]),
+            "leaderboard same score faster": (leaderboardSameScoreFaster, [packageId, 0, 100.0]),
+        ]
+    }
+
+    private static func entry(_ row: Row) -> LeaderboardEntry {
+        LeaderboardEntry(
+            rank: 0, playerId: row["playerId"], player: row["name"], score: row["score"],
+            elapsedSeconds: row["elapsedSeconds"], finishedAt: row["finishedAt"])
+    }
+
+    /// Each quiz of a package with its attempts (every play of it, the CLI's on this file too), solves, hint use, the
+    /// mean stage reached by those who solved it and the solves per stage, from the kept `quizStageTally`.
     static func quizSolveStats(packageId: Int64, in db: Database) throws -> [QuizSolveStats] {
-        let stats = try Row.fetchAll(
+        let stages = try Row.fetchAll(
             db,
             sql: """
-                SELECT quiz.position, COUNT(attempt.id) AS attempts, COALESCE(SUM(attempt.correct), 0) AS solved,
-                       AVG(CASE WHEN attempt.correct THEN attempt.stageReached END) AS averageStage,
-                       COALESCE(SUM(attempt.hintsUsed > 0), 0) AS hinted
-                FROM quiz LEFT JOIN attempt ON attempt.quizId = quiz.id
-                WHERE quiz.packageId = ? GROUP BY quiz.id ORDER BY quiz.position
+                SELECT quiz.position, t.stage, t.attempts, t.solved, t.hinted
+                FROM quiz LEFT JOIN quizStageTally t ON t.quizId = quiz.id AND t.attempts > 0
+                WHERE quiz.packageId = ? ORDER BY quiz.position, t.stage
                 """,
-            arguments: [packageId]
-        ).map { row in
-            QuizSolveStats(
-                position: (row["position"] as Int) + 1, attempts: row["attempts"], solved: row["solved"],
-                averageStage: row["averageStage"], hinted: row["hinted"])
-        }
+            arguments: [packageId])
         let common = try Row.fetchAll(
             db,
             sql: """
@@ -152,21 +189,13 @@ extension AppDatabase {
                 ) WHERE place <= ? ORDER BY position, place
                 """,
             arguments: [packageId, QuizSolveStats.commonWrongGuessCount])
-        let stages = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT quiz.position, attempt.stageReached AS stage, COUNT(*) AS solved
-                FROM quiz JOIN attempt ON attempt.quizId = quiz.id
-                WHERE quiz.packageId = ? AND attempt.correct AND attempt.stageReached IS NOT NULL
-                GROUP BY quiz.position, attempt.stageReached
-                """,
-            arguments: [packageId])
-        return stats.map { quiz in
-            var quiz = quiz
-            quiz.commonWrongGuesses = common.filter { ($0["position"] as Int) + 1 == quiz.position }.map { $0["guess"] }
-            for row in stages where (row["position"] as Int) + 1 == quiz.position { quiz.solvedAtStage[row["stage"]] = row["solved"] }
-            return quiz
-        }
+        return QuizSolveStats.fromStageTallies(
+            stages.map {
+                QuizStageTally(
+                    position: ($0["position"] as Int) + 1, stage: $0["stage"], attempts: $0["attempts"] ?? 0,
+                    solved: $0["solved"] ?? 0, hinted: $0["hinted"] ?? 0)
+            },
+            commonWrongGuesses: common.map { (position: ($0["position"] as Int) + 1, guess: $0["guess"] as String) })
     }
 
     /// The daily quiz of `day` (`yyyy-MM-dd`, UTC) when it has been chosen, else what choosing it depends on.
@@ -175,19 +204,26 @@ extension AppDatabase {
         return .toDraw(try dailyDraw(among: among, in: db))
     }
 
-    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided `drawn` is still what
-    /// the database holds (checked inside the write that saves the choice, so two first requests of a day get the same
-    /// quiz). When another request chose first, that choice; when the candidates or the first day changed since they
-    /// were read, the new ones, to draw again. The index is clamped to the candidates; a number below 1 or taken
-    /// already (a wall clock set back asks for a day before the first) becomes the next free one.
+    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided the database still
+    /// agrees (checked inside the write that saves the choice, so two first requests of a day get the same quiz): the
+    /// chosen quiz is still a candidate and the first day is the same. When another request chose first, that choice;
+    /// when the choice is no longer a candidate, the candidates now, to draw again. Only the chosen quiz is checked, so
+    /// the candidates are read once a day, not twice. The index is clamped to the candidates; a number below 1 or
+    /// taken already (a wall clock set back asks for a day before the first) becomes the next free one.
     static func chooseDaily(
         day: String, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int, number: Int, in db: Database
     ) throws -> DailyState {
         if let known = try daily(day: day, in: db) { return .chosen(known) }
-        let current = try dailyDraw(among: among, in: db)
-        guard current == drawn else { return .toDraw(current) }
-        guard !drawn.candidates.isEmpty else { return .chosen(nil) }
+        guard !drawn.candidates.isEmpty else { return .toDraw(try dailyDraw(among: among, in: db)) }
         let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
+        let first = try String.fetchOne(db, sql: "SELECT day FROM daily ORDER BY number LIMIT 1")
+        let candidate = dailyCandidates(among) + " AND quiz.id = ?"
+        func exists(_ sql: String, _ arguments: StatementArguments = []) throws -> Bool {
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (\(sql))", arguments: arguments)!
+        }
+        let stillCandidate = try exists(candidate + unchosenQuiz, [chosen])
+            || (try exists(candidate, [chosen]) && !exists(dailyCandidates(among) + unchosenQuiz))
+        guard first == drawn.first, stillCandidate else { return .toDraw(try dailyDraw(among: among, in: db)) }
         var dayNumber = number
         let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM daily WHERE number = ?)", arguments: [dayNumber])!
         if dayNumber < 1 || taken {
@@ -199,21 +235,24 @@ extension AppDatabase {
         return .chosen(try daily(day: day, in: db))
     }
 
+    /// Quizzes with areas of public and seed packages (only those with a poster the store holds, when asked).
+    private static func dailyCandidates(_ among: DailyCandidates) -> String {
+        """
+        SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.packageId
+        LEFT JOIN publication pub ON pub.packageId = p.id
+        WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+          AND NOT EXISTS (SELECT 1 FROM hiddenPackage h WHERE h.packageId = p.id)
+          AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
+        """ + (among == .postersHeld ? " AND quiz.posterSource = 'bundled'" : "")
+    }
+
+    private static let unchosenQuiz = " AND quiz.id NOT IN (SELECT quizId FROM daily WHERE quizId IS NOT NULL)"
+
     /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
     /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
     private static func dailyDraw(among: DailyCandidates, in db: Database) throws -> DailyDraw {
-        let publicQuizzes = """
-            SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.packageId
-            LEFT JOIN publication pub ON pub.packageId = p.id
-            WHERE (p.origin = 'seed' OR pub.visibility = 'public')
-              AND NOT EXISTS (SELECT 1 FROM hiddenPackage h WHERE h.packageId = p.id)
-              AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
-            """ + (among == .postersHeld ? " AND quiz.posterSource = 'bundled'" : "")
-        var candidates = try Int64.fetchAll(
-            db,
-            sql: publicQuizzes
-                + " AND quiz.id NOT IN (SELECT quizId FROM daily WHERE quizId IS NOT NULL) ORDER BY quiz.id")
-        if candidates.isEmpty { candidates = try Int64.fetchAll(db, sql: publicQuizzes + " ORDER BY quiz.id") }
+        var candidates = try Int64.fetchAll(db, sql: dailyCandidates(among) + unchosenQuiz + " ORDER BY quiz.id")
+        if candidates.isEmpty { candidates = try Int64.fetchAll(db, sql: dailyCandidates(among) + " ORDER BY quiz.id") }
         let first = try String.fetchOne(db, sql: "SELECT day FROM daily ORDER BY number LIMIT 1")
         return DailyDraw(candidates: candidates, first: first)
     }
@@ -294,31 +333,16 @@ extension AppDatabase {
         }
     }
 
+    /// A player's totals from their kept tallies: a few rows however many plays they made.
     static func playerPlayTotals(playerId: Int64, in db: Database) throws -> PlayerPlayTotals {
         let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT (SELECT COUNT(*) FROM play WHERE playerId = ?1 AND publicId IS NOT NULL) AS plays,
-                       (SELECT COALESCE(SUM(score), 0) FROM play WHERE playerId = ?1 AND publicId IS NOT NULL) AS points,
-                       COUNT(attempt.id) AS played, COALESCE(SUM(attempt.correct), 0) AS solved,
-                       AVG(CASE WHEN attempt.correct THEN attempt.stageReached END) AS averageStage
-                FROM play JOIN attempt ON attempt.playId = play.id
-                WHERE play.playerId = ?1 AND play.publicId IS NOT NULL
-                """,
-            arguments: [playerId])!
+            db, sql: "SELECT plays, points, played, solved FROM playerTally WHERE playerId = ?", arguments: [playerId])
         let stages = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT attempt.stageReached AS stage, COUNT(*) AS solved
-                FROM play JOIN attempt ON attempt.playId = play.id
-                WHERE play.playerId = ? AND play.publicId IS NOT NULL AND attempt.correct AND attempt.stageReached IS NOT NULL
-                GROUP BY attempt.stageReached
-                """,
-            arguments: [playerId])
+            db, sql: "SELECT stage, solved FROM playerStageTally WHERE playerId = ?", arguments: [playerId])
         return PlayerPlayTotals(
-            plays: row["plays"], points: row["points"], solved: row["solved"], played: row["played"],
-            averageStage: row["averageStage"],
-            solvedAtStage: Dictionary(uniqueKeysWithValues: stages.map { ($0["stage"] as Int, $0["solved"] as Int) }))
+            plays: row?["plays"] ?? 0, points: row?["points"] ?? 0, solved: row?["solved"] ?? 0,
+            played: row?["played"] ?? 0,
+            solvedPerStage: Dictionary(uniqueKeysWithValues: stages.map { ($0["stage"] as Int, $0["solved"] as Int) }))
     }
 }
 

@@ -352,8 +352,8 @@ extension SQLiteServerStore {
         try await write { db in try AppDatabase.insertRoomResults(rows, in: db) }
     }
 
-    public func roomResults(playerId: Int64) async throws -> [RoomResultRow] {
-        try await read { db in try AppDatabase.roomResults(playerId: playerId, in: db) }
+    public func roomResults(playerId: Int64, limit: Int) async throws -> [RoomResultRow] {
+        try await read { db in try AppDatabase.roomResults(playerId: playerId, limit: limit, in: db) }
     }
 
     public func roomStats(playerId: Int64) async throws -> RoomStats {

@@ -357,6 +357,35 @@ enum Schema {
                     )
                     """)
         }
+        migrator.registerMigration("v17-kept-tallies-board-index-package-search") { db in
+            try db.execute(sql: Tallies.sqliteSchema)
+            // The leaderboard's order in full, so its first rows come from the index without sorting the ties.
+            try db.execute(sql: "DROP INDEX play_leaderboard")
+            try db.execute(
+                sql: """
+                    CREATE INDEX play_board ON play(packageId, score DESC, elapsedSeconds, finishedAt, id)
+                    WHERE ranked
+                    """)
+            // Substrings of a package's title or maker, as the movie catalog finds titles (three characters or more).
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE packageSearch USING fts5(
+                        title, maker, content = 'package', content_rowid = 'id', tokenize = 'trigram');
+                    INSERT INTO packageSearch(packageSearch) VALUES ('rebuild');
+                    CREATE TRIGGER package_search_insert AFTER INSERT ON package BEGIN
+                        INSERT INTO packageSearch (rowid, title, maker) VALUES (NEW.id, NEW.title, NEW.maker);
+                    END;
+                    CREATE TRIGGER package_search_delete AFTER DELETE ON package BEGIN
+                        INSERT INTO packageSearch (packageSearch, rowid, title, maker)
+                        VALUES ('delete', OLD.id, OLD.title, OLD.maker);
+                    END;
+                    CREATE TRIGGER package_search_update AFTER UPDATE OF title, maker ON package BEGIN
+                        INSERT INTO packageSearch (packageSearch, rowid, title, maker)
+                        VALUES ('delete', OLD.id, OLD.title, OLD.maker);
+                        INSERT INTO packageSearch (rowid, title, maker) VALUES (NEW.id, NEW.title, NEW.maker);
+                    END;
+                    """)
+        }
         return migrator
     }
 }

@@ -78,17 +78,6 @@ public struct Leaderboard: Hashable, Sendable {
         self.rankedPlays = rankedPlays
         self.scoreCounts = scoreCounts
     }
-
-    /// `scoreCounts` from the form both stores aggregate it in, within the leaderboard's one statement (so that it
-    /// counts the same plays as `rankedPlays`): `score:plays` pairs joined by commas.
-    public static func scoreCounts(aggregated text: String?) -> [Int: Int] {
-        var counts: [Int: Int] = [:]
-        for pair in (text ?? "").split(separator: ",") {
-            let parts = pair.split(separator: ":")
-            if parts.count == 2, let score = Int(parts[0]), let plays = Int(parts[1]) { counts[score] = plays }
-        }
-        return counts
-    }
 }
 
 /// How one quiz of a package fares with everyone who played it: what its maker may see.
@@ -120,6 +109,81 @@ public struct QuizSolveStats: Hashable, Sendable {
         self.attempts = attempts
         self.solved = solved
         self.averageStage = averageStage
+    }
+}
+
+/// What both stores keep of a quiz's attempts at one stage reached (`stage` is `nil` for a quiz nobody played).
+public struct QuizStageTally: Hashable, Sendable {
+    /// 1-based place of the quiz in its package.
+    public var position: Int
+    public var stage: Int?
+    public var attempts: Int
+    public var solved: Int
+    public var hinted: Int
+
+    public init(position: Int, stage: Int?, attempts: Int, solved: Int, hinted: Int) {
+        self.position = position
+        self.stage = stage
+        self.attempts = attempts
+        self.solved = solved
+        self.hinted = hinted
+    }
+}
+
+extension QuizSolveStats {
+    /// Each quiz's statistics from its kept tallies per stage reached (in quiz order, every quiz of the package at
+    /// least once) and its most common wrong guesses (most first).
+    public static func fromStageTallies(
+        _ tallies: [QuizStageTally], commonWrongGuesses: [(position: Int, guess: String)]
+    ) -> [QuizSolveStats] {
+        var quizzes: [QuizSolveStats] = []
+        var stageSums: [Int] = []
+        for tally in tallies {
+            if quizzes.last?.position != tally.position {
+                quizzes.append(QuizSolveStats(position: tally.position, attempts: 0, solved: 0, averageStage: nil))
+                stageSums.append(0)
+            }
+            guard let stage = tally.stage else { continue }
+            let last = quizzes.count - 1
+            quizzes[last].attempts += tally.attempts
+            quizzes[last].solved += tally.solved
+            quizzes[last].hinted += tally.hinted
+            if tally.solved > 0 { quizzes[last].solvedAtStage[stage] = tally.solved }
+            stageSums[last] += stage * tally.solved
+        }
+        for index in quizzes.indices {
+            if quizzes[index].solved > 0 {
+                quizzes[index].averageStage = Double(stageSums[index]) / Double(quizzes[index].solved)
+            }
+            let position = quizzes[index].position
+            quizzes[index].commonWrongGuesses = commonWrongGuesses.filter { $0.position == position }.map(\.guess)
+        }
+        return quizzes
+    }
+}
+
+/// How a leaderboard's ranks are found without numbering every ranked play: equal scores in equal time share a rank,
+/// which is one more than the number of plays before them.
+public enum LeaderboardRanking {
+    /// The ranks of the first entries of a leaderboard, given in its order from the very first.
+    public static func ranked(_ entries: [LeaderboardEntry]) -> [LeaderboardEntry] {
+        var ranked = entries
+        for index in ranked.indices {
+            if index > 0, ranked[index].score == ranked[index - 1].score,
+                ranked[index].elapsedSeconds == ranked[index - 1].elapsedSeconds
+            {
+                ranked[index].rank = ranked[index - 1].rank
+            } else {
+                ranked[index].rank = index + 1
+            }
+        }
+        return ranked
+    }
+
+    /// The rank of a play scoring `score`: one more than the plays of a better score (`scoreCounts`, the ranked plays
+    /// per score) and those of the same score in less time.
+    public static func rank(score: Int, scoreCounts: [Int: Int], sameScoreFaster: Int) -> Int {
+        1 + scoreCounts.filter { $0.key > score }.values.reduce(0, +) + sameScoreFaster
     }
 }
 
@@ -193,6 +257,17 @@ public struct PlayerPlayTotals: Hashable, Sendable {
         self.solved = solved
         self.played = played
         self.averageStage = averageStage
+    }
+
+    /// The totals from a player's kept tallies and their solves per stage (zero-solve stages left out), the mean stage
+    /// taken from those.
+    public init(plays: Int, points: Int, solved: Int, played: Int, solvedPerStage: [Int: Int]) {
+        let kept = solvedPerStage.filter { $0.value > 0 }
+        let solves = kept.values.reduce(0, +)
+        self.init(
+            plays: plays, points: points, solved: solved, played: played,
+            averageStage: solves == 0 ? nil : Double(kept.map { $0.key * $0.value }.reduce(0, +)) / Double(solves),
+            solvedAtStage: kept)
     }
 }
 

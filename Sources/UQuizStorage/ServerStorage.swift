@@ -140,8 +140,8 @@ public protocol StoreClock: Sendable {
 public protocol RoomResultStorage: Sendable {
     /// All the rows of one room in one transaction.
     func insertRoomResults(_ rows: [RoomResultRow]) async throws
-    /// The player's room results, newest first.
-    func roomResults(playerId: Int64) async throws -> [RoomResultRow]
+    /// The player's latest `limit` room results, newest first.
+    func roomResults(playerId: Int64, limit: Int) async throws -> [RoomResultRow]
     /// The player's room results added up.
     func roomStats(playerId: Int64) async throws -> RoomStats
 }

@@ -51,7 +51,7 @@ private func dumpRows(_ db: Database) throws -> [String] {
         // FTS5's shadow tables are internal (some without rowid); the virtual table itself holds the content.
         sql: """
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-            AND name NOT LIKE 'movieSearch_%' ORDER BY name
+            AND name NOT LIKE 'movieSearch_%' AND name NOT LIKE 'packageSearch_%' ORDER BY name
             """)
     return try tables.flatMap { table in
         try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid").map { "\(table): \($0)" }

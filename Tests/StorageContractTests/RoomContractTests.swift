@@ -19,7 +19,7 @@ import UQuizApp
             try await store.insertRoomResults([row("K7QF", ann.id, "Ann", rank: 1, score: 900, solved: 2), row("K7QF", nil, "Guest", rank: 2, score: 100, solved: 1)])
             try await store.insertRoomResults([row("M3XZ", ann.id, "Ann", rank: 2, score: 300, solved: 1)])
             #expect(try await store.roomStats(playerId: ann.id) == RoomStats(rooms: 2, wins: 1, points: 1200, solved: 3, played: 6))
-            let results = try await store.roomResults(playerId: ann.id)
+            let results = try await store.roomResults(playerId: ann.id, limit: 20)
             #expect(results.map(\.roomCode) == ["M3XZ", "K7QF"], "newest first")
             #expect(results.last == row("K7QF", ann.id, "Ann", rank: 1, score: 900, solved: 2))
             #expect(try await store.roomStats(playerId: 999) == RoomStats(rooms: 0, wins: 0, points: 0, solved: 0, played: 0))

@@ -386,7 +386,7 @@ struct RoomUseCaseTests {
         let podium = try #require(hostBox.messages.compactMap { if case .podium(let p) = $0 { p } else { nil } }.first)
         #expect(podium.places.first?.name == "Host" && podium.places.first?.rank == 1)
         #expect(podium.places.first?.shareLine?.isEmpty == false)
-        let rows = try await bench.server.database.roomResults(playerId: bench.host.player.id)
+        let rows = try await bench.server.database.roomResults(playerId: bench.host.player.id, limit: 20)
         #expect(rows.count == 1)
         #expect(rows.first?.roomCode == bench.code.value && rows.first?.played == 25 && rows.first?.solved == 1)
         let stats = try await bench.server.database.roomStats(playerId: bench.host.player.id)
@@ -396,7 +396,7 @@ struct RoomUseCaseTests {
         #expect(hostBox.messages.contains { if case .roomExpired(let e) = $0 { e.reason == "ended" } else { false } })
         #expect(hostBox.closeReason == .roomGone)
         #expect(bench.rooms.count == 0)
-        #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id).count == 1, "stored once")
+        #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id, limit: 20).count == 1, "stored once")
     }
 
     @Test func aQuizsEndNamesItsAnswerToTheSeatedAccountsBeforeAnyPodium() async throws {
@@ -422,6 +422,6 @@ struct RoomUseCaseTests {
         #expect(try await shown(seen.player), "quiz 1 ended: its answer was named to Seen")
         #expect(try await shown(bench.host.player), "and to the host")
         #expect(try await !shown(away.player), "Away left before any answer was named")
-        #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id).isEmpty, "no podium yet")
+        #expect(try await bench.server.database.roomResults(playerId: bench.host.player.id, limit: 20).isEmpty, "no podium yet")
     }
 }

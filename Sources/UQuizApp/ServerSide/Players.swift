@@ -112,7 +112,7 @@ extension Players {
         let totals = try await store.playerPlayTotals(playerId: player.id)
         let plays = try await store.playerPlays(playerId: player.id, limit: Self.recentCount)
         let rooms = try await store.roomStats(playerId: player.id)
-        let recent = try await store.roomResults(playerId: player.id).prefix(Self.recentCount)
+        let recent = try await store.roomResults(playerId: player.id, limit: Self.recentCount)
         return ServerAPI.PlayerStats(
             player: player, plays: totals, recentPlays: plays, streak: streak, rooms: rooms, recent: Array(recent))
     }

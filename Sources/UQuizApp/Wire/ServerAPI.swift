@@ -164,7 +164,7 @@ public enum ServerAPI {
             recentRooms = recent.map {
                 RoomResult(
                     roomCode: $0.roomCode, rank: $0.rank, score: $0.score, solved: $0.solved, played: $0.played,
-                    shareLine: $0.shareLine, finishedAt: ISO8601DateFormatter().string(from: $0.finishedAt))
+                    shareLine: $0.shareLine, finishedAt: $0.finishedAt.formatted(.iso8601))
             }
         }
     }
