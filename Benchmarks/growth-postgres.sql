@@ -354,7 +354,7 @@ LEFT JOIN (SELECT j, ROW_NUMBER() OVER (PARTITION BY pi, player_id ORDER BY fini
 -- The plays, in the order they finished (ids follow time), then their attempts, with the tally triggers off (see the
 -- top): the tallies are added to from the new rows after.
 ALTER TABLE play DISABLE TRIGGER play_tally_insert;
-ALTER TABLE attempt DISABLE TRIGGER attempt_tally;
+ALTER TABLE attempt DISABLE TRIGGER attempt_tally_insert;
 CREATE TEMP TABLE g_play_id (j bigint PRIMARY KEY, play_id bigint NOT NULL);
 WITH ins AS (
     INSERT INTO play (package_id, player, started_at, finished_at, score, public_id, player_id, ranked,
@@ -421,7 +421,7 @@ WHERE attempt.correct
 GROUP BY play.player_id, attempt.stage_reached
 ON CONFLICT (player_id, stage) DO UPDATE SET solved = player_stage_tally.solved + excluded.solved;
 ALTER TABLE play ENABLE TRIGGER play_tally_insert;
-ALTER TABLE attempt ENABLE TRIGGER attempt_tally;
+ALTER TABLE attempt ENABLE TRIGGER attempt_tally_insert;
 
 -- Wrong guesses (normalized, as the server keeps them): 12 on each quiz of the hot and warm packages, up to 3 on a
 -- third of the others'.
