@@ -154,7 +154,10 @@ extension AppDatabase {
             "popular page": popularPackagesQuery(everything, after: nil, limit: 21),
             "popular page after a cursor": popularPackagesQuery(
                 everything, after: PopularPosition(plays: 3, id: 1_000), limit: 21),
-            "title search": publicPackagesQuery(BrowseFilter(text: "night"), after: nil, limit: 21),
+            "title search, a common word": publicPackagesQuery(
+                BrowseFilter(text: "night"), after: nil, limit: 21, search: .common(phrase: "\"night\"")),
+            "title search, a common word, popular": popularPackagesQuery(
+                BrowseFilter(text: "night"), after: nil, limit: 21, search: .common(phrase: "\"night\"")),
             "leaderboard scores": (leaderboardScores, [packageId]),
             "leaderboard top": (leaderboardTop, [packageId, 100]),
             "leaderboard own play": (leaderboardOwnPlay, [packageId, 1]),

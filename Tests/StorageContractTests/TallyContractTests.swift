@@ -156,3 +156,41 @@ func inspecting(_ store: any ContractStore) throws -> any TallyInspecting {
         #expect(try await store.popularPackages(BrowseFilter(), after: nil, limit: 1).first?.shareCode == "AAAAA2")
     }
 }
+
+/// A word in a few titles and a word in hundreds are found alike: the first by its matches' ids, the second (on SQLite)
+/// by walking the page's order among its matches.
+@Suite struct CommonWordSearchTests {
+    @Test(arguments: StoreKind.allCases)
+    func aCommonWordPagesInOrderLikeARareOne(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let owner = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let alphabet = ShareCode.alphabet
+            for index in 0..<250 {
+                // 230 nights and 20 days, a day every 12th package, made a minute apart; one night unlisted.
+                let title = index % 12 == 5 ? "Day \(index)" : "Night \(index)"
+                let code = "Q" + String(alphabet[index / 30 % 30]) + String(alphabet[index % 30]) + "222"
+                let minute = String(format: "%02d:%02d", index / 60, index % 60)
+                _ = try await store.insertPublished(
+                    makePackage(title: title, code: code, createdAt: "2026-01-01T\(minute):00Z", quizzes: 1),
+                    owner: owner.id, visibility: index == 249 ? .unlisted : .public, otherCodes: [])
+            }
+            var titles: [String] = []
+            var position: BrowsePosition?
+            repeat {
+                let page = try await store.publicPackages(.init(text: "NIGHT"), after: position, limit: 50)
+                titles += page.map(\.title)
+                position = page.last.map { BrowsePosition(createdAt: $0.createdAt, id: $0.id) }
+            } while position != nil
+            let nights = (0..<249).filter { $0 % 12 != 5 }.reversed().map { "Night \($0)" }
+            #expect(titles == nights)
+            #expect(try await store.publicPackages(.init(text: "day"), after: nil, limit: 3).map(\.title)
+                == ["Day 245", "Day 233", "Day 221"])
+            // Popular: the played ones first, then by id.
+            let player = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            let first = try #require(try await store.publishedPackage(shareCode: ShareCode("Q22222")!))
+            try await recordPlay(on: store, packageId: first.id, player: player, score: 10)
+            #expect(try await store.popularPackages(.init(text: "night"), after: nil, limit: 2).map(\.title)
+                == ["Night 0", "Night 248"])
+        }
+    }
+}
