@@ -312,10 +312,10 @@ extension PostgresQuizStore {
             try await session.query(
                 """
                 SELECT play.daily_day,
-                       COALESCE(BOOL_OR(attempt.correct), false) AND play.unranked_reason IS NULL AS solved
-                FROM play LEFT JOIN attempt ON attempt.play_id = play.id
-                WHERE play.player_id = $1 AND play.daily_day IS NOT NULL
-                GROUP BY play.id ORDER BY play.daily_day COLLATE "C" DESC
+                       COALESCE((SELECT BOOL_OR(correct) FROM attempt WHERE attempt.play_id = play.id), false)
+                       AND play.unranked_reason IS NULL AS solved
+                FROM play WHERE play.player_id = $1 AND play.daily_day IS NOT NULL
+                ORDER BY play.daily_day COLLATE "C" DESC
                 """, [.int(playerId)]
             ).map { (day: try $0.string("daily_day"), solved: try $0.bool("solved")) }
         }

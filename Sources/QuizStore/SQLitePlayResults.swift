@@ -277,15 +277,18 @@ extension AppDatabase {
     }
 
     /// The days (`yyyy-MM-dd`) a player finished the daily quiz, newest first, and whether they solved it (a play
-    /// with an `UnrankedReason` does not count as solved: its player may have known the answer).
+    /// with an `UnrankedReason` does not count as solved: its player may have known the answer). Read through the
+    /// index of daily plays, in its order: through the index of all the player's plays it took four times as long
+    /// for a player with 5,000 plays.
     static func dailyResults(playerId: Int64, in db: Database) throws -> [(day: String, solved: Bool)] {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT play.dailyDay, COALESCE(MAX(attempt.correct), 0) AND play.unrankedReason IS NULL AS solved
-                FROM play LEFT JOIN attempt ON attempt.playId = play.id
-                WHERE play.playerId = ? AND play.dailyDay IS NOT NULL
-                GROUP BY play.id ORDER BY play.dailyDay DESC
+                SELECT play.dailyDay,
+                       COALESCE((SELECT MAX(correct) FROM attempt WHERE attempt.playId = play.id), 0)
+                       AND play.unrankedReason IS NULL AS solved
+                FROM play INDEXED BY play_daily_once
+                WHERE play.playerId = ? AND play.dailyDay IS NOT NULL ORDER BY play.dailyDay DESC
                 """,
             arguments: [playerId]
         ).map { (day: $0["dailyDay"], solved: $0["solved"]) }
