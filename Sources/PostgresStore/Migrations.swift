@@ -564,6 +564,8 @@ enum Migrations {
                 "DROP INDEX package_on_created_at_id",
                 "CREATE INDEX package_on_created_at_c ON package (created_at COLLATE \"C\", id)",
                 "CREATE INDEX publication_on_owner_id ON publication (owner_id)",
+                // A quiz's most made wrong guesses, first, whatever the number of distinct ones.
+                "CREATE INDEX wrong_guess_by_plays ON wrong_guess (quiz_id, plays DESC, guess)",
                 // Substrings of a package's title or maker through trigram indexes, where the server lets this
                 // database have pg_trgm (a trusted extension since PostgreSQL 13: the database's owner may create it);
                 // where it does not, search scans as before.

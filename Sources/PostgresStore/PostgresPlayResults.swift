@@ -197,11 +197,11 @@ extension PostgresQuizStore {
             }
             let common = try await session.query(
                 """
-                SELECT position, guess FROM (
-                    SELECT quiz.position, wrong_guess.guess,
-                           row_number() OVER (PARTITION BY quiz.id ORDER BY wrong_guess.plays DESC, wrong_guess.guess) AS place
-                    FROM quiz JOIN wrong_guess ON wrong_guess.quiz_id = quiz.id WHERE quiz.package_id = $1
-                ) ranked WHERE place <= $2 ORDER BY position, place
+                SELECT quiz.position, w.guess FROM quiz CROSS JOIN LATERAL (
+                    SELECT guess, plays FROM wrong_guess WHERE wrong_guess.quiz_id = quiz.id
+                    ORDER BY plays DESC, guess LIMIT $2
+                ) w
+                WHERE quiz.package_id = $1 ORDER BY quiz.position, w.plays DESC, w.guess
                 """, [.int(packageId), .int(Int64(QuizSolveStats.commonWrongGuessCount))]
             ).map { (position: try $0.int("position") + 1, guess: try $0.string("guess")) }
             return QuizSolveStats.fromStageTallies(stages, commonWrongGuesses: common)

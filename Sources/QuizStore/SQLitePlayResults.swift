@@ -182,23 +182,24 @@ extension AppDatabase {
                 WHERE quiz.packageId = ? ORDER BY quiz.position, t.stage
                 """,
             arguments: [packageId])
-        let common = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT position, guess FROM (
-                    SELECT quiz.position, wrongGuess.guess,
-                           ROW_NUMBER() OVER (PARTITION BY quiz.id ORDER BY wrongGuess.plays DESC, wrongGuess.guess) AS place
-                    FROM quiz JOIN wrongGuess ON wrongGuess.quizId = quiz.id WHERE quiz.packageId = ?
-                ) WHERE place <= ? ORDER BY position, place
-                """,
-            arguments: [packageId, QuizSolveStats.commonWrongGuessCount])
+        // Each quiz's first few from the index in their order: a popular quiz gathers thousands of distinct guesses.
+        var common: [(position: Int, guess: String)] = []
+        for quiz in try Row.fetchAll(
+            db, sql: "SELECT id, position FROM quiz WHERE packageId = ? ORDER BY position", arguments: [packageId])
+        {
+            common += try String.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT guess FROM wrongGuess WHERE quizId = ? ORDER BY plays DESC, guess LIMIT ?"),
+                arguments: [quiz["id"] as Int64, QuizSolveStats.commonWrongGuessCount]
+            ).map { (position: (quiz["position"] as Int) + 1, guess: $0) }
+        }
         return QuizSolveStats.fromStageTallies(
             stages.map {
                 QuizStageTally(
                     position: ($0["position"] as Int) + 1, stage: $0["stage"], attempts: $0["attempts"] ?? 0,
                     solved: $0["solved"] ?? 0, hinted: $0["hinted"] ?? 0)
             },
-            commonWrongGuesses: common.map { (position: ($0["position"] as Int) + 1, guess: $0["guess"] as String) })
+            commonWrongGuesses: common)
     }
 
     /// The daily quiz of `day` (`yyyy-MM-dd`, UTC) when it has been chosen, else what choosing it depends on.

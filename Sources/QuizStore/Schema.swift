@@ -366,6 +366,8 @@ enum Schema {
                     CREATE INDEX play_board ON play(packageId, score DESC, elapsedSeconds, finishedAt, id)
                     WHERE ranked
                     """)
+            // A quiz's most made wrong guesses, first, whatever the number of distinct ones.
+            try db.execute(sql: "CREATE INDEX wrongGuess_by_plays ON wrongGuess(quizId, plays DESC, guess)")
             // A package's best score (what `uquiz list` shows) by a seek, not a pass over its plays.
             try db.execute(sql: "CREATE INDEX play_on_packageId_score ON play(packageId, score)")
             // Substrings of a package's title or maker, as the movie catalog finds titles (three characters or more).
