@@ -1,7 +1,8 @@
 -- Checks a database Benchmarks/growth-postgres.sql grew: prints one line per broken invariant, nothing when all hold
--- (the kept tallies against a recount, as PostgresStore's testing support recounts them; one ranked play per player
--- and package; one daily play per player and day; each finished play's score and quiz time the sum of its attempts').
--- Foreign keys are the database's own. Usage: psql -X -q -A -t -f Benchmarks/growth-check-postgres.sql URL
+-- (the kept tallies of packages, scores, quizzes and players against a recount, as PostgresStore's testing support
+-- recounts them; one ranked play per player and package; one daily play per player and day; each finished play's
+-- score and quiz time the sum of its attempts'; no trigger left disabled). Foreign keys are the database's own.
+-- Usage: psql -X -q -A -t -f Benchmarks/growth-check-postgres.sql URL
 SELECT 'package ' || package.id || ': kept plays/attempts/solves ' || t.plays || '/' || t.server_attempts || '/'
        || t.server_solves || ', counted ' || COALESCE(p.plays, 0) || '/' || COALESCE(a.attempts, 0) || '/'
        || COALESCE(a.solves, 0)
@@ -35,6 +36,27 @@ FROM (
         FROM attempt
     ) u GROUP BY quiz_id, stage
 ) s WHERE ka <> ca OR ks <> cs OR kh <> ch;
+SELECT 'player ' || player.id || ': kept plays/points/played/solved ' || t.plays || '/' || t.points || '/' || t.played
+       || '/' || t.solved || ', counted ' || COALESCE(p.plays, 0) || '/' || COALESCE(p.points, 0) || '/'
+       || COALESCE(a.played, 0) || '/' || COALESCE(a.solved, 0)
+FROM player
+LEFT JOIN player_tally t ON t.player_id = player.id
+LEFT JOIN (SELECT player_id, COUNT(*) AS plays, COALESCE(SUM(score), 0) AS points FROM play
+           WHERE public_id IS NOT NULL GROUP BY player_id) p ON p.player_id = player.id
+LEFT JOIN (SELECT play.player_id, COUNT(*) AS played, COUNT(*) FILTER (WHERE attempt.correct) AS solved
+           FROM attempt JOIN play ON play.id = attempt.play_id WHERE play.public_id IS NOT NULL
+           GROUP BY play.player_id) a ON a.player_id = player.id
+WHERE COALESCE(t.plays, 0) <> COALESCE(p.plays, 0) OR COALESCE(t.points, 0) <> COALESCE(p.points, 0)
+   OR COALESCE(t.played, 0) <> COALESCE(a.played, 0) OR COALESCE(t.solved, 0) <> COALESCE(a.solved, 0);
+SELECT 'player ' || player_id || ' at stage ' || stage || ': kept ' || kept || ' solves, counted ' || counted
+FROM (
+    SELECT player_id, stage, SUM(kept) AS kept, SUM(counted) AS counted FROM (
+        SELECT player_id, stage, solved AS kept, 0 AS counted FROM player_stage_tally
+        UNION ALL
+        SELECT play.player_id, attempt.stage_reached, 0, 1 FROM attempt JOIN play ON play.id = attempt.play_id
+        WHERE play.player_id IS NOT NULL AND play.public_id IS NOT NULL AND attempt.correct
+    ) u GROUP BY player_id, stage
+) s WHERE kept <> counted;
 SELECT 'ranked twice: package ' || package_id || ', player ' || player_id
 FROM play WHERE ranked GROUP BY package_id, player_id HAVING COUNT(*) > 1;
 SELECT 'daily twice: player ' || player_id || ', day ' || daily_day

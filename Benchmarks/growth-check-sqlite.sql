@@ -1,7 +1,7 @@
 -- Checks a database Benchmarks/growth-sqlite.sql grew: prints one line per broken invariant, nothing when all hold
--- (the kept tallies against a recount, as QuizStore's TestingSupport.swift recounts them; foreign keys; one ranked
--- play per player and package; one daily play per player and day; each finished play's score and quiz time the sum
--- of its attempts'). Usage: sqlite3 DB < Benchmarks/growth-check-sqlite.sql
+-- (the kept tallies of packages, scores, quizzes and players against a recount, as QuizStore's TestingSupport.swift
+-- recounts them; foreign keys; one ranked play per player and package; one daily play per player and day; each
+-- finished play's score and quiz time the sum of its attempts'). Usage: sqlite3 DB < Benchmarks/growth-check-sqlite.sql
 SELECT 'package ' || package.id || ': kept plays/attempts/solves ' || t.plays || '/' || t.serverAttempts || '/'
        || t.serverSolves || ', counted ' || COALESCE(p.plays, 0) || '/' || COALESCE(a.attempts, 0) || '/'
        || COALESCE(a.solves, 0)
@@ -43,3 +43,24 @@ FROM play JOIN (SELECT playId, SUM(score) AS score, SUM(seconds) AS seconds FROM
 WHERE play.publicId IS NOT NULL AND (play.score <> s.score OR ABS(play.elapsedSeconds - s.seconds) > 0.05);
 SELECT 'daily ' || day || ' is not a past day with a quiz' FROM daily
 WHERE quizId IS NULL OR day >= strftime('%Y-%m-%d', 'now') AND number <> (SELECT MAX(number) FROM daily);
+SELECT 'player ' || player.id || ': kept plays/points/played/solved ' || t.plays || '/' || t.points || '/' || t.played
+       || '/' || t.solved || ', counted ' || COALESCE(p.plays, 0) || '/' || COALESCE(p.points, 0) || '/'
+       || COALESCE(a.played, 0) || '/' || COALESCE(a.solved, 0)
+FROM player
+LEFT JOIN playerTally t ON t.playerId = player.id
+LEFT JOIN (SELECT playerId, COUNT(*) AS plays, COALESCE(SUM(score), 0) AS points FROM play
+           WHERE publicId IS NOT NULL GROUP BY playerId) p ON p.playerId = player.id
+LEFT JOIN (SELECT play.playerId, COUNT(*) AS played, SUM(attempt.correct) AS solved
+           FROM attempt JOIN play ON play.id = attempt.playId WHERE play.publicId IS NOT NULL
+           GROUP BY play.playerId) a ON a.playerId = player.id
+WHERE COALESCE(t.plays, 0) <> COALESCE(p.plays, 0) OR COALESCE(t.points, 0) <> COALESCE(p.points, 0)
+   OR COALESCE(t.played, 0) <> COALESCE(a.played, 0) OR COALESCE(t.solved, 0) <> COALESCE(a.solved, 0);
+SELECT 'player ' || playerId || ' at stage ' || stage || ': kept ' || kept || ' solves, counted ' || counted
+FROM (
+    SELECT playerId, stage, SUM(kept) AS kept, SUM(counted) AS counted FROM (
+        SELECT playerId, stage, solved AS kept, 0 AS counted FROM playerStageTally
+        UNION ALL
+        SELECT play.playerId, attempt.stageReached, 0, 1 FROM attempt JOIN play ON play.id = attempt.playId
+        WHERE play.playerId IS NOT NULL AND play.publicId IS NOT NULL AND attempt.correct
+    ) GROUP BY playerId, stage
+) WHERE kept <> counted;

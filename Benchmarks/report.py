@@ -447,6 +447,79 @@ def public_section(figures):
     return rewrap("\n".join(lines)) + "\n"
 
 
+GROWTH_HEADING = "## Data growth (issue 35)"
+GROWTH_WARMUP = 10  # growth-bench.py's warm-up requests per route
+
+
+def growth_section(figures):
+    """The markdown section from growth.sh's results: {"date", "sizes", "runs": [measure's results + "generation"]}."""
+    def ms(value):
+        return f"{value:.2f}" if value < 100 else f"{value:.0f}"
+
+    lines = [GROWTH_HEADING, "",
+             f"Written by `bash Benchmarks/growth.sh` on {figures['date']}: every route below on a seed server and on a "
+             f"grown one, {figures['samples']} sequential requests each after {GROWTH_WARMUP} of warm-up, interleaved (one "
+             f"to the seed server, one to the grown one, the first alternating, then `/healthz` to both), on "
+             f"127.0.0.1, release build, rate limits off. Latencies are in ms, measured by the client (a Python "
+             f"keep-alive connection per server) from sending the request to reading the whole answer.", ""]
+    size = figures["sizes"]
+    lines += [f"**Grown** (`Benchmarks/growth-sqlite.sql`, `growth-postgres.sql`, on a migrated and seeded database): "
+              f"{size['packages']:,} published packages by {size['makers']:,} makers (1 to 5 quizzes each, about 80% "
+              f"public), {size['players']:,} players, {size['plays']:,} finished server plays with an attempt per "
+              f"quiz: {size['hotPlays']:,} of the hot package HQT234, {size['warmPlays']:,} of each of "
+              f"{size['warmPackages']} warm ones, {size['dailyDays']} past daily quizzes with their plays, a heavy "
+              f"player with {size['heavyPlayerPlays']:,} plays (daily ones on 4 days in 5), and a long tail; the kept "
+              f"tallies equal a recount (`growth-check-*.sql`). **Seed**: a freshly seeded server with the same "
+              f"generator's fixed rows at a minimal size (sizes {figures['seed_sizes']}), so that every route has "
+              f"the same package, players and tokens on both servers.", ""]
+    for run in figures["runs"]:
+        gen = run.get("generation", {})
+        if gen:
+            lines.append(f"- {run['store']}: grown in **{gen['seconds']:.0f} s** "
+                         f"({gen.get('what', '')}); load average before the measurements "
+                         f"{' '.join(run['loadavg_before'])}, after {' '.join(run['loadavg_after'])}.")
+    lines += ["", "| route | store | seed p50 / p99 | large p50 / p99 | large/seed p50 | `/healthz` p50 same run (seed, large) |",
+              "|---|---|---|---|---|---|"]
+    flagged = []
+    for run in figures["runs"]:
+        limit = 15 if run["store"] == "SQLite" else 20
+        for route in run["routes"]:
+            s, l, h = route["seed"], route["large"], route["healthz"]
+            ratio = route["ratio_p50"]
+            mark = ""
+            if ratio > 3 and l["p50_ms"] >= limit:
+                mark = " **!**"
+                flagged.append((route["name"], run["store"], ratio, l["p50_ms"]))
+            lines.append(f"| {route['name']} | {run['store']} | {ms(s['p50_ms'])} / {ms(s['p99_ms'])} | "
+                         f"{ms(l['p50_ms'])} / {ms(l['p99_ms'])} | {ratio:.2f}x{mark} | "
+                         f"{ms(h['seed']['p50_ms'])}, {ms(h['large']['p50_ms'])} |")
+    lines.append("")
+    if flagged:
+        lines.append("**!**: more than 3x the seed's p50 and at least 15 ms (SQLite) / 20 ms (PostgreSQL) on the grown "
+                     "server:")
+        for name, store, ratio, p50 in flagged:
+            lines.append(f"- {name}, {store}: {ratio:.1f}x, {p50:.1f} ms.")
+    else:
+        lines.append("No route is both more than 3x the seed's p50 and above 15 ms (SQLite) / 20 ms (PostgreSQL) on "
+                     "the grown server.")
+    # Notes added to the results by hand (a reading of the plans of the flagged rows): a lead line, then bullets.
+    notes = figures.get("notes") or []
+    if notes:
+        lines += ["", notes[0]] + [f"- {note}" for note in notes[1:]]
+    lines += ["", "Method notes:",
+              "- The machine has 2 cores shared with builds while this ran: absolute figures move with that load; the "
+              "ratio of two servers measured in the same seconds, and `/healthz` beside them, are what to read.",
+              "- The deep cursors are built from the database the way `BrowsePackages` encodes them "
+              "(`createdAt|id`, `popular|plays|id`, base64url), at the depth given, or the seed server's last pages.",
+              "- Package metadata has a 1 s cache per share code: measured once from it, and once past it (each "
+              "sample 1.05 s after the last request of that package).",
+              "- Plays: each start is on the hot package (5 quizzes) by one of 16 players made through the API; each "
+              "guess is a new wrong one on a play whose first quiz is being played; each end is a new player's first "
+              "play, skipped quiz by quiz as each starts (3 s apart), its last skip ending and storing it (ranked).",
+              ""]
+    return rewrap("\n".join(lines)).rstrip("\n") + "\n"
+
+
 def section_bounds(text, heading):
     """Where the section under `heading` starts in `text`, and where the next one does (len(text) at the end); None
     without it."""
@@ -482,6 +555,10 @@ def replace_section(path, heading, section):
         text = (text[:anchor] + section + "\n" + text[anchor:]) if anchor >= 0 else text.rstrip("\n") + "\n\n" + section
     open(path, "w").write(text)
 
+
+if len(sys.argv) == 4 and sys.argv[1] == "--growth-section":
+    replace_section(sys.argv[3], GROWTH_HEADING, growth_section(json.load(open(sys.argv[2]))))
+    sys.exit(0)
 
 if len(sys.argv) == 4 and sys.argv[1] == "--public-section":
     replace_section(sys.argv[3], PUBLIC_HEADING, public_section(json.load(open(sys.argv[2]))))
@@ -677,7 +754,7 @@ Both run in process (`Benchmarks/Benchmarks/StagePosterBenchmarks`), on Metropol
 lookup alone: its ratio to serving a static file of the same size is a figure of the server, measured with it.
 
 {server_section(json.load(open(os.path.join(work, "server.json"))), stage_cut_p50, stage_cached_p50) + chr(10) if os.path.exists(os.path.join(work, "server.json")) else ""}
-{kept_section("BENCHMARKS.md", SCALING_HEADING)}{kept_section("BENCHMARKS.md", PROFILE_HEADING)}{kept_section("BENCHMARKS.md", ROOMS_HEADING)}{kept_section("BENCHMARKS.md", PUBLIC_HEADING)}## Process runs (hyperfine)
+{kept_section("BENCHMARKS.md", SCALING_HEADING)}{kept_section("BENCHMARKS.md", PROFILE_HEADING)}{kept_section("BENCHMARKS.md", ROOMS_HEADING)}{kept_section("BENCHMARKS.md", PUBLIC_HEADING)}{kept_section("BENCHMARKS.md", GROWTH_HEADING)}## Process runs (hyperfine)
 
 | command | median | mean ± σ | min | max |
 |---|---|---|---|---|""")
