@@ -160,13 +160,13 @@ extension PostgresQuizStore {
         let everything = BrowseFilter()
         return [
             "package by share code": (PublishedByShareCode.sql, [.text("AAAAA2")]),
-            "newest page": publicPackagesQuery(everything, after: nil, limit: 21),
-            "newest page after a cursor": publicPackagesQuery(
-                everything, after: BrowsePosition(createdAt: "2026-06-01T00:00:00Z", id: 1_000), limit: 21),
-            "popular page": popularPackagesQuery(everything, after: nil, limit: 21),
-            "popular page after a cursor": popularPackagesQuery(
-                everything, after: PopularPosition(plays: 3, id: 1_000), limit: 21),
-            "title search": publicPackagesQuery(BrowseFilter(text: "night"), after: nil, limit: 21),
+            "newest page": pageQuery(everything, .newest(after: nil), limit: 21),
+            "newest page after a cursor": pageQuery(
+                everything, .newest(after: BrowsePosition(createdAt: "2026-06-01T00:00:00Z", id: 1_000)), limit: 21),
+            "popular page": pageQuery(everything, .popular(after: nil), limit: 21),
+            "popular page after a cursor": pageQuery(
+                everything, .popular(after: PopularPosition(plays: 3, id: 1_000)), limit: 21),
+            "title search": pageQuery(BrowseFilter(text: "night"), .newest(after: nil), limit: 21),
             "leaderboard scores": (leaderboardScores, [.int(packageId)]),
             "leaderboard top": (leaderboardTop, [.int(packageId), .int(100)]),
             "leaderboard own play": (leaderboardOwnPlay, [.int(packageId), .int(1)]),

@@ -98,25 +98,8 @@ extension PostgresQuizStore {
     public func publicPackages(
         _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
     ) async throws -> [PublishedPackage] {
-        let query = Self.publicPackagesQuery(filter, after: position, limit: limit)
+        let query = Self.pageQuery(filter, .newest(after: position), limit: limit)
         return try await read { session in try await session.query(query.sql, query.values).map(Self.published) }
-    }
-
-    static func publicPackagesQuery(
-        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int
-    ) -> (sql: String, values: [Bind]) {
-        var (conditions, values) = publicConditions(filter)
-        if let position {
-            let n = values.count
-            conditions.append("(p.created_at COLLATE \"C\", p.id) < ($\(n + 1), $\(n + 2))")
-            values += [.text(position.createdAt), .int(position.id)]
-        }
-        values.append(.int(limit))
-        return (
-            publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
-                + " ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC LIMIT $\(values.count)",
-            values
-        )
     }
 
     /// Public and seed packages, most plays first (then highest id), after `position`: read in the order of the kept
@@ -124,23 +107,38 @@ extension PostgresQuizStore {
     public func popularPackages(
         _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
     ) async throws -> [PublishedPackage] {
-        let query = Self.popularPackagesQuery(filter, after: position, limit: limit)
+        let query = Self.pageQuery(filter, .popular(after: position), limit: limit)
         return try await read { session in try await session.query(query.sql, query.values).map(Self.published) }
     }
 
-    static func popularPackagesQuery(
-        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int
-    ) -> (sql: String, values: [Bind]) {
+    /// The order of a page of public packages and where it starts.
+    enum PageOrder {
+        case newest(after: BrowsePosition?)
+        case popular(after: PopularPosition?)
+    }
+
+    /// A page of public packages in `order`: its keyset, greatest first, compared as a row value, which the index of
+    /// that order (`package_on_created_at_c`, `package_tally_on_plays`) seeks to.
+    static func pageQuery(_ filter: BrowseFilter, _ order: PageOrder, limit: Int) -> (sql: String, values: [Bind]) {
         var (conditions, values) = publicConditions(filter)
-        if let position {
-            let n = values.count
-            conditions.append("(t.plays, t.package_id) < ($\(n + 1), $\(n + 2))")
-            values += [.int(position.plays), .int(position.id)]
+        let keyset: (String, String)
+        let start: [Bind]?
+        switch order {
+        case .newest(let position):
+            keyset = ("p.created_at COLLATE \"C\"", "p.id")
+            start = position.map { [.text($0.createdAt), .int($0.id)] }
+        case .popular(let position):
+            keyset = ("t.plays", "t.package_id")
+            start = position.map { [.int($0.plays), .int($0.id)] }
+        }
+        if let start {
+            conditions.append("(\(keyset.0), \(keyset.1)) < ($\(values.count + 1), $\(values.count + 2))")
+            values += start
         }
         values.append(.int(limit))
         return (
             publishedSelect + " WHERE " + conditions.joined(separator: " AND ")
-                + " ORDER BY t.plays DESC, t.package_id DESC LIMIT $\(values.count)",
+                + " ORDER BY \(keyset.0) DESC, \(keyset.1) DESC LIMIT $\(values.count)",
             values
         )
     }

@@ -84,25 +84,8 @@ extension AppDatabase {
     static func publicPackages(
         _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int, in db: Database
     ) throws -> [PublishedPackage] {
-        let query = publicPackagesQuery(filter, after: position, limit: limit, search: try titleSearch(filter, in: db))
+        let query = pageQuery(filter, .newest(after: position), limit: limit, search: try titleSearch(filter, in: db))
         return try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map(published)
-    }
-
-    static func publicPackagesQuery(
-        _ filter: BrowseFilter, after position: BrowsePosition?, limit: Int, search: TitleSearch = .none
-    ) -> (sql: String, arguments: StatementArguments) {
-        var (conditions, arguments) = publicConditions(filter, search: search)
-        if let position {
-            // A row value, which SQLite seeks to in the index (an OR of the two comparisons scans it).
-            conditions.append("(p.createdAt, p.id) < (?, ?)")
-            arguments += [position.createdAt, position.id]
-        }
-        arguments += [limit]
-        return (
-            publishedSelect(walking: search.walksTheOrder ? "package_on_createdAt_id" : nil) + " WHERE "
-                + conditions.joined(separator: " AND ") + " ORDER BY p.createdAt DESC, p.id DESC LIMIT ?",
-            arguments
-        )
     }
 
     /// Public packages (published public, or seed), most plays first (then highest id), after `position` when given.
@@ -111,22 +94,43 @@ extension AppDatabase {
     static func popularPackages(
         _ filter: BrowseFilter, after position: PopularPosition?, limit: Int, in db: Database
     ) throws -> [PublishedPackage] {
-        let query = popularPackagesQuery(filter, after: position, limit: limit, search: try titleSearch(filter, in: db))
+        let query = pageQuery(filter, .popular(after: position), limit: limit, search: try titleSearch(filter, in: db))
         return try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map(published)
     }
 
-    static func popularPackagesQuery(
-        _ filter: BrowseFilter, after position: PopularPosition?, limit: Int, search: TitleSearch = .none
+    /// The order of a page of public packages and where it starts.
+    enum PageOrder {
+        case newest(after: BrowsePosition?)
+        case popular(after: PopularPosition?)
+    }
+
+    /// A page of public packages in `order`, through the index that holds that order: its keyset, greatest first, is
+    /// compared as a row value, which SQLite seeks to in the index (an OR of the comparisons scans it).
+    static func pageQuery(
+        _ filter: BrowseFilter, _ order: PageOrder, limit: Int, search: TitleSearch = .none
     ) -> (sql: String, arguments: StatementArguments) {
         var (conditions, arguments) = publicConditions(filter, search: search)
-        if let position {
-            conditions.append("(t.plays, t.packageId) < (?, ?)")
-            arguments += [position.plays, position.id]
+        let keyset: (String, String)
+        let select: String
+        let start: StatementArguments?
+        switch order {
+        case .newest(let position):
+            keyset = ("p.createdAt", "p.id")
+            select = publishedSelect(walking: search.walksTheOrder ? "package_on_createdAt_id" : nil)
+            start = position.map { [$0.createdAt, $0.id] }
+        case .popular(let position):
+            keyset = ("t.plays", "t.packageId")
+            select = publishedSelect(tallyWalking: search.walksTheOrder ? "packageTally_on_plays" : nil)
+            start = position.map { [$0.plays, $0.id] }
+        }
+        if let start {
+            conditions.append("(\(keyset.0), \(keyset.1)) < (?, ?)")
+            arguments += start
         }
         arguments += [limit]
         return (
-            publishedSelect(tallyWalking: search.walksTheOrder ? "packageTally_on_plays" : nil) + " WHERE "
-                + conditions.joined(separator: " AND ") + " ORDER BY t.plays DESC, t.packageId DESC LIMIT ?",
+            select + " WHERE " + conditions.joined(separator: " AND ")
+                + " ORDER BY \(keyset.0) DESC, \(keyset.1) DESC LIMIT ?",
             arguments
         )
     }

@@ -148,16 +148,16 @@ extension AppDatabase {
         let everything = BrowseFilter()
         return [
             "package by share code": (publishedByShareCode, ["AAAAA2"]),
-            "newest page": publicPackagesQuery(everything, after: nil, limit: 21),
-            "newest page after a cursor": publicPackagesQuery(
-                everything, after: BrowsePosition(createdAt: "2026-06-01T00:00:00Z", id: 1_000), limit: 21),
-            "popular page": popularPackagesQuery(everything, after: nil, limit: 21),
-            "popular page after a cursor": popularPackagesQuery(
-                everything, after: PopularPosition(plays: 3, id: 1_000), limit: 21),
-            "title search, a common word": publicPackagesQuery(
-                BrowseFilter(text: "night"), after: nil, limit: 21, search: .common(phrase: "\"night\"")),
-            "title search, a common word, popular": popularPackagesQuery(
-                BrowseFilter(text: "night"), after: nil, limit: 21, search: .common(phrase: "\"night\"")),
+            "newest page": pageQuery(everything, .newest(after: nil), limit: 21),
+            "newest page after a cursor": pageQuery(
+                everything, .newest(after: BrowsePosition(createdAt: "2026-06-01T00:00:00Z", id: 1_000)), limit: 21),
+            "popular page": pageQuery(everything, .popular(after: nil), limit: 21),
+            "popular page after a cursor": pageQuery(
+                everything, .popular(after: PopularPosition(plays: 3, id: 1_000)), limit: 21),
+            "title search, a common word": pageQuery(
+                BrowseFilter(text: "night"), .newest(after: nil), limit: 21, search: .common(phrase: "\"night\"")),
+            "title search, a common word, popular": pageQuery(
+                BrowseFilter(text: "night"), .popular(after: nil), limit: 21, search: .common(phrase: "\"night\"")),
             "leaderboard scores": (leaderboardScores, [packageId]),
             "leaderboard top": (leaderboardTop, [packageId, 100]),
             "leaderboard own play": (leaderboardOwnPlay, [packageId, 1]),
