@@ -467,7 +467,7 @@ enum Migrations {
                 """,
                 // The counts a play adds are added when its transaction commits (deferred constraint triggers): a
                 // popular package's tally row is then locked only while the commit is written, not while the play's
-                // attempts go in, so plays of one package finished at once wait less for each other (BENCHMARKS.md).
+                // attempts go in, so plays of one package finished at once wait less for each other.
                 """
                 CREATE CONSTRAINT TRIGGER play_tally_insert AFTER INSERT ON play DEFERRABLE INITIALLY DEFERRED
                 FOR EACH ROW EXECUTE FUNCTION uquiz_tally_play()
