@@ -111,8 +111,9 @@ extension PostgresQuizStore {
 
     /// The best `limit` ranked plays by score, then less quiz time (then the earlier finish), and `playerId`'s line;
     /// each part an indexed read whose cost follows what it returns, as AppDatabase's `leaderboard` explains.
+    /// Outside a transaction: the parts need not see one instant, and BEGIN and COMMIT would cost two round trips more.
     public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
-        try await readTogether { session in
+        try await read { session in
             let scoreCounts = try await session.query(Self.leaderboardScores, [.int(packageId)]).reduce(into: [Int: Int]()) { counts, row in counts[try row.int("score")] = try row.int("plays") }
             let top = try await session.query(Self.leaderboardTop, [.int(packageId), .int(limit)]).map(Self.leaderboardEntry)
             var board = Leaderboard(
@@ -354,7 +355,7 @@ extension PostgresQuizStore {
 
     /// A player's totals from their kept tallies: a few rows however many plays they made.
     public func playerPlayTotals(playerId: Int64) async throws -> PlayerPlayTotals {
-        try await readTogether { session in
+        try await read { session in
             let row = try await session.one(
                 "SELECT plays, points, played, solved FROM player_tally WHERE player_id = $1", [.int(playerId)])
             let stages = try await session.query(

@@ -208,7 +208,6 @@ extension AppDatabase {
             arguments: [timestamp(date)])
     }
 
-    /// The conditions of a public package matching `filter`, over `package p LEFT JOIN publication pub`.
     /// How a page finds the packages whose title or maker holds a text of three characters or more, through the
     /// trigram index: a rare text's few packages by their ids (then put in order), a common text's by walking the
     /// page's order and keeping those among its matches, which come soon. Either way a page costs about what it shows,
@@ -235,6 +234,8 @@ extension AppDatabase {
         return ids.count > TitleSearch.orderedMatches ? .common(phrase: phrase) : .among(ids: ids)
     }
 
+    /// The conditions of a public package matching `filter` (its text found as `search` says), over `package p LEFT
+    /// JOIN publication pub`.
     private static func publicConditions(
         _ filter: BrowseFilter, search: TitleSearch
     ) -> ([String], StatementArguments) {
