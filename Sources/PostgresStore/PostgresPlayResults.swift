@@ -168,6 +168,7 @@ extension PostgresQuizStore {
             "popular page after a cursor": pageQuery(
                 everything, .popular(after: PopularPosition(plays: 3, id: 1_000)), limit: 21),
             "title search": pageQuery(BrowseFilter(text: "night"), .newest(after: nil), limit: 21),
+            "a maker's page": ownedPageQuery(playerId: 1, after: nil, limit: 21),
             "leaderboard scores": (leaderboardScores, [.int(packageId)]),
             "leaderboard top": (leaderboardTop, [.int(packageId), .int(100)]),
             "leaderboard own play": (leaderboardOwnPlay, [.int(packageId), .int(1)]),

@@ -85,13 +85,28 @@ extension PostgresQuizStore {
         }
     }
 
-    public func ownedPackages(playerId: Int64) async throws -> [PublishedPackage] {
-        try await read { session in
-            try await session.query(
-                Self.publishedSelect + " WHERE pub.owner_id = $1 ORDER BY p.created_at COLLATE \"C\" DESC, p.id DESC",
-                [.int(playerId)]
-            ).map(Self.published)
+    /// A page of a maker's packages, newest first, after `position`: the page is chosen before its packages are read
+    /// in full, as AppDatabase's `ownedPackages` does.
+    public func ownedPackages(playerId: Int64, after position: BrowsePosition?, limit: Int) async throws -> [PublishedPackage] {
+        let query = Self.ownedPageQuery(playerId: playerId, after: position, limit: limit)
+        return try await read { session in try await session.query(query.sql, query.values).map(Self.published) }
+    }
+
+    static func ownedPageQuery(playerId: Int64, after position: BrowsePosition?, limit: Int) -> (sql: String, values: [Bind]) {
+        var values: [Bind] = [.int(playerId)]
+        var start = ""
+        if let position {
+            start = " AND (o.created_at COLLATE \"C\", o.id) < ($2, $3)"
+            values += [.text(position.createdAt), .int(position.id)]
         }
+        values.append(.int(limit))
+        let order = "created_at COLLATE \"C\" DESC"
+        let sql = Self.publishedSelect + """
+             WHERE p.id IN (SELECT o.id FROM publication mine JOIN package o ON o.id = mine.package_id
+                            WHERE mine.owner_id = $1\(start) ORDER BY o.\(order), o.id DESC LIMIT $\(values.count))
+             ORDER BY p.\(order), p.id DESC
+            """
+        return (sql, values)
     }
 
     /// Public and seed packages, newest first (then highest id), after `position`.

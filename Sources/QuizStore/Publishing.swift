@@ -74,10 +74,31 @@ extension AppDatabase {
     static let publishedByShareCode =
         publishedSelect + " WHERE p.shareCode = ? AND (p.origin = 'seed' OR pub.packageId IS NOT NULL)"
 
-    static func ownedPackages(playerId: Int64, in db: Database) throws -> [PublishedPackage] {
-        try Row.fetchAll(
-            db, sql: publishedSelect + " WHERE pub.ownerId = ? ORDER BY p.createdAt DESC, p.id DESC", arguments: [playerId]
-        ).map(published)
+    /// A page of the packages `playerId` published, newest first, after `position`. The page's packages are chosen
+    /// first and only they are read in full: a maker's whole list is walked for its order, never for its counts.
+    static func ownedPackages(
+        playerId: Int64, after position: BrowsePosition?, limit: Int, in db: Database
+    ) throws -> [PublishedPackage] {
+        let query = ownedPageQuery(playerId: playerId, after: position, limit: limit)
+        return try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map(published)
+    }
+
+    static func ownedPageQuery(
+        playerId: Int64, after position: BrowsePosition?, limit: Int
+    ) -> (sql: String, arguments: StatementArguments) {
+        var start = ""
+        var arguments: StatementArguments = [playerId]
+        if let position {
+            start = " AND (o.createdAt, o.id) < (?, ?)"
+            arguments += [position.createdAt, position.id]
+        }
+        arguments += [limit]
+        let sql = publishedSelect + """
+             WHERE p.id IN (SELECT o.id FROM publication mine JOIN package o ON o.id = mine.packageId
+                            WHERE mine.ownerId = ?\(start) ORDER BY o.createdAt DESC, o.id DESC LIMIT ?)
+             ORDER BY p.createdAt DESC, p.id DESC
+            """
+        return (sql, arguments)
     }
 
     /// Public packages (published public, or seed), newest first (then highest id), after `position` when given.

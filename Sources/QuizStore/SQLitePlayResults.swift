@@ -158,6 +158,7 @@ extension AppDatabase {
                 BrowseFilter(text: "night"), .newest(after: nil), limit: 21, search: .common(phrase: "\"night\"")),
             "title search, a common word, popular": pageQuery(
                 BrowseFilter(text: "night"), .popular(after: nil), limit: 21, search: .common(phrase: "\"night\"")),
+            "a maker's page": ownedPageQuery(playerId: 1, after: nil, limit: 21),
             "leaderboard scores": (leaderboardScores, [packageId]),
             "leaderboard top": (leaderboardTop, [packageId, 100]),
             "leaderboard own play": (leaderboardOwnPlay, [packageId, 1]),

@@ -151,8 +151,8 @@ extension SQLiteServerStore {
         }
     }
 
-    public func ownedPackages(playerId: Int64) async throws -> [PublishedPackage] {
-        try await read { db in try AppDatabase.ownedPackages(playerId: playerId, in: db) }
+    public func ownedPackages(playerId: Int64, after position: BrowsePosition?, limit: Int) async throws -> [PublishedPackage] {
+        try await read { db in try AppDatabase.ownedPackages(playerId: playerId, after: position, limit: limit, in: db) }
     }
 
     public func publishedPackage(shareCode: ShareCode) async throws -> PublishedPackage? {

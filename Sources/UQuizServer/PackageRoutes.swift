@@ -73,15 +73,8 @@ struct PackageRoutes {
         }
         var language: QuizLanguage?
         if let text = query.get("language"), !text.isEmpty { language = try QueryValue.language(text) }
-        let limit = try query.get("limit").map { try QueryValue.wholeNumber($0, name: "limit", in: BrowsePackages.pageSizes) }
-            ?? BrowsePackages.defaultPageSize
-        var cursor: BrowseCursor?
-        if let text = query.get("cursor") {
-            guard let parsed = BrowseCursor(text: text) else {
-                throw APIError.badRequest("cursor: not a cursor this server gave out")
-            }
-            cursor = parsed
-        }
+        let limit = try QueryValue.pageSize(query.get("limit"))
+        let cursor = try QueryValue.pageCursor(query.get("cursor"))
         var text: String?
         if let q = try query.get("q").map({ try QueryValue.searchText($0, name: "q") })?
             .trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty

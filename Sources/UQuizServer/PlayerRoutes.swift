@@ -31,8 +31,10 @@ struct PlayerRoutes {
         }
         router.get("v1/players/me/packages") { request, _ in
             let player = try await request.authenticatedPlayer(environment)
-            return JSONBody.response(
-                ServerAPI.OwnedPackages(try await BrowsePackages(environment: environment.sharing).owned(by: player)))
+            let query = request.uri.queryParameters
+            let page = try await BrowsePackages(environment: environment.sharing).owned(
+                by: player, after: try QueryValue.pageCursor(query.get("cursor")), limit: try QueryValue.pageSize(query.get("limit")))
+            return JSONBody.response(ServerAPI.OwnedPackages(page.packages, nextCursor: page.next?.text))
         }
         router.patch("v1/players/me") { request, _ in
             // Authenticated first, so that a bad token is a 401 whatever the body says.

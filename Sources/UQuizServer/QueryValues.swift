@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PosterGrid
 import QuizCore
+import UQuizApp
 
 /// Reading a path or query value, with the one 400 a client gets for each kind of bad value (naming the parameter).
 enum QueryValue {
@@ -25,6 +26,18 @@ enum QueryValue {
                 "\(name): \"\(text)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
+    }
+
+    /// A page's size from `limit`, the default when there is none; 400 outside `BrowsePackages.pageSizes`.
+    static func pageSize(_ text: String?) throws -> Int {
+        try text.map { try wholeNumber($0, name: "limit", in: BrowsePackages.pageSizes) } ?? BrowsePackages.defaultPageSize
+    }
+
+    /// Where a page starts from `cursor`: `nil` for the first page, 400 for a text this server did not give out.
+    static func pageCursor(_ text: String?) throws -> BrowseCursor? {
+        guard let text else { return nil }
+        guard let cursor = BrowseCursor(text: text) else { throw APIError.badRequest("cursor: not a cursor this server gave out") }
+        return cursor
     }
 
     /// A search text without control characters, 400 naming `name` otherwise. A store cuts a text at a NUL (SQLite

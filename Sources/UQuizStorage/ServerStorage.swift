@@ -42,8 +42,8 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     ) async throws -> (id: Int64, shareCode: ShareCode)
     /// A published (public or unlisted) or seed package; `nil` for a code nobody may read.
     func publishedPackage(shareCode: ShareCode) async throws -> PublishedPackage?
-    /// The packages `playerId` published (public, unlisted and hidden alike), newest first.
-    func ownedPackages(playerId: Int64) async throws -> [PublishedPackage]
+    /// The packages `playerId` published (public, unlisted and hidden alike), newest first, after `position`.
+    func ownedPackages(playerId: Int64, after position: BrowsePosition?, limit: Int) async throws -> [PublishedPackage]
     /// Public and seed packages, newest first, after `position`.
     func publicPackages(_ filter: BrowseFilter, after position: BrowsePosition?, limit: Int) async throws -> [PublishedPackage]
     /// Public and seed packages, most plays first, after `position`.

@@ -46,10 +46,43 @@ import Testing
             var later = makePackage(title: "Second", code: "CCCCC2", quizzes: 2)
             later.createdAt = "2099-01-01T00:00:00Z"
             let second = try await store.insertPublished(later, owner: ann.id, visibility: .unlisted, otherCodes: []).id
-            let owned = try await store.ownedPackages(playerId: ann.id)
+            let owned = try await store.ownedPackages(playerId: ann.id, after: nil, limit: 100)
             #expect(owned.map(\.id) == [second, first] && !owned.map(\.id).contains(other))
             #expect(owned.map(\.visibility) == [.unlisted, .public] && owned.map(\.quizCount) == [2, 1])
-            #expect(try await store.ownedPackages(playerId: 999) == [])
+            #expect(try await store.ownedPackages(playerId: 999, after: nil, limit: 100) == [])
+        }
+    }
+
+    /// A maker's list a page at a time: the pages, each after the last package of the one before, are the whole list
+    /// in its order, once each, also where packages share a creation time; another maker's packages are on none.
+    @Test(arguments: StoreKind.allCases)
+    func aMakersPackagesArePagedThroughOnceEach(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let times = ["2030-01-01T00:00:00Z", "2030-01-02T00:00:00Z", "2030-01-02T00:00:00Z", "2030-01-02T00:00:00Z",
+                         "2030-01-03T00:00:00Z", "2029-12-31T00:00:00Z", "2030-01-02T00:00:00Z"]
+            var made: [(id: Int64, createdAt: String)] = []
+            for (index, time) in times.enumerated() {
+                var package = makePackage(title: "Ann \(index)", code: "ANN\(index + 2)A2", quizzes: 1)
+                package.createdAt = time
+                let id = try await store.insertPublished(
+                    package, owner: ann.id, visibility: index.isMultiple(of: 2) ? .public : .unlisted, otherCodes: []).id
+                made.append((id, time))
+                var others = makePackage(title: "Bob \(index)", code: "BXB\(index + 2)B2", quizzes: 1)
+                others.createdAt = time
+                _ = try await publish(others, on: store)
+            }
+            let expected = made.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.map(\.id)
+            var seen: [Int64] = []
+            var position: BrowsePosition?
+            for _ in 0..<10 {
+                let page = try await store.ownedPackages(playerId: ann.id, after: position, limit: 2)
+                #expect(page.count <= 2)
+                seen += page.map(\.id)
+                guard let last = page.last else { break }
+                position = BrowsePosition(createdAt: last.createdAt, id: last.id)
+            }
+            #expect(seen == expected)
         }
     }
 }

@@ -50,6 +50,9 @@ import UQuizStorage
             #expect(!plan.split(separator: "\n").contains { $0.hasPrefix("SCAN play") || $0.hasPrefix("SCAN attempt") },
                 "\(name) reads every play:\n\(plan)")
         }
+        // A maker's page sorts the maker's own packages (found by the owner's index), never every package.
+        let makers = try #require(plans["a maker's page"])
+        #expect(makers.contains("publication_on_ownerId") && !makers.contains("SCAN p "), "a maker's page:\n\(makers)")
         // A common word walks the page's order and keeps the trigram index's matches (a rare one's few matches are
         // read by id and put in order).
         for (name, index) in [
@@ -86,6 +89,9 @@ import UQuizStorage
                     #expect(!plan.contains("Seq Scan on play ") && !plan.contains("Seq Scan on attempt "),
                         "\(name) reads every play:\n\(plan)")
                 }
+                let makers = try #require(plans["a maker's page"])
+                #expect(makers.contains("publication_on_owner_id") && !makers.contains("Seq Scan on package "),
+                    "a maker's page:\n\(makers)")
                 let search = try #require(plans["title search"])
                 #expect(search.contains("package_title_trgm") || search.contains("package_on_created_at_c"),
                     "the search scans and sorts titles:\n\(search)")

@@ -100,4 +100,42 @@ struct BrowseTests {
             }
         }
     }
+
+    /// A maker's own list, a page at a time: every package once, unlisted ones too, nobody else's; bad page
+    /// parameters are 400s naming them, as on the public list.
+    @Test func aMakersPackagesComeAPageAtATime() async throws {
+        let clock = SteppingClock()
+        try await TestServer(now: clock.now).test { client in
+            let maker = try await client.newPlayer("Maker")
+            var published: [String] = []
+            for number in 1...5 {
+                published.append(try await client.publish(
+                    validSpec(title: "Mine \(number)", visibility: number == 2 ? "unlisted" : "public"), token: maker))
+            }
+            _ = try await client.publish(validSpec(title: "Someone else's"), token: try await client.newPlayer("Other"))
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let page = try await client.send(
+                    .get, "/v1/players/me/packages?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: maker)
+                #expect(page.status == .ok && codes(page).count <= 2, "\(page.text)")
+                seen += codes(page)
+                cursor = page.json["nextCursor"] as? String
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(seen == published.reversed(), "newest first, each once")
+            let all = try await client.send(.get, "/v1/players/me/packages", token: maker)
+            #expect(codes(all) == published.reversed() && all.json["nextCursor"] is NSNull, "\(all.text)")
+
+            let popular = try #require(
+                try await client.send(.get, "/v1/packages?sort=popular&limit=1").json["nextCursor"] as? String)
+            for query in ["limit=0", "limit=101", "cursor=%21%21", "cursor=\(popular)"] {
+                let refused = try await client.send(.get, "/v1/players/me/packages?\(query)", token: maker)
+                #expect(refused.status == .badRequest, "\(query)")
+                #expect(refused.errorMessage.hasPrefix(query.hasPrefix("limit") ? "limit:" : "cursor:"),
+                        "\(query): \(refused.errorMessage)")
+            }
+        }
+    }
 }

@@ -186,8 +186,8 @@ class FakeTMDB:
 class Session:
     """The server with the one-quiz package published, and chromium."""
 
-    def __init__(self, environment_extra=None):
-        self.server = Server(environment_extra=environment_extra)
+    def __init__(self, environment_extra=None, arguments=()):
+        self.server = Server(arguments=arguments, environment_extra=environment_extra)
         self.playwright = None
         self.browser = None
         self.package_title = "Web test: one silent classic"

@@ -18,7 +18,8 @@ session = None
 
 def setUpModule():
     global session
-    session = Session()
+    # One maker publishes more packages than a page of their list holds.
+    session = Session(arguments=["--limit", "publishes-per-player=30/60"])
 
 
 def tearDownModule():
@@ -85,6 +86,29 @@ class WebMakerTests(unittest.TestCase):
         assert_seen(self, published.locator("a"), f"the share link at {viewport}")
         code = published.locator("a").get_attribute("href").rsplit("/", 1)[1]
         return page, code
+
+    def test_a_maker_with_more_packages_than_a_page_sees_the_rest_on_demand(self):
+        page = session.new_page(self, PHONE)
+        page.goto("/make")
+        expect(page.locator("h1")).to_have_text("Make a quiz")
+        token = json.loads(page.evaluate("localStorage.getItem('uquiz.player')"))["token"]
+        for number in range(1, 22):
+            status, _, body = session.server.request("POST", "/v1/packages", {
+                "format": 1, "title": f"Paged {number}", "level": "beginner", "language": "en", "visibility": "unlisted",
+                "quizzes": [{"movie": 19, "areas": AREAS}],
+            }, token)
+            self.assertEqual(status, 201, body)
+        page.reload()
+        mine = page.locator("#my-packages > li")
+        expect(mine).to_have_count(20)
+        expect(mine.first).to_contain_text("Paged 21")
+        more = page.get_by_role("button", name="More of your packages")
+        more.scroll_into_view_if_needed()
+        assert_seen(self, more, "the button for the rest of a maker's packages on a phone")
+        more.click()
+        expect(mine).to_have_count(21)
+        expect(mine.nth(20)).to_contain_text("Paged 1")
+        expect(more).to_be_hidden()
 
     def test_a_phone_makes_and_publishes_a_package_another_person_plays(self):
         maker, code = self.make(PHONE, "phone", "Made on a phone")

@@ -49,6 +49,7 @@ addTexts({
     'make.keep': 'Keep it',
     'make.deleteFailed': 'Not deleted: {message}',
     'make.mine': 'Your packages',
+    'make.more': 'More of your packages',
     'make.summary': '{plays} · solved {rate} · {visibility}',
     'make.noRate': 'not played yet',
     'make.removed': 'removed by the moderators',
@@ -137,6 +138,7 @@ addTexts({
     'make.keep': '그대로 두기',
     'make.deleteFailed': '삭제하지 못했습니다: {message}',
     'make.mine': '내가 만든 패키지',
+    'make.more': '내 패키지 더 보기',
     'make.summary': '{plays} · 정답률 {rate} · {visibility}',
     'make.noRate': '아직 푼 사람 없음',
     'make.removed': '운영자가 내림',
@@ -184,8 +186,11 @@ export async function showMake(main) {
   const drafts = (await playerApi('GET', '/v1/drafts')).drafts;
   const maker = new Maker(main);
   if (wanted) await maker.open(wanted);
-  else maker.chooser(drafts, (await playerApi('GET', '/v1/players/me/packages')).packages);
+  else maker.chooser(drafts, await playerApi('GET', ownedPage()));
 }
+
+/// The address of a page of the maker's own packages, after `cursor` when given.
+const ownedPage = (cursor) => `/v1/players/me/packages?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 
 const percent = (rate) => `${Math.round(rate * 100)}%`;
 
@@ -242,6 +247,32 @@ async function quizCharts(box, code, quizzes) {
   });
   box.replaceChildren(rates, hints, ...(stages.length
     ? [element('h3', { i18n: ['make.chartStagesAll'] }), element('div', { class: 'charts-grid' }, stages)] : []));
+}
+
+/// The maker's packages from `first` on, and a button that adds the next page below them while there is one.
+function ownedList(first) {
+  const list = element('ul', { class: 'packages', id: 'my-packages' });
+  const more = element('button', { type: 'button', id: 'more-packages', i18n: ['make.more'] });
+  const failed = element('p', { class: 'problem', role: 'status', 'aria-live': 'polite' });
+  let cursor = null;
+  const add = (page) => {
+    list.append(...page.packages.map(ownedPackage));
+    cursor = page.nextCursor;
+    more.hidden = !cursor;
+  };
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    try {
+      add(await playerApi('GET', ownedPage(cursor)));
+      failed.replaceChildren();
+    } catch (error) {
+      setText(failed, 'error.generic', { message: error.message });
+    } finally {
+      more.disabled = false;
+    }
+  });
+  add(first);
+  return [list, more, failed];
 }
 
 /// One published package in the maker's list: its link, plays and solve rate, and on demand how each quiz fares
@@ -339,7 +370,8 @@ class Maker {
   }
 
   /// The maker's drafts to go on with, or a new package.
-  chooser(drafts, packages) {
+  /// The start of making: a new package, the drafts, and the maker's packages a page at a time (`page` the first).
+  chooser(drafts, page) {
     const start = element('button', { type: 'button', class: 'primary', id: 'new-package', i18n: ['make.new'] });
     start.addEventListener('click', () => this.create());
     const list = element('ul', { class: 'packages', id: 'drafts' }, drafts.map((draft) => element('li', {}, [
@@ -349,9 +381,7 @@ class Maker {
     this.main.replaceChildren(
       element('h1', { i18n: ['make.title'] }), element('p', { class: 'lead', i18n: ['make.lead'] }), start,
       ...(drafts.length ? [element('h2', { i18n: ['make.drafts'] }), list] : []),
-      ...(packages.length
-        ? [element('h2', { i18n: ['make.mine'] }), element('ul', { class: 'packages', id: 'my-packages' }, packages.map(ownedPackage))]
-        : []));
+      ...(page.packages.length ? [element('h2', { i18n: ['make.mine'] }), ...ownedList(page)] : []));
   }
 
   async create() {

@@ -74,9 +74,18 @@ public struct BrowsePackages: Sendable {
         self.environment = environment
     }
 
-    /// The packages `player` published (unlisted and removed ones too), newest first: their maker's list.
-    public func owned(by player: Player) async throws -> [PublishedPackage] {
-        try await environment.store().ownedPackages(playerId: player.id)
+    /// A page of the packages `player` published (unlisted and removed ones too), newest first: their maker's list.
+    /// `cursor` must be one a page of this list (or of the newest public packages: the same order) gave out.
+    public func owned(by player: Player, after cursor: BrowseCursor?, limit: Int) async throws -> Page {
+        var position: BrowsePosition?
+        switch cursor?.place {
+        case .new(let start): position = start
+        case .popular: throw BrowseError.cursorOfAnotherOrder(.popular)
+        case nil: break
+        }
+        let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
+        let packages = try await environment.store().ownedPackages(playerId: player.id, after: position, limit: size + 1)
+        return Self.page(packages, size: size, order: .new)
     }
 
     public struct Page: Sendable {
@@ -98,8 +107,7 @@ public struct BrowsePackages: Sendable {
         if environment.imagesUnreachable { filter.postersHeldOnly = true }
         let size = min(max(limit, Self.pageSizes.lowerBound), Self.pageSizes.upperBound)
         let store = try environment.store()
-        // One more than the page, to know whether another page follows without a second query.
-        var packages: [PublishedPackage]
+        let packages: [PublishedPackage]
         switch (order, cursor?.place) {
         case (.popular, .popular(let position)):
             packages = try await store.popularPackages(filter, after: position, limit: size + 1)
@@ -110,17 +118,21 @@ public struct BrowsePackages: Sendable {
         case (.new, _):
             packages = try await store.publicPackages(filter, after: nil, limit: size + 1)
         }
-        var next: BrowseCursor?
-        if packages.count > size {
-            packages.removeLast(packages.count - size)
-            next = packages.last.map { last in
-                switch order {
-                case .new: BrowseCursor(place: .new(BrowsePosition(createdAt: last.createdAt, id: last.id)))
-                case .popular: BrowseCursor(place: .popular(PopularPosition(plays: last.plays, id: last.id)))
-                }
+        return Self.page(packages, size: size, order: order)
+    }
+
+    /// The page of `size` among `packages` (read one past it, to know whether another page follows without a second
+    /// query), with the cursor of the next one in `order`.
+    private static func page(_ packages: [PublishedPackage], size: Int, order: BrowseOrder) -> Page {
+        guard packages.count > size else { return Page(packages: packages, next: nil) }
+        let shown = Array(packages.prefix(size))
+        let next = shown.last.map { last in
+            switch order {
+            case .new: BrowseCursor(place: .new(BrowsePosition(createdAt: last.createdAt, id: last.id)))
+            case .popular: BrowseCursor(place: .popular(PopularPosition(plays: last.plays, id: last.id)))
             }
         }
-        return Page(packages: packages, next: next)
+        return Page(packages: shown, next: next)
     }
 
     /// A public, unlisted or seed package by its share code (any case); `PublishError.removed` for a hidden one.

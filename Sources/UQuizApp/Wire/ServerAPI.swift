@@ -232,12 +232,24 @@ public enum ServerAPI {
         }
 
         public var packages: [Owned]
+        /// The `cursor` of the next page; `null` on the last.
+        public var nextCursor: String?
 
-        public init(_ packages: [PublishedPackage]) {
+        public init(_ packages: [PublishedPackage], nextCursor: String?) {
             self.packages = packages.map {
                 Owned(package: PackageMetadata($0), visibility: $0.visibility, removed: $0.hidden != nil)
             }
+            self.nextCursor = nextCursor
         }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(packages, forKey: .packages)
+            // Written as null on the last page, as a page of public packages writes it.
+            try container.encode(nextCursor, forKey: .nextCursor)
+        }
+
+        enum CodingKeys: CodingKey { case packages, nextCursor }
     }
 
     /// `POST /v1/posters` answer: the name a spec's `poster` gives the uploaded image, and its size in pixels.
