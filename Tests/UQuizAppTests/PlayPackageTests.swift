@@ -57,6 +57,38 @@ struct PlayPackageTests {
         #expect(try environment.store().stats(packageId: plan.packageId, player: "quitter").attempts == 1)
     }
 
+    /// `uquiz stats` without a player reads the kept tallies; the same statistics counted from every attempt agree,
+    /// for all packages and for one, after plays of two packages by two players.
+    @Test func statisticsFromTheTalliesEqualTheAttemptsCounted() throws {
+        let folder = try TemporaryFolder()
+        let environment = try testEnvironment(folder)
+        let store = try environment.store()
+        let play = PlayPackage(environment: environment, levels: .standard)
+        let silent = try play.plan(packageId: try store.packageID(for: "en-silent"), quiz: 1)
+        let scripts: [[(Double, SolveAction)]] = [
+            [(3.0, .guess("metropolis"))], [(1, .skip)], [(5.5, .hint), (7.2, .guess("Metropolis"))], [],
+        ]
+        for (index, script) in scripts.enumerated() {
+            _ = try play.run(
+                silent, player: index.isMultiple(of: 2) ? "ann" : "bob", timeScale: 1, input: ScriptedInput(script),
+                observer: RecordingObserver())
+        }
+        let other = try store.packages(matching: .init(), limit: nil).rows.first { $0.id != silent.packageId }!
+        let second = try play.plan(packageId: other.id)
+        _ = try play.run(
+            second, player: "ann", timeScale: 1, input: ScriptedInput([(1, .skip), (2, .skip), (3, .quit)]),
+            observer: RecordingObserver())
+
+        for packageId in [nil, silent.packageId, second.packageId] {
+            let kept = try store.stats(packageId: packageId, player: nil)
+            let counted = try #require(store as? AppDatabase).statsCountedFromEveryAttempt(packageId: packageId)
+            #expect(kept == counted)
+            #expect(kept.attempts > 0)
+        }
+        let all = try store.stats(packageId: nil, player: nil)
+        #expect(all.plays == 5 && all.attempts == 6 && all.correct == 2 && all.packages.count == 2)
+    }
+
     @Test func aShuffleSeedGivesTheSameOrderEveryTimeAndAMissingQuizIsATypedProblem() throws {
         let folder = try TemporaryFolder()
         let environment = try testEnvironment(folder)
