@@ -228,10 +228,11 @@ public func buildApplication(
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
     monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: ServerRooms? = nil,
-    logger: Logger = Logger(label: "uquiz.serve")
+    plays: ServerPlays? = nil, logger: Logger = Logger(label: "uquiz.serve")
 ) -> Router<ServerRequestContext> {
     buildRoutes(
-        environment: environment, configuration: configuration, monotonicNow: monotonicNow, rooms: rooms, logger: logger
+        environment: environment, configuration: configuration, monotonicNow: monotonicNow, rooms: rooms, plays: plays,
+        logger: logger
     ).router
 }
 
@@ -239,7 +240,7 @@ public func buildRouter(
 /// packages when any instance changes one.
 func buildRoutes(
     environment: ServerEnvironment, configuration: ServerConfiguration,
-    monotonicNow: @escaping @Sendable () -> Duration, rooms: ServerRooms?, logger: Logger
+    monotonicNow: @escaping @Sendable () -> Duration, rooms: ServerRooms?, plays: ServerPlays? = nil, logger: Logger
 ) -> (router: Router<ServerRequestContext>, services: [any Service]) {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: ForwardedClientMiddleware(trustedProxies: configuration.trustedProxies))
@@ -265,7 +266,7 @@ func buildRoutes(
     HealthRoutes(environment: environment).add(to: router)
     // One set of plays for the routes that play and the one that updates packages, which must not change one under a
     // play.
-    let plays = ServerPlays(
+    let plays = plays ?? ServerPlays(
         environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow)
     PlayerRoutes(environment: environment, plays: plays).add(
         to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players-per-address")),
@@ -328,6 +329,7 @@ func buildRoutes(
     let services: [any Service] = [
         forgetting, instanceClient, ImageServerWatch(environment: environment.sharing, logger: logger),
         UnusedUploadSweep(environment: environment.sharing, grace: configuration.unusedUploadGrace, logger: logger),
+        OverduePlaySweep(plays: plays, interval: configuration.plays.sweepInterval, logger: logger),
     ]
     return (router, services)
 }
@@ -382,6 +384,27 @@ struct UnusedUploadSweep: Service {
                     logger.warning("unused uploads could not be removed now (\(error)); trying again in an hour")
                 }
                 try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+    }
+}
+
+/// Records, every `interval`, the plays whose time ran out with nobody asking (`ServerPlays.sweepOverdue`), beside the
+/// requests rather than inside one of them.
+struct OverduePlaySweep: Service {
+    let plays: ServerPlays
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await plays.sweepOverdue()
+                } catch {
+                    logger.warning("open plays whose time ran out could not be recorded now (\(error)); trying again")
+                }
+                try? await Task.sleep(for: interval)
             }
         }
     }

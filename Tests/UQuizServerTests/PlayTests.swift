@@ -397,21 +397,25 @@ struct PlayTests {
     @Test func aPlayThatRanOutOfTimeWithNobodyAskingIsStoredByASweepAndReadBack() async throws {
         let server = try TestServer()
         let clock = ManualClock()
-        try await server.test(monotonicNow: clock.now) { client in
+        let plays = ServerPlays(
+            environment: server.environment.sharing, levels: server.environment.levels, rules: PlayRules(), now: clock.now)
+        try await server.test(monotonicNow: clock.now, plays: plays) { client in
             let maker = try await client.newPlayer("Maker")
             let code = try await client.publish(validSpec(), token: maker)
             let token = try await client.newPlayer()
             let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: token).json["id"] as? String)
-            // Nobody asks: the quiz runs out of time, and the next start's sweep finishes and stores the play.
+            #expect(try await plays.sweepOverdue() == 0, "still being played")
+            // Nobody asks: the quiz runs out of time; requests do not sweep, the sweep (a service's) stores the play.
             clock.advance(Self.interlude + .seconds(21))
-            #expect(try await server.database.serverPlay(publicId: id) == nil)
             #expect(try await client.send(.post, "/v1/packages/\(code)/plays", token: maker).status == .created)
+            #expect(try await server.database.serverPlay(publicId: id) == nil)
+            #expect(try await plays.sweepOverdue() == 1)
             let stored = try #require(try await server.database.serverPlay(publicId: id))
             #expect(stored.score == 0 && stored.attempts.map(\.result.outcome) == [.missed])
             #expect(stored.ranked, "a missed play is still the player's first finished one")
 
             clock.advance(.seconds(60))
-            #expect(try await client.send(.post, "/v1/packages/\(code)/plays", token: maker).status == .created)
+            #expect(try await plays.sweepOverdue() == 1, "the maker's play")
             let later = try await client.send(.get, "/v1/plays/\(id)", token: token)
             #expect(later.status == .ok)
             #expect(later.json["finished"] as? Bool == true && later.json["ranked"] as? Bool == true)

@@ -61,10 +61,11 @@ final class TestServer: Sendable {
     /// Runs `test` against the router in process.
     func test<Value: Sendable>(
         configuration: ServerConfiguration = .init(),
-        monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart,
+        monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, plays: ServerPlays? = nil,
         _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
-        let router = buildRouter(environment: environment, configuration: configuration, monotonicNow: monotonicNow)
+        let router = buildRouter(
+            environment: environment, configuration: configuration, monotonicNow: monotonicNow, plays: plays)
         // Request logs are the server's business; in tests they would bury the results.
         var logger = Logger(label: "uquiz.server.tests")
         logger.logLevel = .critical

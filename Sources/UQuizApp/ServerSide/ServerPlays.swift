@@ -3,7 +3,6 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import UQuizStorage
-import Synchronization
 
 /// How the server runs a play.
 public struct PlayRules: Sendable {
@@ -14,11 +13,17 @@ public struct PlayRules: Sendable {
     public var maxOpenPlays: Int
     /// The JPEG bytes of cut stage posters kept in memory.
     public var posterCacheBytes: Int
+    /// How often each instance records the plays whose time ran out with nobody asking (`sweepOverdue`).
+    public var sweepInterval: Duration
 
-    public init(interlude: Duration = .seconds(3), maxOpenPlays: Int = 100_000, posterCacheBytes: Int = 64 << 20) {
+    public init(
+        interlude: Duration = .seconds(3), maxOpenPlays: Int = 100_000, posterCacheBytes: Int = 64 << 20,
+        sweepInterval: Duration = .seconds(5)
+    ) {
         self.interlude = interlude
         self.maxOpenPlays = maxOpenPlays
         self.posterCacheBytes = posterCacheBytes
+        self.sweepInterval = sweepInterval
     }
 }
 
@@ -112,7 +117,6 @@ public final class ServerPlays: Sendable {
     public let rules: PlayRules
     private let now: @Sendable () -> Duration
     private let plans: RefreshingCache<Int64, PlayPlan>
-    private let lastSweep = Mutex<Duration?>(nil)
     private let posters: StagePosterCache<String>
 
     /// How long an instance uses its plan of a package before making it again in the background. A change to the
@@ -182,7 +186,6 @@ public final class ServerPlays: Sendable {
     private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
         guard !plan.rounds.isEmpty else { throw PlayError.nothingToPlay }
         let instant = currentInstant()
-        await sweep(at: instant)
         let record = OpenPlayRecord(
             id: Base64URL.encode(Data(environment.tokenBytes(16))), playerId: player.id, playerName: player.name,
             packageId: plan.packageId, quizIds: plan.quizIDs, dailyDay: daily?.day, dailyNumber: daily?.number,
@@ -460,7 +463,6 @@ public final class ServerPlays: Sendable {
     ) async throws -> Value? {
         guard Self.isPlayId(playId) else { throw PlayError.unknownPlay }
         let instant = currentInstant()
-        await sweep(at: instant)
         guard let record = try await environment.store().openPlay(id: playId) else { return nil }
         guard record.playerId == player.id else { throw PlayError.notYours }
         let play = OpenPlay.replay(record, plan: try await plan(for: record), to: instant, interlude: rules.interlude)
@@ -483,7 +485,6 @@ public final class ServerPlays: Sendable {
     ) async throws -> Value {
         guard Self.isPlayId(playId) else { throw PlayError.unknownPlay }
         let instant = currentInstant()
-        await sweep(at: instant)
         // The plan is found before any lock is taken: `change` must not call the store it runs in.
         guard let seen = try await environment.store().openPlay(id: playId) else {
             throw try await problemForStoredPlay(playId, player, quiz: quiz)
@@ -563,23 +564,17 @@ public final class ServerPlays: Sendable {
         return nil
     }
 
-    /// At most every 5 seconds per instance, on any request about plays: records the plays whose time ran out with
-    /// nobody asking (at most 100 a time, the oldest first). Any instance may; the store's lock makes it once.
-    private func sweep(at instant: Duration) async {
-        let due = lastSweep.withLock { last -> Bool in
-            if let last, instant - last < .seconds(5) { return false }
-            last = instant
-            return true
+    /// Records the plays whose time ran out with nobody asking (at most `limit`, the oldest first); how many it
+    /// recorded. Run by a service of each instance every `PlayRules.sweepInterval`, never inside a request; any
+    /// instance may, and the store's lock on each play makes it once.
+    @discardableResult
+    public func sweepOverdue(limit: Int = 100) async throws -> Int {
+        let instant = currentInstant()
+        var recorded = 0
+        for playId in try await environment.store().overdueOpenPlays(before: Self.micros(instant), limit: limit) {
+            if try await settle(playId, at: instant) != nil { recorded += 1 }
         }
-        guard due else { return }
-        do {
-            for playId in try await environment.store().overdueOpenPlays(before: Self.micros(instant), limit: 100) {
-                try await settle(playId, at: instant)
-            }
-        } catch {
-            // The request that swept goes on; the next sweep tries again.
-            environment.app.log("open plays could not be swept: \(error)")
-        }
+        return recorded
     }
 
     private func storedPlay(playId: String, player: Player) async throws -> (play: StoredServerPlay, quizzes: [Quiz]) {
