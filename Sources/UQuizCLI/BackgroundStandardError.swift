@@ -1,52 +1,77 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Standard error written off Swift's cooperative threads, for the server's log: a log call queues its line on a
-/// serial dispatch queue and returns, so a reader of the log that is slow or stopped (a full pipe to a log collector)
-/// never holds a thread that serves. The queue holds at most `limitBytes`; lines past it are dropped and counted, and
-/// the count is written after the next line that is. `flushed()` waits for everything queued.
+/// Standard error written by a thread of its own, for the server's log: a log call hands over its line (or the work of
+/// making it: `later`) and returns, so neither formatting a line nor a reader of the log that is slow or stopped (a full
+/// pipe to a log collector) costs a request's time or holds a thread of Swift's cooperative pool or of Dispatch's. At
+/// most `limitLines` wait; lines past them are dropped and counted, and the count is written once the writer catches
+/// up. `flushed()` waits for everything handed over before it.
 package final class BackgroundStandardError: TextOutputStream, Sendable {
-    package let limitBytes: Int
-    private let queue = DispatchQueue(label: "uquiz.log")
-    private let counts = Mutex((pendingBytes: 0, dropped: 0))
+    package let limitLines: Int
+    private let pending = Pending()
 
-    package init(limitBytes: Int = 8 << 20) {
-        self.limitBytes = limitBytes
+    package init(limitLines: Int = 65_536) {
+        self.limitLines = limitLines
+        let pending = self.pending
+        let thread = Thread { Self.writeForever(pending) }
+        thread.name = "uquiz.log"
+        thread.start()
     }
 
+    /// Queues `string` to be written as it is.
     package func write(_ string: String) {
-        let bytes = string.utf8.count
-        let queued = counts.withLock { counts in
-            guard counts.pendingBytes + bytes <= limitBytes else {
-                counts.dropped += 1
-                return false
-            }
-            counts.pendingBytes += bytes
-            return true
+        later { Self.writeAll(string) }
+    }
+
+    /// Queues `job` (which makes a line and writes it, with `writeAll`) for the log's thread, unless `limitLines` wait.
+    package func later(_ job: @escaping @Sendable () -> Void) {
+        pending.condition.lock()
+        defer { pending.condition.unlock() }
+        guard pending.jobs.count < limitLines else {
+            pending.dropped += 1
+            return
         }
-        guard queued else { return }
-        queue.async { [self] in
-            Self.writeAll(string)
-            let dropped = counts.withLock { counts in
-                counts.pendingBytes -= bytes
-                defer { counts.dropped = 0 }
-                return counts.dropped
-            }
-            if dropped > 0 { Self.writeAll("\(dropped) log lines were dropped: the log's reader did not keep up\n") }
-        }
+        pending.jobs.append(job)
+        pending.condition.signal()
     }
 
     /// Returns once every line queued before the call is written.
     package func flushed() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            // Past the limit too: a flush is never dropped.
+            pending.condition.lock()
+            pending.jobs.append { done.resume() }
+            pending.condition.signal()
+            pending.condition.unlock()
+        }
     }
 
-    private static func writeAll(_ string: String) {
+    /// The jobs waiting for the log's thread, and the lines dropped since it last caught up; guarded by `condition`.
+    private final class Pending: @unchecked Sendable {
+        let condition = NSCondition()
+        var jobs: [@Sendable () -> Void] = []
+        var dropped = 0
+    }
+
+    private static func writeForever(_ pending: Pending) {
+        while true {
+            pending.condition.lock()
+            while pending.jobs.isEmpty { pending.condition.wait() }
+            let jobs = pending.jobs
+            pending.jobs.removeAll(keepingCapacity: true)
+            let dropped = pending.dropped
+            pending.dropped = 0
+            pending.condition.unlock()
+            for job in jobs { job() }
+            if dropped > 0 { writeAll("\(dropped) log lines were dropped: the log's reader did not keep up\n") }
+        }
+    }
+
+    /// Writes `string` to standard error whole (from the log's thread).
+    package static func writeAll(_ string: String) {
         let bytes = Array(string.utf8)
         var offset = 0
         while offset < bytes.count {

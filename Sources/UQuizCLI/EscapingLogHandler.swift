@@ -4,7 +4,7 @@ import Logging
 /// Where log lines meet the terminal (`--verbose`, the server's request log): a message may quote a URL, a title, a
 /// server's answer or a client's path, so it is escaped like every other such text before the standard-error handler
 /// writes it.
-struct EscapingLogHandler: LogHandler {
+struct EscapingLogHandler: TimedLogHandler {
     var inner: StreamLogHandler
 
     var logLevel: Logger.Level {
@@ -20,6 +20,11 @@ struct EscapingLogHandler: LogHandler {
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { inner[metadataKey: key] }
         set { inner[metadataKey: key] = newValue }
+    }
+
+    /// Text lines are timed by `inner` as it writes them: a moment after `time` when the log's thread writes them.
+    func log(event: LogEvent, at time: Date) {
+        log(event: event)
     }
 
     func log(event: LogEvent) {
@@ -48,7 +53,7 @@ package enum LogFormat: String, CaseIterable, Sendable {
 /// One JSON object per line on standard error: `time` (ISO 8601, UTC, milliseconds), `level`, `label`, `message`, and
 /// every metadata key as a field of its own (the logger's, then the event's). JSON's own escaping keeps a client's text
 /// from breaking a line or forging a field; each line is one write, so lines from several threads never interleave.
-package struct JSONLineLogHandler: LogHandler {
+package struct JSONLineLogHandler: TimedLogHandler {
     package var logLevel: Logger.Level = .info
     package var metadata: Logger.Metadata = [:]
     let label: String
@@ -65,10 +70,14 @@ package struct JSONLineLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
+        log(event: event, at: Date())
+    }
+
+    package func log(event: LogEvent, at time: Date) {
         var fields: [String: String] = [:]
         for (key, value) in metadata { fields[key] = value.description }
         for (key, value) in event.metadata ?? [:] { fields[key] = value.description }
-        fields["time"] = Self.timeFormat.format(Date())
+        fields["time"] = Self.timeFormat.format(time)
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = event.message.description
@@ -82,20 +91,66 @@ package struct JSONLineLogHandler: LogHandler {
     private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
+/// A handler that can make an event's line later than the event, timed as the event was.
+protocol TimedLogHandler: LogHandler {
+    func log(event: LogEvent, at time: Date)
+}
+
+/// Hands each event to the log's own thread (`BackgroundStandardError.later`), where `inner` escapes, formats and
+/// writes its line: the caller (a request) pays for the event alone, and a metadata value's `description` is made
+/// there too.
+struct DeferredLogHandler<Inner: TimedLogHandler>: LogHandler {
+    var inner: Inner
+    let background: BackgroundStandardError
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let inner = self.inner
+        let time = Date()
+        background.later { inner.log(event: event, at: time) }
+    }
+}
+
+/// Standard error as the log's thread writes it: at once, whole.
+private struct LogThreadStandardError: TextOutputStream, Sendable {
+    func write(_ string: String) {
+        BackgroundStandardError.writeAll(string)
+    }
+}
+
 extension Logger {
-    /// The server's logger: escaped text lines, or JSON lines, on standard error (through `stream`, which the server
-    /// makes a `BackgroundStandardError`) from `level` up.
+    /// The server's logger: escaped text lines, or JSON lines, on standard error from `level` up. With a
+    /// `BackgroundStandardError` as `stream` (the server's), lines are made and written by its thread.
     package static func standardError(
         label: String, level: Logger.Level, format: LogFormat,
         stream: any TextOutputStream & Sendable = DirectStandardError()
     ) -> Logger {
-        var logger = Logger(label: label) { label in
+        let background = stream as? BackgroundStandardError
+        let lineStream: any TextOutputStream & Sendable = background == nil ? stream : LogThreadStandardError()
+        var logger = Logger(label: label) { label -> any LogHandler in
             switch format {
             case .text:
-                EscapingLogHandler(
-                    inner: StreamLogHandler(label: label, stream: stream, metadataProvider: LoggingSystem.metadataProvider))
+                let handler = EscapingLogHandler(
+                    inner: StreamLogHandler(
+                        label: label, stream: lineStream, metadataProvider: LoggingSystem.metadataProvider))
+                return background.map { DeferredLogHandler(inner: handler, background: $0) } ?? handler
             case .json:
-                JSONLineLogHandler(label: label, stream: stream)
+                let handler = JSONLineLogHandler(label: label, stream: lineStream)
+                return background.map { DeferredLogHandler(inner: handler, background: $0) } ?? handler
             }
         }
         logger.logLevel = level

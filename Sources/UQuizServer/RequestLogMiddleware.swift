@@ -18,21 +18,35 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         response.headers[Self.requestIdHeader] = context.id
+        // The values are made into text by the log's own thread (`DeferredLogHandler`), not on the request's time.
         var metadata: Logger.Metadata = [
-            "http.method": "\(request.method.rawValue)",
-            "http.path": "\(request.uri.path)",
-            "http.route": "\(context.endpointPath ?? "-")",
-            "http.status": "\(response.status.code)",
-            "duration.ms": "\(String(format: "%.2f", elapsed.seconds * 1000))",
+            "http.method": .stringConvertible(request.method.rawValue),
+            "http.path": .stringConvertible(request.uri.path),
+            "http.route": .stringConvertible(context.endpointPath ?? "-"),
+            "http.status": .stringConvertible(response.status.code),
+            "duration.ms": .stringConvertible(Milliseconds(elapsed)),
         ]
-        if let hash = Self.playerHash(request) { metadata["player.hash"] = "\(hash)" }
+        if let header = request.headers[.authorization], header.prefix(7).lowercased() == "bearer " {
+            metadata["player.hash"] = .stringConvertible(PlayerHash(token: header.dropFirst(7)))
+        }
         context.logger.info("request", metadata: metadata)
         return response
     }
 
-    static func playerHash(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
-        let digest = SHA256.hash(data: Data(("uquiz.log:" + header.dropFirst(7).trimmingCharacters(in: .whitespaces)).utf8))
-        return digest.prefix(6).map { String(format: "%02x", $0) }.joined()
+    /// A duration in milliseconds with two decimals, as its log line shows it.
+    struct Milliseconds: CustomStringConvertible, Sendable {
+        let duration: Duration
+        init(_ duration: Duration) { self.duration = duration }
+        var description: String { String(format: "%.2f", duration.seconds * 1000) }
+    }
+
+    /// Who asked, as a log line may say it: the first 6 bytes of a salted SHA-256 of the bearer token, never the token.
+    struct PlayerHash: CustomStringConvertible, Sendable {
+        let token: Substring
+
+        var description: String {
+            let token = token.trimmingCharacters(in: .whitespaces)
+            return SHA256.hash(data: Data(("uquiz.log:" + token).utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+        }
     }
 }
