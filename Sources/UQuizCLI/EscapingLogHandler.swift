@@ -4,23 +4,8 @@ import Logging
 /// Where log lines meet the terminal (`--verbose`, the server's request log): a message may quote a URL, a title, a
 /// server's answer or a client's path, so it is escaped like every other such text before the standard-error handler
 /// writes it.
-struct EscapingLogHandler: TimedLogHandler {
+struct EscapingLogHandler: TimedLogHandler, WrappingLogHandler {
     var inner: StreamLogHandler
-
-    var logLevel: Logger.Level {
-        get { inner.logLevel }
-        set { inner.logLevel = newValue }
-    }
-
-    var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: key] = newValue }
-    }
 
     /// Text lines are timed by `inner` as it writes them: a moment after `time` when the log's thread writes them.
     func log(event: LogEvent, at time: Date) {
@@ -91,18 +76,13 @@ package struct JSONLineLogHandler: TimedLogHandler {
     private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
-/// A handler that can make an event's line later than the event, timed as the event was.
-protocol TimedLogHandler: LogHandler {
-    func log(event: LogEvent, at time: Date)
+/// A handler whose level and metadata are those of the handler it wraps.
+protocol WrappingLogHandler: LogHandler {
+    associatedtype Inner: LogHandler
+    var inner: Inner { get set }
 }
 
-/// Hands each event to the log's own thread (`BackgroundStandardError.later`), where `inner` escapes, formats and
-/// writes its line: the caller (a request) pays for the event alone, and a metadata value's `description` is made
-/// there too.
-struct DeferredLogHandler<Inner: TimedLogHandler>: LogHandler {
-    var inner: Inner
-    let background: BackgroundStandardError
-
+extension WrappingLogHandler {
     var logLevel: Logger.Level {
         get { inner.logLevel }
         set { inner.logLevel = newValue }
@@ -117,6 +97,19 @@ struct DeferredLogHandler<Inner: TimedLogHandler>: LogHandler {
         get { inner[metadataKey: key] }
         set { inner[metadataKey: key] = newValue }
     }
+}
+
+/// A handler that can make an event's line later than the event, timed as the event was.
+protocol TimedLogHandler: LogHandler {
+    func log(event: LogEvent, at time: Date)
+}
+
+/// Hands each event to the log's own thread (`BackgroundStandardError.later`), where `inner` escapes, formats and
+/// writes its line: the caller (a request) pays for the event alone, and a metadata value's `description` is made
+/// there too.
+struct DeferredLogHandler<Inner: TimedLogHandler>: WrappingLogHandler {
+    var inner: Inner
+    let background: BackgroundStandardError
 
     func log(event: LogEvent) {
         let inner = self.inner

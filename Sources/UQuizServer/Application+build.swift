@@ -375,15 +375,12 @@ struct UnusedUploadSweep: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    let removed = try await UploadPoster.removeUnused(environment: environment, grace: grace)
-                    if !removed.isEmpty { logger.info("removed \(removed.count) uploaded posters no quiz uses") }
-                } catch {
-                    logger.warning("unused uploads could not be removed now (\(error)); trying again in an hour")
-                }
-                try? await Task.sleep(for: .seconds(3600))
+        await repeatUntilShutdown(every: .seconds(3600)) {
+            do {
+                let removed = try await UploadPoster.removeUnused(environment: environment, grace: grace)
+                if !removed.isEmpty { logger.info("removed \(removed.count) uploaded posters no quiz uses") }
+            } catch {
+                logger.warning("unused uploads could not be removed now (\(error)); trying again in an hour")
             }
         }
     }
@@ -397,15 +394,22 @@ struct OverduePlaySweep: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await plays.sweepOverdue()
-                } catch {
-                    logger.warning("open plays whose time ran out could not be recorded now (\(error)); trying again")
-                }
-                try? await Task.sleep(for: interval)
+        await repeatUntilShutdown(every: interval) {
+            do {
+                try await plays.sweepOverdue()
+            } catch {
+                logger.warning("open plays whose time ran out could not be recorded now (\(error)); trying again")
             }
+        }
+    }
+}
+
+/// Runs `body`, then again `interval` after each run ends, until the service group shuts down gracefully.
+func repeatUntilShutdown(every interval: Duration, _ body: @escaping @Sendable () async -> Void) async {
+    await cancelWhenGracefulShutdown {
+        while !Task.isCancelled {
+            await body()
+            try? await Task.sleep(for: interval)
         }
     }
 }
