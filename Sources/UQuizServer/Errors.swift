@@ -323,6 +323,11 @@ enum JSONBody {
         response(encoded: encoded(value), status: status)
     }
 
+    /// A value that writes its own JSON (a play's state and the answers that carry it): no reflection on the way.
+    static func response(_ value: some JSONWritable & Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        response(encoded: ByteBuffer(bytes: JSONWriter.write(value)), status: status)
+    }
+
     /// `value` as the bytes of a JSON body.
     static func encoded(_ value: some Encodable) -> ByteBuffer {
         let encoder = JSONEncoder()

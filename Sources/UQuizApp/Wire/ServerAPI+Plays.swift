@@ -264,3 +264,81 @@ extension ServerAPI {
         }
     }
 }
+
+// The answers of the hottest routes, written by hand (`JSONWriter`), the same JSON as their `Codable` forms; members
+// in the sorted order of their keys.
+
+extension QuizResult: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("hintsUsed", hintsUsed)
+            json.member("outcome", outcome.rawValue)
+            json.member("score", score)
+            json.member("seconds", seconds)
+            json.member("stageReached", stageReached)
+        }
+    }
+}
+
+extension ServerAPI.QuizState.Answer: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("title", title)
+            json.member("year", ifPresent: year)
+        }
+    }
+}
+
+extension ServerAPI.QuizState: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("answer", ifPresent: answer)
+            json.member("endsInMs", ifPresent: endsInMs)
+            json.member("hint", ifPresent: hint)
+            json.member("number", number)
+            json.member("result", ifPresent: result)
+            json.member("stage", stage)
+            json.member("stageCount", stageCount)
+            json.member("stagesInMs", ifPresent: stagesInMs)
+            json.member("startsInMs", ifPresent: startsInMs)
+            json.member("status", status)
+        }
+    }
+}
+
+extension ServerAPI.PlayState: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("currentQuiz", ifPresent: currentQuiz)
+            json.member("daily", ifPresent: daily)
+            json.member("finished", finished)
+            json.member("id", id)
+            json.member("packageTitle", packageTitle)
+            json.key("quizzes")
+            json.array(quizzes) { json, quiz in quiz.writeJSON(to: &json) }
+            json.member("ranked", ifPresent: ranked)
+            json.member("score", score)
+            json.member("shareCode", shareCode)
+            json.member("shareLine", ifPresent: shareLine)
+            json.member("unrankedReason", ifPresent: unrankedReason?.rawValue)
+        }
+    }
+}
+
+extension ServerAPI.GuessAnswer: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("judgement", judgement)
+            json.member("play", play)
+        }
+    }
+}
+
+extension ServerAPI.HintAnswer: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("hint", hint)
+            json.member("play", play)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import QuizCore
+import Testing
+import UQuizApp
+
+/// The hand-written JSON of a play's state and the answers that carry it reads as their `Codable` form does, on
+/// generated plays: every quiz status, absent and present optionals, results, Unicode and control characters in titles.
+@Suite struct JSONWriterTests {
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let texts = [
+        "", "Metropolis", "스즈메의 문단속", "Amélie", "Crouching \"Tiger\"", "back\\slash", "a/b", "tab\there",
+        "line\nbreak", "\u{0}\u{1}\u{1F}\u{7F}", "🎬 Ponyo", "e\u{301}", "\r\u{8}\u{C}",
+    ]
+
+    /// A play's state as its JSON would be sent, with some of every optional left out.
+    static func playObject(_ random: inout SplitMix) -> [String: Any] {
+        func maybe(_ value: @autoclosure () -> Any) -> Any? { Bool.random(using: &random) ? value() : nil }
+        let text = { (random: inout SplitMix) in texts.randomElement(using: &random)! }
+        let quizzes: [[String: Any]] = (0..<Int.random(in: 0...6, using: &random)).map { index in
+            var quiz: [String: Any] = [
+                "number": index + 1, "status": ["upcoming", "playing", "solved", "missed", "skipped"].randomElement(using: &random)!,
+                "stageCount": Int.random(in: 1...7, using: &random), "stage": Int.random(in: 0...7, using: &random),
+            ]
+            quiz["startsInMs"] = maybe(Int.random(in: -100_000...100_000, using: &random))
+            quiz["stagesInMs"] = maybe((0..<Int.random(in: 0...5, using: &random)).map { _ in Int.random(in: -9_999...99_999, using: &random) })
+            quiz["endsInMs"] = maybe(Int.random(in: Int.min / 2...Int.max / 2, using: &random))
+            quiz["hint"] = maybe(text(&random))
+            quiz["result"] = maybe([
+                "outcome": ["solved", "missed", "skipped"].randomElement(using: &random)!,
+                "seconds": [0, 7.2, 20, 0.001, 13.337, 1e-7, 123_456.75].randomElement(using: &random)!,
+                "stageReached": Int.random(in: 1...7, using: &random), "hintsUsed": Int.random(in: 0...1, using: &random),
+                "score": Int.random(in: 0...100, using: &random),
+            ] as [String: Any])
+            var answer: [String: Any] = ["title": text(&random)]
+            answer["year"] = maybe(String(Int.random(in: 1895...2030, using: &random)))
+            quiz["answer"] = maybe(answer)
+            return quiz
+        }
+        var play: [String: Any] = [
+            "id": text(&random), "shareCode": "FE7NWW", "packageTitle": text(&random), "finished": Bool.random(using: &random),
+            "score": Int.random(in: 0...2_500, using: &random), "quizzes": quizzes,
+        ]
+        play["daily"] = maybe(Int.random(in: 1...1_000, using: &random))
+        play["ranked"] = maybe(Bool.random(using: &random))
+        play["unrankedReason"] = maybe(["maker", "answer_seen_in_play", "answer_seen_in_room"].randomElement(using: &random)!)
+        play["currentQuiz"] = maybe(Int.random(in: 1...6, using: &random))
+        play["shareLine"] = maybe(text(&random))
+        return play
+    }
+
+    /// Both forms, read back as JSON values.
+    func bothForms(_ value: some JSONWritable & Encodable) throws -> (written: NSDictionary, encoded: NSDictionary) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(JSONWriter.write(value))) as? NSDictionary)
+        let encoded = try #require(try JSONSerialization.jsonObject(with: encoder.encode(value)) as? NSDictionary)
+        return (written, encoded)
+    }
+
+    @Test func aPlaysStateAndTheAnswersCarryingItReadAsTheirCodableForms() throws {
+        var random = SplitMix(state: 35_39)
+        for _ in 0..<400 {
+            let object = Self.playObject(&random)
+            let play = try JSONDecoder().decode(ServerAPI.PlayState.self, from: JSONSerialization.data(withJSONObject: object))
+            let state = try bothForms(play)
+            #expect(state.written == state.encoded, "\(object)")
+            let guess = try bothForms(ServerAPI.GuessAnswer(judgement: "titleOfAnotherMovie", play: play))
+            #expect(guess.written == guess.encoded)
+            let hint = try bothForms(ServerAPI.HintAnswer(hint: Self.texts.randomElement(using: &random)!, play: play))
+            #expect(hint.written == hint.encoded)
+        }
+    }
+
+    /// Bytes for bytes where `JSONEncoder`'s choices are plain: keys sorted, nothing absent written, `/` kept.
+    @Test func theWrittenBytesAreTheEncodersForPlainValues() throws {
+        let object: [String: Any] = [
+            "id": "p/1", "shareCode": "FE7NWW", "packageTitle": "Silent \"classics\"\n", "finished": true, "score": 92,
+            "ranked": false, "quizzes": [[
+                "number": 1, "status": "solved", "stageCount": 5, "stage": 4, "hint": "M_________",
+                "result": ["outcome": "solved", "seconds": 7.25, "stageReached": 4, "hintsUsed": 1, "score": 92],
+                "answer": ["title": "메트로폴리스", "year": "1927"],
+            ]],
+        ]
+        let play = try JSONDecoder().decode(ServerAPI.PlayState.self, from: JSONSerialization.data(withJSONObject: object))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(String(decoding: JSONWriter.write(play), as: UTF8.self) == String(decoding: try encoder.encode(play), as: UTF8.self))
+    }
+}
