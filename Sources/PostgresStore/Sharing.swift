@@ -100,10 +100,16 @@ extension PostgresQuizStore {
             values += [.text(position.createdAt), .int(position.id)]
         }
         values.append(.int(limit))
+        // The maker's packages are found through the owner's index first (a materialized CTE, each one's creation time
+        // by its key), then put in order: left to itself the planner walks every package newest first looking for the
+        // maker's, as far as their oldest, or hashes every package to join them.
         let order = "created_at COLLATE \"C\" DESC"
-        let sql = Self.publishedSelect + """
-             WHERE p.id IN (SELECT o.id FROM publication mine JOIN package o ON o.id = mine.package_id
-                            WHERE mine.owner_id = $1\(start) ORDER BY o.\(order), o.id DESC LIMIT $\(values.count))
+        let sql = """
+            WITH mine AS MATERIALIZED (
+                SELECT owned.package_id AS id, (SELECT o.created_at FROM package o WHERE o.id = owned.package_id) AS created_at
+                FROM publication owned WHERE owned.owner_id = $1)
+            """ + Self.publishedSelect + """
+             WHERE p.id IN (SELECT o.id FROM mine o WHERE true\(start) ORDER BY o.\(order), o.id DESC LIMIT $\(values.count))
              ORDER BY p.\(order), p.id DESC
             """
         return (sql, values)

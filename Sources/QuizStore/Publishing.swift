@@ -94,7 +94,8 @@ extension AppDatabase {
         }
         arguments += [limit]
         let sql = publishedSelect + """
-             WHERE p.id IN (SELECT o.id FROM publication mine JOIN package o ON o.id = mine.packageId
+             WHERE p.id IN (SELECT o.id FROM publication mine INDEXED BY publication_on_ownerId
+                            JOIN package o ON o.id = mine.packageId
                             WHERE mine.ownerId = ?\(start) ORDER BY o.createdAt DESC, o.id DESC LIMIT ?)
              ORDER BY p.createdAt DESC, p.id DESC
             """

@@ -147,16 +147,89 @@ public struct RateBucket: Equatable, Sendable {
 }
 
 extension OpenPlayRecord {
-    /// The open play as every store keeps it: JSON with dates in milliseconds, read back as the same record.
+    /// The open play as every store keeps it: JSON with dates in milliseconds, read back as the same record. Written
+    /// and read by code made for it (every request of a play reads it): the same JSON as its `Codable` form with
+    /// `.millisecondsSince1970` dates, which reads it too (the storage tests compare both ways).
     public func storedJSON() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        var json = JSONWriter(reservingCapacity: 256 + events.count * 64)
+        json.object { json in
+            json.member("id", id)
+            json.member("playerId", Int(playerId))
+            json.member("playerName", playerName)
+            json.member("packageId", Int(packageId))
+            json.member("quizIds", quizIds.map { Int($0) })
+            json.member("dailyDay", ifPresent: dailyDay)
+            json.member("dailyNumber", ifPresent: dailyNumber)
+            json.member("startedAt", 1000.0 * startedAt.timeIntervalSince1970)
+            json.member("startMicros", Int(startMicros))
+            json.member("endsByMicros", Int(endsByMicros))
+            json.key("events")
+            json.array(events) { json, event in
+                json.object { json in
+                    json.member("kind", event.kind.rawValue)
+                    json.member("quiz", event.quiz)
+                    json.member("text", ifPresent: event.text)
+                    json.member("atMicros", Int(event.atMicros))
+                }
+            }
+        }
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     public init(storedJSON json: String) throws {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        self = try decoder.decode(OpenPlayRecord.self, from: Data(json.utf8))
+        self = try JSONReader.read(json) { reader in
+            var id: String?, playerId: Int64?, playerName: String?, packageId: Int64?, quizIds: [Int64]?
+            var dailyDay: String?, dailyNumber: Int?, startedAt: Date?, startMicros: Int64?, endsByMicros: Int64?
+            var events: [PlayerAction]?
+            try reader.members { reader, key in
+                switch key {
+                case "id": id = try reader.string()
+                case "playerId": playerId = try reader.int64()
+                case "playerName": playerName = try reader.string()
+                case "packageId": packageId = try reader.int64()
+                case "quizIds": quizIds = try reader.elements { try $0.int64() }
+                case "dailyDay": dailyDay = try reader.null() ? nil : try reader.string()
+                case "dailyNumber": dailyNumber = try reader.null() ? nil : try reader.int()
+                case "startedAt": startedAt = Date(timeIntervalSince1970: try reader.double() / 1000.0)
+                case "startMicros": startMicros = try reader.int64()
+                case "endsByMicros": endsByMicros = try reader.int64()
+                case "events": events = try reader.elements(PlayerAction.init(reading:))
+                default: try reader.skipValue()
+                }
+            }
+            guard let id, let playerId, let playerName, let packageId, let quizIds, let startedAt, let startMicros,
+                let endsByMicros, let events
+            else { throw StoredRecordProblem.missingMember("an open play") }
+            return OpenPlayRecord(
+                id: id, playerId: playerId, playerName: playerName, packageId: packageId, quizIds: quizIds,
+                dailyDay: dailyDay, dailyNumber: dailyNumber, startedAt: startedAt, startMicros: startMicros,
+                endsByMicros: endsByMicros, events: events)
+        }
     }
+}
+
+extension PlayerAction {
+    fileprivate init(reading reader: inout JSONReader) throws {
+        var kind: Kind?, quiz: Int?, text: String?, atMicros: Int64?
+        try reader.members { reader, key in
+            switch key {
+            case "kind":
+                let name = try reader.string()
+                guard let known = Kind(rawValue: name) else { throw StoredRecordProblem.unknownValue(name) }
+                kind = known
+            case "quiz": quiz = try reader.int()
+            case "text": text = try reader.null() ? nil : try reader.string()
+            case "atMicros": atMicros = try reader.int64()
+            default: try reader.skipValue()
+            }
+        }
+        guard let kind, let quiz, let atMicros else { throw StoredRecordProblem.missingMember("a player's action") }
+        self.init(kind: kind, quiz: quiz, text: text, atMicros: atMicros)
+    }
+}
+
+/// A stored record that is JSON but not the record it should be.
+public enum StoredRecordProblem: Error, Equatable {
+    case missingMember(String)
+    case unknownValue(String)
 }

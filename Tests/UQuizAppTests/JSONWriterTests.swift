@@ -2,6 +2,7 @@ import Foundation
 import QuizCore
 import Testing
 import UQuizApp
+import UQuizStorage
 
 /// The hand-written JSON of a play's state and the answers that carry it reads as their `Codable` form does, on
 /// generated plays: every quiz status, absent and present optionals, results, Unicode and control characters in titles.
@@ -95,5 +96,63 @@ import UQuizApp
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         #expect(String(decoding: JSONWriter.write(play), as: UTF8.self) == String(decoding: try encoder.encode(play), as: UTF8.self))
+    }
+
+    /// The stored open play, written and read by hand, is the record its `Codable` form writes and reads, both ways:
+    /// generated records with every action kind, absent and present optionals, Unicode and control characters.
+    @Test func anOpenPlayIsStoredAndReadAsItsCodableForm() throws {
+        var random = SplitMix(state: 39)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        for _ in 0..<400 {
+            let events = (0..<Int.random(in: 0...30, using: &random)).map { _ in
+                let kind = [PlayerAction.Kind.guess, .hint, .skip].randomElement(using: &random)!
+                return PlayerAction(
+                    kind: kind, quiz: Int.random(in: 1...25, using: &random),
+                    text: kind == .guess ? Self.texts.randomElement(using: &random)! : nil,
+                    atMicros: Int64.random(in: 0...Int64(1) << 50, using: &random))
+            }
+            let daily = Bool.random(using: &random)
+            let record = OpenPlayRecord(
+                id: Self.texts.randomElement(using: &random)!, playerId: Int64.random(in: 1...Int64.max, using: &random),
+                playerName: Self.texts.randomElement(using: &random)!, packageId: Int64.random(in: 1...1 << 40, using: &random),
+                quizIds: (0..<Int.random(in: 1...25, using: &random)).map { _ in Int64.random(in: 1...1 << 40, using: &random) },
+                dailyDay: daily ? "2026-11-27" : nil, dailyNumber: daily ? Int.random(in: 1...999, using: &random) : nil,
+                startedAt: Date(timeIntervalSince1970: Double(Int.random(in: 1_700_000_000_000...1_900_000_000_000, using: &random)) / 1000
+                    + [0, 0.0001, 0.000_000_3].randomElement(using: &random)!),
+                startMicros: Int64.random(in: -1 << 40...1 << 50, using: &random),
+                endsByMicros: Int64.random(in: 0...1 << 50, using: &random), events: events)
+            // Milliseconds in a Double do not hold every Date: what the Codable form reads back is the record.
+            let encoded = String(decoding: try encoder.encode(record), as: UTF8.self)
+            let expected = try decoder.decode(OpenPlayRecord.self, from: Data(encoded.utf8))
+            #expect(abs(expected.startedAt.timeIntervalSince(record.startedAt)) < 0.000_001)
+            let written = try record.storedJSON()
+            #expect(try decoder.decode(OpenPlayRecord.self, from: Data(written.utf8)) == expected, "\(written)")
+            #expect(try OpenPlayRecord(storedJSON: encoded) == expected, "\(encoded)")
+            #expect(try OpenPlayRecord(storedJSON: written) == expected)
+        }
+    }
+
+    /// What is not an open play's JSON is a problem, never a record made up.
+    @Test func aDamagedStoredPlayIsAProblem() throws {
+        let good = try OpenPlayRecord(
+            id: "p", playerId: 1, playerName: "Ann", packageId: 2, quizIds: [3], dailyDay: nil, dailyNumber: nil,
+            startedAt: Date(timeIntervalSince1970: 1_800_000_000), startMicros: 5, endsByMicros: 9,
+            events: [PlayerAction(kind: .guess, quiz: 1, text: "x", atMicros: 6)]
+        ).storedJSON()
+        for damaged in [
+            "", "{", String(good.dropLast()), good + "x", good.replacingOccurrences(of: "\"guess\"", with: "\"shout\""),
+            good.replacingOccurrences(of: "\"playerId\":1", with: "\"playerId\":1.5"),
+            good.replacingOccurrences(of: "\"packageId\":2,", with: ""),
+            good.replacingOccurrences(of: "\"Ann\"", with: "\"A\u{1}nn\""),
+            good.replacingOccurrences(of: "\"playerId\":1", with: "\"playerId\":99999999999999999999"),
+        ] {
+            #expect(throws: (any Error).self, "\(damaged)") { try OpenPlayRecord(storedJSON: damaged) }
+        }
+        #expect(try OpenPlayRecord(storedJSON: " " + good + "\n").id == "p", "white space around it is JSON")
+        let extra = good.replacingOccurrences(of: "{\"id\"", with: "{\"later\":[1,{\"a\":null}],\"id\"")
+        #expect(try OpenPlayRecord(storedJSON: extra).id == "p", "a member it does not know is skipped")
     }
 }
