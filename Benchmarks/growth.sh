@@ -43,20 +43,10 @@ mkdir -p "$dir"
 
 . "$root/Benchmarks/lib.sh"
 install_missing sqlite3
-if [[ " $stores " == *" postgres "* ]]; then
-  # PostgreSQL's server and client, for the throw-away cluster.
-  [ -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/initdb" ] && command -v psql >/dev/null || {
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends postgresql
-  }
-fi
+[[ " $stores " == *" postgres "* ]] && install_postgres
 
 servers_in_work
-if [ "${GROWTH_SKIP_BUILD:-0}" != 1 ]; then
-  swift build -c release --product uquiz --scratch-path "$root/.build-growth"
-  swift build -c release --product uquiz-net --scratch-path "$root/.build-growth"
-fi
-uquiz="$root/.build-growth/release/uquiz"
+build_growth_uquiz "${GROWTH_SKIP_BUILD:-0}"
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
 
 sqlite_sizes() {

@@ -10,6 +10,23 @@ install_missing() {
   fi
 }
 
+# install_postgres: PostgreSQL's server and client from Debian when either is missing (for .ci/postgres's cluster).
+install_postgres() {
+  [ -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/initdb" ] && command -v psql >/dev/null || {
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends postgresql
+  }
+}
+
+# build_growth_uquiz: the release build growth.sh and hot-package.sh run (in .build-growth, unless SKIP is 1); sets $uquiz.
+build_growth_uquiz() {
+  if [ "${1:-0}" != 1 ]; then
+    swift build -c release --product uquiz --scratch-path "$root/.build-growth"
+    swift build -c release --product uquiz-net --scratch-path "$root/.build-growth"
+  fi
+  uquiz="$root/.build-growth/release/uquiz"
+}
+
 # (start needs $work and a $pids array: servers_in_work below makes both.)
 # start NAME COMMAND...: runs COMMAND with stdout to $work/NAME.out and stderr to $work/NAME.log; sets $started_pid and
 # $started_url once it prints its listening line (polled: a first run seeds its database before it listens, and this
