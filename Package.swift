@@ -182,7 +182,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PosterGridTests", dependencies: ["PosterGrid"]),
-        .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore"]),
+        .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore", "PosterGrid"]),
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
         .testTarget(
             name: "UQuizAppTests",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Many players finishing plays of one package at the same moment, on PostgreSQL: what the package's kept counts
-# (`package_tally`, `quiz_stage_tally`, added by deferred triggers at commit) cost when every finish meets the same rows.
-# pgbench runs the transaction the server's `recordServerPlay` runs to store a finished play (the play's row, then one
-# row per quiz), from many clients at once, on a cluster that writes durably (fsync and synchronous commit on, as a
+# (`package_tally`, `quiz_stage_tally`: the play's added at commit, its attempts' once for their statement) cost when
+# every finish meets the same rows.
+# pgbench runs the transaction the server's `recordServerPlay` runs to store a finished play (the play's row, then its
+# attempts in one statement), from many clients at once, on a cluster that writes durably (fsync and synchronous commit on, as a
 # server's would), in three ways:
 #   - every finish on one package (the hot row);
 #   - the same, spread over 8 packages (what a server with several popular packages sees);
@@ -60,26 +61,24 @@ SQL
 packages=$(psql -X -A -t -v ON_ERROR_STOP=1 "$url" -c "SELECT COUNT(*) FROM bench_package")
 [ "$packages" -ge 8 ] || { echo "hot-package: the seed has $packages packages of 5 quizzes or more, not 8" >&2; exit 1; }
 
-# finish_script FIRST_PACKAGE LAST_PACKAGE: the transaction of a finished play of one of those bench packages.
+# finish_script FIRST_PACKAGE LAST_PACKAGE: the transaction of a finished play of one of those bench packages, as
+# `recordServerPlay` writes it: the play, then its attempts in one statement (quiz 3 missed, a hint on quiz 4).
 finish_script() {
   cat <<SQL
-\set n random($1, $2)
-\set p random(1, 1000)
+\\set n random($1, $2)
+\\set p random(1, 1000)
 BEGIN;
 INSERT INTO play (package_id, player, started_at, finished_at, score, public_id, player_id, ranked, elapsed_seconds)
   SELECT (SELECT id FROM bench_package WHERE n = :n), 'bench', '2026-11-27T12:00:00Z', '2026-11-27T12:01:00Z', 400,
          gen_random_uuid()::text, (SELECT id FROM bench_player WHERE n = :p), false, 48
-  RETURNING id AS play_id \gset
-SQL
-  local k solved
-  for k in 0 1 2 3 4; do
-    solved=$([ "$k" -eq 2 ] && echo "false, 12, 5, 0, 'missed', 0" || echo "true, 9, $((k % 3 + 1)), $((k == 3 ? 1 : 0)), 'solved', 100")
-    cat <<SQL
+  RETURNING id AS play_id \\gset
 INSERT INTO attempt (play_id, quiz_id, player, started_at, correct, seconds, stage_reached, hints_used, outcome, score)
-  SELECT :play_id, id, 'bench', '2026-11-27T12:00:30Z', $solved FROM bench_quiz WHERE package = :n AND k = $k;
+  SELECT :play_id, id, 'bench', '2026-11-27T12:00:30Z', k <> 2, CASE WHEN k = 2 THEN 12 ELSE 9 END,
+         CASE WHEN k = 2 THEN 5 ELSE k % 3 + 1 END, CASE WHEN k = 3 THEN 1 ELSE 0 END,
+         CASE WHEN k = 2 THEN 'missed' ELSE 'solved' END, CASE WHEN k = 2 THEN 0 ELSE 100 END
+  FROM bench_quiz WHERE package = :n ORDER BY k;
+COMMIT;
 SQL
-  done
-  echo "COMMIT;"
 }
 finish_script 1 1 > "$work/one.sql"
 finish_script 1 8 > "$work/spread.sql"

@@ -543,10 +543,10 @@ def hot_package_section(figures):
         f"Written by `bash Benchmarks/hot-package.sh` on {figures['date']} ({figures['machine']}, PostgreSQL "
         f"{figures['postgres']}): pgbench, {figures['clients']} clients, {figures['runs']} runs of {figures['seconds']} s "
         "of each way, interleaved, on a throw-away cluster that writes durably (fsync and synchronous commit on). Each "
-        "transaction stores a finished play as `recordServerPlay` does: the play's row, then one row per quiz (5), "
-        "unranked. The kept counts of a package and its quizzes are added by deferred triggers at commit, so a hot "
-        "package's rows are locked only while its transaction commits; after the runs every kept count equals its "
-        f"recount (`growth-check-postgres.sql`, {figures['tallied_plays']:,} plays).",
+        "transaction stores a finished play as `recordServerPlay` does: the play's row, then its 5 attempts in one "
+        "statement, unranked. The play's counts are added by a deferred trigger at commit and its attempts' once for "
+        "their statement, the play's last, so a hot package's rows are locked from that statement to the commit; "
+        f"after the runs every kept count equals its recount (`growth-check-postgres.sql`, {figures['tallied_plays']:,} plays).",
         "",
         "| way | transactions/s, median (runs) | mean latency, median | ratio to the floor |",
         "|---|---|---|---|",

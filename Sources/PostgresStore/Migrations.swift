@@ -582,6 +582,57 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            "pg11-attempt-counts-per-statement",
+            [
+                // A finished play's attempts go in as one statement, and their counts are added once for that
+                // statement, a package's and a player's rows once each: a popular package's tally row got a new
+                // version per attempt (six for a five-quiz play), which piled up under many finishes at once. Not
+                // deferrable (PostgreSQL defers only row triggers): the rows are locked from the attempts' statement,
+                // the last of a finished play's, to its commit. Quiz rows are taken in one order, so that two plays
+                // of one package never wait for each other crosswise.
+                "DROP TRIGGER attempt_tally_insert ON attempt",
+                """
+                CREATE FUNCTION uquiz_tally_attempts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE package_tally t
+                    SET server_attempts = t.server_attempts + a.attempts, server_solves = t.server_solves + a.solves
+                    FROM (SELECT play.package_id, COUNT(*) AS attempts, COUNT(*) FILTER (WHERE added.correct) AS solves
+                          FROM added JOIN play ON play.id = added.play_id AND play.player_id IS NOT NULL
+                          GROUP BY play.package_id) a
+                    WHERE t.package_id = a.package_id;
+                    INSERT INTO quiz_stage_tally (quiz_id, stage, attempts, solved, hinted)
+                    SELECT quiz_id, stage_reached, COUNT(*), COUNT(*) FILTER (WHERE correct),
+                           COUNT(*) FILTER (WHERE hints_used > 0)
+                    FROM added GROUP BY quiz_id, stage_reached ORDER BY quiz_id, stage_reached
+                    ON CONFLICT (quiz_id, stage) DO UPDATE
+                    SET attempts = quiz_stage_tally.attempts + excluded.attempts,
+                        solved = quiz_stage_tally.solved + excluded.solved,
+                        hinted = quiz_stage_tally.hinted + excluded.hinted;
+                    -- The player's row may not be there yet: their first play's own count is added at commit.
+                    INSERT INTO player_tally (player_id, played, solved)
+                    SELECT play.player_id, COUNT(*), COUNT(*) FILTER (WHERE added.correct)
+                    FROM added JOIN play ON play.id = added.play_id
+                    WHERE play.player_id IS NOT NULL AND play.public_id IS NOT NULL
+                    GROUP BY play.player_id ORDER BY play.player_id
+                    ON CONFLICT (player_id) DO UPDATE
+                    SET played = player_tally.played + excluded.played, solved = player_tally.solved + excluded.solved;
+                    INSERT INTO player_stage_tally (player_id, stage, solved)
+                    SELECT play.player_id, added.stage_reached, COUNT(*)
+                    FROM added JOIN play ON play.id = added.play_id
+                    WHERE added.correct AND play.player_id IS NOT NULL AND play.public_id IS NOT NULL
+                    GROUP BY play.player_id, added.stage_reached ORDER BY play.player_id, added.stage_reached
+                    ON CONFLICT (player_id, stage) DO UPDATE SET solved = player_stage_tally.solved + excluded.solved;
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER attempt_tally_insert AFTER INSERT ON attempt REFERENCING NEW TABLE AS added
+                FOR EACH STATEMENT EXECUTE FUNCTION uquiz_tally_attempts_added()
+                """,
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

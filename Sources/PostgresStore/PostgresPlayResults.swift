@@ -48,17 +48,6 @@ extension PostgresQuizStore {
             ])!
         let playId = try row.int64("id")
         for attempt in play.attempts {
-            try await session.execute(
-                """
-                INSERT INTO attempt (play_id, quiz_id, player, started_at, correct, seconds, stage_reached, hints_used,
-                                     outcome, score)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                """,
-                [
-                    .int(playId), .int(attempt.quizId), .text(play.player.name), .text(timestamp(attempt.endedAt)),
-                    .bool(attempt.result.solved), .double(attempt.result.seconds), .int(attempt.result.stageReached),
-                    .int(attempt.result.hintsUsed), .text(attempt.result.outcome.rawValue), .int(attempt.result.score),
-                ])
             for guess in attempt.wrongGuesses {
                 try await session.execute(
                     """
@@ -66,6 +55,27 @@ extension PostgresQuizStore {
                     ON CONFLICT (quiz_id, guess) DO UPDATE SET plays = wrong_guess.plays + 1
                     """, [.int(attempt.quizId), .text(guess)])
             }
+        }
+        // Every attempt in one statement, the play's last before its commit: one round trip, and their counts added
+        // once (`uquiz_tally_attempts_added`), the package's row locked from here to the commit only.
+        if !play.attempts.isEmpty {
+            var values: [Bind] = []
+            var rows: [String] = []
+            for attempt in play.attempts {
+                let first = values.count + 1
+                rows.append("(" + (first..<first + 10).map { "$\($0)" }.joined(separator: ", ") + ")")
+                values += [
+                    .int(playId), .int(attempt.quizId), .text(play.player.name), .text(timestamp(attempt.endedAt)),
+                    .bool(attempt.result.solved), .double(attempt.result.seconds), .int(attempt.result.stageReached),
+                    .int(attempt.result.hintsUsed), .text(attempt.result.outcome.rawValue), .int(attempt.result.score),
+                ]
+            }
+            try await session.execute(
+                """
+                INSERT INTO attempt (play_id, quiz_id, player, started_at, correct, seconds, stage_reached, hints_used,
+                                     outcome, score)
+                VALUES \(rows.joined(separator: ", "))
+                """, values)
         }
         return ranked
     }

@@ -1,17 +1,9 @@
+import PosterGrid
 import QuizCore
 import Testing
 
 /// Seeded randomness, so codes and resume tokens are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededGenerator = AreaLayout.SeededGenerator
 
 /// Titles long enough never to appear by chance inside another event's text, so "the answer was not sent" is a search.
 let titles = [
@@ -39,10 +31,10 @@ struct RoomScript {
     var now: Duration = .seconds(1000)
     var inboxes: [RoomPlayerID: [RoomEvent]] = [:]
     var tokens: [RoomPlayerID: ResumeToken] = [:]
-    var generator = SeededGenerator(state: 17)
+    var generator = SeededGenerator(seed: 17)
 
     init(quizCount: Int = 25) throws {
-        var codes = SeededGenerator(state: 1)
+        var codes = SeededGenerator(seed: 1)
         room = try Room(
             code: .random(using: &codes), shareCode: ShareCode("FE7NWW")!, quizzes: quizzes(quizCount), rules: rules,
             openedAt: .seconds(1000))
@@ -131,8 +123,8 @@ struct RoomCodeTests {
     }
 
     @Test func codesComeFromTheInjectedGenerator() {
-        var first = SeededGenerator(state: 7)
-        var second = SeededGenerator(state: 7)
+        var first = SeededGenerator(seed: 7)
+        var second = SeededGenerator(seed: 7)
         let codes = (0..<500).map { _ in RoomCode.random(using: &first) }
         #expect(codes == (0..<500).map { _ in RoomCode.random(using: &second) })
         #expect(codes.allSatisfy { RoomCode($0.value) == $0 })
@@ -419,14 +411,14 @@ struct RoomTests {
         // same name.
         for name in [" ana ", "\u{0410}na", "\u{0391}n\u{03B1}", "Be\u{0578}"] {
             expectRefusal(.nameTaken, &script) { room, now in
-                var generator = SeededGenerator(state: 3)
+                var generator = SeededGenerator(seed: 3)
                 return try room.join(name: name, at: now, using: &generator).messages
             }
         }
         // Characters a reader does not see, or that reorder the name around them.
         for name in ["", "   ", String(repeating: "x", count: 25), "Ana\nBen", "Ana\u{202E}neB", "A\u{200B}na", "Bo\u{00AD}b"] {
             expectRefusal(.invalidName, &script) { room, now in
-                var generator = SeededGenerator(state: 3)
+                var generator = SeededGenerator(seed: 3)
                 return try room.join(name: name, at: now, using: &generator).messages
             }
         }
@@ -468,13 +460,13 @@ struct RoomTests {
         let host = try script.join("Player 1")
         for number in 2...RoomRules.maxPlayers { _ = try script.join("Player \(number)") }
         expectRefusal(.roomFull(limit: 50), &script) { room, now in
-            var generator = SeededGenerator(state: 3)
+            var generator = SeededGenerator(seed: 3)
             return try room.join(name: "One too many", at: now, using: &generator).messages
         }
         try script.act { try $0.start(by: host, at: $1) }
         script.runUntil { if case .finished = $0 { true } else { false } }
         expectRefusal(.roomFinished, &script) { room, now in
-            var generator = SeededGenerator(state: 3)
+            var generator = SeededGenerator(seed: 3)
             return try room.join(name: "Latecomer", at: now, using: &generator).messages
         }
     }
@@ -750,8 +742,8 @@ struct RoomTests {
     }
 
     @Test func tokensComeFromTheInjectedGenerator() throws {
-        var first = SeededGenerator(state: 5)
-        var second = SeededGenerator(state: 5)
+        var first = SeededGenerator(seed: 5)
+        var second = SeededGenerator(seed: 5)
         let token = ResumeToken.random(using: &first)
         #expect(token == ResumeToken.random(using: &second))
         #expect(token.value.count == 32 && ResumeToken(token.value) == token)

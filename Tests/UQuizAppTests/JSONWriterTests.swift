@@ -1,4 +1,5 @@
 import Foundation
+import PosterGrid
 import QuizCore
 import Testing
 import UQuizApp
@@ -7,16 +8,7 @@ import UQuizStorage
 /// The hand-written JSON of a play's state and the answers that carry it reads as their `Codable` form does, on
 /// generated plays: every quiz status, absent and present optionals, results, Unicode and control characters in titles.
 @Suite struct JSONWriterTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = AreaLayout.SeededGenerator
 
     static let texts = [
         "", "Metropolis", "스즈메의 문단속", "Amélie", "Crouching \"Tiger\"", "back\\slash", "a/b", "tab\there",
@@ -69,7 +61,7 @@ import UQuizStorage
     }
 
     @Test func aPlaysStateAndTheAnswersCarryingItReadAsTheirCodableForms() throws {
-        var random = SplitMix(state: 35_39)
+        var random = SplitMix(seed: 35_39)
         for _ in 0..<400 {
             let object = Self.playObject(&random)
             let play = try JSONDecoder().decode(ServerAPI.PlayState.self, from: JSONSerialization.data(withJSONObject: object))
@@ -101,7 +93,7 @@ import UQuizStorage
     /// The stored open play, written and read by hand, is the record its `Codable` form writes and reads, both ways:
     /// generated records with every action kind, absent and present optionals, Unicode and control characters.
     @Test func anOpenPlayIsStoredAndReadAsItsCodableForm() throws {
-        var random = SplitMix(state: 39)
+        var random = SplitMix(seed: 39)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
         let decoder = JSONDecoder()
