@@ -394,7 +394,7 @@ struct OverduePlaySweep: Service {
     let logger: Logger
 
     func run() async throws {
-        await repeatUntilShutdown(every: interval) {
+        await repeatUntilShutdown(every: interval, waitingFirst: true) {
             do {
                 try await plays.sweepOverdue()
             } catch {
@@ -404,9 +404,13 @@ struct OverduePlaySweep: Service {
     }
 }
 
-/// Runs `body`, then again `interval` after each run ends, until the service group shuts down gracefully.
-func repeatUntilShutdown(every interval: Duration, _ body: @escaping @Sendable () async -> Void) async {
+/// Runs `body`, then again `interval` after each run ends, until the service group shuts down gracefully; with
+/// `waitingFirst`, the first run comes after `interval` too (once the store's migrations have run at start).
+func repeatUntilShutdown(
+    every interval: Duration, waitingFirst: Bool = false, _ body: @escaping @Sendable () async -> Void
+) async {
     await cancelWhenGracefulShutdown {
+        if waitingFirst { try? await Task.sleep(for: interval) }
         while !Task.isCancelled {
             await body()
             try? await Task.sleep(for: interval)
