@@ -88,6 +88,15 @@ def summary(seconds):
             "mean_ms": round(statistics.fmean(ms), 3), "max_ms": round(max(ms), 3)}
 
 
+def route_row(name, note, times, floors):
+    """A route's results: each server's latencies (`times`, seconds by side) and `/healthz`'s beside them (`floors`),
+    with the large server's p50 over the seed's."""
+    row = {"name": name, "note": note, "seed": summary(times["seed"]), "large": summary(times["large"]),
+           "healthz": {"seed": summary(floors["seed"]), "large": summary(floors["large"])}}
+    row["ratio_p50"] = round(row["large"]["p50_ms"] / max(row["seed"]["p50_ms"], 1e-6), 2)
+    return row
+
+
 class Pair:
     """The seed and the large server, measured side by side."""
 
@@ -115,9 +124,7 @@ class Pair:
                 times[side].append(request(side, self.clients[side], index))
             for side in order:
                 floors[side].append(self.floor[side].call("GET", "/healthz")[0])
-        row = {"name": name, "note": note, "seed": summary(times["seed"]), "large": summary(times["large"]),
-               "healthz": {"seed": summary(floors["seed"]), "large": summary(floors["large"])}}
-        row["ratio_p50"] = round(row["large"]["p50_ms"] / max(row["seed"]["p50_ms"], 1e-6), 2)
+        row = route_row(name, note, times, floors)
         self.routes.append(row)
         print(f" seed {row['seed']['p50_ms']:.2f}/{row['seed']['p99_ms']:.2f} ms, large "
               f"{row['large']['p50_ms']:.2f}/{row['large']['p99_ms']:.2f} ms, x{row['ratio_p50']}, /healthz "
@@ -263,10 +270,7 @@ def measure_plays(pair, results):
                 play["at"] = time.monotonic() + (ready_in(state) or 0) + 0.02
     for name, times, key in (("skip a quiz, not the last (`POST /v1/plays/{id}/skips`)", skips, "skip"),
                              ("end a play: its last skip, which stores it (`POST /v1/plays/{id}/skips`)", ends, "end")):
-        row = {"name": name, "note": "25 plays a server at a time, skips of the two servers interleaved",
-               "seed": summary(times["seed"]), "large": summary(times["large"]),
-               "healthz": {"seed": summary(floors["seed"]), "large": summary(floors["large"])}}
-        row["ratio_p50"] = round(row["large"]["p50_ms"] / max(row["seed"]["p50_ms"], 1e-6), 2)
+        row = route_row(name, "25 plays a server at a time, skips of the two servers interleaved", times, floors)
         pair.routes.append(row)
         print(f"  {name}: seed {row['seed']['p50_ms']:.2f}/{row['seed']['p99_ms']:.2f} ms, large "
               f"{row['large']['p50_ms']:.2f}/{row['large']['p99_ms']:.2f} ms, x{row['ratio_p50']} "

@@ -605,24 +605,18 @@ def replace_section(path, heading, section):
     open(path, "w").write(text)
 
 
-if len(sys.argv) == 4 and sys.argv[1] == "--growth-section":
-    replace_section(sys.argv[3], GROWTH_HEADING, growth_section(json.load(open(sys.argv[2]))))
-    sys.exit(0)
-
-if len(sys.argv) == 4 and sys.argv[1] == "--hot-package-section":
-    replace_section(sys.argv[3], HOT_PACKAGE_HEADING, hot_package_section(json.load(open(sys.argv[2]))))
-    sys.exit(0)
-
-if len(sys.argv) == 4 and sys.argv[1] == "--public-section":
-    replace_section(sys.argv[3], PUBLIC_HEADING, public_section(json.load(open(sys.argv[2]))))
-    sys.exit(0)
-
-if len(sys.argv) == 4 and sys.argv[1] == "--rooms-section":
-    replace_section(sys.argv[3], ROOMS_HEADING, rooms_section(json.load(open(sys.argv[2]))))
-    sys.exit(0)
-
-if len(sys.argv) == 4 and sys.argv[1] == "--scaling-section":
-    replace_section(sys.argv[3], SCALING_HEADING, scaling_section(json.load(open(sys.argv[2]))))
+# A script run alone replaces its own section from its results (`--NAME-section RESULTS.json BENCHMARKS.md`) and keeps
+# the rest.
+SECTIONS = {
+    "--growth-section": (GROWTH_HEADING, growth_section),
+    "--hot-package-section": (HOT_PACKAGE_HEADING, hot_package_section),
+    "--public-section": (PUBLIC_HEADING, public_section),
+    "--rooms-section": (ROOMS_HEADING, rooms_section),
+    "--scaling-section": (SCALING_HEADING, scaling_section),
+}
+if len(sys.argv) == 4 and sys.argv[1] in SECTIONS:
+    heading, make_section = SECTIONS[sys.argv[1]]
+    replace_section(sys.argv[3], heading, make_section(json.load(open(sys.argv[2]))))
     sys.exit(0)
 
 if len(sys.argv) in (4, 5) and sys.argv[1] == "--server-section":

@@ -69,7 +69,6 @@ extension AppDatabase {
         let arguments: StatementArguments = packageId.map { [$0] } ?? []
         let tallies = """
             FROM quizStageTally t JOIN quiz ON quiz.id = t.quizId JOIN package ON package.id = quiz.packageId
-            JOIN packageTally ON packageTally.packageId = package.id
             WHERE t.attempts > 0\(scope)
             """
         let solvedAtStage = Dictionary(
@@ -80,8 +79,8 @@ extension AppDatabase {
         let packages = try Row.fetchAll(
             db,
             sql: """
-                SELECT package.shareCode, package.title, packageTally.plays, SUM(t.attempts) AS attempts,
-                       SUM(t.solved) AS correct,
+                SELECT package.shareCode, package.title, SUM(t.attempts) AS attempts, SUM(t.solved) AS correct,
+                       (SELECT plays FROM packageTally WHERE packageTally.packageId = package.id) AS plays,
                        (SELECT MAX(score) FROM play WHERE play.packageId = package.id) AS bestScore
                 \(tallies) GROUP BY package.id ORDER BY package.id
                 """, arguments: arguments

@@ -34,8 +34,9 @@ package final class BackgroundStandardError: TextOutputStream, Sendable {
             pending.dropped += 1
             return
         }
+        // The writer waits only on an empty queue: a busy one takes this job with the others once it is done.
+        if pending.jobs.isEmpty { pending.condition.signal() }
         pending.jobs.append(job)
-        pending.condition.signal()
     }
 
     /// Returns once every line queued before the call is written.
