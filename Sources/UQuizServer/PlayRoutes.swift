@@ -51,10 +51,14 @@ struct PlayRoutes {
             guard body.text.count <= Self.maxGuessLength else {
                 throw APIError.badRequest("$.text: at most \(Self.maxGuessLength) characters")
             }
+            let wholePlay = try Self.wantsWholePlay(request)
             try await Self.take(guesses, for: player)
             let outcome = try await plays.guess(
-                playId: try context.parameters.require("id"), quiz: body.quiz, text: body.text, by: player)
-            return JSONBody.response(ServerAPI.GuessAnswer(judgement: outcome.judgement.rawValue, play: ServerAPI.PlayState(outcome.play)))
+                playId: try context.parameters.require("id"), quiz: body.quiz, text: body.text, by: player,
+                wholePlay: wholePlay)
+            return JSONBody.response(
+                ServerAPI.GuessAnswer(
+                    judgement: outcome.judgement.rawValue, change: outcome.change, play: outcome.play.map(ServerAPI.PlayState.init)))
         }
         play.post("{id}/hints") { request, context in
             let player = try await request.authenticatedPlayer(environment)
@@ -110,6 +114,13 @@ struct PlayRoutes {
             if !movies.holdsPosters(of: movie, language: language) { try await Self.take(movieSearches, for: player) }
             return JPEGBody.response(try await movies.poster(number, of: movie, language: language))
         }
+    }
+
+    /// Whether a guess's answer is to carry the whole play (`?play=full`), not only what the guess changed.
+    private static func wantsWholePlay(_ request: Request) throws -> Bool {
+        guard let play = request.uri.queryParameters.get("play") else { return false }
+        guard play == "full" else { throw APIError.badRequest("play: \"\(play)\" is not known here: use full") }
+        return true
     }
 
     /// The player, movie and language a poster choice is asked for (`movie`: a TMDB id or a catalog key).

@@ -67,8 +67,13 @@ import UQuizStorage
             let play = try JSONDecoder().decode(ServerAPI.PlayState.self, from: JSONSerialization.data(withJSONObject: object))
             let state = try bothForms(play)
             #expect(state.written == state.encoded, "\(object)")
-            let guess = try bothForms(ServerAPI.GuessAnswer(judgement: "titleOfAnotherMovie", play: play))
-            #expect(guess.written == guess.encoded)
+            // A guess's answer: the play's totals and some of its quizzes, with the whole play or without.
+            var change = object.filter { !["id", "shareCode", "packageTitle", "daily"].contains($0.key) }
+            change["judgement"] = "another_movie"
+            if Bool.random(using: &random) { change["play"] = Self.playObject(&random) }
+            let answer = try JSONDecoder().decode(ServerAPI.GuessAnswer.self, from: JSONSerialization.data(withJSONObject: change))
+            let guess = try bothForms(answer)
+            #expect(guess.written == guess.encoded, "\(change)")
             let hint = try bothForms(ServerAPI.HintAnswer(hint: Self.texts.randomElement(using: &random)!, play: play))
             #expect(hint.written == hint.encoded)
         }

@@ -52,9 +52,10 @@ struct ServeInstancesTests {
 
         let right = try serve.curl(auth + ["--data", "{\"quiz\": 1, \"text\": \"Metropolis\"}", a.baseURL + "/v1/plays/\(id)/guesses"])
         #expect(right.status == 200 && json(right.body)["judgement"] as? String == "accepted", "\(right.body)")
-        let play = json(right.body)["play"] as? [String: Any] ?? [:]
-        #expect(play["finished"] as? Bool == true && play["ranked"] as? Bool == true)
-        let quiz = (play["quizzes"] as? [[String: Any]])?.first ?? [:]
+        // The answer says what the guess changed: the play's totals and the quiz it ended (the play's only one).
+        let change = json(right.body)
+        #expect(change["finished"] as? Bool == true && change["ranked"] as? Bool == true)
+        let quiz = (change["quizzes"] as? [[String: Any]])?.first ?? [:]
         let result = quiz["result"] as? [String: Any] ?? [:]
         #expect(result["hintsUsed"] as? Int == 1, "the hint asked on B before it died counts: \(quiz)")
 

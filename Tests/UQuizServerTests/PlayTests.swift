@@ -214,6 +214,56 @@ struct PlayTests {
         }
     }
 
+    /// A guess answers with what it changed; merged into the play the client held, that is the whole play, which
+    /// comes too only when asked for: a wrong guess, one that ends a quiz, and the one that ends the play.
+    @Test func aGuessAnswersWithItsChangeWhichMergedIntoThePlayIsTheWholePlay() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        let first = try server.quiz(silentClassics, 1)
+        let last = try server.quiz(silentClassics, 25)
+        try await server.test(monotonicNow: clock.now) { client in
+            let token = try await client.newPlayer()
+            let id = try #require(try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).json["id"] as? String)
+            clock.advance(Self.interlude + .milliseconds(2500))
+            let decoder = JSONDecoder()
+            func whole() async throws -> ServerAPI.PlayState {
+                try decoder.decode(ServerAPI.PlayState.self, from: Data(try await client.send(.get, "/v1/plays/\(id)", token: token).text.utf8))
+            }
+            var held = try await whole()
+            func guess(_ quiz: Int, _ text: String, wholePlay: Bool = false) async throws -> ServerAPI.GuessAnswer {
+                let path = "/v1/plays/\(id)/guesses" + (wholePlay ? "?play=full" : "")
+                let response = try await client.send(.post, path, json: ["quiz": quiz, "text": text], token: token)
+                #expect(response.status == .ok)
+                let answer = try decoder.decode(ServerAPI.GuessAnswer.self, from: Data(response.text.utf8))
+                // The clock stands still: the play read now is the one the guess left.
+                let now = try await whole()
+                #expect(held.applying(answer) == now, "the change merged in is the whole play")
+                #expect(answer.play == (wholePlay ? now : nil), "the whole play only when asked for")
+                return answer
+            }
+
+            let wrong = try await guess(1, "Cats", wholePlay: true)
+            #expect(wrong.judgement != "accepted" && wrong.quizzes.map(\.number) == [1] && wrong.currentQuiz == 1)
+            #expect(try await client.send(.post, "/v1/plays/\(id)/guesses?play=some", json: ["quiz": 1, "text": "x"], token: token).status == .badRequest)
+            #expect(!String(decoding: try JSONEncoder().encode(wrong), as: UTF8.self).contains(first.title))
+            held = held.applying(wrong)
+
+            let solved = try await guess(1, first.title)
+            #expect(solved.quizzes.map(\.number) == [1, 2], "the quiz guessed and the next")
+            #expect(solved.quizzes[0].answer?.title == first.title && solved.quizzes[1].startsInMs == 3000)
+            #expect(solved.currentQuiz == 2 && solved.score > 0 && !solved.finished)
+            held = held.applying(solved)
+
+            // The other 23 run out of time; the last one, solved, ends the play.
+            clock.advance(.seconds(23 * 23) + Self.interlude + .seconds(1))
+            held = try await whole()
+            #expect(held.currentQuiz == 25)
+            let end = try await guess(25, last.title)
+            #expect(end.finished && end.currentQuiz == nil && end.ranked == true && end.shareLine != nil)
+            #expect(end.quizzes.map(\.number) == [25])
+        }
+    }
+
     @Test func badGuessBodiesAre400NamingTheField() async throws {
         let server = try TestServer()
         let clock = ManualClock()

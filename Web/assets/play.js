@@ -1,8 +1,6 @@
-// Playing a package (or the daily quiz) judged by the server. The server keeps the clock: each answer says, in
-// milliseconds from the server's now, when the next quiz starts, when each stage shows and when time is up. The page
-// turns those into times on its own clock counted from when the answer arrived — never earlier than the server meant,
-// since the server computed them before sending — and asks for stage k's poster (cut on the server, only areas 1…k
-// visible) once that time has come. It never guesses an area, a stage or an answer ahead of the server.
+// Playing a package (or the daily quiz) judged by the server, which keeps the clock: each answer says in milliseconds
+// when the next quiz starts, each stage shows and time is up. The page counts those from the answer's arrival (never
+// earlier than meant), only then asks for stage k's poster (cut on the server), and never guesses ahead of the server.
 
 import { ApiError, encode, playerApi, optionalPlayerApi } from './api.js';
 import { setText, t } from './i18n.js';
@@ -22,6 +20,14 @@ const reconnectDelaysMs = [1000, 2000, 4000, 8000];
 /// now), rather than that it refused what was asked.
 function unreachable(error) {
   return !(error instanceof ApiError) || [502, 503, 504].includes(error.status);
+}
+
+/// A guess's answer merged into the play: its totals, and the quizzes it changed by number.
+function withChange(play, change) {
+  const quizzes = play.quizzes.slice();
+  for (const quiz of change.quizzes) quizzes[quiz.number - 1] = quiz;
+  const { finished, ranked, unrankedReason, score, currentQuiz, shareLine } = change;
+  return { ...play, finished, ranked, unrankedReason, score, currentQuiz, shareLine, quizzes };
 }
 
 function yearText(answer) {
@@ -364,7 +370,7 @@ export class PlayScreen {
         this.shake();
         this.guess.select();
       }
-      this.apply(answer.play, receivedAt);
+      this.apply(withChange(this.play, answer), receivedAt);
     } catch (error) {
       this.moveFailed(error);
     }

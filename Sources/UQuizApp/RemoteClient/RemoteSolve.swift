@@ -120,7 +120,7 @@ public struct RemoteSolve {
         case let guess:
             let answer = try client.guess(playId: play.id, quiz: quiz, text: guess)
             if answer.judgement != "accepted" { observer.guessRejected(guess, judgement: answer.judgement) }
-            return answer.play
+            return play.applying(answer)
         }
     }
 

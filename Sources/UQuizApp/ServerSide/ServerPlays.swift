@@ -94,7 +94,24 @@ public struct GuessOutcome: Sendable, Equatable {
     }
 
     public var judgement: Judgement
-    public var play: PlayView
+    /// What the guess changed, for a client that holds the play.
+    public var change: PlayChange
+    /// The whole play, when the client asked for it.
+    public var play: PlayView?
+}
+
+/// What an action changed in a play, for a client that holds the play from before it: the play's new totals and the
+/// quizzes whose state changed (the one acted on, and when the action ended it, the next). Merged into the play the
+/// client holds, it gives the play `PlayView` would.
+public struct PlayChange: Sendable, Equatable {
+    public var finished: Bool
+    public var ranked: Bool?
+    public var unrankedReason: UnrankedReason?
+    public var score: Int
+    public var currentQuiz: Int?
+    /// The quizzes from the one acted on through the current one, in order.
+    public var quizzes: [QuizView]
+    public var shareLine: String?
 }
 
 /// Plays judged by the server: a player starts one on a package, the servers' shared clock runs its quizzes one after
@@ -213,10 +230,16 @@ public final class ServerPlays: Sendable {
         return try await storedView(playId: playId, player: player)
     }
 
-    /// Judges a guess at quiz `quiz` (1-based), which must be the one being played.
-    public func guess(playId: String, quiz: Int, text: String, by player: Player) async throws -> GuessOutcome {
+    /// Judges a guess at quiz `quiz` (1-based), which must be the one being played; the whole play comes with the
+    /// change only when `wholePlay` asks for it.
+    public func guess(
+        playId: String, quiz: Int, text: String, by player: Player, wholePlay: Bool = false
+    ) async throws -> GuessOutcome {
+        let interlude = rules.interlude
         let outcome = try await act(playId, player, quiz: quiz, .guess, text: text) { play, verdict, instant in
-            GuessOutcome(judgement: Self.judgement(verdict), play: play.view(at: instant, interlude: self.rules.interlude))
+            GuessOutcome(
+                judgement: Self.judgement(verdict), change: play.change(from: quiz, at: instant),
+                play: wholePlay ? play.view(at: instant, interlude: interlude) : nil)
         }
         ServerCounters.guessJudged(in: "play")
         return outcome
@@ -649,7 +672,11 @@ extension PlayView: CarriesPlayView {
 }
 
 extension GuessOutcome: CarriesPlayView {
-    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) { play.setRanked(ranked, reason: reason) }
+    mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) {
+        change.ranked = ranked
+        change.unrankedReason = reason
+        play?.setRanked(ranked, reason: reason)
+    }
 }
 
 extension HintOutcome: CarriesPlayView {
@@ -813,31 +840,45 @@ struct OpenPlay {
     }
 
     func view(at now: Duration, interlude: Duration) -> PlayView {
-        var quizzes: [QuizView] = []
-        for (index, round) in plan.rounds.enumerated() {
-            let stageCount = round.quiz.areas.count
-            if index < ended.count {
-                quizzes.append(.ended(number: index + 1, quiz: round.quiz, result: ended[index].result, hint: ended[index].hint))
-            } else if index == current, let state = self.round {
-                let stages = (0..<stageCount).map { stage in
-                    state.schedule.window(ofStage: stage).start.map { Self.milliseconds($0 - now) } ?? 0
-                }
-                quizzes.append(QuizView(
-                    number: index + 1, status: .playing, stageCount: stageCount, stage: state.revealedStages,
-                    stagesInMs: stages, endsInMs: state.schedule.deadline.map { Self.milliseconds($0 - now) },
-                    hint: state.hintsUsed > 0 ? state.hintText : nil))
-            } else {
-                quizzes.append(QuizView(
-                    number: index + 1, status: .waiting, stageCount: stageCount, stage: 0,
-                    startsInMs: index == current ? Self.milliseconds(nextStart - now) : nil))
-            }
-        }
-        let results = ended.map(\.result)
-        return PlayView(
+        PlayView(
             id: id, shareCode: plan.shareCode.value, packageTitle: plan.title, dailyNumber: dailyNumber,
-            finished: isFinished, ranked: nil, unrankedReason: nil, score: results.reduce(0) { $0 + $1.score },
-            currentQuiz: isFinished ? nil : current + 1, quizzes: quizzes,
-            shareLine: isFinished ? Self.shareLine(code: plan.shareCode, daily: dailyNumber, results: results) : nil)
+            finished: isFinished, ranked: nil, unrankedReason: nil, score: score, currentQuiz: currentQuiz,
+            quizzes: plan.rounds.indices.map { quizView($0, at: now) }, shareLine: shareLine)
+    }
+
+    /// What changed since quiz `number` (1-based) was acted on: the quizzes from it through the current one.
+    func change(from number: Int, at now: Duration) -> PlayChange {
+        let first = max(0, min(number - 1, plan.rounds.count))
+        return PlayChange(
+            finished: isFinished, ranked: nil, unrankedReason: nil, score: score, currentQuiz: currentQuiz,
+            quizzes: (first..<min(current + 1, plan.rounds.count)).map { quizView($0, at: now) }, shareLine: shareLine)
+    }
+
+    private var score: Int { ended.reduce(0) { $0 + $1.result.score } }
+    private var currentQuiz: Int? { isFinished ? nil : current + 1 }
+    private var shareLine: String? {
+        isFinished ? Self.shareLine(code: plan.shareCode, daily: dailyNumber, results: ended.map(\.result)) : nil
+    }
+
+    /// Quiz `index` (0-based) as its player may see it at `now`.
+    private func quizView(_ index: Int, at now: Duration) -> QuizView {
+        let round = plan.rounds[index]
+        let stageCount = round.quiz.areas.count
+        if index < ended.count {
+            return .ended(number: index + 1, quiz: round.quiz, result: ended[index].result, hint: ended[index].hint)
+        }
+        if index == current, let state = self.round {
+            let stages = (0..<stageCount).map { stage in
+                state.schedule.window(ofStage: stage).start.map { Self.milliseconds($0 - now) } ?? 0
+            }
+            return QuizView(
+                number: index + 1, status: .playing, stageCount: stageCount, stage: state.revealedStages,
+                stagesInMs: stages, endsInMs: state.schedule.deadline.map { Self.milliseconds($0 - now) },
+                hint: state.hintsUsed > 0 ? state.hintText : nil)
+        }
+        return QuizView(
+            number: index + 1, status: .waiting, stageCount: stageCount, stage: 0,
+            startsInMs: index == current ? Self.milliseconds(nextStart - now) : nil)
     }
 
     static func shareLine(code: ShareCode, daily: Int?, results: [QuizResult]) -> String {

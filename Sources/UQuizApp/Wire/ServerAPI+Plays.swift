@@ -69,6 +69,21 @@ extension ServerAPI {
             quizzes = view.quizzes.map(QuizState.init)
             shareLine = view.shareLine
         }
+
+        /// The play once `answer`'s change is merged in: what the server would answer for the whole play then.
+        public func applying(_ answer: GuessAnswer) -> PlayState {
+            var play = self
+            play.finished = answer.finished
+            play.ranked = answer.ranked
+            play.unrankedReason = answer.unrankedReason
+            play.score = answer.score
+            play.currentQuiz = answer.currentQuiz
+            play.shareLine = answer.shareLine
+            for quiz in answer.quizzes where play.quizzes.indices.contains(quiz.number - 1) {
+                play.quizzes[quiz.number - 1] = quiz
+            }
+            return play
+        }
     }
 
     public struct GuessRequest: Codable, Sendable, Equatable {
@@ -89,12 +104,29 @@ extension ServerAPI {
         }
     }
 
+    /// A guess as judged, and what it changed in the play (`PlayChange`): the play's new totals and the quizzes from the
+    /// one guessed through the current one. `PlayState.applying(_:)` merges it into the play a client holds. The whole
+    /// play comes too only when asked for (`?play=full`).
     public struct GuessAnswer: Codable, Sendable, Equatable {
         public var judgement: String
-        public var play: PlayState
+        public var finished: Bool
+        public var ranked: Bool?
+        public var unrankedReason: UnrankedReason?
+        public var score: Int
+        public var currentQuiz: Int?
+        public var quizzes: [QuizState]
+        public var shareLine: String?
+        public var play: PlayState?
 
-        public init(judgement: String, play: PlayState) {
+        public init(judgement: String, change: PlayChange, play: PlayState? = nil) {
             self.judgement = judgement
+            finished = change.finished
+            ranked = change.ranked
+            unrankedReason = change.unrankedReason
+            score = change.score
+            currentQuiz = change.currentQuiz
+            quizzes = change.quizzes.map(QuizState.init)
+            shareLine = change.shareLine
             self.play = play
         }
     }
@@ -328,8 +360,16 @@ extension ServerAPI.PlayState: JSONWritable {
 extension ServerAPI.GuessAnswer: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.object { json in
+            json.member("currentQuiz", ifPresent: currentQuiz)
+            json.member("finished", finished)
             json.member("judgement", judgement)
-            json.member("play", play)
+            json.member("play", ifPresent: play)
+            json.key("quizzes")
+            json.array(quizzes) { json, quiz in quiz.writeJSON(to: &json) }
+            json.member("ranked", ifPresent: ranked)
+            json.member("score", score)
+            json.member("shareLine", ifPresent: shareLine)
+            json.member("unrankedReason", ifPresent: unrankedReason?.rawValue)
         }
     }
 }
