@@ -346,8 +346,18 @@ enum JSONBody {
         Data(try await request.body.collect(upTo: .max).readableBytesView)
     }
 
+    /// Reads a body in its plain form by hand (`JSONReadable`), any other as `decode` below does.
+    static func decode<Value: JSONReadable>(_ type: Value.Type, from data: Data) throws -> Value {
+        if let value = Value.readPlainJSON(data) { return value }
+        return try decoded(type, from: data)
+    }
+
     /// Decodes a body, saying in a 400 which field (as a JSON path) is missing or of the wrong type.
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        try decoded(type, from: data)
+    }
+
+    private static func decoded<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         do {
             return try JSONDecodingProblem.decode(type, from: data)
         } catch let problem as JSONDecodingProblem {

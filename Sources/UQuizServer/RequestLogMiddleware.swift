@@ -37,7 +37,11 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     struct Milliseconds: CustomStringConvertible, Sendable {
         let duration: Duration
         init(_ duration: Duration) { self.duration = duration }
-        var description: String { String(format: "%.2f", duration.seconds * 1000) }
+        var description: String {
+            let hundredths = Int((duration / .microseconds(10)).rounded())
+            let fraction = hundredths % 100
+            return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+        }
     }
 
     /// Who asked, as a log line may say it: the first 6 bytes of a salted SHA-256 of the bearer token, never the token.
@@ -46,7 +50,12 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
         var description: String {
             let token = token.trimmingCharacters(in: .whitespaces)
-            return SHA256.hash(data: Data(("uquiz.log:" + token).utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+            let hex = Array("0123456789abcdef".utf8)
+            var digits: [UInt8] = []
+            for byte in SHA256.hash(data: Array(("uquiz.log:" + token).utf8)).prefix(6) {
+                digits += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+            return String(decoding: digits, as: UTF8.self)
         }
     }
 }

@@ -117,6 +117,10 @@ public struct JSONReader {
             offset += 1
         }
         guard offset > digitsStart else { throw problem("a whole number", at: start) }
+        // JSON writes no leading zero (`01`), so neither may a reader take one.
+        guard bytes[digitsStart] != UInt8(ascii: "0") || offset == digitsStart + 1 else {
+            throw problem("a whole number without leading zeros", at: start)
+        }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") || bytes[offset] | 0x20 == UInt8(ascii: "e") {
             throw problem("a whole number", at: start)
         }
@@ -259,5 +263,21 @@ public struct JSONReader {
 
     private func problem(_ expected: String, at position: Int? = nil) -> Problem {
         Problem(offset: position ?? offset, expected: expected)
+    }
+}
+
+/// A request body read by code made for it (`readJSON`) when it comes in the plain form clients send: exactly the
+/// members expected, each once, of the expected kinds. Any other body (a member more, a number written `1.0`, a
+/// mistake) makes `readJSON` answer `nil` or throw, and `JSONDecoder` reads it instead, which also says what is wrong:
+/// so a body reads the same either way, and a client's mistake gets the same answer.
+public protocol JSONReadable: Decodable {
+    static func readJSON(_ reader: inout JSONReader) throws -> Self?
+}
+
+extension JSONReadable {
+    /// The value of `bytes` when they are valid UTF-8 holding the plain form; `nil` for any other.
+    public static func readPlainJSON(_ bytes: some Collection<UInt8>) -> Self? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        return (try? JSONReader.read(text) { try readJSON(&$0) }) ?? nil
     }
 }

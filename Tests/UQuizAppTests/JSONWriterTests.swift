@@ -95,6 +95,57 @@ import UQuizStorage
         #expect(String(decoding: JSONWriter.write(play), as: UTF8.self) == String(decoding: try encoder.encode(play), as: UTF8.self))
     }
 
+    /// A guess's or a hint's body read by hand reads as `JSONDecoder` reads it, on generated bodies (plain ones, ones
+    /// with members more or twice, numbers and strings in every JSON spelling, broken bytes); the plain form clients
+    /// send is read by hand.
+    @Test func aRequestBodyReadByHandReadsAsTheDecoderReadsIt() throws {
+        let keys = ["\"quiz\"", "\"text\"", "\"qu\\u0069z\"", "\"score\"", "\"Quiz\""]
+        let values = [
+            "1", "0", "-0", "01", "1.0", "1e2", "-5", "25", "9223372036854775807", "9223372036854775808", "1.5", "null",
+            "true", "[]", "{}", "\"Cats\"", "\"\"", "\"Am\\u00e9lie\"", "\"\\ud83c\\udfac\"", "\"\\udc00\"",
+            "\"\\ud800x\"", "\"tab\there\"", "\"a\\/b\\\"c\\n\"", "\"스즈메\"", "\"\\x\"", "+1", "-", "\"\\u00\"",
+        ]
+        let spaces = ["", " ", "\n\t", "\r\n "]
+        var random = SplitMix(seed: 39_39)
+        let decoder = JSONDecoder()
+        var plainlyRead = 0
+        for _ in 0..<20_000 {
+            let space = { (random: inout SplitMix) in spaces.randomElement(using: &random)! }
+            let member = { (random: inout SplitMix, key: String, value: String) in
+                space(&random) + key + space(&random) + ":" + space(&random) + value + space(&random)
+            }
+            var members = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                member(&random, keys.randomElement(using: &random)!, values.randomElement(using: &random)!)
+            }
+            if Bool.random(using: &random) {
+                // Near the plain form: a quiz number and a text in some spelling.
+                members = [
+                    member(&random, keys[0], values[..<11].randomElement(using: &random)!),
+                    member(&random, keys[1], values[15...].randomElement(using: &random)!),
+                ].shuffled(using: &random)
+            }
+            var bytes = Array(("{" + members.joined(separator: ",") + "}").utf8)
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0 where !bytes.isEmpty: bytes.removeLast(Int.random(in: 1...bytes.count, using: &random))
+            case 1: bytes.insert(UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0...bytes.count, using: &random))
+            case 2: bytes = Array(" [".utf8) + bytes
+            default: break
+            }
+            let guess = ServerAPI.GuessRequest.readPlainJSON(bytes)
+            if let guess {
+                plainlyRead += 1
+                #expect((try? decoder.decode(ServerAPI.GuessRequest.self, from: Data(bytes))) == guess, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+            if let quiz = ServerAPI.QuizRequest.readPlainJSON(bytes) {
+                #expect((try? decoder.decode(ServerAPI.QuizRequest.self, from: Data(bytes))) == quiz, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(plainlyRead > 100, "plain bodies are read by hand")
+        #expect(ServerAPI.GuessRequest.readPlainJSON(Array(#"{"quiz": 2, "text": "Am\u00e9lie \"2\""}"#.utf8))
+            == ServerAPI.GuessRequest(quiz: 2, text: "Amélie \"2\""))
+        #expect(ServerAPI.GuessRequest.readPlainJSON(Array(#"{"quiz": 2, "text": "x", "score": 9}"#.utf8)) == nil)
+    }
+
     /// The stored open play, written and read by hand, is the record its `Codable` form writes and reads, both ways:
     /// generated records with every action kind, absent and present optionals, Unicode and control characters.
     @Test func anOpenPlayIsStoredAndReadAsItsCodableForm() throws {

@@ -46,6 +46,43 @@ public enum TitleNormalizer {
     }
 
     static func words(of text: String) -> [String] {
+        var words = text.utf8.allSatisfy { $0 < 0x80 } ? asciiWords(of: text) : foldedWords(of: text)
+        // A numeral opening the title is a name, not a sequel number: X-Men, or The X-Files after its article.
+        let firstWord = hasLeadingArticle(words) ? 1 : 0
+        for index in words.indices where index > firstWord {
+            if let digits = romanNumerals[words[index]] { words[index] = digits }
+        }
+        return words
+    }
+
+    /// The words of ASCII text, which folding leaves as it is but for case: read byte by byte, as `foldedWords` reads
+    /// any text, without Unicode's tables (most guesses are ASCII, and every guess is judged again on each replay).
+    static func asciiWords(of text: String) -> [String] {
+        var words: [String] = []
+        var current: [UInt8] = []
+        func endWord() {
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                current.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                current.append(byte - UInt8(ascii: "A") + UInt8(ascii: "a"))
+            case UInt8(ascii: "&"):
+                endWord()
+                words.append("and")
+            default:
+                endWord()
+            }
+        }
+        endWord()
+        return words
+    }
+
+    /// The words of any text, folded (`fold`): letters of every script, any script's digits as ASCII ones.
+    static func foldedWords(of text: String) -> [String] {
         var words: [String] = []
         var current = ""
         func endWord() {
@@ -65,11 +102,6 @@ public enum TitleNormalizer {
             }
         }
         endWord()
-        // A numeral opening the title is a name, not a sequel number: X-Men, or The X-Files after its article.
-        let firstWord = hasLeadingArticle(words) ? 1 : 0
-        for index in words.indices where index > firstWord {
-            if let digits = romanNumerals[words[index]] { words[index] = digits }
-        }
         return words
     }
 

@@ -382,3 +382,35 @@ extension ServerAPI.HintAnswer: JSONWritable {
         }
     }
 }
+
+// The bodies of the hottest requests, read by hand when plain (`JSONReadable`).
+
+/// A member a plain body does not have: the body goes to `JSONDecoder`.
+private struct NotPlain: Error {}
+
+extension ServerAPI.GuessRequest: JSONReadable {
+    public static func readJSON(_ reader: inout JSONReader) throws -> Self? {
+        var quiz: Int?
+        var text: String?
+        try reader.members { reader, key in
+            switch key {
+            case "quiz" where quiz == nil: quiz = try reader.int()
+            case "text" where text == nil: text = try reader.string()
+            default: throw NotPlain()
+            }
+        }
+        guard let quiz, let text else { return nil }
+        return Self(quiz: quiz, text: text)
+    }
+}
+
+extension ServerAPI.QuizRequest: JSONReadable {
+    public static func readJSON(_ reader: inout JSONReader) throws -> Self? {
+        var quiz: Int?
+        try reader.members { reader, key in
+            guard key == "quiz", quiz == nil else { throw NotPlain() }
+            quiz = try reader.int()
+        }
+        return quiz.map(Self.init(quiz:))
+    }
+}
