@@ -55,6 +55,8 @@ enum QueryValue {
 struct ControlCharacterPathMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        // Printable ASCII without a percent sign holds no control character, raw or escaped: nothing to decode.
+        if path.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }) { return try await next(request, context) }
         let decoded = path.removingPercentEncoding ?? path
         guard !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw APIError.badRequest("the path has a control character: no page, file or route has one")

@@ -43,3 +43,26 @@ struct FuzzCorpusTests {
         }
     }
 }
+
+/// The normalizer fuzzer's committed corpus (.ci/fuzz/corpus/normalizer) through the fuzzer's calls on every test run
+/// (the fuzzer itself runs in .ci/nightly): nothing may trap, and each seed's guess reads the same twice.
+@Suite("Normalizer fuzz corpus")
+struct NormalizerCorpusTests {
+    static let folder = FuzzCorpusTests.folder.deletingLastPathComponent().appendingPathComponent("normalizer")
+    static var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() }
+
+    @Test func theCorpusIsThere() { #expect(Self.files.count >= 5) }
+
+    @Test(arguments: files)
+    func everySeedIsJudgedWithoutTrapping(name: String) throws {
+        let text = String(decoding: try Data(contentsOf: Self.folder.appendingPathComponent(name)), as: UTF8.self)
+        let judge = AnswerJudge(
+            acceptedTitles: ["기생충", "Parasite", "Rocky II", "X-Men", "The Lord of the Rings: The Return of the King"],
+            otherMovieTitles: ["Toy Story 2", "범죄도시 2"])
+        #expect(TitleNormalizer.normalize(text) == TitleNormalizer.normalize(text))
+        #expect(judge.judge(text) == judge.judge(text))
+        _ = AnswerJudge(acceptedTitles: [text]).judge("x")
+        _ = Hint.firstHint(for: text)
+        _ = try? PackageDocument.checkText(text, path: "title", name: "title")
+    }
+}
