@@ -437,6 +437,10 @@ struct PlayTests {
             #expect(try await server.database.openPlayCount(packageId: nil) == 1)
             #expect(try await client.send(.delete, "/v1/packages/\(code)", token: maker).status == .noContent)
             #expect(try await server.database.openPlayCount(packageId: nil) == 0, "the open play went with its package")
+            // The instance knew which package the code named; the deletion made it forget at once (the clock stands).
+            let another = try await client.newPlayer()
+            let refused = try await client.send(.post, "/v1/packages/\(code)/plays", token: another)
+            #expect(refused.status == .notFound, "\(refused.status) \(refused.text)")
             clock.advance(Self.interlude + .seconds(1))
             let guess = try await client.send(.post, "/v1/plays/\(id)/guesses", json: ["quiz": 1, "text": "Toy Story"], token: token)
             #expect(guess.status == .notFound)

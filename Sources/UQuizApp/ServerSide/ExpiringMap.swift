@@ -29,4 +29,9 @@ final class ExpiringMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func set(_ value: Value, for key: Key, at now: Duration) {
         set(value, for: CollectionOfOne(key), at: now)
     }
+
+    /// Forgets the keys whose value `matches`.
+    func removeAll(where matches: (Value) -> Bool) {
+        entries.withLock { entries in entries = entries.filter { !matches($0.value.value) } }
+    }
 }

@@ -135,6 +135,12 @@ public final class ServerPlays: Sendable {
     private let now: @Sendable () -> Duration
     private let plans: RefreshingCache<Int64, PlayPlan>
     private let posters: StagePosterCache<String>
+    /// The package a share code names, as last read from the store (a visible one), for `packageLifetime`: a link
+    /// shared widely starts many plays at once, and each would read the whole package only to find its id. A change
+    /// to the package drops it at once (`packageChanged`); what may lag by that long is a moderator's hiding, as the
+    /// package's own page does.
+    private let packageIds: ExpiringMap<String, Int64>
+    static let packageLifetime: Duration = .seconds(1)
 
     /// How long an instance uses its plan of a package before making it again in the background. A change to the
     /// package drops the plan at once (`packageChanged`, fed by the store's change feed on every instance); what can lag
@@ -153,15 +159,26 @@ public final class ServerPlays: Sendable {
         self.now = now
         plans = RefreshingCache(lifetime: Self.planLifetime, capacity: 256, now: now)
         posters = StagePosterCache(byteLimit: rules.posterCacheBytes)
+        packageIds = ExpiringMap(lifetime: Self.packageLifetime, capacity: 10_000)
     }
 
     // MARK: - Starting
 
     /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now.
     public func start(shareCode: String, by player: Player) async throws -> PlayView {
-        let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let key = shareCode.uppercased()
+        let kept = packageIds.value(for: key, at: now())
         return try await beginOnFreshPlan { fresh in
-            try await begin(plan: try await plan(packageId: package.id, fresh: fresh), player: player, daily: nil)
+            // A plan the store finds outdated may be a package deleted or replaced since its id was kept: the retry
+            // asks the store which package the code names now (and says so when none does).
+            var packageId = kept
+            if fresh || packageId == nil {
+                let instant = now()
+                let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+                packageIds.set(package.id, for: key, at: instant)
+                packageId = package.id
+            }
+            return try await begin(plan: try await plan(packageId: packageId!, fresh: fresh), player: player, daily: nil)
         }
     }
 
@@ -193,11 +210,13 @@ public final class ServerPlays: Sendable {
     /// Forgets this instance's plan of a package its owner has just changed, so the next play here reads it afresh.
     public func packageChanged(_ packageId: Int64) {
         plans.forget(packageId)
+        packageIds.removeAll { $0 == packageId }
     }
 
     /// Forgets every plan: changes may have been missed.
     public func forgetAllPlans() {
         plans.forgetAll()
+        packageIds.removeAll { _ in true }
     }
 
     private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
