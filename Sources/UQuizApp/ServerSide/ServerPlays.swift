@@ -868,9 +868,10 @@ struct OpenPlay {
     /// What changed since quiz `number` (1-based) was acted on: the quizzes from it through the current one.
     func change(from number: Int, at now: Duration) -> PlayChange {
         let first = max(0, min(number - 1, plan.rounds.count))
+        let end = max(first, min(current + 1, plan.rounds.count))
         return PlayChange(
             finished: isFinished, ranked: nil, unrankedReason: nil, score: score, currentQuiz: currentQuiz,
-            quizzes: (first..<min(current + 1, plan.rounds.count)).map { quizView($0, at: now) }, shareLine: shareLine)
+            quizzes: (first..<end).map { quizView($0, at: now) }, shareLine: shareLine)
     }
 
     private var score: Int { ended.reduce(0) { $0 + $1.result.score } }
