@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import QuizCore
 import UQuizApp
 
 /// One log line per request, through swift-log: method, path (never the query or headers, so no token or cursor is
@@ -50,12 +51,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
         var description: String {
             let token = token.trimmingCharacters(in: .whitespaces)
-            let hex = Array("0123456789abcdef".utf8)
-            var digits: [UInt8] = []
-            for byte in SHA256.hash(data: Array(("uquiz.log:" + token).utf8)).prefix(6) {
-                digits += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-            return String(decoding: digits, as: UTF8.self)
+            return SHA256.hash(data: Array(("uquiz.log:" + token).utf8)).prefix(6).lowercaseHex
         }
     }
 }

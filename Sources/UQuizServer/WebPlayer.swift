@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import QuizCore
 
 /// The web player's files: `index.html` (the one page, a template) and `assets/` (scripts, styles, icon).
 ///
@@ -38,7 +39,7 @@ public struct WebPlayer: Sendable {
             hasher.update(data: Data([0]))
             hasher.update(data: data)
         }
-        version = hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        version = hasher.finalize().prefix(8).lowercaseHex
         pageTemplate = String(decoding: pageData, as: UTF8.self).replacingOccurrences(of: "{{assets}}", with: "/assets/\(version)")
     }
 

@@ -36,10 +36,7 @@ public struct ResumeToken: Hashable, Sendable, CustomStringConvertible {
     /// What a room keeps of the token: its SHA-256 in hex. A room compares digests, so how long a wrong token takes to
     /// refuse tells a guesser nothing, and neither a room's memory nor its checkpoint in the store holds a token.
     public var digest: String {
-        SHA256.hash(data: Array(value.utf8)).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        SHA256.hash(data: Array(value.utf8)).lowercaseHex
     }
 
     /// Tokens are secrets: never printed in logs or test failures in full.

@@ -171,14 +171,15 @@ public final class ServerPlays: Sendable {
         return try await beginOnFreshPlan { fresh in
             // A plan the store finds outdated may be a package deleted or replaced since its id was kept: the retry
             // asks the store which package the code names now (and says so when none does).
-            var packageId = kept
-            if fresh || packageId == nil {
+            let packageId: Int64
+            if let kept, !fresh {
+                packageId = kept
+            } else {
                 let instant = now()
-                let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
-                packageIds.set(package.id, for: key, at: instant)
-                packageId = package.id
+                packageId = try await BrowsePackages(environment: environment).package(shareCode: shareCode).id
+                packageIds.set(packageId, for: key, at: instant)
             }
-            return try await begin(plan: try await plan(packageId: packageId!, fresh: fresh), player: player, daily: nil)
+            return try await begin(plan: try await plan(packageId: packageId, fresh: fresh), player: player, daily: nil)
         }
     }
 

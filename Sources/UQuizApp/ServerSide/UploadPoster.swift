@@ -75,7 +75,7 @@ public struct UploadPoster: Sendable {
 
     /// `upload-` and the SHA-256 of the stored bytes in hex: a file name `PosterPath.isBundledName` accepts.
     static func name(of jpeg: Data) -> String {
-        "upload-" + SHA256.hash(data: jpeg).map { String(format: "%02x", $0) }.joined() + ".jpg"
+        "upload-" + SHA256.hash(data: jpeg).lowercaseHex + ".jpg"
     }
 }
 
