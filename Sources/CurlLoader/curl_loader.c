@@ -20,6 +20,7 @@ static struct {
     CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
     CURLMcode (*multi_perform)(CURLM *, int *);
     CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd[], unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
@@ -58,6 +59,7 @@ static void load(void) {
     RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
     RESOLVE(multi_perform, "curl_multi_perform");
     RESOLVE(multi_poll, "curl_multi_poll");
+    RESOLVE(multi_wakeup, "curl_multi_wakeup");
     RESOLVE(multi_info_read, "curl_multi_info_read");
     RESOLVE(slist_append, "curl_slist_append");
     RESOLVE(slist_free_all, "curl_slist_free_all");
@@ -115,6 +117,7 @@ CURLMcode uquiz_curl_multi_perform(CURLM *multi, int *running) { return api.mult
 CURLMcode uquiz_curl_multi_poll(CURLM *multi, int timeout_ms) {
     return api.multi_poll(multi, NULL, 0, timeout_ms, NULL);
 }
+CURLMcode uquiz_curl_multi_wakeup(CURLM *multi) { return api.multi_wakeup(multi); }
 CURLMsg *uquiz_curl_multi_info_read(CURLM *multi, int *queued) { return api.multi_info_read(multi, queued); }
 
 struct curl_slist *uquiz_curl_slist_append(struct curl_slist *list, const char *text) {

@@ -44,12 +44,12 @@ struct InteractiveCreator {
         return line.trimmingCharacters(in: .whitespaces)
     }
 
-    func run() throws -> CreatePackage.Draft? {
+    func run() async throws -> CreatePackage.Draft? {
         say("New quiz package (Ctrl-C at any time quits without saving).")
         let title = try askTitle()
         let maker = try askMaker()
         let level = try askLevel()
-        let quizzes = try askQuizzes(level: level)
+        let quizzes = try await askQuizzes(level: level)
         let draft = CreatePackage.Draft(title: title, maker: maker, level: level, language: language, quizzes: quizzes)
         list(quizzes)
         let save = try ask("Save \"\(SafeText.clean(title))\" with \(quizzes.count) quiz\(quizzes.count == 1 ? "" : "zes")? [Y/n]: ")
@@ -89,7 +89,7 @@ struct InteractiveCreator {
     }
 
     /// Quiz after quiz until `done`, with `preview`, `areas N` and `remove N` on the way.
-    private func askQuizzes(level: Level) throws -> [Quiz] {
+    private func askQuizzes(level: Level) async throws -> [Quiz] {
         var quizzes: [Quiz] = []
         while true {
             let answer = try ask(
@@ -103,11 +103,11 @@ struct InteractiveCreator {
                     continue
                 }
             case "preview":
-                preview(quizzes, level: level)
+                await preview(quizzes, level: level)
                 continue
             case let command where command.hasPrefix("areas "):
                 guard let number = quizNumber(command, after: "areas ", count: quizzes.count) else { continue }
-                try replaceAreas(of: &quizzes[number - 1], number: number, level: level)
+                try await replaceAreas(of: &quizzes[number - 1], number: number, level: level)
                 continue
             case let command where command.hasPrefix("remove "):
                 guard let number = quizNumber(command, after: "remove ", count: quizzes.count) else { continue }
@@ -118,7 +118,7 @@ struct InteractiveCreator {
                     say("  ✗ a package holds at most \(PackageDocument.maxQuizzes) quizzes")
                     continue
                 }
-                if let quiz = try makeQuiz(searching: answer, level: level, existing: quizzes) { quizzes.append(quiz) }
+                if let quiz = try await makeQuiz(searching: answer, level: level, existing: quizzes) { quizzes.append(quiz) }
                 continue
             }
             break
@@ -127,9 +127,9 @@ struct InteractiveCreator {
     }
 
     /// `areas N`: the quiz's areas placed again, starting from the ones it has; kept when the maker leaves.
-    private func replaceAreas(of quiz: inout Quiz, number: Int, level: Level) throws {
+    private func replaceAreas(of quiz: inout Quiz, number: Int, level: Level) async throws {
         say("  quiz \(number): \(SafeText.clean(quiz.title))")
-        if let areas = try pickAreas(
+        if let areas = try await pickAreas(
             for: quiz.title, level: level, seed: seed &+ UInt64(number), poster: (quiz.posterPath, quiz.posterSource),
             starting: quiz.areas)
         {
@@ -140,9 +140,9 @@ struct InteractiveCreator {
     }
 
     /// Search, pick a movie and a poster, place the areas; `nil` when the maker gives up on this quiz.
-    private func makeQuiz(searching query: String, level: Level, existing: [Quiz]) throws -> Quiz? {
+    private func makeQuiz(searching query: String, level: Level, existing: [Quiz]) async throws -> Quiz? {
         let movies = MovieSearching(environment: context.environment)
-        let found = try movies.find(query, language: language, offline: false)
+        let found = try await movies.find(query, language: language, offline: false)
         if let reason = found.offlineReason {
             say("  (offline: the local catalog answers — \(SafeText.clean(Wording.offlineReason(reason))))")
         }
@@ -159,16 +159,16 @@ struct InteractiveCreator {
         }
         let resolved: ResolvedMovie
         do {
-            resolved = try movies.resolve(reference)
+            resolved = try await movies.resolve(reference)
         } catch let problem as MovieLookupProblem {
             throw CommandFailure(message: Wording.movieLookup(problem))
         }
         let movie = resolved.movie
-        guard let (posterPath, posterSource) = try choosePoster(of: movie) else {
+        guard let (posterPath, posterSource) = try await choosePoster(of: movie) else {
             say("  ✗ \(SafeText.clean(movie.title(in: language))) has no poster to quiz on")
             return nil
         }
-        guard let areas = try pickAreas(
+        guard let areas = try await pickAreas(
             for: movie.title(in: language), level: level, seed: seed &+ UInt64(existing.count), poster: (posterPath, posterSource))
         else {
             say("  no areas placed: \(SafeText.clean(movie.title(in: language))) was not added")
@@ -195,13 +195,13 @@ struct InteractiveCreator {
 
     /// The movie's primary poster, another of its TMDB posters when it has several (the original app's "use another
     /// poster"), or its bundled poster; `nil` when it has none.
-    private func choosePoster(of movie: CatalogMovie) throws -> (String, PosterSource)? {
+    private func choosePoster(of movie: CatalogMovie) async throws -> (String, PosterSource)? {
         var posterPath = movie.posterPaths[language] ?? movie.posterPaths[.en]
         if let client = try context.environment.movieClient(), let tmdbId = movie.tmdbId,
-            let posters = try? client.posters(movieID: tmdbId, language: language), posters.count > 1
+            let posters = try? await client.posters(movieID: tmdbId, language: language), posters.count > 1
         {
             if let screen {
-                if let index = screen.choosePoster(of: movie.title(in: language), posters: Array(posters.prefix(9))) {
+                if let index = await screen.choosePoster(of: movie.title(in: language), posters: Array(posters.prefix(9))) {
                     posterPath = posters[index].filePath
                 }
                 if let posterPath { say("  poster \(SafeText.clean(posterPath))") }
@@ -222,11 +222,12 @@ struct InteractiveCreator {
     /// cell by cell under a labelled grid. `nil` when the maker leaves without any.
     private func pickAreas(
         for title: String, level: Level, seed: UInt64, poster: (path: String, source: PosterSource), starting: [Cell] = []
-    ) throws -> [Cell]? {
+    ) async throws -> [Cell]? {
         let limit = levels[level].areaCount
-        guard let screen else { return try typeAreas(limit: limit, seed: seed, poster: poster, starting: starting) }
-        let areas = screen.pickAreas(title: title, level: level, limit: limit, poster: poster, starting: starting) { existing in
-            create.automaticAreas(count: limit, posterPath: poster.path, source: poster.source, existing: existing, seed: seed)
+        let detail = await create.posterDetail(posterPath: poster.path, source: poster.source)
+        guard let screen else { return try typeAreas(limit: limit, seed: seed, detail: detail, starting: starting) }
+        let areas = await screen.pickAreas(title: title, level: level, limit: limit, poster: poster, starting: starting) { existing in
+            create.automaticAreas(count: limit, existing: existing, seed: seed, detail: detail)
         }
         if let areas { say("  areas \(Wording.areas(areas))") }
         return areas
@@ -234,7 +235,7 @@ struct InteractiveCreator {
 
     /// The typed area picker: the labelled grid with each placed area drawn as its stage number.
     private func typeAreas(
-        limit: Int, seed: UInt64, poster: (path: String, source: PosterSource), starting: [Cell]
+        limit: Int, seed: UInt64, detail: ((Cell) -> Double)?, starting: [Cell]
     ) throws -> [Cell]? {
         var selection = AreaSelection(geometry: geometry, limit: limit)
         for cell in starting { try? selection.add(cell) }
@@ -248,9 +249,7 @@ struct InteractiveCreator {
             case "clear":
                 selection.removeAll()
             case "auto":
-                for cell in create.automaticAreas(
-                    count: limit, posterPath: poster.path, source: poster.source, existing: selection.centres, seed: seed)
-                {
+                for cell in create.automaticAreas(count: limit, existing: selection.centres, seed: seed, detail: detail) {
                     try? selection.add(cell)
                 }
             case "done":
@@ -287,9 +286,9 @@ struct InteractiveCreator {
 
     /// The quizzes so far with their areas, and on a terminal that can draw them, each quiz's reveal played as a
     /// solver sees it.
-    private func preview(_ quizzes: [Quiz], level: Level) {
+    private func preview(_ quizzes: [Quiz], level: Level) async {
         list(quizzes)
-        if !quizzes.isEmpty { screen?.playPreviews(of: quizzes, level: level) }
+        if !quizzes.isEmpty { await screen?.playPreviews(of: quizzes, level: level) }
     }
 
     private func list(_ quizzes: [Quiz]) {

@@ -45,7 +45,7 @@ extension ServeCommand {
         }
         let database = try openDatabase(context, logger: logger)
         let environment = ServerEnvironment(
-            sharing: SharingEnvironment(app: context.environment, store: { database.store }),
+            sharing: SharingEnvironment(app: try context.servingEnvironment(self), store: { database.store }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
         var configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
         configuration.metrics = metrics

@@ -18,26 +18,26 @@ struct CacheValidationTests {
             cache: HTTPCache(directory: folder), clock: TestClock().clock)
     }
 
-    @Test func aBodyThatDoesNotDecodeIsNotServedFromTheCache() throws {
+    @Test func aBodyThatDoesNotDecodeIsNotServedFromTheCache() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let transport = InMemoryTransport(["/3/search/movie": [.success(Self.cutShort), .success(Self.good)]])
-        #expect(throws: MovieSearchError.self) { try client(transport).search("toy", language: .en) }
-        #expect(try client(transport).search("toy", language: .en).results.map(\.id) == [862], "asked again")
-        #expect(try client(transport).search("toy", language: .en).results.map(\.id) == [862], "now from the cache")
+        await #expect(throws: MovieSearchError.self) { try await client(transport).search("toy", language: .en) }
+        #expect(try await client(transport).search("toy", language: .en).results.map(\.id) == [862], "asked again")
+        #expect(try await client(transport).search("toy", language: .en).results.map(\.id) == [862], "now from the cache")
         #expect(transport.requests.count == 2)
     }
 
-    @Test func aCachedEntryThatNoLongerDecodesIsDroppedAndAskedForAgain() throws {
+    @Test func aCachedEntryThatNoLongerDecodesIsDroppedAndAskedForAgain() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let transport = InMemoryTransport(["/3/search/movie": [.success(Self.good)]])
-        _ = try client(transport).search("toy", language: .en)
+        _ = try await client(transport).search("toy", language: .en)
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         #expect(files.count == 1)
         // The entry's body damaged on disk: still an entry, no longer a search page.
-        var entry = try JSONDecoder().decode(HTTPCache.Entry.self, from: Data(contentsOf: files[0]))
+        var entry = try JSONDecoder().decode(CachedResponse.self, from: Data(contentsOf: files[0]))
         entry.body = Data(#"{"page": 1, "resu"#.utf8)
         try JSONEncoder().encode(entry).write(to: files[0])
-        #expect(try client(transport).search("toy", language: .en).results.map(\.id) == [862])
+        #expect(try await client(transport).search("toy", language: .en).results.map(\.id) == [862])
         #expect(transport.requests.count == 2)
     }
 }

@@ -26,13 +26,6 @@ final class InMemoryTransport: HTTPTransport {
         try answer(request).get()
     }
 
-    func sendAll(_ requests: [HTTPRequest], finished: (Int) -> Void) -> [Outcome] {
-        requests.enumerated().map { done, request in
-            defer { finished(done + 1) }
-            return answer(request)
-        }
-    }
-
     private func answer(_ request: HTTPRequest) -> Outcome {
         state.withLock { state in
             state.requests.append(request)

@@ -37,9 +37,9 @@ private let jpeg = HTTPReply(status: 200, headers: ["content-type": "image/jpeg"
 
 @Suite("TMDB client over an in-memory transport")
 struct InProcessClientTests {
-    @Test func aSearchDecodesItsResultsFromOneRequest() throws {
+    @Test func aSearchDecodesItsResultsFromOneRequest() async throws {
         let transport = InMemoryTransport(["/3/search/movie": [.success(toySearch)]])
-        let page = try makeClient(transport).search("toy story", language: .en)
+        let page = try await makeClient(transport).search("toy story", language: .en)
         #expect(page.results.map(\.title) == ["Toy Story", "Toy Story 2"])
         #expect(page.results.map(\.releaseYear) == ["1995", nil])
         #expect(page.results[0].posterPath == "/uXDfjJbdP4ijW5hWSBrPrlKpxab.jpg" && page.results[1].posterPath == nil)
@@ -50,10 +50,10 @@ struct InProcessClientTests {
         #expect(transport.requests[0].headers == [HTTPHeader("Accept", "application/json")])
     }
 
-    @Test func aServiceUnavailableIsRetriedOnTheInjectedClock() throws {
+    @Test func aServiceUnavailableIsRetriedOnTheInjectedClock() async throws {
         let transport = InMemoryTransport(["/3/search/movie": [.success(unavailable), .success(toySearch)]])
         let clock = TestClock()
-        let page = try makeClient(transport, clock: clock).search("toy", language: .en)
+        let page = try await makeClient(transport, clock: clock).search("toy", language: .en)
         #expect(page.results.count == 2)
         #expect(transport.requests.count == 2)
         #expect(transport.requests[0] == transport.requests[1], "the retry sends the same request")
@@ -61,14 +61,14 @@ struct InProcessClientTests {
         #expect(clock.sleeps == [.milliseconds(375)])
     }
 
-    @Test func unauthorizedIsTheCredentialsErrorAndIsNotRetried() throws {
+    @Test func unauthorizedIsTheCredentialsErrorAndIsNotRetried() async throws {
         let refused = InMemoryTransport.json(
             401, #"{"status_code": 7, "status_message": "Invalid API key: You must be granted a valid key.", "success": false}"#)
         let transport = InMemoryTransport(["/3/movie/27205": [.success(refused), .success(toySearch)]])
         let clock = TestClock()
         let client = makeClient(transport, credentials: .apiKey("wrong"), clock: clock)
-        #expect {
-            try client.movie(id: 27205, language: .en)
+        await #expect {
+            try await client.movie(id: 27205, language: .en)
         } throws: { error in
             guard case MovieSearchError.http(401, "/movie/27205", 7, let message?, nil) = error else { return false }
             return message.hasPrefix("Invalid API key")
@@ -81,7 +81,7 @@ struct InProcessClientTests {
     @Test(arguments: [
         TMDBSettings.Credentials.apiKey("sekritkey123"), TMDBSettings.Credentials.readAccessToken("tok.secret.456"),
     ])
-    func credentialsTravelOnTheWireButNeverReachTheLog(credentials: TMDBSettings.Credentials) throws {
+    func credentialsTravelOnTheWireButNeverReachTheLog(credentials: TMDBSettings.Credentials) async throws {
         let secret: String
         switch credentials {
         case let .apiKey(key): secret = key
@@ -92,7 +92,7 @@ struct InProcessClientTests {
             "/3/search/movie": [.failure(brokenConnection), .success(unavailable), .success(toySearch)]
         ])
         let log = LogLines()
-        _ = try makeClient(transport, credentials: credentials, log: log).search("toy", language: .en)
+        _ = try await makeClient(transport, credentials: credentials, log: log).search("toy", language: .en)
 
         let wire = transport.requests.map { request in
             ([request.url] + request.headers.map { "\($0.name): \($0.value)" }).joined(separator: "\n")
@@ -104,7 +104,7 @@ struct InProcessClientTests {
         for line in log.all { #expect(!line.contains(secret), "\(line)") }
     }
 
-    @Test func postersDownloadTogetherAndOnlyRetryableFailuresGoAgain() throws {
+    @Test func postersDownloadTogetherAndOnlyRetryableFailuresGoAgain() async throws {
         let transport = InMemoryTransport([
             "/t/p/w342/a.jpg": [.success(jpeg)],
             "/t/p/w342/gone.jpg": [.success(InMemoryTransport.json(404, #"{"status_code": 34}"#))],
@@ -112,7 +112,7 @@ struct InProcessClientTests {
         ])
         let clock = TestClock()
         let progress = Mutex<[Int]>([])
-        let results = makeClient(transport, clock: clock).downloadPosters(["/a.jpg", "/gone.jpg", "/busy.jpg"], size: "w342") {
+        let results = await makeClient(transport, clock: clock).downloadPosters(["/a.jpg", "/gone.jpg", "/busy.jpg"], size: "w342") {
             done in progress.withLock { $0.append(done) }
         }
         #expect(try results[0].get() == jpeg.body)

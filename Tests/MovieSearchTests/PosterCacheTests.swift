@@ -11,7 +11,7 @@ struct PosterCacheTests {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: url.path)
     }
 
-    @Test func storesUnderSizeAndFileNameAndLeavesNoTemporaryFiles() throws {
+    @Test func storesUnderSizeAndFileNameAndLeavesNoTemporaryFiles() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 1 << 20)
         try cache.store(Data([0xFF, 0xD8, 0xFF, 1]), for: "/abc.jpg", size: "w342")
@@ -23,7 +23,7 @@ struct PosterCacheTests {
         #expect(!cache.contains("/abc.jpg", size: "w154"))
     }
 
-    @Test func thePartialFileOfAKilledWriterGoesAtTheNextStoreAndALiveWritersStays() throws {
+    @Test func thePartialFileOfAKilledWriterGoesAtTheNextStoreAndALiveWritersStays() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 1 << 20)
         let sizeFolder = folder.appendingPathComponent("w342")
@@ -42,7 +42,7 @@ struct PosterCacheTests {
         #expect(!cache.contains("/gone.jpg", size: "w342") && !cache.contains("/busy.jpg", size: "w342"))
     }
 
-    @Test func evictsTheLeastRecentlyUsedUntilUnderTheCap() throws {
+    @Test func evictsTheLeastRecentlyUsedUntilUnderTheCap() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 3000)
         let kilobyte = Data([0xFF, 0xD8, 0xFF] + Array(repeating: 7, count: 997))
@@ -59,7 +59,7 @@ struct PosterCacheTests {
         #expect(cache.contains("/d.jpg", size: "w342"))
     }
 
-    @Test func aPosterLargerThanTheCapStillSurvivesItsOwnStore() throws {
+    @Test func aPosterLargerThanTheCapStillSurvivesItsOwnStore() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 100)
         try cache.store(Data([0xFF, 0xD8, 0xFF] + Array(repeating: 1, count: 47)), for: "/old.jpg", size: "w342")
@@ -88,10 +88,10 @@ struct PosterValidationTests {
         .success(HTTPReply(status: 200, headers: ["content-type": "image/jpeg"], body: body))
     }
 
-    @Test func aBodyThatStartsLikeAJPEGButDoesNotDecodeIsAFailureAndIsNotCached() throws {
+    @Test func aBodyThatStartsLikeAJPEGButDoesNotDecodeIsAFailureAndIsNotCached() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let transport = InMemoryTransport(["/t/p/w342/a.jpg": [Self.image(Self.cutShort)]])
-        let outcomes = fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
+        let outcomes = await fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
         guard case .failed(let reason) = outcomes[0] else {
             Issue.record("expected a failure, got \(outcomes)")
             return
@@ -99,21 +99,21 @@ struct PosterValidationTests {
         #expect(reason.contains("not a readable poster"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("w342/a.jpg").path))
         // The next fetch asks again rather than calling it cached.
-        let again = fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
+        let again = await fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
         #expect(again != [.alreadyCached])
         #expect(transport.requests.count == 2)
     }
 
-    @Test func anUndecodableCachedFileIsDroppedAndFetchedAgain() throws {
+    @Test func anUndecodableCachedFileIsDroppedAndFetchedAgain() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("w342/a.jpg")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Self.cutShort.write(to: file)
         let transport = InMemoryTransport(["/t/p/w342/a.jpg": [Self.image(Self.whole)]])
-        let outcomes = fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
+        let outcomes = await fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)])
         #expect(outcomes == [.downloaded])
         #expect(try Data(contentsOf: file) == Self.whole)
-        #expect(fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)]) == [.alreadyCached])
+        await #expect(fetcher(transport).fetch([PosterRequest(posterPath: "/a.jpg", tmdbId: nil, language: .en)]) == [.alreadyCached])
         #expect(transport.requests.count == 1)
 
         // Read directly, a file that stopped decoding is no poster and is gone.
@@ -127,11 +127,11 @@ struct PosterValidationTests {
 
 @Suite("Poster downloads")
 struct PosterDownloadTests {
-    @Test func failuresWorthRetryingAreRetriedAndOthersAreNot() throws {
+    @Test func failuresWorthRetryingAreRetriedAndOthersAreNot() async throws {
         let server = try FakeServerProcess(["--fault", "/t/p/w342/uXDf;status=503;times=2", "--fault", "/t/p/w342/nope;status=404"])
         let clock = TestClock()
         let client = makeClient(server, credentials: nil, clock: clock)
-        let results = client.downloadPosters(["/uXDfjJbdP4ijW5hWSBrPrlKpxab.jpg", "/nope.jpg"], size: "w342")
+        let results = await client.downloadPosters(["/uXDfjJbdP4ijW5hWSBrPrlKpxab.jpg", "/nope.jpg"], size: "w342")
         #expect((try? results[0].get())?.starts(with: [0xFF, 0xD8, 0xFF]) == true, "the 503s were retried")
         #expect({ if case .failure(.http(404, _, _, _, _)) = results[1] { true } else { false } }(), "a 404 is final")
         #expect(server.requests.filter { $0.contains("uXDf") }.count == 3)

@@ -7,7 +7,7 @@ import UQuizTestSupport
 
 @Suite("Poster paths from anywhere are checked before they touch the cache or the network")
 struct PosterPathValidationTests {
-    @Test func theCacheHasNoFileForAPathThatIsNotAFileName() throws {
+    @Test func theCacheHasNoFileForAPathThatIsNotAFileName() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-posters-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = PosterCache(directory: folder, capBytes: 1 << 20)
@@ -21,10 +21,10 @@ struct PosterPathValidationTests {
         #expect(cache.contains("/abc.jpg", size: "w342"))
     }
 
-    @Test func theClientNeverRequestsAPathThatIsNotAFileName() throws {
+    @Test func theClientNeverRequestsAPathThatIsNotAFileName() async throws {
         let server = try FakeServerProcess()
         let client = makeClient(server)
-        let results = client.downloadPosters(["../../../../../etc/passwd", "/..", "/%2e%2e/x.jpg"], size: "w342")
+        let results = await client.downloadPosters(["../../../../../etc/passwd", "/..", "/%2e%2e/x.jpg"], size: "w342")
         for result in results {
             guard case .failure(.invalidRequest) = result else {
                 Issue.record("expected a refusal, got \(result)")
@@ -35,14 +35,14 @@ struct PosterPathValidationTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uquiz-posters-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fetcher = PosterFetcher(client: client, cache: PosterCache(directory: folder), size: "w342")
-        let outcomes = fetcher.fetch([PosterRequest(posterPath: "/..", tmdbId: nil, language: .en)])
+        let outcomes = await fetcher.fetch([PosterRequest(posterPath: "/..", tmdbId: nil, language: .en)])
         guard case .failed = outcomes[0] else {
             Issue.record("/.. must not count as cached: \(outcomes)")
             return
         }
     }
 
-    @Test func pathsInTMDBAnswersThatAreNotFileNamesAreDropped() throws {
+    @Test func pathsInTMDBAnswersThatAreNotFileNamesAreDropped() async throws {
         let search = Data("""
             {"page": 1, "total_pages": 1, "total_results": 2, "results": [
               {"id": 1, "title": "A", "original_title": "A", "poster_path": "/../../etc/passwd"},
@@ -61,7 +61,7 @@ struct PosterPathValidationTests {
 
 @Suite("Titles from TMDB have the weight of stored texts")
 struct WireTitleTests {
-    @Test func aTitleOfMillionsOfCombiningMarksIsSkipped() throws {
+    @Test func aTitleOfMillionsOfCombiningMarksIsSkipped() async throws {
         let heavy = "a" + String(repeating: "\u{0301}", count: 10_000)
         let encoded = String(decoding: try JSONEncoder().encode(heavy), as: UTF8.self)
         let search = Data("""

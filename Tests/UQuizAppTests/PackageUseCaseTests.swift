@@ -14,54 +14,54 @@ struct PackageUseCaseTests {
             .check(geometry: .standard, levels: .standard)
     }
 
-    @Test func createResolvesCatalogMoviesOfflineWithBundledPostersAndAutomaticAreasFromTheSeed() throws {
+    @Test func createResolvesCatalogMoviesOfflineWithBundledPostersAndAutomaticAreasFromTheSeed() async throws {
         let folder = try TemporaryFolder()
         let environment = try testEnvironment(folder, seed: 11)
         let create = CreatePackage(environment: environment, levels: .standard, geometry: .standard)
         let checked = try spec([.init(movie: .tmdb(19)), .init(movie: .tmdb(653), areas: [[30, 25]])])
-        let quizzes = try create.quizzes(of: checked, language: .en, autoAreas: true, seed: 5)
+        let quizzes = try await create.quizzes(of: checked, language: .en, autoAreas: true, seed: 5)
         #expect(quizzes.map(\.title) == ["Metropolis", "Nosferatu"])
         #expect(quizzes.map(\.posterSource) == [.bundled, .bundled], "no TMDB poster offline: the bundled one")
         #expect(quizzes[0].areas.count == 3, "expert: three automatic areas")
         #expect(quizzes[1].areas == [Cell(row: 30, column: 25)], "given areas are kept")
-        #expect(try create.quizzes(of: checked, language: .en, autoAreas: true, seed: 5) == quizzes, "same seed, same layout")
+        await #expect(try create.quizzes(of: checked, language: .en, autoAreas: true, seed: 5) == quizzes, "same seed, same layout")
         let saved = try create.save(.init(title: "Silent picks", maker: "me", level: .expert, language: .en, quizzes: quizzes))
         let stored = try environment.store().package(id: saved.id)
         #expect(stored.shareCode == saved.package.shareCode && stored.quizzes == quizzes && stored.origin == .user)
         #expect(stored.createdAt == "2026-11-18T11:06:40Z", "the environment's date, not the machine's")
     }
 
-    @Test func createSaysWhatIsMissingAsTypedProblems() throws {
+    @Test func createSaysWhatIsMissingAsTypedProblems() async throws {
         let folder = try TemporaryFolder()
         let create = CreatePackage(environment: try testEnvironment(folder), levels: .standard, geometry: .standard)
-        #expect(throws: CreatePackageError.noAreas(quiz: 1, movie: .tmdb(19))) {
-            try create.quizzes(of: try spec([.init(movie: .tmdb(19))]), language: .en, autoAreas: false, seed: 1)
+        await #expect(throws: CreatePackageError.noAreas(quiz: 1, movie: .tmdb(19))) {
+            try await create.quizzes(of: try spec([.init(movie: .tmdb(19))]), language: .en, autoAreas: false, seed: 1)
         }
-        #expect(throws: MovieLookupProblem.notInCatalog(.tmdb(4_242_424), hadCredentials: false)) {
-            try create.quizzes(of: try spec([.init(movie: .tmdb(4_242_424), areas: [[30, 25]])]), language: .en, autoAreas: false, seed: 1)
+        await #expect(throws: MovieLookupProblem.notInCatalog(.tmdb(4_242_424), hadCredentials: false)) {
+            try await create.quizzes(of: try spec([.init(movie: .tmdb(4_242_424), areas: [[30, 25]])]), language: .en, autoAreas: false, seed: 1)
         }
     }
 
-    @Test func twoPackagesSavedWithTheSameRandomnessGetDifferentShareCodes() throws {
+    @Test func twoPackagesSavedWithTheSameRandomnessGetDifferentShareCodes() async throws {
         let folder = try TemporaryFolder()
         let environment = try testEnvironment(folder, seed: 99)
         let create = CreatePackage(environment: environment, levels: .standard, geometry: .standard)
-        let quizzes = try create.quizzes(of: try spec([.init(movie: .tmdb(19), areas: [[30, 25]])]), language: .en, autoAreas: false, seed: 1)
+        let quizzes = try await create.quizzes(of: try spec([.init(movie: .tmdb(19), areas: [[30, 25]])]), language: .en, autoAreas: false, seed: 1)
         let draft = CreatePackage.Draft(title: "Twice", maker: "me", level: .expert, language: .en, quizzes: quizzes)
         let first = try create.save(draft)
         let second = try create.save(draft)
         #expect(first.package.shareCode != second.package.shareCode, "the second draws past the code the first took")
     }
 
-    @Test func editDeleteAndStatsGoThroughTheLibrary() throws {
+    @Test func editDeleteAndStatsGoThroughTheLibrary() async throws {
         let folder = try TemporaryFolder()
         let environment = try testEnvironment(folder)
         let library = PackageLibrary(environment: environment)
-        let edited = try library.edit("en-silent", [.title("Silent, edited"), .remove(quiz: 25)], levels: .standard)
+        let edited = try await library.edit("en-silent", [.title("Silent, edited"), .remove(quiz: 25)], levels: .standard)
         #expect(edited.title == "Silent, edited" && edited.quizzes.count == 24)
         #expect(try library.package("FE7NWW").title == "Silent, edited")
-        #expect(throws: EditProblem(.areas, "quiz 1: a quiz needs at least 1 area")) {
-            try library.edit("en-silent", [.areas(quiz: 1, [])], levels: .standard)
+        await #expect(throws: EditProblem(.areas, "quiz 1: a quiz needs at least 1 area")) {
+            try await library.edit("en-silent", [.areas(quiz: 1, [])], levels: .standard)
         }
         #expect(try library.package("en-silent").quizzes.count == 24, "a refused edit changes nothing")
         let ids = try library.ids(of: ["en-silent", "FE7NWW", "ko-beginner"])
@@ -96,19 +96,19 @@ struct PackageUseCaseTests {
         #expect(try library.list().total == 9, "only the one good copy was added")
     }
 
-    @Test func searchWithoutCredentialsAnswersFromTheCatalogAndSaysWhy() throws {
+    @Test func searchWithoutCredentialsAnswersFromTheCatalogAndSaysWhy() async throws {
         let folder = try TemporaryFolder()
         let movies = MovieSearching(environment: try testEnvironment(folder))
-        let found = try movies.find("metro", language: .ko, offline: false)
+        let found = try await movies.find("metro", language: .ko, offline: false)
         #expect(found.offlineReason == .noCredentials)
         #expect(found.results.map(\.title) == ["메트로폴리스"])
-        #expect(try movies.find("metro", language: .en, offline: true).offlineReason == .asked)
-        #expect(try movies.find("metro", language: .en, year: 1999, offline: true).results.isEmpty)
-        let first = try movies.find("e", language: .en, offline: true)
-        let second = try movies.find("e", language: .en, page: 2, offline: true)
+        await #expect(try movies.find("metro", language: .en, offline: true).offlineReason == .asked)
+        await #expect(try movies.find("metro", language: .en, year: 1999, offline: true).results.isEmpty)
+        let first = try await movies.find("e", language: .en, offline: true)
+        let second = try await movies.find("e", language: .en, page: 2, offline: true)
         #expect(first.totalPages > 1 && second.page == 2 && first.results.count == 20)
         #expect(Set(first.results.map(\.catalogKey)).isDisjoint(with: second.results.map(\.catalogKey)), "page 2 is not page 1")
-        #expect(try movies.find("e", language: .en, page: 99, offline: true).page == first.totalPages)
+        await #expect(try movies.find("e", language: .en, page: 99, offline: true).page == first.totalPages)
     }
 
     @Test func seedStatusAndMergeReportTheBundle() throws {

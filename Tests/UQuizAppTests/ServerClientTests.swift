@@ -6,7 +6,7 @@ import Testing
 import UQuizApp
 
 /// A transport that answers from a script, one outcome per request, and remembers what was sent.
-final class ScriptedTransport: HTTPTransport {
+final class ScriptedTransport: BlockingHTTPTransport {
     private let state: Mutex<(script: [Result<HTTPReply, TransportError>], sent: [HTTPRequest])>
 
     init(_ script: [Result<HTTPReply, TransportError>]) {
@@ -15,16 +15,12 @@ final class ScriptedTransport: HTTPTransport {
 
     var sent: [HTTPRequest] { state.withLock { $0.sent } }
 
-    func send(_ request: HTTPRequest) throws(TransportError) -> HTTPReply {
+    func sendBlocking(_ request: HTTPRequest) throws(TransportError) -> HTTPReply {
         let outcome = state.withLock { state in
             state.sent.append(request)
             return state.script.isEmpty ? .failure(.failed(host: "script", detail: "no more replies")) : state.script.removeFirst()
         }
         return try outcome.get()
-    }
-
-    func sendAll(_ requests: [HTTPRequest], finished: (Int) -> Void) -> [Result<HTTPReply, TransportError>] {
-        requests.map { request in Result { () throws(TransportError) in try send(request) } }
     }
 }
 

@@ -32,6 +32,8 @@ CURLMcode uquiz_curl_multi_add_handle(CURLM *multi, CURL *handle);
 CURLMcode uquiz_curl_multi_remove_handle(CURLM *multi, CURL *handle);
 CURLMcode uquiz_curl_multi_perform(CURLM *multi, int *running);
 CURLMcode uquiz_curl_multi_poll(CURLM *multi, int timeout_ms);
+/// Makes a `uquiz_curl_multi_poll` in progress (or the next one) return at once; the one call safe from any thread.
+CURLMcode uquiz_curl_multi_wakeup(CURLM *multi);
 CURLMsg *uquiz_curl_multi_info_read(CURLM *multi, int *queued);
 
 struct curl_slist *uquiz_curl_slist_append(struct curl_slist *list, const char *text);

@@ -38,7 +38,7 @@ public struct PosterFetcher: Sendable {
     }
 
     /// One outcome per request, in order; `progress` gets (done, total) as downloads finish.
-    public func fetch(_ requests: [PosterRequest], progress: (Int, Int) -> Void = { _, _ in }) -> [PosterOutcome] {
+    public func fetch(_ requests: [PosterRequest], progress: (Int, Int) -> Void = { _, _ in }) async -> [PosterOutcome] {
         var outcomes = [PosterOutcome?](repeating: nil, count: requests.count)
         var missing: [String] = []
         for (index, request) in requests.enumerated() {
@@ -48,7 +48,7 @@ public struct PosterFetcher: Sendable {
                 missing.append(request.posterPath)
             }
         }
-        let downloads = client.downloadPosters(missing, size: size) { progress($0, missing.count) }
+        let downloads = await client.downloadPosters(missing, size: size) { progress($0, missing.count) }
         var byPath: [String: Result<Data, MovieSearchError>] = [:]
         for (path, result) in zip(missing, downloads) { byPath[path] = result }
         for (index, request) in requests.enumerated() where outcomes[index] == nil {
@@ -56,7 +56,7 @@ public struct PosterFetcher: Sendable {
             case .success(let data):
                 outcomes[index] = store(data, request.posterPath, .downloaded)
             case .failure(.http(404, _, _, _, _)) where request.tmdbId != nil:
-                outcomes[index] = replace(request)
+                outcomes[index] = await replace(request)
             case .failure(let error):
                 outcomes[index] = .failed(error.localizedDescription)
             }
@@ -76,16 +76,16 @@ public struct PosterFetcher: Sendable {
     }
 
     /// The movie's best poster in the quiz language (else English, else any) stands in for one TMDB removed.
-    private func replace(_ request: PosterRequest) -> PosterOutcome {
+    private func replace(_ request: PosterRequest) async -> PosterOutcome {
         guard client.settings.credentials != nil else {
             return .failed("TMDB no longer has \(request.posterPath); set TMDB credentials to find its current poster")
         }
         do {
-            let posters = try client.posters(movieID: request.tmdbId!, language: request.language)
+            let posters = try await client.posters(movieID: request.tmdbId!, language: request.language)
             guard let chosen = posters.first(where: { $0.language == request.language.rawValue })
                 ?? posters.first(where: { $0.language == "en" }) ?? posters.first
             else { return .failed("TMDB has no poster left for movie \(request.tmdbId!)") }
-            let data = try client.downloadPosters([chosen.filePath], size: size)[0].get()
+            let data = try await client.downloadPosters([chosen.filePath], size: size)[0].get()
             return store(data, chosen.filePath, .replaced(newPath: chosen.filePath))
         } catch {
             return .failed(error.localizedDescription)
@@ -98,7 +98,7 @@ extension TMDBClient {
     /// way worth retrying (429, 5xx, a broken connection, a timeout) go again in later rounds, as the retry policy says.
     public func downloadPosters(
         _ paths: [String], size: String, finished: (Int) -> Void = { _ in }
-    ) -> [Result<Data, MovieSearchError>] {
+    ) async -> [Result<Data, MovieSearchError>] {
         var results = [Result<Data, MovieSearchError>](repeating: .failure(.invalidRequest("not downloaded")), count: paths.count)
         // A path that is not "/" and a file name would ask the image server for something else (`/../../etc/passwd`).
         var pending = paths.indices.filter { PosterPath.isTMDBPath(paths[$0]) }
@@ -111,7 +111,7 @@ extension TMDBClient {
             attempt += 1
             let requests = pending.map { HTTPRequest(url: posterURL(path: paths[$0], size: size), maxBodyBytes: 10 << 20) }
             for request in requests { log("GET \(Redaction.redact(url: request.url))") }
-            let replies = transport.sendAll(requests, finished: finished)
+            let replies = await transport.sendAll(requests, finished: finished)
             var again: [Int] = []
             var wait: Duration = .zero
             for (index, reply) in zip(pending, replies) {
@@ -123,7 +123,7 @@ extension TMDBClient {
                 again.append(index)
                 wait = max(wait, delay)
             }
-            if !again.isEmpty { clock.sleep(wait) }
+            if !again.isEmpty, !Task.isCancelled { await clock.wait(wait) }
             pending = again
         }
         return results

@@ -8,11 +8,13 @@ public enum MovieSearchError: Error, Equatable, Sendable {
     case http(status: Int, endpoint: String, tmdbCode: Int?, message: String?, retryAfter: Int?)
     case malformed(endpoint: String, detail: String)
     case invalidRequest(String)
+    /// TMDB failed several times in a row, so it is not asked again for this many seconds (`CircuitBreaker`).
+    case resting(retryInSeconds: Int)
 
     /// Whether the failure says nothing about the movie itself, so that an offline answer is a fair substitute.
     public var isUnreachable: Bool {
         switch self {
-        case .transport: true
+        case .transport, .resting: true
         case let .http(status, _, _, _, _): status >= 500 || status == 429
         case .malformed, .invalidRequest: false
         }
@@ -47,6 +49,8 @@ extension MovieSearchError: LocalizedError {
             return "TMDB's answer from \(endpoint) was not understood (\(detail)); try again later"
         case let .invalidRequest(detail):
             return detail
+        case let .resting(seconds):
+            return "TMDB failed several times in a row, so it is not asked again for \(seconds) s"
         }
     }
 }

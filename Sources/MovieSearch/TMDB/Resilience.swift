@@ -5,18 +5,25 @@ import Synchronization
 public struct ClientClock: Sendable {
     /// A monotonic reading.
     public var now: @Sendable () -> Duration
+    /// Waits, holding the thread: only for the command line's synchronous client of a UQuiz server.
     public var sleep: @Sendable (Duration) -> Void
+    /// Waits without holding a thread (the movie-search client's backoff and pacing); returns early when the task is
+    /// cancelled.
+    public var wait: @Sendable (Duration) async -> Void
     /// Wall-clock time, for cache freshness that must survive across processes.
     public var wallTime: @Sendable () -> Date
     /// A number in 0..<1 for jitter.
     public var random: @Sendable () -> Double
 
+    /// `wait`, when not given, is `sleep`: right for a test clock that only records what it is asked to wait.
     public init(
         now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) -> Void,
+        wait: (@Sendable (Duration) async -> Void)? = nil,
         wallTime: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double
     ) {
         self.now = now
         self.sleep = sleep
+        self.wait = wait ?? { sleep($0) }
         self.wallTime = wallTime
         self.random = random
     }
@@ -30,6 +37,7 @@ public struct ClientClock: Sendable {
                 let (seconds, attoseconds) = duration.components
                 Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
             },
+            wait: { duration in try? await Task.sleep(for: duration) },
             wallTime: { Date() },
             random: { Double.random(in: 0..<1) })
     }()
@@ -104,44 +112,168 @@ public struct RetryPolicy: Sendable, Equatable {
 public final class RequestPacer: Sendable {
     let limit: Int
     let window: Duration
-    /// When the requests of the last `window` started. A caller that must wait keeps the mutex while it sleeps, so the
-    /// callers behind it queue up instead of all waking at once.
-    private let recentStarts = Mutex<[Duration]>([])
+    /// When the requests of the last `window` start, including those still waiting for their moment: each caller
+    /// books its moment under the mutex, then waits for it without holding anything.
+    private let bookedStarts = Mutex<[Duration]>([])
 
-    /// TMDB publishes about 40 requests per second.
-    public init(limit: Int = 40, window: Duration = .seconds(1)) {
+    /// TMDB allows about 50 requests a second from one address.
+    public init(limit: Int = 50, window: Duration = .seconds(1)) {
         self.limit = limit
         self.window = window
     }
 
-    func acquire(clock: ClientClock) {
-        recentStarts.withLock { recent in
-            var now = clock.now()
-            recent.removeAll { now - $0 >= window }
-            if recent.count >= limit, let oldest = recent.first {
-                clock.sleep(window - (now - oldest))
-                now = clock.now()
-                recent.removeAll { now - $0 >= window }
+    /// The moment a request asked for at `now` may start: now, or when the oldest of the last `limit` starts leaves
+    /// the window.
+    func book(at now: Duration) -> Duration {
+        bookedStarts.withLock { booked in
+            booked.removeAll { now - $0 >= window }
+            let start = booked.count >= limit ? max(now, booked[booked.count - limit] + window) : now
+            booked.append(start)
+            return start
+        }
+    }
+
+    func acquire(clock: ClientClock) async {
+        let now = clock.now()
+        let start = book(at: now)
+        if start > now { await clock.wait(start - now) }
+    }
+}
+
+/// Stops asking an upstream that keeps failing: after `failures` timeouts or server errors in a row it refuses at once
+/// for `cooldown` (the caller answers from what it has), then lets one request through as a probe; the probe's success
+/// closes it again, its failure starts another cooldown.
+public final class CircuitBreaker: Sendable {
+    public struct Policy: Sendable, Equatable {
+        public var failures: Int
+        public var cooldown: Duration
+
+        public static let standard = Policy(failures: 5, cooldown: .seconds(30))
+
+        public init(failures: Int, cooldown: Duration) {
+            self.failures = failures
+            self.cooldown = cooldown
+        }
+    }
+
+    public enum State: Sendable, Equatable {
+        case closed(failures: Int)
+        case open(until: Duration)
+        /// One request is trying the upstream again, since the moment given.
+        case probing(since: Duration)
+    }
+
+    public enum Permission: Sendable, Equatable {
+        case allowed
+        case refused(retryIn: Duration)
+    }
+
+    public let policy: Policy
+    private let state = Mutex(State.closed(failures: 0))
+
+    public init(policy: Policy = .standard) {
+        self.policy = policy
+    }
+
+    public var current: State { state.withLock { $0 } }
+
+    /// Whether a request may go now; the first one after a cooldown becomes the probe. A probe that never reports
+    /// (its caller went away) is replaced by another after a cooldown.
+    public func permit(at now: Duration) -> Permission {
+        state.withLock { state in
+            switch state {
+            case .closed:
+                return .allowed
+            case .open(let until) where now < until:
+                return .refused(retryIn: until - now)
+            case .probing(let since) where now - since < policy.cooldown:
+                return .refused(retryIn: policy.cooldown - (now - since))
+            case .open, .probing:
+                state = .probing(since: now)
+                return .allowed
             }
-            recent.append(now)
+        }
+    }
+
+    /// What a permitted request came to: `failed` for a timeout, no connection or a 5xx; anything else the upstream
+    /// answered counts as a success.
+    public func record(failed: Bool, at now: Duration) {
+        state.withLock { state in
+            switch (state, failed) {
+            case (_, false):
+                state = .closed(failures: 0)
+            case (.closed(let failures), true) where failures + 1 < policy.failures:
+                state = .closed(failures: failures + 1)
+            case (_, true):
+                state = .open(until: now + policy.cooldown)
+            }
+        }
+    }
+
+    /// A permitted request that ended without an answer either way (its caller went away): a probe's turn passes on.
+    public func abandon(at now: Duration) {
+        state.withLock { state in
+            if case .probing = state { state = .open(until: now) }
         }
     }
 }
 
-/// Responses on disk by URL (credentials never part of it), honouring `Cache-Control: max-age` and `ETag`.
-public struct HTTPCache: Sendable {
+/// A response the movie-search client keeps, by URL (credentials never part of it), to honour `Cache-Control:
+/// max-age` and `ETag`.
+public struct CachedResponse: Codable, Sendable {
+    var url: String
+    var storedAt: Date
+    var maxAge: Double
+    var etag: String?
+    var body: Data
+}
+
+/// Where the movie-search client keeps responses: on disk for the command line (`HTTPCache`), in memory for the server
+/// (`MemoryResponseCache`), whose requests must not wait on file reads.
+public protocol ResponseCache: Sendable {
+    func entry(for url: String) -> CachedResponse?
+    /// Forgets the entry of `url`, one that no longer decodes.
+    func remove(_ url: String)
+    func store(_ entry: CachedResponse)
+}
+
+/// The latest `capacity` responses in memory; the oldest stored goes first.
+public final class MemoryResponseCache: ResponseCache {
+    private struct Entries {
+        var byURL: [String: CachedResponse] = [:]
+        var order: [String] = []
+    }
+    private let entries = Mutex(Entries())
+    public let capacity: Int
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    public func entry(for url: String) -> CachedResponse? { entries.withLock { $0.byURL[url] } }
+
+    public func remove(_ url: String) {
+        entries.withLock { entries in
+            entries.byURL[url] = nil
+            entries.order.removeAll { $0 == url }
+        }
+    }
+
+    public func store(_ entry: CachedResponse) {
+        entries.withLock { entries in
+            if entries.byURL.updateValue(entry, forKey: entry.url) != nil { entries.order.removeAll { $0 == entry.url } }
+            entries.order.append(entry.url)
+            while entries.order.count > capacity { entries.byURL[entries.order.removeFirst()] = nil }
+        }
+    }
+}
+
+/// Responses on disk, one file per URL.
+public struct HTTPCache: ResponseCache {
     public let directory: URL
 
     public init(directory: URL) {
         self.directory = directory
-    }
-
-    struct Entry: Codable {
-        var url: String
-        var storedAt: Date
-        var maxAge: Double
-        var etag: String?
-        var body: Data
     }
 
     func file(for url: String) -> URL {
@@ -149,20 +281,19 @@ public struct HTTPCache: Sendable {
         return directory.appendingPathComponent(String(hash, radix: 16) + ".json")
     }
 
-    func entry(for url: String) -> Entry? {
+    public func entry(for url: String) -> CachedResponse? {
         guard let data = try? Data(contentsOf: file(for: url)),
-            let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.url == url
+            let entry = try? JSONDecoder().decode(CachedResponse.self, from: data), entry.url == url
         else { return nil }
         return entry
     }
 
-    /// Forgets the entry of `url`, one that no longer decodes.
-    func remove(_ url: String) {
+    public func remove(_ url: String) {
         try? FileManager.default.removeItem(at: file(for: url))
     }
 
     /// Written to a temporary file and renamed, so a reader never sees half an entry.
-    func store(_ entry: Entry) {
+    public func store(_ entry: CachedResponse) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try JSONEncoder().encode(entry).write(to: file(for: entry.url), options: .atomic)
@@ -170,7 +301,9 @@ public struct HTTPCache: Sendable {
             // A cache that cannot be written only costs a request next time.
         }
     }
+}
 
+extension HTTPCache {
     /// The longest a response is reused: a week, whatever a server says (`max-age=1e300` would pin it for ever).
     static let longestMaxAge = 7 * 86_400
 

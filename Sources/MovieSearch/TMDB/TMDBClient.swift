@@ -24,20 +24,24 @@ public struct TMDBSettings: Sendable {
     }
 }
 
-/// The TMDB endpoints uquiz uses, with caching, retries and a client-side rate limit.
+/// The TMDB endpoints uquiz uses, with caching, retries, a client-side rate limit and, where given, a circuit breaker.
+/// Every call waits without holding a thread, and cancelling the calling task stops its transfer.
 public final class TMDBClient: Sendable {
     public let settings: TMDBSettings
     let transport: any HTTPTransport
-    let cache: HTTPCache?
+    let cache: (any ResponseCache)?
     let clock: ClientClock
     let retry: RetryPolicy
     let limiter: RequestPacer
+    /// Stops asking the API (not the image server) after repeated failures; `nil` always asks.
+    let breaker: CircuitBreaker?
     /// Called with each request's redacted URL, for `--verbose`; nil when nobody listens, so the lines are not built.
     let logSink: (@Sendable (String) -> Void)?
 
     public init(
-        settings: TMDBSettings, transport: any HTTPTransport, cache: HTTPCache?, clock: ClientClock = .live,
-        retry: RetryPolicy = .standard, limiter: RequestPacer = RequestPacer(), log: (@Sendable (String) -> Void)? = nil
+        settings: TMDBSettings, transport: any HTTPTransport, cache: (any ResponseCache)?, clock: ClientClock = .live,
+        retry: RetryPolicy = .standard, limiter: RequestPacer = RequestPacer(), breaker: CircuitBreaker? = nil,
+        log: (@Sendable (String) -> Void)? = nil
     ) {
         self.settings = settings
         self.transport = transport
@@ -45,6 +49,7 @@ public final class TMDBClient: Sendable {
         self.clock = clock
         self.retry = retry
         self.limiter = limiter
+        self.breaker = breaker
         self.logSink = log
     }
 
@@ -61,46 +66,52 @@ public final class TMDBClient: Sendable {
 
     public func search(
         _ query: String, language: QuizLanguage, page: Int = 1, year: Int? = nil
-    ) throws(MovieSearchError) -> SearchPage {
+    ) async throws(MovieSearchError) -> SearchPage {
         guard (1...500).contains(page) else { throw .invalidRequest("page \(page) is out of range: TMDB pages are 1...500") }
         var items = [
             ("query", query), ("language", Self.tmdbLanguage(language)), ("page", String(page)),
             ("include_adult", "false"),
         ]
         if let year { items.append(("year", String(year))) }
-        return try decoded("/search/movie", items) { body throws(MovieSearchError) in
+        return try await decoded("/search/movie", items) { body throws(MovieSearchError) in
             try TMDBDecoding.searchPage(body, endpoint: "/search/movie")
         }
     }
 
-    public func movie(id: Int, language: QuizLanguage) throws(MovieSearchError) -> MovieDetails {
+    public func movie(id: Int, language: QuizLanguage) async throws(MovieSearchError) -> MovieDetails {
         let endpoint = "/movie/\(id)"
-        return try decoded(endpoint, [("language", Self.tmdbLanguage(language))]) { body throws(MovieSearchError) in
+        return try await decoded(endpoint, [("language", Self.tmdbLanguage(language))]) { body throws(MovieSearchError) in
             try TMDBDecoding.movie(body, endpoint: endpoint)
         }
     }
 
     /// Posters in the quiz language, English and textless ones, best voted first.
-    public func posters(movieID: Int, language: QuizLanguage) throws(MovieSearchError) -> [PosterImage] {
+    public func posters(movieID: Int, language: QuizLanguage) async throws(MovieSearchError) -> [PosterImage] {
         let languages = Array(Set([language.rawValue, "en"])).sorted() + ["null"]
         let endpoint = "/movie/\(movieID)/images"
-        return try decoded(endpoint, [("include_image_language", languages.joined(separator: ","))]) {
+        return try await decoded(endpoint, [("include_image_language", languages.joined(separator: ","))]) {
             body throws(MovieSearchError) in try TMDBDecoding.posters(body, endpoint: endpoint)
         }
     }
 
-    public func alternativeTitles(movieID: Int) throws(MovieSearchError) -> [String] {
+    public func alternativeTitles(movieID: Int) async throws(MovieSearchError) -> [String] {
         let endpoint = "/movie/\(movieID)/alternative_titles"
-        return try decoded(endpoint, []) { body throws(MovieSearchError) in
+        return try await decoded(endpoint, []) { body throws(MovieSearchError) in
             try TMDBDecoding.alternativeTitles(body, endpoint: endpoint)
         }
     }
 
     /// Image sizes, cached for at least a day: they change about never.
-    public func imageConfiguration() throws(MovieSearchError) -> ImageConfiguration {
-        try decoded("/configuration", [], minimumFreshness: 86_400) { body throws(MovieSearchError) in
+    public func imageConfiguration() async throws(MovieSearchError) -> ImageConfiguration {
+        try await decoded("/configuration", [], minimumFreshness: 86_400) { body throws(MovieSearchError) in
             try TMDBDecoding.imageConfiguration(body, endpoint: "/configuration")
         }
+    }
+
+    /// Counts against TMDB, for its breaker, a call its caller stopped waiting for at the caller's own deadline: TMDB
+    /// did not answer in time, which the transfer (cancelled, not timed out) cannot tell by itself.
+    public func recordUnanswered() {
+        breaker?.record(failed: true, at: clock.now())
     }
 
     public func posterURL(path: String, size: String) -> String {
@@ -138,7 +149,7 @@ public final class TMDBClient: Sendable {
     func decoded<Value>(
         _ path: String, _ items: [(String, String)], minimumFreshness: Double = 0,
         _ decode: (Data) throws(MovieSearchError) -> Value
-    ) throws(MovieSearchError) -> Value {
+    ) async throws(MovieSearchError) -> Value {
         let url = url(path, items)
         // Entries are filed under the URL as it may be shown: a `user:password@` of the configured API URL stays off disk.
         let cacheKey = Redaction.redact(url: url)
@@ -158,7 +169,7 @@ public final class TMDBClient: Sendable {
         }
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if let etag = cached?.etag { headers.append(HTTPHeader("If-None-Match", etag)) }
-        let reply = try send(url, headers: headers, endpoint: path)
+        let reply = try await send(url, headers: headers, endpoint: path)
         if reply.status == 304, var cached, let cachedValue {
             cached.storedAt = now
             cached.maxAge = HTTPCache.maxAge(reply.headers["cache-control"]) ?? cached.maxAge
@@ -178,7 +189,7 @@ public final class TMDBClient: Sendable {
     }
 
     /// One GET with retries; credentials are added here and only here.
-    private func send(_ url: String, headers: [HTTPHeader], endpoint: String) throws(MovieSearchError) -> HTTPReply {
+    private func send(_ url: String, headers: [HTTPHeader], endpoint: String) async throws(MovieSearchError) -> HTTPReply {
         var wireURL = url
         var wireHeaders = headers
         switch settings.credentials {
@@ -192,24 +203,29 @@ public final class TMDBClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            limiter.acquire(clock: clock)
+            if case .refused(let retryIn)? = breaker?.permit(at: clock.now()) {
+                throw .resting(retryInSeconds: Int(retryIn.components.seconds) + 1)
+            }
+            await limiter.acquire(clock: clock)
             log("GET \(Redaction.redact(url: wireURL))")
             let failure: MovieSearchError
             do {
-                let reply = try transport.send(HTTPRequest(url: wireURL, headers: wireHeaders, maxBodyBytes: 4 << 20))
+                let reply = try await transport.send(HTTPRequest(url: wireURL, headers: wireHeaders, maxBodyBytes: 4 << 20))
+                breaker?.record(failed: reply.status >= 500, at: clock.now())
                 if reply.status == 429 || reply.status >= 500 {
                     failure = Self.httpError(reply, endpoint: endpoint)
                 } else {
                     return reply
                 }
             } catch {
+                if case .cancelled = error { breaker?.abandon(at: clock.now()) } else { breaker?.record(failed: true, at: clock.now()) }
                 failure = .transport(error)
             }
-            guard let wait = retry.delay(
+            guard !Task.isCancelled, let wait = retry.delay(
                 afterAttempt: attempt, failure: failure, elapsed: clock.now() - started, random: clock.random())
             else { throw failure }
             log("retrying \(endpoint) in \(wait) after: \(failure.localizedDescription)")
-            clock.sleep(wait)
+            await clock.wait(wait)
         }
     }
 

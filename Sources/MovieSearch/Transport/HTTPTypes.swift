@@ -60,12 +60,16 @@ public enum TransportError: Error, Equatable, Sendable {
     /// The connection broke during the exchange (reset, closed early, truncated body).
     case connectionLost(host: String, detail: String)
     case failed(host: String, detail: String)
+    /// The caller went away before the reply came; the transfer was stopped.
+    case cancelled(host: String)
+    /// Too many requests to this upstream were waiting: this one waited its longest for a turn and was not sent.
+    case busy(host: String, waitedSeconds: Double)
 
     /// Whether sending the same request again may succeed.
     public var isRetryable: Bool {
         switch self {
         case .connectionLost, .timeout: true
-        case .offline, .tls, .bodyTooLarge, .failed: false
+        case .offline, .tls, .bodyTooLarge, .failed, .cancelled, .busy: false
         }
     }
 }
@@ -79,6 +83,9 @@ extension TransportError: LocalizedError {
         case let .bodyTooLarge(host, limit): "\(host) sent more than \(limit) bytes; refusing the response"
         case let .connectionLost(host, detail): "the connection to \(host) broke (\(detail)); try again"
         case let .failed(host, detail): "request to \(host) failed (\(detail))"
+        case let .cancelled(host): "the request to \(host) was cancelled"
+        case let .busy(host, waited):
+            "too many requests to \(host) at once: this one waited \(Self.format(waited)) s for its turn; try again later"
         }
     }
 

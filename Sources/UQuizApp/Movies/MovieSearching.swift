@@ -61,14 +61,14 @@ public struct MovieSearching: Sendable {
 
     public func find(
         _ query: String, language: QuizLanguage, page: Int = 1, year: Int? = nil, offline: Bool
-    ) throws -> FoundMovies {
+    ) async throws -> FoundMovies {
         let store = try environment.catalog()
         let reason: OfflineReason
         if offline {
             reason = .asked
         } else if let client = try environment.movieClient() {
             do {
-                let found = try client.search(query, language: language, page: page, year: year)
+                let found = try await client.search(query, language: language, page: page, year: year)
                 try store.upsertMovies(Self.catalogMovies(of: found, language: language))
                 return Self.tmdbAnswer(found)
             } catch let error as MovieSearchError where error.isUnreachable {
@@ -113,13 +113,13 @@ public struct MovieSearching: Sendable {
 
     /// The facts of a movie: from TMDB when it can be reached (and then remembered in the catalog), from the catalog
     /// otherwise.
-    public func resolve(_ reference: MovieReference) throws -> ResolvedMovie {
+    public func resolve(_ reference: MovieReference) async throws -> ResolvedMovie {
         let store = try environment.catalog()
         let known = try store.catalogMovie(key: reference.catalogKey)
         let client = try environment.movieClient()
         if case .tmdb(let id) = reference, let client {
             do {
-                let fetched = try Self.tmdbFacts(id: id, client: client, known: known)
+                let fetched = try await Self.tmdbFacts(id: id, client: client, known: known)
                 // The catalog may hold the film under another key (a seed's `seed-…`): the quiz names the stored one.
                 return ResolvedMovie(movie: try store.upsertMovies([fetched.movie]).first ?? fetched.movie, genreIds: fetched.genreIds)
             } catch let error as MovieSearchError where error.isUnreachable {
@@ -132,20 +132,20 @@ public struct MovieSearching: Sendable {
 
     /// Titles in both languages, the aliases TMDB knows, the posters; what the catalog knew (a bundled poster, aliases
     /// from elsewhere) is kept.
-    static func tmdbFacts(id: Int, client: TMDBClient, known: CatalogMovie?) throws -> ResolvedMovie {
+    static func tmdbFacts(id: Int, client: TMDBClient, known: CatalogMovie?) async throws -> ResolvedMovie {
         var movie = known ?? CatalogMovie(
             catalogKey: "tmdb-\(id)", tmdbId: id, originalTitle: "", titles: [:], releaseDate: nil, posterPaths: [:],
             bundledPoster: nil, aliases: [])
         var genreIds: [Int] = []
         for language in QuizLanguage.allCases {
-            let details = try client.movie(id: id, language: language)
+            let details = try await client.movie(id: id, language: language)
             movie.originalTitle = details.summary.originalTitle
             movie.titles[language] = details.summary.title
             movie.releaseDate = details.summary.releaseDate ?? movie.releaseDate
             if let poster = details.summary.posterPath { movie.posterPaths[language] = poster }
             genreIds = details.genreIds
         }
-        movie.aliases = Aliases.merged(movie.aliases, try client.alternativeTitles(movieID: id))
+        movie.aliases = Aliases.merged(movie.aliases, try await client.alternativeTitles(movieID: id))
         return ResolvedMovie(movie: movie, genreIds: genreIds)
     }
 }

@@ -19,14 +19,16 @@ public struct CreatePackage: Sendable {
 
     /// The quizzes of a checked spec, in order. Quizzes without areas get them automatically (leaning on the poster's
     /// detail) when `autoAreas`, from `seed` plus the quiz's place, so a seed gives the same layout every time.
-    public func quizzes(of spec: PackageDocument.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) throws -> [Quiz] {
+    public func quizzes(of spec: PackageDocument.Checked, language: QuizLanguage, autoAreas: Bool, seed: UInt64) async throws -> [Quiz] {
         let movies = MovieSearching(environment: environment)
-        return try spec.quizzes.indices.map { index in
-            try quiz(
-                index, of: spec, resolved: try movies.resolve(spec.quizzes[index].movie), language: language,
+        var quizzes: [Quiz] = []
+        for index in spec.quizzes.indices {
+            quizzes.append(try await quiz(
+                index, of: spec, resolved: try await movies.resolve(spec.quizzes[index].movie), language: language,
                 hasStoredPoster: { try environment.catalog().bundledPoster(fileName: $0) != nil }, autoAreas: autoAreas,
-                seed: seed)
+                seed: seed))
         }
+        return quizzes
     }
 
     /// Quiz `index` of `spec` on its resolved movie: the poster the spec names (a bundled or uploaded one must be
@@ -35,7 +37,7 @@ public struct CreatePackage: Sendable {
     public func quiz(
         _ index: Int, of spec: PackageDocument.Checked, resolved: ResolvedMovie, language: QuizLanguage,
         hasStoredPoster: (String) throws -> Bool, autoAreas: Bool, seed: UInt64
-    ) throws -> Quiz {
+    ) async throws -> Quiz {
         let entry = spec.quizzes[index]
         guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
             ?? Self.defaultPoster(of: resolved.movie, in: language)
@@ -46,7 +48,7 @@ public struct CreatePackage: Sendable {
         var areas = entry.areas
         if areas == nil {
             guard autoAreas else { throw CreatePackageError.noAreas(quiz: index + 1, movie: entry.movie) }
-            areas = automaticAreas(
+            areas = await automaticAreas(
                 count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
                 seed: seed &+ UInt64(index))
         }
@@ -63,9 +65,20 @@ public struct CreatePackage: Sendable {
     /// Areas spread over the poster, leaning toward its detailed regions when its pixels can be had; `existing` stay.
     public func automaticAreas(
         count: Int, posterPath: String, source: PosterSource, existing: [Cell] = [], seed: UInt64
-    ) -> [Cell] {
-        let detail = PosterLoader(environment: environment).detail(posterPath: posterPath, source: source, geometry: geometry)
-        return AreaLayout.spreadOut(count: count, geometry: geometry, existing: existing, seed: seed, detail: detail)
+    ) async -> [Cell] {
+        automaticAreas(
+            count: count, existing: existing, seed: seed, detail: await posterDetail(posterPath: posterPath, source: source))
+    }
+
+    /// How detailed the poster is around each cell, `nil` when its pixels cannot be had: read once for a picker that
+    /// asks for automatic areas again and again.
+    public func posterDetail(posterPath: String, source: PosterSource) async -> ((Cell) -> Double)? {
+        await PosterLoader(environment: environment).detail(posterPath: posterPath, source: source, geometry: geometry)
+    }
+
+    /// Areas spread over the grid, leaning toward the poster's `detail` when known; `existing` stay.
+    public func automaticAreas(count: Int, existing: [Cell], seed: UInt64, detail: ((Cell) -> Double)?) -> [Cell] {
+        AreaLayout.spreadOut(count: count, geometry: geometry, existing: existing, seed: seed, detail: detail)
     }
 
     /// A quiz on a movie: its title in the package's language, its facts, the chosen poster and the areas.

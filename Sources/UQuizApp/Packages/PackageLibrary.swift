@@ -46,13 +46,13 @@ public struct PackageLibrary: Sendable {
 
     /// Applies `edits` to a package, checked against the grid and the level before anything is saved.
     /// - Throws: `EditProblem` for a rule broken; store errors otherwise.
-    public func edit(_ reference: String, _ edits: [PackageEdit], levels: LevelRules) throws -> QuizPackage {
+    public func edit(_ reference: String, _ edits: [PackageEdit], levels: LevelRules) async throws -> QuizPackage {
         let store = try environment.store()
         let id = try store.packageID(for: reference)
         let edited = try store.package(id: id).applying(edits, levels: levels)
         // A new poster must be one a solver can see: once the rules pass, it is fetched (or found cached) and decoded.
         for case .poster(_, let path) in edits {
-            try PosterLoader(environment: environment).verify(posterPath: path, source: .tmdb)
+            try await PosterLoader(environment: environment).verify(posterPath: path, source: .tmdb)
         }
         try store.saveEdit(packageId: id, edited: edited)
         return edited

@@ -31,17 +31,19 @@ public struct FetchPosters: Sendable {
 
     /// The TMDB posters of the packages (every package when none is named); `nil` when they all use bundled posters.
     /// `progress` gets (done, total) as downloads finish.
-    public func run(packageIDs: [Int64], progress: (Int, Int) -> Void = { _, _ in }) throws -> Report? {
+    public func run(packageIDs: [Int64], progress: (Int, Int) -> Void = { _, _ in }) async throws -> Report? {
         let store = try environment.store()
         let refs = try store.tmdbPosters(packageIDs: packageIDs)
         guard !refs.isEmpty else { return nil }
         let client = try environment.imageClient()
         let width = try environment.posterPlayWidth()
         // /configuration needs credentials; without them the TMDB size named after the width is the best guess.
-        let size = client.settings.credentials == nil
-            ? "w\(width)" : (try? client.imageConfiguration().posterSize(atLeast: width)) ?? "w\(width)"
+        var size = "w\(width)"
+        if client.settings.credentials != nil, let sizes = try? await client.imageConfiguration() {
+            size = sizes.posterSize(atLeast: width) ?? size
+        }
         let fetcher = PosterFetcher(client: client, cache: try environment.posterCache(), size: size, isPoster: JPEG.isReadable)
-        let outcomes = fetcher.fetch(
+        let outcomes = await fetcher.fetch(
             refs.map { PosterRequest(posterPath: $0.posterPath, tmdbId: $0.tmdbId, language: $0.language) },
             progress: progress)
         var lines: [Line] = []

@@ -29,17 +29,17 @@ public struct PosterLoader: Sendable {
 
     /// How detailed the poster is around each cell, or `nil` when its pixels cannot be had (automatic areas then
     /// spread out on geometry alone).
-    public func detail(posterPath: String, source: PosterSource, geometry: GridGeometry) -> ((Cell) -> Double)? {
-        guard let jpeg = jpegBytes(posterPath: posterPath, source: source),
+    public func detail(posterPath: String, source: PosterSource, geometry: GridGeometry) async -> ((Cell) -> Double)? {
+        guard let jpeg = await jpegBytes(posterPath: posterPath, source: source),
             let raster = try? Self.raster(jpeg, geometry: geometry).get()
         else { return nil }
         return { raster.detail(ofAreaAround: $0) }
     }
 
     /// A poster's cells for a maker choosing areas on it: from the bundle, the cache or the image server (and cached).
-    public func raster(posterPath: String, source: PosterSource, geometry: GridGeometry) -> Result<CellRaster, PosterUnavailable> {
+    public func raster(posterPath: String, source: PosterSource, geometry: GridGeometry) async -> Result<CellRaster, PosterUnavailable> {
         do {
-            return Self.raster(try jpeg(posterPath: posterPath, source: source), geometry: geometry)
+            return Self.raster(try await jpeg(posterPath: posterPath, source: source), geometry: geometry)
         } catch {
             return .failure(error)
         }
@@ -47,20 +47,20 @@ public struct PosterLoader: Sendable {
 
     /// Whether a poster a maker names can be shown: its bytes from the bundle, the cache or the image server, decoded.
     /// - Throws: `PosterUnavailable` saying why not.
-    public func verify(posterPath: String, source: PosterSource) throws(PosterUnavailable) {
-        let bytes = try jpeg(posterPath: posterPath, source: source)
+    public func verify(posterPath: String, source: PosterSource) async throws(PosterUnavailable) {
+        let bytes = try await jpeg(posterPath: posterPath, source: source)
         guard (try? JPEG.decode(bytes)) != nil else { throw .unreadable }
     }
 
     /// A quiz's poster as JPEG bytes (what the server cuts its stage posters from): bundled ones from the store, TMDB
     /// ones from the poster cache, downloaded and cached when missing.
     /// - Throws: `PosterUnavailable` saying why not.
-    public func jpeg(for quiz: Quiz) throws(PosterUnavailable) -> Data {
-        try jpeg(posterPath: quiz.posterPath, source: quiz.posterSource)
+    public func jpeg(for quiz: Quiz) async throws(PosterUnavailable) -> Data {
+        try await jpeg(posterPath: quiz.posterPath, source: quiz.posterSource)
     }
 
-    public func jpeg(posterPath: String, source: PosterSource) throws(PosterUnavailable) -> Data {
-        guard let jpeg = jpegBytes(posterPath: posterPath, source: source) else {
+    public func jpeg(posterPath: String, source: PosterSource) async throws(PosterUnavailable) -> Data {
+        guard let jpeg = await jpegBytes(posterPath: posterPath, source: source) else {
             throw source == .bundled ? .bundledPosterMissing : .downloadFailed("no image at \(posterPath)")
         }
         return jpeg
@@ -72,7 +72,7 @@ public struct PosterLoader: Sendable {
     /// With `offline`, nothing is downloaded: a TMDB poster that is not cached is unavailable.
     public func rasters(
         for quizzes: [(id: Int64, quiz: Quiz)], language: QuizLanguage, offline: Bool
-    ) -> [Result<CellRaster, PosterUnavailable>] {
+    ) async -> [Result<CellRaster, PosterUnavailable>] {
         var results = [Result<CellRaster, PosterUnavailable>](
             repeating: .failure(.notCachedOffline), count: quizzes.count)
         var online: [Int] = []
@@ -100,7 +100,7 @@ public struct PosterLoader: Sendable {
             let fetcher = PosterFetcher(client: try environment.imageClient(), cache: cache, size: size)
             let missing = online.filter { !cache.contains(quizzes[$0].quiz.posterPath, size: size) }.count
             if missing > 0 { willDownload(missing) }
-            let outcomes = fetcher.fetch(online.map {
+            let outcomes = await fetcher.fetch(online.map {
                 PosterRequest(posterPath: quizzes[$0].quiz.posterPath, tmdbId: quizzes[$0].quiz.tmdbId, language: language)
             })
             for (index, outcome) in zip(online, outcomes) {
@@ -131,7 +131,7 @@ public struct PosterLoader: Sendable {
         return Result { CellRaster(image: try JPEG.decode(jpeg), geometry: geometry) }.mapError { _ in reason }
     }
 
-    private func jpegBytes(posterPath: String, source: PosterSource) -> Data? {
+    private func jpegBytes(posterPath: String, source: PosterSource) async -> Data? {
         switch source {
         case .bundled:
             return try? environment.catalog().bundledPoster(fileName: posterPath)
@@ -142,7 +142,7 @@ public struct PosterLoader: Sendable {
             let size = "w\(width)"
             if let cached = cache.data(for: posterPath, size: size) { return cached }
             guard let client = try? environment.imageClient(),
-                let data = try? client.downloadPosters([posterPath], size: size)[0].get()
+                let data = try? await client.downloadPosters([posterPath], size: size)[0].get()
             else {
                 environment.log("poster \(posterPath) unavailable: it is neither cached nor downloadable now")
                 return nil

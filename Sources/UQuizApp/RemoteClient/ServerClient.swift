@@ -10,12 +10,12 @@ public struct ServerClient: Sendable {
     public let baseURL: String
     /// The bearer token of this player on this server, if logged in.
     public let token: String?
-    let transport: any HTTPTransport
+    let transport: any BlockingHTTPTransport
     let retry: RetryPolicy
     let clock: ClientClock
 
     public init(
-        baseURL: String, token: String?, transport: any HTTPTransport, retry: RetryPolicy = .standard,
+        baseURL: String, token: String?, transport: any BlockingHTTPTransport, retry: RetryPolicy = .standard,
         clock: ClientClock = .live
     ) throws(ServerClientError) {
         var trimmed = baseURL
@@ -196,7 +196,7 @@ public struct ServerClient: Sendable {
         while true {
             attempt += 1
             do {
-                let reply = try transport.send(request)
+                let reply = try transport.sendBlocking(request)
                 let safeToRepeat = request.isIdempotent || reply.status == 429 || reply.status == 503
                 guard safeToRepeat, reply.status == 429 || reply.status >= 500 else { return reply }
                 let failure = RetryPolicy.Failure.reply(

@@ -25,11 +25,11 @@ public final class ImageServerReach: Sendable {
         self.state.withLock { $0 = state }
     }
 
-    /// Asks the image server for `probePath` (off the cooperative threads): any HTTP answer says it is reachable; no
+    /// Asks the image server for `probePath`: any HTTP answer says it is reachable; no
     /// answer (a name that does not resolve, a refused or timed-out connection, after the client's retries) that it
     /// is not. Without an image client, it is not.
     public func probe(_ client: @escaping @Sendable () throws -> TMDBClient) async {
-        let answer = try? await blockingWork { try client().downloadPosters([Self.probePath], size: "w92")[0] }
+        let answer = try? await client().downloadPosters([Self.probePath], size: "w92")[0]
         switch answer {
         case .success?, .failure(.http)?: record(.reachable)
         default: record(.unreachable)

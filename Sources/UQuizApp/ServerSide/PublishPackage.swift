@@ -133,7 +133,7 @@ public struct PublishPackage: Sendable {
                     stored.insert(poster)
                 }
                 quizzes.append(
-                    try create.quiz(
+                    try await create.quiz(
                         index, of: checked, resolved: resolved, language: language,
                         hasStoredPoster: { stored.contains($0) }, autoAreas: false, seed: 0))
             }

@@ -6,35 +6,24 @@ import PosterGrid
 import QuizCore
 import UQuizStorage
 
-/// Runs work that holds its thread (libcurl's transfers, file reads) on a dispatch queue, so that no thread of Swift's
-/// cooperative pool waits for it: that pool has one thread per core, and one held thread halves the server.
-func blockingWork<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result(catching: body)) }
-    }
-}
-
-/// Runs `body` off the cooperative threads (as `blockingWork`) for at most `deadline`: `nil` when it has not finished
-/// by then. The work goes on to its end on its thread, its result dropped; the caller does not wait for it.
-func blockingWork<T: Sendable>(deadline: Duration, _ body: @escaping @Sendable () throws -> T) async throws -> T? {
-    let answered = Mutex(false)
-    let result: Result<T, any Error>? = await withCheckedContinuation { continuation in
-        let once = { @Sendable (result: Result<T, any Error>?) in
-            let first = answered.withLock { done -> Bool in
-                defer { done = true }
-                return !done
-            }
-            if first { continuation.resume(returning: result) }
+/// What `body` returns within `deadline`, or `nil` when it has not by then: it is then cancelled (a TMDB transfer is
+/// stopped and its connection closed), and the caller does not wait for it to wind down.
+func withDeadline<T: Sendable>(
+    _ deadline: Duration, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T? {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: deadline)
+            return nil
         }
-        DispatchQueue.global().async { once(Result(catching: body)) }
-        let (seconds, attoseconds) = deadline.components
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { once(nil) }
+        defer { group.cancelAll() }
+        return try await group.next()!
     }
-    return try result?.get()
 }
 
 /// Movie search and look-up as the server does them: `MovieSearching`'s rules, with the catalog read through the
-/// server's asynchronous store and TMDB's transfers kept off the cooperative threads.
+/// server's asynchronous store and TMDB asked within the search deadline.
 struct ServerMovies: Sendable {
     let environment: SharingEnvironment
     /// How long a search waits for TMDB before the catalog answers instead.
@@ -47,12 +36,13 @@ struct ServerMovies: Sendable {
         let reason: OfflineReason
         if let client = try environment.app.movieClient() {
             do {
-                if let found = try await blockingWork(deadline: searchDeadline, {
-                    try client.search(query, language: language, page: page, year: year)
+                if let found = try await withDeadline(searchDeadline, {
+                    try await client.search(query, language: language, page: page, year: year)
                 }) {
                     try await store.upsertMovies(MovieSearching.catalogMovies(of: found, language: language))
                     return MovieSearching.tmdbAnswer(found)
                 }
+                client.recordUnanswered()
                 reason = .unreachable("TMDB did not answer within \(searchDeadline)")
             } catch let error as MovieSearchError {
                 reason = .unreachable(error.localizedDescription)
@@ -71,7 +61,7 @@ struct ServerMovies: Sendable {
         let client = try environment.app.movieClient()
         if case .tmdb(let id) = reference, let client {
             do {
-                let fetched = try await blockingWork { try MovieSearching.tmdbFacts(id: id, client: client, known: known) }
+                let fetched = try await MovieSearching.tmdbFacts(id: id, client: client, known: known)
                 let stored = try await store.upsertMovies([fetched.movie]).first ?? fetched.movie
                 return ResolvedMovie(movie: stored, genreIds: fetched.genreIds)
             } catch let error as MovieSearchError where error.isUnreachable {
@@ -90,7 +80,11 @@ struct ServerMovies: Sendable {
         var images: [PosterImage] = []
         if let id = movie.tmdbId, let client = try environment.app.movieClient() {
             do {
-                images = try await blockingWork(deadline: searchDeadline) { try client.posters(movieID: id, language: language) } ?? []
+                if let found = try await withDeadline(searchDeadline, { try await client.posters(movieID: id, language: language) }) {
+                    images = found
+                } else {
+                    client.recordUnanswered()
+                }
             } catch let error as MovieSearchError {
                 environment.app.log("TMDB gave no posters of movie \(id), using the catalog's: \(error.localizedDescription)")
             }
@@ -117,7 +111,7 @@ struct ServerMovies: Sendable {
 }
 
 /// A quiz's whole poster as the server reads it: a bundled or uploaded poster from the store, a TMDB poster from the
-/// poster cache or downloaded (off the cooperative threads).
+/// poster cache or downloaded.
 struct ServerPosters: Sendable {
     let environment: SharingEnvironment
 
@@ -133,14 +127,7 @@ struct ServerPosters: Sendable {
             guard let bytes else { throw .bundledPosterMissing }
             return bytes
         case .tmdb:
-            let loader = PosterLoader(environment: environment.app)
-            do {
-                return try await blockingWork { try loader.jpeg(posterPath: posterPath, source: source) }
-            } catch let error as PosterUnavailable {
-                throw error
-            } catch {
-                throw .downloadFailed("\(error)")
-            }
+            return try await PosterLoader(environment: environment.app).jpeg(posterPath: posterPath, source: source)
         }
     }
 

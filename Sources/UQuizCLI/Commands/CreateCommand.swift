@@ -65,7 +65,7 @@ struct CreateCommand: AsyncParsableCommand {
         let create = CreatePackage(environment: context.environment, levels: levels, geometry: geometry)
         let quizzes: [Quiz]
         do {
-            quizzes = try create.quizzes(
+            quizzes = try await create.quizzes(
                 of: checked, language: language, autoAreas: autoAreas, seed: seed ?? context.environment.randomSeed())
         } catch CreatePackageError.noPoster(let number, let movie) {
             throw CommandFailure(message: "quiz \(number): \(movie) has no poster; pick one with poster=")
@@ -115,7 +115,7 @@ struct CreateCommand: AsyncParsableCommand {
         let creator = InteractiveCreator(
             io: .terminal, context: context, create: create, language: try context.settings.language(flag: language),
             seed: seed ?? context.environment.randomSeed(), screen: screen)
-        guard let draft = try creator.run() else {
+        guard let draft = try await creator.run() else {
             print("Nothing saved.")
             return
         }

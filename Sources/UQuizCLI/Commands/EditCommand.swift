@@ -52,13 +52,13 @@ struct EditCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let library = PackageLibrary(environment: context.environment)
         if picksOnScreen {
-            try pickAreasOnScreen(quiz: quiz!, context: context, library: library)
+            try await pickAreasOnScreen(quiz: quiz!, context: context, library: library)
             return
         }
         let edits = try self.edits(original: try library.package(id))
         let edited: QuizPackage
         do {
-            edited = try library.edit(id, edits, levels: try context.settings.levelRules())
+            edited = try await library.edit(id, edits, levels: try context.settings.levelRules())
         } catch let problem as EditProblem {
             throw UsageError("\(Self.flag(problem.part)): \(problem.problem)")
         } catch let problem as PosterUnavailable {
@@ -68,7 +68,7 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     /// The area picker on the quiz's poster, starting from its areas; saved when the maker is done.
-    private func pickAreasOnScreen(quiz number: Int, context: AppContext, library: PackageLibrary) throws {
+    private func pickAreasOnScreen(quiz number: Int, context: AppContext, library: PackageLibrary) async throws {
         let package = try library.package(id)
         guard package.quizzes.indices.contains(number - 1) else {
             throw UsageError("there is no quiz \(number): the package has \(package.quizzes.count)")
@@ -82,16 +82,17 @@ struct EditCommand: AsyncParsableCommand {
         let limit = levels[package.level].areaCount
         let create = CreatePackage(environment: context.environment, levels: levels, geometry: quiz.geometry)
         let seed = context.environment.randomSeed()
-        guard let areas = screen.pickAreas(
+        let detail = await create.posterDetail(posterPath: quiz.posterPath, source: quiz.posterSource)
+        guard let areas = await screen.pickAreas(
             title: quiz.title, level: package.level, limit: limit, poster: (quiz.posterPath, quiz.posterSource),
             starting: quiz.areas, automatic: { existing in
-                create.automaticAreas(count: limit, posterPath: quiz.posterPath, source: quiz.posterSource, existing: existing, seed: seed)
+                create.automaticAreas(count: limit, existing: existing, seed: seed, detail: detail)
             })
         else {
             print("Nothing changed.")
             return
         }
-        let edited = try library.edit(id, [.areas(quiz: number, areas)], levels: levels)
+        let edited = try await library.edit(id, [.areas(quiz: number, areas)], levels: levels)
         print("Saved the areas of quiz \(number) (\(Wording.areas(areas))) to \"\(SafeText.clean(edited.title))\" (\(edited.shareCode)).")
     }
 

@@ -24,7 +24,7 @@ struct FetchPostersCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let database = try context.openDatabase()
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-        guard let report = try FetchPosters(environment: context.environment).run(
+        guard let report = try await FetchPosters(environment: context.environment).run(
             packageIDs: try packages.map { try database.packageID(for: $0) }, progress: bar.update)
         else {
             print("No TMDB posters to fetch: these packages use bundled posters.")

@@ -34,7 +34,7 @@ struct PostersCommand: AsyncParsableCommand {
         guard let client = try context.environment.movieClient() else {
             throw UsageError("posters needs TMDB: set TMDB_API_KEY or TMDB_READ_ACCESS_TOKEN")
         }
-        let posters = try client.posters(movieID: movieID, language: language)
+        let posters = try await client.posters(movieID: movieID, language: language)
         if json {
             print(try JSONOutput.string(posters.map {
                 Row(filePath: $0.filePath, language: $0.language, width: $0.width, height: $0.height,

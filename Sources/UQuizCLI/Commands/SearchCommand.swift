@@ -57,7 +57,7 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let language = try context.settings.language(flag: self.language)
-        let found = try MovieSearching(environment: context.environment).find(
+        let found = try await MovieSearching(environment: context.environment).find(
             query, language: language, page: page, year: year, offline: offline)
         let output = Output(
             source: found.offlineReason == nil ? "tmdb" : "catalog", offlineReason: found.offlineReason.map(Wording.offlineReason),

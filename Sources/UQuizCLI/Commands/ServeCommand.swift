@@ -68,6 +68,39 @@ package struct ServeCommand: AsyncParsableCommand {
             valueName: "milliseconds"))
     package var tmdbDeadline = 3000
     @Option(
+        help: ArgumentHelp(
+            "Calls to TMDB travelling at once; more wait their turn (1 to 1000).",
+            discussion: "Searches of many makers at once then never hold more than this many of TMDB's connections.",
+            valueName: "count"))
+    package var tmdbMaxInFlight = 32
+    @Option(
+        help: ArgumentHelp(
+            "A call to TMDB that has waited this long for its turn is not sent; a search answers from the catalog (10 to 60000).",
+            valueName: "milliseconds"))
+    package var tmdbQueueTimeout = 2000
+    @Option(
+        help: ArgumentHelp(
+            "Calls to TMDB started in any second at most, under TMDB's own limit of about 50 per address (1 to 10000).",
+            valueName: "count"))
+    package var tmdbRate = 50
+    @Option(
+        help: ArgumentHelp(
+            "Answers of TMDB kept in memory for reuse as their Cache-Control and ETag allow; the oldest go first (1 to 1000000).",
+            valueName: "count"))
+    package var tmdbCacheEntries = 10_000
+    @Option(
+        help: ArgumentHelp(
+            "After this many failures of TMDB in a row (timeouts, no connection, 5xx), stop asking it for a while (0: never stop; up to 1000).",
+            discussion: """
+                Searches then answer from the catalog at once; after --tmdb-breaker-cooldown seconds one call tries \
+                TMDB again, and its success resumes the calls.
+                """,
+            valueName: "count"))
+    package var tmdbBreakerFailures = 5
+    @Option(
+        help: ArgumentHelp("How long TMDB is not asked after --tmdb-breaker-failures failures (1 to 3600).", valueName: "seconds"))
+    package var tmdbBreakerCooldown = 30
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "The IP address of a reverse proxy in front of this server; repeat for several (default: none).",
@@ -179,6 +212,16 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (100...60_000).contains(tmdbDeadline) else {
             throw ValidationError("--tmdb-deadline must be from 100 to 60000 milliseconds")
         }
+        guard (1...1000).contains(tmdbMaxInFlight) else { throw ValidationError("--tmdb-max-in-flight must be from 1 to 1000") }
+        guard (10...60_000).contains(tmdbQueueTimeout) else {
+            throw ValidationError("--tmdb-queue-timeout must be from 10 to 60000 milliseconds")
+        }
+        guard (1...10_000).contains(tmdbRate) else { throw ValidationError("--tmdb-rate must be from 1 to 10000") }
+        guard (1...1_000_000).contains(tmdbCacheEntries) else {
+            throw ValidationError("--tmdb-cache-entries must be from 1 to 1000000")
+        }
+        guard (0...1000).contains(tmdbBreakerFailures) else { throw ValidationError("--tmdb-breaker-failures must be from 0 to 1000") }
+        guard (1...3600).contains(tmdbBreakerCooldown) else { throw ValidationError("--tmdb-breaker-cooldown must be from 1 to 3600") }
         guard (50...60_000).contains(dbDeadline) else {
             throw ValidationError("--db-deadline must be from 50 to 60000 milliseconds")
         }

@@ -119,7 +119,7 @@ struct SolveCommand: AsyncParsableCommand {
         let name = try context.settings.playerName(flag: player)
         let interruption = fullScreen ? Interruption { TerminalPlayer.restoreForGood() } : Interruption()
         let summary = try fullScreen
-            ? playOnScreen(plan, play: play, player: name, context: context, interruption: interruption, bell: bell)
+            ? await playOnScreen(plan, play: play, player: name, context: context, interruption: interruption, bell: bell)
             : play.run(
                 plan, player: name, timeScale: timeScale, input: LineSolveInput(interruption: interruption),
                 observer: linePrinter(plan))
@@ -139,10 +139,10 @@ struct SolveCommand: AsyncParsableCommand {
     /// Downloads the posters the play needs, then plays in the alternate screen.
     private func playOnScreen(
         _ plan: SolvePlan, play: PlayPackage, player: String, context: AppContext, interruption: Interruption, bell: Bell
-    ) throws -> SolveSummary {
+    ) async throws -> SolveSummary {
         var loader = PosterLoader(environment: context.environment)
         loader.willDownload = { count in Console.note("Downloading \(count) poster\(count == 1 ? "" : "s")…") }
-        let posters = loader.rasters(
+        let posters = await loader.rasters(
             for: plan.rounds.map { (plan.quizIDs[$0.number - 1], $0.quiz) }, language: plan.package.language, offline: offline)
         let screen = TerminalPlayer(
             posters: Dictionary(uniqueKeysWithValues: zip(plan.rounds.map(\.number), posters)), quizCount: plan.rounds.count,

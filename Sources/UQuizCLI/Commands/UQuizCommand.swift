@@ -207,16 +207,39 @@ package struct AppContext: Sendable {
     /// One TMDB client per process (it keeps its connections open); without credentials it still reaches the public
     /// image server.
     private static func imageClient(settings: Settings, logger: Logger) throws -> TMDBClient {
-        var log: (@Sendable (String) -> Void)?
-        if logger.logLevel <= .debug {
-            log = { message in logger.debug("\(message)") }
-        }
-        return TMDBClient(
+        TMDBClient(
             settings: try settings.tmdbSettings(),
             transport: try settings.transportOptions().liveTransport(),
             cache: HTTPCache(directory: try settings.cacheDirectory().appendingPathComponent("http")),
             retry: try settings.retryPolicy(),
-            log: log)
+            log: debugLog(logger))
+    }
+
+    private static func debugLog(_ logger: Logger) -> (@Sendable (String) -> Void)? {
+        guard logger.logLevel <= .debug else { return nil }
+        return { message in logger.debug("\(message)") }
+    }
+
+    /// The environment of `uquiz serve`: the command's, with a TMDB client made for many makers at once (bounded
+    /// transfers, paced under TMDB's rate, answers kept in memory rather than in files, and a breaker that stops
+    /// asking a failing TMDB).
+    package func servingEnvironment(_ serve: ServeCommand) throws -> AppEnvironment {
+        var transport = try settings.transportOptions()
+        transport.maxTransfersInFlight = serve.tmdbMaxInFlight
+        transport.maxConnectionsPerHost = serve.tmdbMaxInFlight
+        transport.queueTimeout = Double(serve.tmdbQueueTimeout) / 1000
+        let client = TMDBClient(
+            settings: try settings.tmdbSettings(), transport: transport.liveTransport(),
+            cache: MemoryResponseCache(capacity: serve.tmdbCacheEntries), retry: try settings.retryPolicy(),
+            limiter: RequestPacer(limit: serve.tmdbRate),
+            breaker: serve.tmdbBreakerFailures == 0
+                ? nil
+                : CircuitBreaker(policy: .init(failures: serve.tmdbBreakerFailures, cooldown: .seconds(serve.tmdbBreakerCooldown))),
+            log: Self.debugLog(logger))
+        var environment = self.environment
+        environment.movieClient = { client.settings.credentials == nil ? nil : client }
+        environment.imageClient = { client }
+        return environment
     }
 }
 

@@ -28,10 +28,32 @@ struct CreatorScreen {
     }
 
     /// The poster's cells, or why it cannot be shown (in words, escaped).
-    func raster(path: String, source: PosterSource) -> (CellRaster?, String?) {
-        switch loader.raster(posterPath: path, source: source, geometry: geometry) {
+    func raster(path: String, source: PosterSource) async -> (CellRaster?, String?) {
+        await Self.raster(loader: loader, geometry: geometry, path: path, source: source)
+    }
+
+    private static func raster(
+        loader: PosterLoader, geometry: GridGeometry, path: String, source: PosterSource
+    ) async -> (CellRaster?, String?) {
+        switch await loader.raster(posterPath: path, source: source, geometry: geometry) {
         case .success(let raster): (raster, nil)
         case .failure(let problem): (nil, SafeText.clean(Wording.posterUnavailable(problem)))
+        }
+    }
+
+    /// The cells of every poster, fetched at once before a screen that shows them starts reading keys.
+    func rasters(_ posters: [(path: String, source: PosterSource)]) async -> [(CellRaster?, String?)] {
+        let loader = loader
+        let geometry = geometry
+        return await withTaskGroup(of: (Int, (CellRaster?, String?)).self) { group in
+            for (index, poster) in posters.enumerated() {
+                group.addTask {
+                    (index, await Self.raster(loader: loader, geometry: geometry, path: poster.path, source: poster.source))
+                }
+            }
+            var rasters = [(CellRaster?, String?)](repeating: (nil, nil), count: posters.count)
+            for await (index, raster) in group { rasters[index] = raster }
+            return rasters
         }
     }
 
@@ -39,8 +61,8 @@ struct CreatorScreen {
     func pickAreas(
         title: String, level: Level, limit: Int, poster: (path: String, source: PosterSource), starting: [Cell],
         automatic: ([Cell]) -> [Cell]
-    ) -> [Cell]? {
-        let (raster, problem) = raster(path: poster.path, source: poster.source)
+    ) async -> [Cell]? {
+        let (raster, problem) = await raster(path: poster.path, source: poster.source)
         let picker = AreaPickerLoop(
             screen: FullScreen(colourMode: colourMode), poster: raster, posterProblem: problem,
             stageDuration: stageDuration(level))
@@ -51,11 +73,12 @@ struct CreatorScreen {
 
     /// Plays each quiz's reveal as a solver sees it, one after the other; any key goes on to the next, Esc or `q`
     /// stops.
-    func playPreviews(of quizzes: [Quiz], level: Level) {
+    func playPreviews(of quizzes: [Quiz], level: Level) async {
+        let rasters = await rasters(quizzes.map { ($0.posterPath, $0.posterSource) })
         let screen = FullScreen(colourMode: colourMode)
         screen.run {
             for (index, quiz) in quizzes.enumerated() {
-                let (raster, problem) = raster(path: quiz.posterPath, source: quiz.posterSource)
+                let (raster, problem) = rasters[index]
                 let state = AreaPickerState(
                     title: "quiz \(index + 1)/\(quizzes.count), \(quiz.title)", geometry: quiz.geometry, limit: quiz.areas.count,
                     starting: quiz.areas)
@@ -67,7 +90,8 @@ struct CreatorScreen {
     }
 
     /// Shows a movie's posters side by side; the index of the one chosen, or `nil` to keep the primary poster.
-    func choosePoster(of movie: String, posters: [PosterImage]) -> Int? {
+    func choosePoster(of movie: String, posters: [PosterImage]) async -> Int? {
+        let loaded = await rasters(posters.map { ($0.filePath, .tmdb) })
         let screen = FullScreen(colourMode: colourMode)
         var rasters: [Int: (raster: CellRaster?, problem: String?)] = [:]
         var state = PosterChoiceState(labels: posters.enumerated().map { index, poster in
@@ -77,7 +101,7 @@ struct CreatorScreen {
             while state.outcome == nil {
                 let size = screen.size()
                 for index in PickerFrame.visiblePosters(state, columns: size.columns) where rasters[index] == nil {
-                    rasters[index] = raster(path: posters[index].filePath, source: .tmdb)
+                    rasters[index] = loaded[index]
                 }
                 screen.draw(PickerFrame.posterChoice(state, movie: movie, posters: rasters, geometry: geometry, size: size))
                 guard let bytes = screen.read(timeout: 250) else { continue }
