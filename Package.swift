@@ -147,6 +147,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // Request heads as the HTTP/1.1 decoder makes them, before Hummingbird does (RequestHeadDeadline.swift).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The thread pool poster files and JPEG cuts run on (ThreadPoolWork.swift).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // Header names Hummingbird does not re-export (`X-Request-Id`).
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The web player's asset version, a hash of its files.

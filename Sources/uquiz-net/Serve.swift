@@ -44,8 +44,10 @@ extension ServeCommand {
             return MetricsEndpoint(registry: registry, token: token)
         }
         let database = try openDatabase(context, logger: logger)
+        var useCases = try context.servingEnvironment(self)
+        useCases.blockingWork = ThreadPoolWork()
         let environment = ServerEnvironment(
-            sharing: SharingEnvironment(app: try context.servingEnvironment(self), store: { database.store }),
+            sharing: SharingEnvironment(app: useCases, store: { database.store }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
         var configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
         configuration.metrics = metrics

@@ -320,7 +320,7 @@ private func configure(
         uquiz_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
         body.withUnsafeBytes { bytes in
             let empty: UInt8 = 0
-            withUnsafePointer(to: empty) { nothing in
+            _ = withUnsafePointer(to: empty) { nothing in
                 uquiz_easy_setopt_pointer(
                     handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(nothing)))
             }

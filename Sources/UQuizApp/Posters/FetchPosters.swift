@@ -40,7 +40,7 @@ public struct FetchPosters: Sendable {
         // /configuration needs credentials; without them the TMDB size named after the width is the best guess.
         var size = "w\(width)"
         if client.settings.credentials != nil, let sizes = try? await client.imageConfiguration() {
-            size = sizes.posterSize(atLeast: width) ?? size
+            size = sizes.posterSize(atLeast: width)
         }
         let fetcher = PosterFetcher(client: client, cache: try environment.posterCache(), size: size, isPoster: JPEG.isReadable)
         let outcomes = await fetcher.fetch(

@@ -140,14 +140,16 @@ public struct PosterLoader: Sendable {
                 return nil
             }
             let size = "w\(width)"
-            if let cached = cache.data(for: posterPath, size: size) { return cached }
+            if let cached = try? await environment.blockingWork.run({ cache.data(for: posterPath, size: size) }) {
+                return cached
+            }
             guard let client = try? environment.imageClient(),
                 let data = try? await client.downloadPosters([posterPath], size: size)[0].get()
             else {
                 environment.log("poster \(posterPath) unavailable: it is neither cached nor downloadable now")
                 return nil
             }
-            try? cache.store(data, for: posterPath, size: size)
+            _ = try? await environment.blockingWork.run { try cache.store(data, for: posterPath, size: size) }
             return data
         }
     }
