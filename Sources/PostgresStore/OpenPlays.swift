@@ -3,7 +3,7 @@ import UQuizStorage
 
 /// Open plays and rate buckets: what several server instances must see alike (see `OpenPlayRecord`).
 extension PostgresQuizStore {
-    /// Inserts a new open play; refused with `OpenPlayRefusal.full`, `.dailyOpen` or `.outdatedPlan`. The package's
+    /// Inserts a new open play; refused with `OpenPlayRefusal.full`, `.dailyOpen`, `.packageOpen` or `.outdatedPlan`. The package's
     /// row is locked while this is checked, as `updatePublished` locks it. One round trip: the checks and the insert
     /// are the database function `uquiz_start_open_play` (migration pg3), called outside any transaction and
     /// made again if the connection fails (the play's id, new and random, tells a start that went through).
@@ -29,6 +29,7 @@ extension PostgresQuizStore {
         case "outdated": throw OpenPlayRefusal.outdatedPlan
         case "full": throw OpenPlayRefusal.full
         case let daily where daily.hasPrefix("daily "): throw OpenPlayRefusal.dailyOpen(playId: String(daily.dropFirst(6)))
+        case let open where open.hasPrefix("open "): throw OpenPlayRefusal.packageOpen(playId: String(open.dropFirst(5)))
         default:
             throw StoreError.unavailable(detail: "\(redactedURL): the player's daily play kept starting and ending")
         }

@@ -610,6 +610,7 @@ extension PostgresQuizStore {
                 WHERE stored_at IS NOT NULL AND stored_at < $1
                   AND NOT EXISTS (SELECT 1 FROM quiz WHERE quiz.poster_source = 'bundled' AND quiz.poster_path = poster_image.file_name)
                   AND NOT EXISTS (SELECT 1 FROM movie WHERE movie.bundled_poster = poster_image.file_name)
+                  AND NOT EXISTS (SELECT 1 FROM draft WHERE strpos(draft.document, poster_image.file_name) > 0)
                 RETURNING file_name
                 """, [.text(Self.timestamp(date))]
             ).map { try $0.string("file_name") }

@@ -18,6 +18,14 @@ extension AppDatabase {
         {
             throw OpenPlayRefusal.dailyOpen(playId: open)
         }
+        if record.dailyDay == nil,
+            let open = try String.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT id FROM openPlay WHERE playerId = ? AND packageId = ? AND dailyDay IS NULL LIMIT 1"),
+                arguments: [record.playerId, record.packageId])
+        {
+            throw OpenPlayRefusal.packageOpen(playId: open)
+        }
         let playable = try Int64.fetchAll(
             db.cachedStatement(
                 sql: """

@@ -225,6 +225,7 @@ extension AppDatabase {
                 WHERE storedAt IS NOT NULL AND storedAt < ?
                   AND NOT EXISTS (SELECT 1 FROM quiz WHERE quiz.posterSource = 'bundled' AND quiz.posterPath = posterImage.fileName)
                   AND NOT EXISTS (SELECT 1 FROM movie WHERE movie.bundledPoster = posterImage.fileName)
+                  AND NOT EXISTS (SELECT 1 FROM draft WHERE instr(draft.document, posterImage.fileName) > 0)
                 RETURNING fileName
                 """,
             arguments: [timestamp(date)])

@@ -390,6 +390,10 @@ enum Schema {
                     END;
                     """)
         }
+        migrator.registerMigration("v18-one-open-play-per-package") { db in
+            // A play start looks for the player's open play of the package (one at a time).
+            try db.create(index: "openPlay_on_playerId_packageId", on: "openPlay", columns: ["playerId", "packageId"])
+        }
         return migrator
     }
 }

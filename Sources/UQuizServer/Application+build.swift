@@ -375,7 +375,8 @@ struct UnusedUploadSweep: Service {
     let logger: Logger
 
     func run() async throws {
-        await repeatUntilShutdown(every: .seconds(3600)) {
+        // The first sweep an hour after the start: by then the store's migrations have run.
+        await repeatUntilShutdown(every: .seconds(3600), waitingFirst: true) {
             do {
                 let removed = try await UploadPoster.removeUnused(environment: environment, grace: grace)
                 if !removed.isEmpty { logger.info("removed \(removed.count) uploaded posters no quiz uses") }

@@ -28,8 +28,9 @@ struct PlayRoutes {
         packages.post("{code}/plays") { request, context in
             let player = try await request.authenticatedPlayer(environment)
             try await Self.take(playStarts, for: player)
-            let view = try await plays.start(shareCode: try context.parameters.require("code"), by: player)
-            return Self.created(view)
+            let start = try await plays.start(shareCode: try context.parameters.require("code"), by: player)
+            // The player's open play of the package, resumed, is no new resource.
+            return start.resumed ? JSONBody.response(ServerAPI.PlayState(start.view)) : Self.created(start.view)
         }
         packages.get("{code}/leaderboard") { request, context in try await leaderboard(request, context) }
 

@@ -109,6 +109,9 @@ public enum OpenPlayRefusal: Error, Equatable, Sendable {
     case full
     /// The player has an open play of that day's daily quiz (its id).
     case dailyOpen(playId: String)
+    /// The player has an open play of the package (its id): a player plays a package once at a time, so that skips in
+    /// one play cannot show the answers typed into another.
+    case packageOpen(playId: String)
     /// The package's quizzes with areas are no longer the ones the play was planned on: plan again.
     case outdatedPlan
 }

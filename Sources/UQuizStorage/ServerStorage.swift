@@ -93,7 +93,8 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
 /// take any request of a play. Every method is one transaction.
 public protocol OpenPlayStorage: Sendable {
     /// Inserts a new open play. Refused with `OpenPlayRefusal.full` when `maxOpen` plays are open, `.dailyOpen` when
-    /// the player has an open play of the same daily day, `.outdatedPlan` when the package's quizzes with areas, in
+    /// the player has an open play of the same daily day, `.packageOpen` when (not a daily play) the player has an open
+    /// play of the same package, `.outdatedPlan` when the package's quizzes with areas, in
     /// order (or, for a daily play, the one quiz), are no longer `record.quizIds`. The package's row is locked while
     /// this is checked, as `updatePublished` locks it, so a play never starts on quizzes being replaced.
     func insertOpenPlay(_ record: OpenPlayRecord, maxOpen: Int) async throws

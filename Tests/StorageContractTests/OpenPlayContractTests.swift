@@ -50,8 +50,9 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
             try await store.insertOpenPlay(record, maxOpen: 2)
             #expect(try await store.openPlay(id: "p1") == record)
             #expect(try await store.openPlay(id: "nope") == nil)
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
             await #expect(throws: OpenPlayRefusal.outdatedPlan) {
-                try await store.insertOpenPlay(openRecord(id: "p2", player: ann, packageId: id, quizIds: quizzes.reversed()), maxOpen: 5)
+                try await store.insertOpenPlay(openRecord(id: "p2", player: bob, packageId: id, quizIds: quizzes.reversed()), maxOpen: 5)
             }
             try await store.insertOpenPlay(openRecord(id: "d1", player: ann, packageId: id, quizIds: [quizzes[1]], daily: "2026-11-23"), maxOpen: 5)
             #expect(try await store.openDailyPlayId(playerId: ann.id, day: "2026-11-23") == "d1")
@@ -68,6 +69,42 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
             #expect(try await store.openPlayCount(packageId: id) == 2)
             #expect(try await store.openPlayCount(packageId: id + 1) == 0)
             #expect(try await store.openPlayCount(packageId: nil) == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPlayerPlaysAPackageOnceAtATime(_ kind: StoreKind) async throws {
+        try await withOneOpenPlay(kind) { store, id, quizzes, ann in
+            await #expect(throws: OpenPlayRefusal.packageOpen(playId: "p1")) {
+                try await store.insertOpenPlay(openRecord(id: "p2", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+            }
+            // The daily quiz drawn from the package, and another player's play, are no second play of Ann's.
+            try await store.insertOpenPlay(
+                openRecord(id: "d1", player: ann, packageId: id, quizIds: [quizzes[0]], daily: "2026-11-23"), maxOpen: 5)
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            try await store.insertOpenPlay(openRecord(id: "b1", player: bob, packageId: id, quizIds: quizzes), maxOpen: 5)
+            // Once her play is recorded, she may play the package again.
+            _ = try await store.updateOpenPlay(id: "p1") { _ in
+                ((), .finish(finishedPlay("p1", packageId: id, player: ann, quizId: quizzes[0])))
+            }
+            try await store.insertOpenPlay(openRecord(id: "p3", player: ann, packageId: id, quizIds: quizzes), maxOpen: 5)
+            #expect(try await store.openPlay(id: "p3") != nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func startsOfOnePlayerAndPackageAtOnceLeaveOnePlayOpen(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
+            let quizzes = try await store.quizIDs(packageId: id)
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let outcomes = await atOnce(8) { index in
+                try await store.insertOpenPlay(openRecord(id: "p\(index)", player: ann, packageId: id, quizIds: quizzes), maxOpen: 100)
+            }
+            #expect(outcomes.values.count == 1)
+            #expect(outcomes.failures.count == 7)
+            #expect(outcomes.failures.allSatisfy { if case .packageOpen? = $0 as? OpenPlayRefusal { true } else { false } })
+            #expect(try await store.openPlayCount(packageId: id) == 1)
         }
     }
 
@@ -113,8 +150,13 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
             let firstQuizzes = try await store.quizIDs(packageId: first)
             let secondQuizzes = try await store.quizIDs(packageId: second)
             let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            // Ann's plays, then each of another player (a player plays a package once at a time).
+            var players = 0
             func start(_ id: String, on package: Int64, _ quizzes: [Int64]) async throws {
-                try await store.insertOpenPlay(openRecord(id: id, player: ann, packageId: package, quizIds: quizzes), maxOpen: 3)
+                players += 1
+                let player = players <= 2
+                    ? ann : try await store.insertPlayer(name: "P\(players)", tokenHash: tokenHash(UInt8(10 + players)), at: Date())
+                try await store.insertOpenPlay(openRecord(id: id, player: player, packageId: package, quizIds: quizzes), maxOpen: 3)
             }
             try await start("p1", on: first, firstQuizzes)
             try await start("p2", on: second, secondQuizzes)
@@ -199,9 +241,9 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
         try await withStore(kind) { store in
             let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 1), on: store)
             let quizzes = try await store.quizIDs(packageId: id)
-            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
-            for (name, endsBy) in [("late", 9_000), ("first", 1_000), ("second", 2_000), ("third", 3_000)] {
-                try await store.insertOpenPlay(openRecord(id: name, player: ann, packageId: id, quizIds: quizzes, endsBy: Int64(endsBy)), maxOpen: 10)
+            for (index, (name, endsBy)) in [("late", 9_000), ("first", 1_000), ("second", 2_000), ("third", 3_000)].enumerated() {
+                let player = try await store.insertPlayer(name: name, tokenHash: tokenHash(UInt8(1 + index)), at: Date())
+                try await store.insertOpenPlay(openRecord(id: name, player: player, packageId: id, quizIds: quizzes, endsBy: Int64(endsBy)), maxOpen: 10)
             }
             #expect(try await store.overdueOpenPlays(before: 5_000, limit: 10) == ["first", "second", "third"])
             #expect(try await store.overdueOpenPlays(before: 5_000, limit: 2) == ["first", "second"])

@@ -169,6 +169,10 @@ import Testing
             #expect(try await upload("upload-a.jpg", 600, by: ann) == .existing)
             #expect(try await upload("upload-b.jpg", 600, by: bob) == .stored)
             #expect(try await upload("upload-c.jpg", 100, by: bob, at: day.addingTimeInterval(7200)) == .stored)
+            #expect(try await upload("upload-d.jpg", 100, by: bob) == .stored)
+            // A draft names d: a maker's work in progress keeps its upload.
+            _ = try await store.insertDraft(
+                playerId: bob.id, document: #"{"title": "Mine", "quizzes": [{"poster": "upload-d.jpg"}]}"#, at: day, limit: 10)
             #expect(try await store.bundledPoster(fileName: "upload-b.jpg") != nil)
             // A quiz uses a; b and c are used by none; c is newer than the cut-off.
             var package = makePackage(code: "AAAAA2", quizzes: 1)
@@ -180,6 +184,7 @@ import Testing
             #expect(try await store.bundledPoster(fileName: "upload-b.jpg") == nil)
             #expect(try await store.bundledPoster(fileName: "upload-a.jpg") != nil)
             #expect(try await store.bundledPoster(fileName: "upload-c.jpg") != nil)
+            #expect(try await store.bundledPoster(fileName: "upload-d.jpg") != nil)
         }
     }
 

@@ -169,6 +169,36 @@ struct PlayTests {
         }
     }
 
+    /// One token, two plays of a package: skipping through one shows the answers, which the other would then rank
+    /// with. A start while the player's play of the package is open resumes that play instead.
+    @Test func aSecondStartResumesThePlayStillOpen() async throws {
+        let server = try TestServer()
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let alice = try await client.newPlayer("Alice")
+            let started = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: alice)
+            #expect(started.status == .created)
+            let id = try #require(started.json["id"] as? String)
+            clock.advance(Self.interlude)
+            #expect(try await client.send(.post, "/v1/plays/\(id)/skips", json: ["quiz": 1], token: alice).status == .ok)
+            let again = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: alice)
+            #expect(again.status == .ok, "resumed, not created")
+            #expect(again.json["id"] as? String == id)
+            #expect(again.headers[.location] == nil)
+            #expect(again.quizzes[0]["status"] as? String == "skipped", "the play as it stands")
+            // Another player starts a play of their own.
+            let bob = try await client.newPlayer("Bob")
+            let bobs = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: bob)
+            #expect(bobs.status == .created && bobs.json["id"] as? String != id)
+            // Once Alice's play has ended, her next start is a new play.
+            clock.advance(.seconds(3600))
+            let later = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: alice)
+            #expect(later.status == .created && later.json["id"] as? String != id)
+            let ended = try await client.send(.get, "/v1/plays/\(id)", token: alice)
+            #expect(ended.play["finished"] as? Bool == true)
+        }
+    }
+
     @Test func guessesAreJudgedAndScoredFromTheServerClockAlone() async throws {
         let server = try TestServer()
         let clock = ManualClock()
@@ -384,16 +414,17 @@ struct PlayTests {
             var tokens: [String] = []
             for index in 0..<(RateLimit.playerCreation.burst * 3) { tokens.append(try await client.newPlayer("P\(index)")) }
             let token = tokens[0]
-            var plays: [String] = []
-            for _ in 0..<(RateLimit.playStarts.burst * 3) {
+            // One player's starts of one package resume its open play: each start counts all the same.
+            for index in 0..<(RateLimit.playStarts.burst * 3) {
                 let started = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token)
-                #expect(started.status == .created)
-                plays.append(try #require(started.json["id"] as? String))
+                #expect(started.status == (index == 0 ? .created : .ok))
             }
+            let play = try #require(
+                try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).json["id"] as? String)
             clock.advance(Self.interlude)
             for index in 0..<(RateLimit.guesses.burst * 5) {
                 let guessed = try await client.send(
-                    .post, "/v1/plays/\(plays[index % plays.count])/guesses", json: ["quiz": 1, "text": "Cats"], token: token)
+                    .post, "/v1/plays/\(play)/guesses", json: ["quiz": 1, "text": "Cats"], token: token)
                 #expect(guessed.status == .ok, "guess \(index): \(guessed.text)")
             }
         }
@@ -404,8 +435,9 @@ struct PlayTests {
         let limits = ServerConfiguration(playStarts: RateLimit(burst: 2, interval: .seconds(6)))
         try await TestServer().test(configuration: limits, monotonicNow: clock.now) { client in
             let token = try await client.newPlayer()
-            for _ in 0..<2 {
-                #expect(try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).status == .created)
+            // The second start resumes the first play; it counts all the same.
+            for expected in [HTTPResponse.Status.created, .ok] {
+                #expect(try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).status == expected)
             }
             let limited = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token)
             #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] == "6")
@@ -416,11 +448,11 @@ struct PlayTests {
         let clock = ManualClock()
         let configuration = ServerConfiguration(plays: PlayRules(maxOpenPlays: 2))
         try await TestServer().test(configuration: configuration, monotonicNow: clock.now) { client in
-            let token = try await client.newPlayer()
-            for _ in 0..<2 {
+            for name in ["A", "B"] {
+                let token = try await client.newPlayer(name)
                 #expect(try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token).status == .created)
             }
-            let full = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: token)
+            let full = try await client.send(.post, "/v1/packages/\(silentClassics)/plays", token: try await client.newPlayer("C"))
             #expect(full.status == .serviceUnavailable && full.headers[.retryAfter] == "30")
             #expect(full.errorMessage.contains("try again later"))
         }

@@ -164,8 +164,16 @@ public final class ServerPlays: Sendable {
 
     // MARK: - Starting
 
-    /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now.
-    public func start(shareCode: String, by player: Player) async throws -> PlayView {
+    /// A play started, or the player's open play of the package resumed: a player plays a package once at a time, so
+    /// that what one play shows (a skip shows the answer) cannot be typed into another.
+    public struct Start: Sendable {
+        public var view: PlayView
+        public var resumed: Bool
+    }
+
+    /// Starts a play of the package `shareCode` (any case) for `player`, on the server's clock from now, or resumes
+    /// the player's play of it that is still open.
+    public func start(shareCode: String, by player: Player) async throws -> Start {
         let key = shareCode.uppercased()
         let kept = packageIds.value(for: key, at: now())
         return try await beginOnFreshPlan { fresh in
@@ -183,6 +191,20 @@ public final class ServerPlays: Sendable {
         }
     }
 
+    /// Starts a play of `plan`, or resumes the player's open play of its package; one that has just ended is recorded
+    /// by being looked at, and a new one starts.
+    private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> Start {
+        for _ in 0..<3 {
+            do {
+                return Start(view: try await beginNew(plan: plan, player: player, daily: daily), resumed: false)
+            } catch OpenPlayRefusal.packageOpen(let playId) {
+                let open = try await view(playId: playId, by: player)
+                if !open.finished { return Start(view: open, resumed: true) }
+            }
+        }
+        throw PlayError.packageChanging
+    }
+
     /// Starts today's daily quiz for `player`: a play of that one quiz, once per player and day.
     public func startDaily(by player: Player) async throws -> PlayView {
         let choice = try await today()
@@ -196,12 +218,12 @@ public final class ServerPlays: Sendable {
             try await begin(
                 plan: try await plan(packageId: packageId, fresh: fresh).restricted(to: quizId), player: player,
                 daily: (choice.day, choice.number))
-        }
+        }.view
     }
 
     /// Runs `start`, on a plan read fresh from the store when the store found the cached one outdated (its owner
     /// replaced the quizzes meanwhile); a package that keeps changing that fast is refused for now.
-    private func beginOnFreshPlan(_ start: (_ fresh: Bool) async throws -> PlayView) async throws -> PlayView {
+    private func beginOnFreshPlan(_ start: (_ fresh: Bool) async throws -> Start) async throws -> Start {
         for attempt in 0..<3 {
             do { return try await start(attempt > 0) } catch OpenPlayRefusal.outdatedPlan { continue }
         }
@@ -220,7 +242,7 @@ public final class ServerPlays: Sendable {
         packageIds.removeAll { _ in true }
     }
 
-    private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
+    private func beginNew(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
         guard !plan.rounds.isEmpty else { throw PlayError.nothingToPlay }
         let instant = currentInstant()
         let record = OpenPlayRecord(
