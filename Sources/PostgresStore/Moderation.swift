@@ -3,7 +3,7 @@ import UQuizStorage
 
 /// Reports, hidden packages and banned players, as AppDatabase's Moderation.swift.
 extension PostgresQuizStore: ModerationStorage {
-    public func insertReport(_ report: NewReport, hideAfter: Int?, at date: Date) async throws -> ReportFiled {
+    public func insertReport(_ report: NewReport, autoHide: AutoHide?, at date: Date) async throws -> ReportFiled {
         let (key, packageId, room) = (report.target.key, report.target.packageId, report.target.room)
         let at = Self.timestamp(date)
         return try await write { session in
@@ -27,7 +27,31 @@ extension PostgresQuizStore: ModerationStorage {
                 "SELECT COUNT(DISTINCT reporter_id) AS n FROM report WHERE target_kind = $1 AND target_key = $2",
                 [.text(report.target.kind), .text(key)])!.int("n")
             var hidden = false
-            if let packageId, let hideAfter, reporters >= hideAfter {
+            if let packageId, let autoHide, reporters >= autoHide.reporters,
+                try await session.one(
+                    """
+                    SELECT COUNT(DISTINCT r.reporter_id) AS n FROM report r JOIN player ON player.id = r.reporter_id
+                    WHERE r.target_kind = $1 AND r.target_key = $2 AND player.created_at <= $3
+                      AND r.created_at > COALESCE(
+                          (SELECT MAX(a.at) FROM moderation_action a JOIN package ON package.share_code = a.target
+                           WHERE a.kind = 'restore' AND package.id = $4), '')
+                      AND (SELECT COUNT(*) FROM (SELECT 1 FROM play WHERE play.player_id = r.reporter_id LIMIT $5) AS made) >= $5
+                    """,
+                    [
+                        .text(report.target.kind), .text(key), .text(Self.timestamp(autoHide.madeBy)), .int(packageId),
+                        .int(Int64(autoHide.reporterPlays)),
+                    ])!.int("n") >= autoHide.reporters,
+                try await session.one(
+                    """
+                    SELECT package.origin = 'seed'
+                        OR COALESCE((SELECT plays FROM package_tally WHERE package_id = package.id), 0) >= $1
+                        OR EXISTS (SELECT 1 FROM daily JOIN quiz ON quiz.id = daily.quiz_id
+                                   WHERE daily.day = $2 AND quiz.package_id = package.id) AS protected
+                    FROM package WHERE package.id = $3
+                    """,
+                    [.int(Int64(autoHide.protectedPlays)), .text(autoHide.day), .int(packageId)]
+                )?.bool("protected") == false
+            {
                 let hid = try await session.one(
                     """
                     INSERT INTO hidden_package (package_id, reason, hidden_at) VALUES ($1, $2, $3)

@@ -4,7 +4,7 @@ import UQuizStorage
 
 /// Reports, hidden packages and banned players (`ModerationStorage`), each inside the transaction it is handed.
 extension AppDatabase {
-    static func insertReport(_ report: NewReport, hideAfter: Int?, at date: Date, in db: Database) throws -> ReportFiled {
+    static func insertReport(_ report: NewReport, autoHide: AutoHide?, at date: Date, in db: Database) throws -> ReportFiled {
         let (key, packageId, room) = (report.target.key, report.target.packageId, report.target.room)
         try db.execute(
             sql: """
@@ -22,7 +22,32 @@ extension AppDatabase {
             db, sql: "SELECT COUNT(DISTINCT reporterId) FROM report WHERE targetKind = ? AND targetKey = ?",
             arguments: [report.target.kind, key])!
         var hidden = false
-        if let packageId, let hideAfter, reporters >= hideAfter {
+        if let packageId, let autoHide, reporters >= autoHide.reporters,
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(DISTINCT r.reporterId) FROM report r JOIN player ON player.id = r.reporterId
+                    WHERE r.targetKind = ? AND r.targetKey = ? AND player.createdAt <= ?
+                      AND r.createdAt > COALESCE(
+                          (SELECT MAX(a.at) FROM moderationAction a JOIN package ON package.shareCode = a.target
+                           WHERE a.kind = 'restore' AND package.id = ?), '')
+                      AND (SELECT COUNT(*) FROM (SELECT 1 FROM play WHERE play.playerId = r.reporterId LIMIT ?)) >= ?
+                    """,
+                arguments: [
+                    report.target.kind, key, timestamp(autoHide.madeBy), packageId, autoHide.reporterPlays,
+                    autoHide.reporterPlays,
+                ])! >= autoHide.reporters,
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT package.origin = 'seed'
+                        OR COALESCE((SELECT plays FROM packageTally WHERE packageId = package.id), 0) >= ?
+                        OR EXISTS (SELECT 1 FROM daily JOIN quiz ON quiz.id = daily.quizId
+                                   WHERE daily.day = ? AND quiz.packageId = package.id)
+                    FROM package WHERE package.id = ?
+                    """,
+                arguments: [autoHide.protectedPlays, autoHide.day, packageId]) == false
+        {
             try db.execute(
                 sql: "INSERT INTO hiddenPackage (packageId, reason, hiddenAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [packageId, HiddenReason.reports.rawValue, timestamp(date)])
@@ -166,8 +191,8 @@ extension AppDatabase {
 }
 
 extension SQLiteServerStore: ModerationStorage {
-    public func insertReport(_ report: NewReport, hideAfter: Int?, at date: Date) async throws -> ReportFiled {
-        try await write { db in try AppDatabase.insertReport(report, hideAfter: hideAfter, at: date, in: db) }
+    public func insertReport(_ report: NewReport, autoHide: AutoHide?, at date: Date) async throws -> ReportFiled {
+        try await write { db in try AppDatabase.insertReport(report, autoHide: autoHide, at: date, in: db) }
     }
 
     public func reportedTargets(limit: Int) async throws -> [ReportedTarget] {

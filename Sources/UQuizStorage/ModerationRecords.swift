@@ -61,6 +61,29 @@ public struct NewReport: Sendable {
     }
 }
 
+/// When reports hide a package by themselves, pending a moderator's review: reports of players with standing, since
+/// the package was last restored, and never a package many people play.
+public struct AutoHide: Sendable, Equatable {
+    /// Distinct reporters with standing needed.
+    public var reporters: Int
+    /// A reporter has standing when their player was made at or before this and has finished `reporterPlays` plays:
+    /// guests made a moment ago, or made only to report, do not count.
+    public var madeBy: Date
+    public var reporterPlays: Int
+    /// Packages with at least this many plays, bundled packages and the package of the daily quiz of `day` are never
+    /// hidden by reports (a moderator still sees them reported).
+    public var protectedPlays: Int
+    public var day: String
+
+    public init(reporters: Int, madeBy: Date, reporterPlays: Int, protectedPlays: Int, day: String) {
+        self.reporters = reporters
+        self.madeBy = madeBy
+        self.reporterPlays = reporterPlays
+        self.protectedPlays = protectedPlays
+        self.day = day
+    }
+}
+
 /// What became of a report (`ModerationStorage.insertReport`).
 public enum ReportFiled: Equatable, Sendable {
     /// Stored; `reporters` distinct players have reported the target now, and `hidden` says whether this report
@@ -174,10 +197,10 @@ public struct BanChange: Equatable, Sendable {
 
 /// Reports, hidden packages and banned players: what moderation keeps, shared by every instance on the store.
 public protocol ModerationStorage: Sendable {
-    /// Stores a report unless its reporter reported the target already; a package reported by `hideAfter` distinct
-    /// players (or more) and not hidden yet is hidden with `HiddenReason.reports` in the same transaction, the
-    /// hiding recorded as an action of "server".
-    func insertReport(_ report: NewReport, hideAfter: Int?, at date: Date) async throws -> ReportFiled
+    /// Stores a report unless its reporter reported the target already; a package reported by `autoHide.reporters`
+    /// distinct players with standing since it was last restored (or more), not protected and not hidden yet, is hidden
+    /// with `HiddenReason.reports` in the same transaction, the hiding recorded as an action of "server".
+    func insertReport(_ report: NewReport, autoHide: AutoHide?, at date: Date) async throws -> ReportFiled
     /// The reported targets, the one with the newest report first, each with its reports (newest first).
     func reportedTargets(limit: Int) async throws -> [ReportedTarget]
     /// Hides or shows again the published or seed package with this share code, recording `action`; `nil` when no

@@ -114,7 +114,9 @@ extension ServeCommand {
             host: host, port: port, idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), web: webPlayer,
             instanceURL: instanceURL, tmdbSearchDeadline: .milliseconds(tmdbDeadline))
         configuration.headTimeout = .seconds(headTimeout)
-        configuration.moderation = ModerationRules(hideAfterReports: hideAfterReports)
+        configuration.moderation = ModerationRules(
+            hideAfterReports: hideAfterReports, reporterAge: .seconds(reporterMinAgeHours * 3600),
+            reporterPlays: reporterMinPlays, protectedPlays: protectAfterPlays)
         configuration.rooms.maxRooms = maxRooms
         configuration.rooms.maxHostedRooms = maxHostedRooms
         configuration.drafts.maxDrafts = maxDrafts

@@ -3,6 +3,13 @@ import QuizCore
 import UQuizStorage
 import Testing
 
+extension AutoHide {
+    /// Every reporter counts and no package is protected: the threshold alone.
+    static func anyone(_ reporters: Int) -> AutoHide {
+        AutoHide(reporters: reporters, madeBy: .distantFuture, reporterPlays: 0, protectedPlays: 1_000_000_000, day: "1970-01-01")
+    }
+}
+
 /// Reports, hidden packages and bans: the same answers from SQLite and PostgreSQL.
 @Suite struct ModerationContractTests {
     static func action(_ kind: ModerationAction.Kind, _ target: String, _ reason: String = "looked at it") -> ModerationAction {
@@ -19,15 +26,15 @@ import Testing
             let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
             let first = try await store.insertReport(
                 NewReport(target: .package(id: id), reporterId: ann.id, reason: .spam, text: "the same film ten times"),
-                hideAfter: 2, at: Date())
+                autoHide: .anyone(2), at: Date())
             guard case .filed(_, 1, false) = first else { Issue.record("\(first)"); return }
             #expect(try await store.insertReport(
-                NewReport(target: .package(id: id), reporterId: ann.id, reason: .offensive, text: nil), hideAfter: 2, at: Date())
+                NewReport(target: .package(id: id), reporterId: ann.id, reason: .offensive, text: nil), autoHide: .anyone(2), at: Date())
                 == .duplicate, "one report per player and target")
             #expect(try await store.publicPackages(.init(), after: nil, limit: 10).map(\.id) == [id])
 
             let second = try await store.insertReport(
-                NewReport(target: .package(id: id), reporterId: bob.id, reason: .offensive, text: nil), hideAfter: 2, at: Date())
+                NewReport(target: .package(id: id), reporterId: bob.id, reason: .offensive, text: nil), autoHide: .anyone(2), at: Date())
             guard case .filed(_, 2, true) = second else { Issue.record("\(second)"); return }
             #expect(try await store.publicPackages(.init(), after: nil, limit: 10).isEmpty, "hidden from the lists")
             #expect(try await store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.hidden == .reports)
@@ -52,6 +59,61 @@ import Testing
         }
     }
 
+    /// Five guests made a moment ago hide nothing: a report counts toward hiding when its player is old enough and has
+    /// finished a play, and only since the package was last restored; a protected package is never hidden by reports.
+    @Test(arguments: StoreKind.allCases)
+    func onlyReportersWithStandingHideAndARestoreStartsTheCountAgain(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(title: "Loud", code: "AAAAA2", quizzes: 1), on: store)
+            let quizId = try await store.quizIDs(packageId: id)[0]
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let rule = AutoHide(
+                reporters: 2, madeBy: now.addingTimeInterval(-86_400), reporterPlays: 1, protectedPlays: 1000, day: "2027-01-15")
+            var made: UInt8 = 10
+            func player(madeAt date: Date, plays: Int) async throws -> Player {
+                made += 1
+                let player = try await store.insertPlayer(name: "P\(made)", tokenHash: tokenHash(made), at: date)
+                for index in 0..<plays {
+                    _ = try await store.recordServerPlay(finishedPlay("play-\(made)-\(index)", packageId: id, player: player, quizId: quizId))
+                }
+                return player
+            }
+            func report(by player: Player, at date: Date) async throws -> ReportFiled {
+                try await store.insertReport(
+                    NewReport(target: .package(id: id), reporterId: player.id, reason: .spam, text: nil), autoHide: rule, at: date)
+            }
+            var hidden: HiddenReason? { get async throws { try await store.publishedPackage(shareCode: ShareCode("AAAAA2")!)?.hidden } }
+            for _ in 0..<5 { _ = try await report(by: try await player(madeAt: now, plays: 1), at: now) }
+            for _ in 0..<2 { _ = try await report(by: try await player(madeAt: now.addingTimeInterval(-2 * 86_400), plays: 0), at: now) }
+            #expect(try await hidden == nil, "fresh guests, and old players who never finished a play, hide nothing")
+            _ = try await report(by: try await player(madeAt: now.addingTimeInterval(-2 * 86_400), plays: 1), at: now)
+            let second = try await report(by: try await player(madeAt: now.addingTimeInterval(-2 * 86_400), plays: 1), at: now)
+            guard case .filed(_, 9, true) = second else { Issue.record("\(second)"); return }
+            #expect(try await hidden == .reports)
+
+            let restored = ModerationAction(
+                at: now.addingTimeInterval(60).formatted(.iso8601), kind: .restore, target: "AAAAA2", reason: "fine",
+                actor: "uquiz admin (test)")
+            #expect(try await store.setPackageHidden(shareCode: "AAAAA2", false, action: restored) == true)
+            _ = try await report(by: try await player(madeAt: now.addingTimeInterval(-2 * 86_400), plays: 1), at: now.addingTimeInterval(120))
+            #expect(try await hidden == nil, "the reports before the restore were reviewed: one new one is not enough")
+            _ = try await report(by: try await player(madeAt: now.addingTimeInterval(-2 * 86_400), plays: 1), at: now.addingTimeInterval(180))
+            #expect(try await hidden == .reports, "a fresh threshold after the restore")
+
+            // A package played as often as the rule protects is never hidden by reports.
+            #expect(try await store.setPackageHidden(shareCode: "AAAAA2", false, action: restored) == true)
+            var protected = rule
+            protected.protectedPlays = 9
+            for offset in 0..<3 {
+                let reporter = try await player(madeAt: now.addingTimeInterval(-2 * 86_400), plays: 1)
+                _ = try await store.insertReport(
+                    NewReport(target: .package(id: id), reporterId: reporter.id, reason: .spam, text: nil), autoHide: protected,
+                    at: now.addingTimeInterval(Double(300 + offset)))
+            }
+            #expect(try await hidden == nil, "\(made - 10) plays: protected")
+        }
+    }
+
     /// A name reported in a room is its own target: the same name in another room (or taken by another player) is
     /// another one.
     @Test(arguments: StoreKind.allCases)
@@ -61,13 +123,13 @@ import Testing
             let troll = try await store.insertPlayer(name: "Rude", tokenHash: tokenHash(2), at: Date())
             let target = ReportTarget.room(code: "K7QF", name: "Rude", playerId: troll.id)
             let filed = try await store.insertReport(
-                NewReport(target: target, reporterId: ann.id, reason: .offensive, text: nil), hideAfter: 1, at: Date())
+                NewReport(target: target, reporterId: ann.id, reason: .offensive, text: nil), autoHide: .anyone(1), at: Date())
             guard case .filed(_, 1, false) = filed else { Issue.record("\(filed)"); return }
             #expect(try await store.insertReport(
-                NewReport(target: target, reporterId: ann.id, reason: .offensive, text: nil), hideAfter: 1, at: Date()) == .duplicate)
+                NewReport(target: target, reporterId: ann.id, reason: .offensive, text: nil), autoHide: .anyone(1), at: Date()) == .duplicate)
             let elsewhere = try await store.insertReport(
                 NewReport(target: .room(code: "M3XZ", name: "Rude", playerId: nil), reporterId: ann.id, reason: .spam, text: nil),
-                hideAfter: 1, at: Date())
+                autoHide: .anyone(1), at: Date())
             guard case .filed = elsewhere else { Issue.record("\(elsewhere)"); return }
             let reported = try await store.reportedTargets(limit: 10)
             #expect(reported.map(\.code) == ["M3XZ", "K7QF"])

@@ -4,11 +4,27 @@ import UQuizStorage
 
 /// How the server's moderation runs.
 public struct ModerationRules: Sendable, Equatable {
-    /// A package reported by this many distinct players hides itself until a moderator looks; 0 never.
+    /// A package reported by this many distinct players with standing hides itself until a moderator looks; 0 never.
     public var hideAfterReports: Int
+    /// A reporter counts toward hiding once their player is this old and has finished `reporterPlays` plays.
+    public var reporterAge: Duration
+    public var reporterPlays: Int
+    /// Packages played this many times, bundled packages and today's daily quiz's package are never hidden by reports.
+    public var protectedPlays: Int
 
-    public init(hideAfterReports: Int = 5) {
+    public init(hideAfterReports: Int = 5, reporterAge: Duration = .seconds(24 * 3600), reporterPlays: Int = 1, protectedPlays: Int = 1000) {
         self.hideAfterReports = hideAfterReports
+        self.reporterAge = reporterAge
+        self.reporterPlays = reporterPlays
+        self.protectedPlays = protectedPlays
+    }
+
+    /// The store's rule for a report filed at `date`; `nil` when reports never hide.
+    func autoHide(at date: Date) -> AutoHide? {
+        guard hideAfterReports > 0 else { return nil }
+        return AutoHide(
+            reporters: hideAfterReports, madeBy: date.addingTimeInterval(-Double(reporterAge.components.seconds)),
+            reporterPlays: reporterPlays, protectedPlays: protectedPlays, day: ServerPlays.dayText(date))
     }
 
     /// The most characters a report's own words may have.
@@ -70,9 +86,10 @@ public struct Reports: Sendable {
             }
             words = ReadableName.normalized(text)
         }
+        let now = environment.app.now()
         let filed = try await environment.store().insertReport(
-            NewReport(target: target, reporterId: player.id, reason: reason, text: words),
-            hideAfter: rules.hideAfterReports > 0 ? rules.hideAfterReports : nil, at: environment.app.now())
+            NewReport(target: target, reporterId: player.id, reason: reason, text: words), autoHide: rules.autoHide(at: now),
+            at: now)
         guard filed != .duplicate else { throw ModerationError.alreadyReported }
         return filed
     }

@@ -123,6 +123,20 @@ package struct ServeCommand: AsyncParsableCommand {
     package var hideAfterReports = 5
     @Option(
         help: ArgumentHelp(
+            "A report counts toward hiding once its player is this old (0 to 8760) and has finished --reporter-min-plays plays.",
+            discussion: "Guests made a moment ago, or only to report, then cannot hide a package between them.",
+            valueName: "hours"))
+    package var reporterMinAgeHours = 24
+    @Option(
+        help: ArgumentHelp("A report counts toward hiding once its player has finished this many plays (0 to 1000).", valueName: "plays"))
+    package var reporterMinPlays = 1
+    @Option(
+        help: ArgumentHelp(
+            "Reports never hide a package played this many times, a bundled one or today's daily quiz's (1 to 100000000); a moderator still sees them.",
+            valueName: "plays"))
+    package var protectAfterPlays = 1000
+    @Option(
+        help: ArgumentHelp(
             "How to write the log on standard error: text lines, or one JSON object per line (default: the serve.logFormat setting, else text).",
             valueName: "text|json"))
     package var logFormat: LogFormat?
@@ -203,6 +217,13 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...120).contains(unjoinedRoomMinutes) else { throw ValidationError("--unjoined-room-minutes must be from 1 to 120") }
         guard (1...8760).contains(unusedUploadHours) else { throw ValidationError("--unused-upload-hours must be from 1 to 8760") }
         guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
+        guard (0...8760).contains(reporterMinAgeHours) else {
+            throw ValidationError("--reporter-min-age-hours must be from 0 to 8760")
+        }
+        guard (0...1000).contains(reporterMinPlays) else { throw ValidationError("--reporter-min-plays must be from 0 to 1000") }
+        guard (1...100_000_000).contains(protectAfterPlays) else {
+            throw ValidationError("--protect-after-plays must be from 1 to 100000000")
+        }
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000")
         }
