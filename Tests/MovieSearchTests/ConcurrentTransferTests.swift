@@ -55,6 +55,16 @@ struct ConcurrentTransferTests {
         await #expect(throws: TransportError.cancelled(host: "127.0.0.1:\(server.port)")) { try await first.value }
     }
 
+    @Test func aRequestWithAFreeSlotIsSentHoweverLateTheLoopComesRound() async throws {
+        // No waiting at all for a turn: however long the loop takes to come round, a request that finds a slot free
+        // never waited for one, and is sent.
+        let server = try FakeServerProcess()
+        let transport = CurlTransport(options: .init(userAgent: "uquiz/test", maxTransfersInFlight: 1, queueTimeout: 0))
+        for query in ["toy", "up", "cars"] {
+            #expect(try await transport.send(HTTPRequest(url: "\(server.apiURL)/search/movie?query=\(query)")).status == 200)
+        }
+    }
+
     @Test func theBlockingSendOfTheCommandLineSharesTheLoop() async throws {
         let server = try FakeServerProcess()
         let transport = CurlTransport(options: .init(userAgent: "uquiz/test"))

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Waits for `condition`, checking every 20 ms, for at most 20 s (then throws): a wait for something to happen, not a
+/// Waits for `condition`, checking every 20 ms, for at most 60 s (then throws): a wait for something to happen, not a
 /// measure of how long it takes.
 public func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + .seconds(60)
     while !condition() {
         guard ContinuousClock.now < deadline else { throw GaveUpWaiting(what: what) }
         try await Task.sleep(for: .milliseconds(20))

@@ -204,8 +204,10 @@ final class CurlEventLoop: @unchecked Sendable {
                 shutDown()
                 return
             }
-            expireWaiting()
+            // Free slots are filled first: only a transfer still without one has waited its turn (a loop slow to
+            // come round, on a loaded machine, expires nothing that could start).
             startWaiting()
+            expireWaiting()
             var stillRunning: Int32 = 0
             uquiz_curl_multi_perform(multi, &stillRunning)
             collectFinished()
