@@ -128,6 +128,10 @@ enum SettingKeys {
     static let metricsToken = SettingKey(
         key: "serve.metricsToken", kind: .string, defaultValue: nil,
         help: "the bearer token uquiz serve's GET /metrics asks for (none: no /metrics)", secretVariable: "UQUIZ_METRICS_TOKEN")
+    static let instanceSecret = SettingKey(
+        key: "serve.instanceSecret", kind: .string, defaultValue: nil,
+        help: "a secret every uquiz serve on one database shares: rooms' requests one forwards to another are signed with it",
+        secretVariable: "UQUIZ_INSTANCE_SECRET")
     static let sound = SettingKey(
         key: "sound", kind: .string, defaultValue: "off",
         help: "on: the full-screen solve and room players ring the terminal's bell for right, wrong and time up")
@@ -138,7 +142,7 @@ enum SettingKeys {
         [database, seed, web, gridColumns, gridRows, gridAreaSize, gridMargin]
             + Level.allCases.flatMap { [levelAreas($0), levelStageSeconds($0)] }
             + [timeLimit, maker, player, language, tmdbAPIURL, tmdbImageURL, tmdbReadAccessToken, tmdbAPIKey, retryAttempts, retryBudget,
-                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, logFormat, metricsToken, sound]
+                retryBaseDelay, timeout, posterPlayWidth, posterCacheMegabytes, cacheDirectory, serverURL, serverToken, logFormat, metricsToken, instanceSecret, sound]
     }
 }
 
@@ -419,6 +423,10 @@ package struct Settings: Sendable {
     /// The bearer token `GET /metrics` asks for; `nil` (the default) serves no metrics at all.
     package func metricsToken() throws -> String? {
         try lookup(SettingKeys.metricsToken)?.value.nonEmpty
+    }
+
+    package func instanceSecret() throws -> String? {
+        try lookup(SettingKeys.instanceSecret)?.value.nonEmpty
     }
 
     /// Where `uquiz serve` keeps its data: a PostgreSQL server when the database setting is a `postgres://` or

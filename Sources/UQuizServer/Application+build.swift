@@ -75,6 +75,10 @@ public struct ServerConfiguration: Sendable {
     /// live rooms are listed in the store's room directory; `nil` for `http://` + the bound address (127.0.0.1 for a
     /// wildcard one), which serves instances on one machine.
     public var instanceURL: String?
+    /// The secret the instances on one database share (`UQUIZ_INSTANCE_SECRET`): a room request one forwards to the
+    /// instance holding the room is signed with it, and only a signed one names its client to the holder. `nil`: the
+    /// holder counts relayed requests under the forwarding instance's address.
+    public var instanceSecret: String?
     /// How long a movie search waits for TMDB before the catalog answers instead.
     public var tmdbSearchDeadline: Duration
     /// The addresses of reverse proxies whose `X-Forwarded-For` or `Forwarded` header names the client: limits per
@@ -244,6 +248,8 @@ func buildRoutes(
 ) -> (router: Router<ServerRequestContext>, services: [any Service]) {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: ForwardedClientMiddleware(trustedProxies: configuration.trustedProxies))
+    let relaySignature = RelaySignature(secret: configuration.instanceSecret)
+    router.add(middleware: RelayedClientMiddleware(signature: relaySignature))
     router.add(middleware: RequestLogMiddleware())
     // Outside the error middleware, so that each request is counted with the status it was answered.
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
@@ -305,7 +311,7 @@ func buildRoutes(
     ).add(to: router)
     let instanceClient = InstanceClient(logger: logger)
     let rooms = rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow)
-    let forwarding = RoomForwarding(client: instanceClient, logger: logger)
+    let forwarding = RoomForwarding(client: instanceClient, logger: logger, signature: relaySignature)
     RoomRoutes(
         environment: environment, rooms: rooms, forwarding: forwarding,
         openings: PlayerAndAddressLimit(
@@ -487,8 +493,11 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     /// Where the WebSocket route leaves its handler for the upgrade.
     public let webSocket = WebSocketHandlerReference<ServerRequestContext>()
     /// The client's IP address, what rate limits count per; "unknown" when the channel has none (in-process tests).
-    /// Behind a trusted proxy, the address it forwarded (`ForwardedClientMiddleware`).
+    /// Behind a trusted proxy, the address it forwarded (`ForwardedClientMiddleware`); for a request another instance
+    /// forwarded with a valid signature, the client's (`RelayedClientMiddleware`).
     public var clientAddress: String
+    /// Whether another instance forwarded this request, signed with the shared secret: its limits were taken there.
+    public var relayedByInstance = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

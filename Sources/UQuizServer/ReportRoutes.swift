@@ -27,11 +27,11 @@ struct ReportRoutes {
             let bytes = try await JSONBody.bytes(of: request)
             let body = try JSONBody.decode(ServerAPI.ReportRequest.self, from: bytes)
             guard let name = body.name else { throw APIError.badRequest("$.name: missing (the name taken in the room)") }
-            let forwarded = RoomForwarding.isForwarded(request)
-            // Counted where the player asked, not again by the instance holding the room.
-            if !forwarded { try await limit.take(player, address: context.clientAddress) }
-            if !forwarded, case .elsewhere(let holder) = try await rooms.whereabouts(code: code) {
-                return try await forwarding.answer(request, from: holder, body: .init(data: bytes))
+            // Counted where the player asked, not again by the instance holding the room: only a request another
+            // instance signed skips it here (a header a client writes is no such request).
+            if !context.relayedByInstance { try await limit.take(player, address: context.clientAddress) }
+            if !RoomForwarding.isForwarded(request), case .elsewhere(let holder) = try await rooms.whereabouts(code: code) {
+                return try await forwarding.answer(request, of: context.clientAddress, from: holder, body: .init(data: bytes))
             }
             let filed = try await reports.reportName(
                 name, inRoom: code, rooms: rooms, by: player, reason: body.reason, text: body.text)

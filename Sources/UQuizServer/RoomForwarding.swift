@@ -16,7 +16,8 @@ import UQuizApp
 /// A relayed player's messages take one more loopback or LAN hop; nothing about the room is decided here.
 ///
 /// A forwarded request carries `UQuiz-Forwarded`; an instance given one answers from its own memory only, so a stale
-/// directory can never make two instances forward to each other forever.
+/// directory can never make two instances forward to each other forever. Signed with the instances' shared secret
+/// (`RelaySignature`), the header also names the client, whom the holder then counts under their own address.
 struct RoomForwarding: Sendable {
     static let header = HTTPField.Name("UQuiz-Forwarded")!
 
@@ -27,16 +28,25 @@ struct RoomForwarding: Sendable {
     /// The application's client for other instances, shut down with it.
     let client: InstanceClient
     let logger: Logger
+    /// `nil` without a shared secret: the header then says `1`, and the holder trusts nothing of it.
+    let signature: RelaySignature?
+
+    /// The header for `method path` forwarded on behalf of `client`.
+    func header(method: String, path: String, client: String) -> String {
+        signature?.header(method: method, path: path, client: client, seconds: Int64(Date().timeIntervalSince1970)) ?? "1"
+    }
 
     /// Whether this request came from another instance (and so must not be forwarded again).
     static func isForwarded(_ request: Request) -> Bool { request.headers[header] != nil }
 
-    /// The holder's answer to the same request (path and query as asked; a POST with `body` and the client's
-    /// Authorization), with the headers that say what it is.
-    func answer(_ request: Request, from holder: String, body: ByteBuffer? = nil) async throws -> Response {
+    /// The holder's answer to the same request of `requester` (the client's address) (path and query as asked; a POST with `body` and the
+    /// client's Authorization), with the headers that say what it is.
+    func answer(_ request: Request, of requester: String, from holder: String, body: ByteBuffer? = nil) async throws -> Response {
         var outgoing = HTTPClientRequest(url: holder + request.uri.description)
         outgoing.method = body == nil ? .GET : .POST
-        outgoing.headers.add(name: Self.header.rawName, value: "1")
+        outgoing.headers.add(
+            name: Self.header.rawName,
+            value: header(method: body == nil ? "GET" : "POST", path: request.uri.description, client: requester))
         if let body {
             outgoing.body = .bytes(body)
             outgoing.headers.add(name: "Content-Type", value: "application/json")
@@ -66,11 +76,13 @@ struct RoomForwarding: Sendable {
     /// socket breaks with no close, has stopped or died: the player is told the room moves, reconnects, and finds the
     /// room where an instance took it over from its checkpoint.
     func relay(
-        _ player: WebSocketInboundStream, _ toPlayer: WebSocketOutboundWriter, code: String, holder: String
+        _ player: WebSocketInboundStream, _ toPlayer: WebSocketOutboundWriter, code: String, of requester: String, holder: String
     ) async throws {
-        let url = holder.replacingOccurrences(of: "http://", with: "ws://") + "/v1/rooms/\(code)/ws"
+        let path = "/v1/rooms/\(code)/ws"
+        let url = holder.replacingOccurrences(of: "http://", with: "ws://") + path
         let configuration = WebSocketClientConfiguration(
-            maxFrameSize: RoomRoutes.maxReadBytes, additionalHeaders: [Self.header: "1"], closeTimeout: .seconds(5),
+            maxFrameSize: RoomRoutes.maxReadBytes, additionalHeaders: [Self.header: header(method: "GET", path: path, client: requester)],
+            closeTimeout: .seconds(5),
             autoPing: .disabled)
         let closing: WebSocketCloseFrame?
         do {

@@ -31,13 +31,15 @@ struct RoomRoutes {
         group.get("{code}") { request, context in
             let code = try context.parameters.require("code")
             return try await misses.lookup(from: context.clientAddress) {
-                if let holder = try await holder(of: code, request) { return try await forwarding.answer(request, from: holder) }
+                if let holder = try await holder(of: code, request) {
+                    return try await forwarding.answer(request, of: context.clientAddress, from: holder)
+                }
                 return JSONBody.response(try await rooms.info(code: code))
             }
         }
         group.get("{code}/quizzes/{quiz}/poster") { request, context in
             if let holder = try await holder(of: try context.parameters.require("code"), request) {
-                return try await forwarding.answer(request, from: holder)
+                return try await forwarding.answer(request, of: context.clientAddress, from: holder)
             }
             let quiz = try QueryValue.wholeNumber(context.parameters.require("quiz"), name: "quiz")
             let stage = try request.uri.queryParameters.get("stage").map { try QueryValue.wholeNumber($0, name: "stage") }
@@ -66,7 +68,8 @@ struct RoomRoutes {
             if !rooms.exists(code: code) {
                 switch try await rooms.whereabouts(code: code) {
                 case .elsewhere(let holder):
-                    try await forwarding.relay(inbound, outbound, code: code, holder: holder)
+                    try await forwarding.relay(
+                        inbound, outbound, code: code, of: context.requestContext.clientAddress, holder: holder)
                     return
                 case .moving:
                     try await outbound.close(.unknown(RoomWire.CloseReason.moved.code), reason: RoomWire.CloseReason.moved.text)

@@ -51,6 +51,7 @@ extension ServeCommand {
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
         var configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
         configuration.metrics = metrics
+        configuration.instanceSecret = try context.settings.instanceSecret()
         // Plays and rate limits run on the store's clock, so instances sharing a store agree on every play's time. It
         // is measured once the store's services run, before the server binds.
         let clock = SharedClock(unsynchronized: database.store)
