@@ -46,9 +46,6 @@ public final class CurlTransport: HTTPTransport, BlockingHTTPTransport {
         .failed(host: Redaction.host(of: request.url), detail: loadError ?? "no libcurl")
     }
 
-    /// Transfers waiting for their turn and travelling now, for the server's metrics.
-    public var load: (waiting: Int, inFlight: Int) { loop?.load ?? (0, 0) }
-
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPReply {
         guard let loop else { throw unavailable(request) }
         let ticket = TransferTicket()
@@ -120,8 +117,6 @@ final class CurlEventLoop: @unchecked Sendable {
         var nextID: UInt64 = 0
         var threadStarted = false
         var stopping = false
-        var waiting = 0
-        var inFlight = 0
     }
 
     private final class Transfer {
@@ -153,8 +148,6 @@ final class CurlEventLoop: @unchecked Sendable {
         self.multi = multi
         self.options = options
     }
-
-    var load: (waiting: Int, inFlight: Int) { inbox.withLock { ($0.waiting, $0.inFlight) } }
 
     /// Hands `request` to the loop; `completion` is called once, on the loop's thread, with its outcome.
     func submit(_ request: HTTPRequest, completion: @escaping Completion) -> UInt64 {
@@ -212,10 +205,6 @@ final class CurlEventLoop: @unchecked Sendable {
             uquiz_curl_multi_perform(multi, &stillRunning)
             collectFinished()
             startWaiting()
-            inbox.withLock { inbox in
-                inbox.waiting = queue.count
-                inbox.inFlight = running.count
-            }
             uquiz_curl_multi_poll(multi, pollTimeoutMilliseconds())
         }
     }
