@@ -15,8 +15,11 @@ extension PostgresQuizStore {
             let row = try await session.one(
                 """
                 SELECT EXISTS (SELECT 1 FROM publication WHERE package_id = $1 AND owner_id = $2) AS maker,
-                       EXISTS (SELECT 1 FROM attempt JOIN play ON play.id = attempt.play_id
-                               WHERE play.player_id = $2 AND attempt.quiz_id = ANY($3::bigint[])) AS in_play,
+                       EXISTS (SELECT 1 FROM play JOIN attempt ON attempt.play_id = play.id
+                               JOIN quiz seen ON seen.id = attempt.quiz_id
+                               WHERE play.player_id = $2
+                                 AND (attempt.quiz_id = ANY($3::bigint[])
+                                      OR seen.catalog_key IN (SELECT catalog_key FROM quiz WHERE id = ANY($3::bigint[])))) AS in_play,
                        EXISTS (SELECT 1 FROM room_result WHERE player_id = $2 AND package_id = $1)
                        OR EXISTS (SELECT 1 FROM answer_shown WHERE player_id = $2 AND package_id = $1) AS in_room
                 """, [.int(packageId), .int(playerId), .text("{" + quizIds.map(String.init).joined(separator: ",") + "}")])!

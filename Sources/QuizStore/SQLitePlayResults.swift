@@ -308,13 +308,16 @@ extension AppDatabase {
             db,
             sql: """
                 SELECT EXISTS (SELECT 1 FROM publication WHERE packageId = ? AND ownerId = ?) AS maker,
-                       EXISTS (SELECT 1 FROM attempt JOIN play ON play.id = attempt.playId
-                               WHERE play.playerId = ? AND attempt.quizId IN (\(quizzes))) AS inPlay,
+                       EXISTS (SELECT 1 FROM play JOIN attempt ON attempt.playId = play.id
+                               JOIN quiz seen ON seen.id = attempt.quizId
+                               WHERE play.playerId = ?
+                                 AND (attempt.quizId IN (\(quizzes))
+                                      OR seen.catalogKey IN (SELECT catalogKey FROM quiz WHERE id IN (\(quizzes))))) AS inPlay,
                        EXISTS (SELECT 1 FROM roomResult WHERE playerId = ? AND packageId = ?)
                        OR EXISTS (SELECT 1 FROM answerShown WHERE playerId = ? AND packageId = ?) AS inRoom
                 """,
             arguments: StatementArguments([packageId, playerId, playerId]) + StatementArguments(quizIds)
-                + StatementArguments([playerId, packageId, playerId, packageId]))!
+                + StatementArguments(quizIds) + StatementArguments([playerId, packageId, playerId, packageId]))!
         return AnswersShown(maker: row["maker"], inPlay: row["inPlay"], inRoom: row["inRoom"])
     }
 

@@ -287,7 +287,8 @@ public enum UnrankedReason: String, Sendable, Codable, Equatable {
 public struct AnswersShown: Hashable, Sendable {
     /// The player owns the package.
     public var maker: Bool
-    /// A finished server play of the player holds an attempt at one of the quizzes.
+    /// A finished server play of the player holds an attempt at one of the quizzes, or at a quiz on the same movie in
+    /// any package (a twin quiz shows the same answer).
     public var inPlay: Bool
     /// A live room on the package ended one of its quizzes (naming its answer) while the player sat in it.
     public var inRoom: Bool

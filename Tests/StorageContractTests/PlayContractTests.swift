@@ -222,6 +222,13 @@ import Testing
             try await recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-20", publicId: "d")
             #expect(try await store.answersShown(playerId: ann.id, packageId: id, quizIds: [quizzes[1]]).inPlay)
             #expect(try await store.answersShown(playerId: ann.id, packageId: other, quizIds: try await store.quizIDs(packageId: other)) == nothing)
+            // A twin: another package's quiz on the first quiz's movie. Playing it shows that answer too.
+            let (twin, _) = try await publish(makePackage(title: "Twin", code: "CCCCC4", quizzes: 1), on: store)
+            let cid = try await store.insertPlayer(name: "Cid", tokenHash: tokenHash(3), at: Date())
+            #expect(try await !store.answersShown(playerId: cid.id, packageId: id, quizIds: quizzes).inPlay)
+            try await recordPlay(on: store, packageId: twin, player: cid, score: 100, publicId: "twin")
+            #expect(try await store.answersShown(playerId: cid.id, packageId: id, quizIds: [quizzes[0]]).inPlay)
+            #expect(try await !store.answersShown(playerId: cid.id, packageId: id, quizIds: [quizzes[1]]).inPlay, "another movie")
             try await store.insertRoomResults([RoomResultRow(
                 roomCode: "K7QF", packageId: other, playerId: ann.id, name: "Ann", rank: 1, score: 10, solved: 1, played: 1,
                 shareLine: nil, finishedAt: Date())])
