@@ -27,7 +27,7 @@ public struct AppEnvironment: Sendable {
     public var log: @Sendable (String) -> Void
     /// Where poster files are read and written and JPEGs cut: in place for the command line, a pool of its own for the
     /// server.
-    public var blockingWork: any BlockingWork = InPlace()
+    public var posterWork: any PosterWork = InPlace()
 
     public init(
         now: @escaping @Sendable () -> Date, randomSeed: @escaping @Sendable () -> UInt64,

@@ -247,9 +247,8 @@ func buildRoutes(
     monotonicNow: @escaping @Sendable () -> Duration, rooms: ServerRooms?, plays: ServerPlays? = nil, logger: Logger
 ) -> (router: Router<ServerRequestContext>, services: [any Service]) {
     let router = Router(context: ServerRequestContext.self)
-    router.add(middleware: ForwardedClientMiddleware(trustedProxies: configuration.trustedProxies))
     let relaySignature = RelaySignature(secret: configuration.instanceSecret)
-    router.add(middleware: RelayedClientMiddleware(signature: relaySignature))
+    router.add(middleware: ForwardedClientMiddleware(trustedProxies: configuration.trustedProxies, relaySignature: relaySignature))
     router.add(middleware: RequestLogMiddleware())
     // Outside the error middleware, so that each request is counted with the status it was answered.
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
@@ -494,7 +493,7 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket = WebSocketHandlerReference<ServerRequestContext>()
     /// The client's IP address, what rate limits count per; "unknown" when the channel has none (in-process tests).
     /// Behind a trusted proxy, the address it forwarded (`ForwardedClientMiddleware`); for a request another instance
-    /// forwarded with a valid signature, the client's (`RelayedClientMiddleware`).
+    /// forwarded with a valid signature, the client's (the same middleware).
     public var clientAddress: String
     /// Whether another instance forwarded this request, signed with the shared secret: its limits were taken there.
     public var relayedByInstance = false

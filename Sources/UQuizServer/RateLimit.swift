@@ -260,39 +260,31 @@ struct LookupMissLimit: Sendable {
     }
 }
 
-/// A request another instance forwarded, signed with the shared secret (`RelaySignature`): the client it names is the
-/// one its limits per address count, and the route knows its limits were taken by the forwarding instance.
-struct RelayedClientMiddleware: RouterMiddleware {
-    typealias Context = ServerRequestContext
-    let signature: RelaySignature?
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let signature, let header = request.headers[RoomForwarding.header],
-            let client = signature.client(
-                from: header, method: request.method.rawValue, path: request.uri.description,
-                now: Int64(Date().timeIntervalSince1970))
-        else { return try await next(request, context) }
-        var context = context
-        context.clientAddress = client
-        context.relayedByInstance = true
-        return try await next(request, context)
-    }
-}
-
 /// Behind a reverse proxy every request comes from the proxy's address, so limits per address would count everyone
 /// together. For a request from one of `trustedProxies`, the client is the address the proxy forwarded: in
 /// `X-Forwarded-For` the right-most that is not itself a trusted proxy, else `Forwarded`'s `for=`. From any other
 /// address those headers are ignored (a client could write anything there).
+///
+/// A request another instance forwarded, signed with the shared secret (`RelaySignature`), names its client too: that
+/// is the address its limits count, and the route knows its limits were taken by the forwarding instance.
 struct ForwardedClientMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let trustedProxies: Set<String>
+    let relaySignature: RelaySignature?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard trustedProxies.contains(context.clientAddress), let client = forwardedClient(request.headers) else {
-            return try await next(request, context)
-        }
         var context = context
-        context.clientAddress = client
+        if trustedProxies.contains(context.clientAddress), let client = forwardedClient(request.headers) {
+            context.clientAddress = client
+        }
+        if let relaySignature, let header = request.headers[RoomForwarding.header],
+            let client = relaySignature.client(
+                from: header, method: request.method.rawValue, path: request.uri.description,
+                now: Int64(Date().timeIntervalSince1970))
+        {
+            context.clientAddress = client
+            context.relayedByInstance = true
+        }
         return try await next(request, context)
     }
 

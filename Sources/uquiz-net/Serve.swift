@@ -45,7 +45,7 @@ extension ServeCommand {
         }
         let database = try openDatabase(context, logger: logger)
         var useCases = try context.servingEnvironment(self)
-        useCases.blockingWork = ThreadPoolWork()
+        useCases.posterWork = ThreadPoolWork()
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: useCases, store: { database.store }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())

@@ -21,27 +21,19 @@ struct TMDBBurstTests {
 
     /// `count` requests at once, each on a thread and a connection of its own (the server sees them together), request
     /// `index` from maker `index % 12` at an address of its own; the outcomes in order.
-    static func burst(_ count: Int, on server: Server, path: (Int) -> String, token: (Int) -> String) -> [Outcome] {
-        let outcomes = Locked<[Int: Outcome]>([:])
-        let group = DispatchGroup()
+    static func burst(
+        _ count: Int, on server: Server, path: @escaping @Sendable (Int) -> String, token: @escaping @Sendable (Int) -> String
+    ) -> [Outcome] {
+        let outcomes = Results<Outcome>()
         nonisolated(unsafe) let server = server
-        for index in 0..<count {
-            group.enter()
-            let path = path(index)
-            let token = token(index)
-            Thread.detachNewThread {
-                let started = Date()
-                let reply = try? server.request(
-                    "GET", path, headers: ["Authorization": "Bearer \(token)"], from: "127.0.0.\(10 + index % 12)")
-                let outcome = Outcome(
-                    status: reply?.status ?? 0, source: reply?.json["source"] as? String,
-                    seconds: Date().timeIntervalSince(started))
-                outcomes.withLock { $0[index] = outcome }
-                group.leave()
-            }
+        onThreads(count) { index in
+            let started = Date()
+            let reply = try? server.request(
+                "GET", path(index), headers: ["Authorization": "Bearer \(token(index))"], from: "127.0.0.\(10 + index % 12)")
+            outcomes.add(index, Outcome(
+                status: reply?.status ?? 0, source: reply?.json["source"] as? String, seconds: Date().timeIntervalSince(started)))
         }
-        group.wait()
-        return outcomes.withLock { all in (0..<count).map { all[$0]! } }
+        return outcomes.all.map(\.1)
     }
 
     /// What the prober saw: the slowest `/healthz` and package page, the requests that failed, and the most
@@ -82,7 +74,7 @@ struct TMDBBurstTests {
     /// The shape of the burst and what is measured: `count` searches from 12 makers while a prober from another
     /// address reads `/healthz` and a package page.
     static func run(
-        _ server: Server, tmdb: FakeServerProcess, tokens: [String], count: Int, query: @escaping (Int) -> String
+        _ server: Server, tmdb: FakeServerProcess, tokens: [String], count: Int, query: @escaping @Sendable (Int) -> String
     ) -> (outcomes: [Outcome], probed: Probed) {
         let stop = Locked(false)
         let probed = Locked<Probed?>(nil)
