@@ -25,9 +25,9 @@ public struct AppEnvironment: Sendable {
     public var posterPlayWidth: @Sendable () throws -> Int
     /// Debug lines (`--verbose`), already free of secrets.
     public var log: @Sendable (String) -> Void
-    /// Where poster files are read and written and JPEGs cut: in place for the command line, a pool of its own for the
-    /// server.
-    public var posterWork: any PosterWork = InPlace()
+    /// Where poster files are read and written, JPEGs cut and the title index built: in place for the command line, a
+    /// pool of its own for the server.
+    public var heavyWork: any HeavyWork = InPlace()
 
     public init(
         now: @escaping @Sendable () -> Date, randomSeed: @escaping @Sendable () -> UInt64,

@@ -41,6 +41,10 @@ public struct ServerConfiguration: Sendable {
     public var playStarts: RateLimit
     public var guesses: RateLimit
     public var movieSearches: RateLimit
+    /// Title suggestions while typing a guess, per player.
+    public var titleSuggestions: RateLimit = .titleSuggestions
+    /// When the title index answers by itself, and how it asks TMDB for more.
+    public var titles = TitleSuggestions.Rules()
     public var posterUploads: RateLimit
     public var posterUploadsPerAddress: RateLimit = .posterUploadsPerAddress
     /// Per client address: requests answered 401 although they carried an Authorization header.
@@ -139,6 +143,7 @@ public struct ServerConfiguration: Sendable {
         "reports-per-address": \.reportsPerAddress,
         "code-misses-per-address": \.lookupMisses,
         "link-codes-per-address": \.linkCodes,
+        "title-suggestions": \.titleSuggestions,
     ]
 
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
@@ -146,21 +151,7 @@ public struct ServerConfiguration: Sendable {
     /// server people use: the limits are what stop a script from trying a title list.
     public func withoutRateLimits() -> ServerConfiguration {
         var lifted = self
-        lifted.playerCreation = .unlimited
-        lifted.playStarts = .unlimited
-        lifted.guesses = .unlimited
-        lifted.movieSearches = .unlimited
-        lifted.posterUploads = .unlimited
-        lifted.posterUploadsPerAddress = .unlimited
-        lifted.failedAuthentications = .unlimited
-        lifted.publishesPerPlayer = .unlimited
-        lifted.publishesPerAddress = .unlimited
-        lifted.linkCodes = .unlimited
-        lifted.reportsPerPlayer = .unlimited
-        lifted.reportsPerAddress = .unlimited
-        lifted.roomOpeningsPerPlayer = .unlimited
-        lifted.roomOpeningsPerAddress = .unlimited
-        lifted.lookupMisses = .unlimited
+        for limit in Self.rateLimitsByName.values { lifted[keyPath: limit] = .unlimited }
         return lifted
     }
 }
@@ -299,14 +290,18 @@ func buildRoutes(
             perAddress: limiter(configuration.posterUploadsPerAddress, "poster-uploads-per-address")),
         quotaBytes: configuration.uploadQuotaBytes
     ).add(to: router)
+    let movieSearch = ServerMovieSearch(
+        environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow)
     PlayRoutes(
         environment: environment,
         plays: plays,
-        movies: ServerMovieSearch(
-            environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow),
+        movies: movieSearch,
+        titles: TitleSuggestions(
+            environment: environment.sharing, search: movieSearch, rules: configuration.titles, now: monotonicNow),
         playStarts: limiter(configuration.playStarts, "play-starts"),
         guesses: limiter(configuration.guesses, "guesses"),
-        movieSearches: limiter(configuration.movieSearches, "movie-searches")
+        movieSearches: limiter(configuration.movieSearches, "movie-searches"),
+        titleSuggestions: limiter(configuration.titleSuggestions, "title-suggestions")
     ).add(to: router)
     let instanceClient = InstanceClient(logger: logger)
     let rooms = rooms ?? makeRooms(environment: environment, configuration: configuration, monotonicNow: monotonicNow)

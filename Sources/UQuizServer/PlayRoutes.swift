@@ -14,9 +14,11 @@ struct PlayRoutes {
     let environment: ServerEnvironment
     let plays: ServerPlays
     let movies: ServerMovieSearch
+    let titles: TitleSuggestions
     let playStarts: RateLimiter
     let guesses: RateLimiter
     let movieSearches: RateLimiter
+    let titleSuggestions: RateLimiter
 
     /// The longest guess judged, in characters: far past any title, short enough that judging stays cheap.
     static let maxGuessLength = 200
@@ -92,6 +94,7 @@ struct PlayRoutes {
             return Self.created(try await plays.startDaily(by: player))
         }
 
+        router.get("v1/titles") { request, _ in try await suggestTitles(request) }
         router.get("v1/movies") { request, _ in try await searchMovies(request) }
         router.get("v1/movies/posters") { request, _ in
             let (player, movie, language) = try await posterChoice(request)
@@ -159,6 +162,24 @@ struct PlayRoutes {
                         solvedAtStage: view.solvedAtStage(of: $0))
                 },
                 scores: Distribution.scoreBins(view.board.scoreCounts)))
+    }
+
+    private func suggestTitles(_ request: Request) async throws -> Response {
+        let player = try await request.authenticatedPlayer(environment)
+        let query = request.uri.queryParameters
+        guard let text = try query.get("q").map({ try QueryValue.searchText($0, name: "q") }) else {
+            throw APIError.badRequest("q: what the player has typed is needed")
+        }
+        guard text.count <= Self.maxGuessLength else {
+            throw APIError.badRequest("q: at most \(Self.maxGuessLength) characters")
+        }
+        let language = try query.get("language").map(QueryValue.language) ?? .en
+        try await Self.take(titleSuggestions, for: player)
+        let answer = try await titles.suggest(text, language: language)
+        return JSONBody.response(
+            ServerAPI.TitleSuggestions(
+                titles: answer.titles.map { .init(title: $0.title, originalTitle: $0.originalTitle, year: $0.year) },
+                available: answer.available, pending: answer.pending))
     }
 
     private func searchMovies(_ request: Request) async throws -> Response {

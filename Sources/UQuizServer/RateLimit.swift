@@ -38,6 +38,10 @@ public struct RateLimit: Sendable, Equatable {
     /// Movie searches, per player: 10 at once, then 1 a second; TMDB's own limit is shared by every maker.
     public static let movieSearches = RateLimit(burst: 10, interval: .seconds(1))
 
+    /// Title suggestions while typing a guess, per player: 30 at once, then 5 a second, which a quick typist's pauses
+    /// stay within (the page asks once typing pauses); each is answered from memory, TMDB asked only for what it lacks.
+    public static let titleSuggestions = RateLimit(burst: 30, interval: .milliseconds(200))
+
     /// Failed authentications (a bearer token nobody has, an Authorization header that is not one), per client address:
     /// 20 at once, then 1 a second. A token is 32 random bytes, so guessing one is hopeless anyway; the limit keeps a
     /// script from making the server hash and look up tokens without end, and a client that keeps sending a stale

@@ -1,9 +1,9 @@
 import NIOPosix
 import UQuizApp
 
-/// The server's `PosterWork`: SwiftNIO's process-wide thread pool (as many threads as cores, made on first use), so
+/// The server's `HeavyWork`: SwiftNIO's process-wide thread pool (as many threads as cores, made on first use), so
 /// poster files and JPEG cuts never hold a thread of Swift's cooperative pool.
-public struct ThreadPoolWork: PosterWork {
+public struct ThreadPoolWork: HeavyWork {
     public init() {}
 
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

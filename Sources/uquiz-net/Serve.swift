@@ -45,7 +45,7 @@ extension ServeCommand {
         }
         let database = try openDatabase(context, logger: logger)
         var useCases = try context.servingEnvironment(self)
-        useCases.posterWork = ThreadPoolWork()
+        useCases.heavyWork = ThreadPoolWork()
         let environment = ServerEnvironment(
             sharing: SharingEnvironment(app: useCases, store: { database.store }),
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
@@ -137,6 +137,7 @@ extension ServeCommand {
         }
         configuration.trustedProxies = Set(trustedProxies)
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.titles = TitleSuggestions.Rules(minimumTitles: suggestMinTitles, fillsInFlight: suggestTmdbFills)
         // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in
         // memory.
         configuration.rateLimitsInStore = onPostgres

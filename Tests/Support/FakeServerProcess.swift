@@ -4,8 +4,9 @@ import Foundation
     import Glibc
 #endif
 
-/// A real `fake-tmdb` process on 127.0.0.1, stopped when this object goes away.
-public final class FakeServerProcess {
+/// A real `fake-tmdb` process on 127.0.0.1, stopped when this object goes away. Sendable: what it holds is set when
+/// it is made and only read after (the request log is read from its file).
+public final class FakeServerProcess: @unchecked Sendable {
     let process = Process()
     public let port: Int
     let logPath: String

@@ -140,7 +140,7 @@ public struct PosterLoader: Sendable {
                 return nil
             }
             let size = "w\(width)"
-            if let cached = try? await environment.posterWork.run({ cache.data(for: posterPath, size: size) }) {
+            if let cached = try? await environment.heavyWork.run({ cache.data(for: posterPath, size: size) }) {
                 return cached
             }
             guard let client = try? environment.imageClient(),
@@ -149,7 +149,7 @@ public struct PosterLoader: Sendable {
                 environment.log("poster \(posterPath) unavailable: it is neither cached nor downloadable now")
                 return nil
             }
-            _ = try? await environment.posterWork.run { try cache.store(data, for: posterPath, size: size) }
+            _ = try? await environment.heavyWork.run { try cache.store(data, for: posterPath, size: size) }
             return data
         }
     }

@@ -139,7 +139,7 @@ struct ServerPosters: Sendable {
         if let cut = cache.cached(key) { return cut }
         let whole = try await jpeg(for: quiz)
         do {
-            return try await environment.app.posterWork.run { try cache.cut(key) { whole } }
+            return try await environment.app.heavyWork.run { try cache.cut(key) { whole } }
         } catch {
             throw .unreadable
         }

@@ -297,6 +297,37 @@ extension ServerAPI {
     }
 }
 
+extension ServerAPI {
+    /// `GET /v1/titles`: movie titles suggested for what a player has typed, best first.
+    public struct TitleSuggestions: Codable, Sendable, Equatable {
+        public struct Title: Codable, Sendable, Equatable {
+            /// In the asked language; what a guess picked from the list sends.
+            public var title: String
+            /// The original title, when it is not `title`.
+            public var originalTitle: String?
+            public var year: Int?
+
+            public init(title: String, originalTitle: String? = nil, year: Int? = nil) {
+                self.title = title
+                self.originalTitle = originalTitle
+                self.year = year
+            }
+        }
+
+        public var titles: [Title]
+        /// Whether this server suggests titles now (it needs TMDB, or a catalog large enough to give nothing away).
+        public var available: Bool
+        /// TMDB is being asked for this text: asking again in a moment may find more.
+        public var pending: Bool
+
+        public init(titles: [Title], available: Bool, pending: Bool) {
+            self.titles = titles
+            self.available = available
+            self.pending = pending
+        }
+    }
+}
+
 // The answers of the hottest routes, written by hand (`JSONWriter`), the same JSON as their `Codable` forms; members
 // in the sorted order of their keys.
 
@@ -412,5 +443,23 @@ extension ServerAPI.QuizRequest: JSONReadable {
             quiz = try reader.int()
         }
         return quiz.map(Self.init(quiz:))
+    }
+}
+
+// Every keystroke of a guess asks for it.
+extension ServerAPI.TitleSuggestions: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("available", available)
+            json.member("pending", pending)
+            json.key("titles")
+            json.array(titles) { json, title in
+                json.object { json in
+                    json.member("originalTitle", ifPresent: title.originalTitle)
+                    json.member("title", title.title)
+                    json.member("year", ifPresent: title.year)
+                }
+            }
+        }
     }
 }

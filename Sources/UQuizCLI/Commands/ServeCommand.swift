@@ -101,6 +101,20 @@ package struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("How long TMDB is not asked after --tmdb-breaker-failures failures (1 to 3600).", valueName: "seconds"))
     package var tmdbBreakerCooldown = 30
     @Option(
+        help: ArgumentHelp(
+            "Suggest titles while a guess is typed from the catalog alone once it holds this many movies (0 to 10000000).",
+            discussion: """
+                Below it, suggestions come from TMDB (none without TMDB credentials): a list drawn from a few movies \
+                would tell which ones the quizzes are about.
+                """,
+            valueName: "count"))
+    package var suggestMinTitles = 500
+    @Option(
+        help: ArgumentHelp(
+            "TMDB searches adding to the title index that may run at once; beyond them suggestions answer as they are (0 to 100).",
+            valueName: "count"))
+    package var suggestTmdbFills = 4
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "The IP address of a reverse proxy in front of this server; repeat for several (default: none).",
@@ -173,7 +187,7 @@ package struct ServeCommand: AsyncParsableCommand {
         "players-per-address", "play-starts", "guesses", "movie-searches", "poster-uploads", "poster-uploads-per-address",
         "refused-tokens-per-address",
         "publishes-per-player", "publishes-per-address", "rooms-per-player", "rooms-per-address", "reports-per-player",
-        "reports-per-address", "code-misses-per-address", "link-codes-per-address",
+        "reports-per-address", "code-misses-per-address", "link-codes-per-address", "title-suggestions",
     ]
 
     /// `--limit`s as given: name, burst and seconds between tokens.
@@ -243,6 +257,10 @@ package struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...1000).contains(tmdbBreakerFailures) else { throw ValidationError("--tmdb-breaker-failures must be from 0 to 1000") }
         guard (1...3600).contains(tmdbBreakerCooldown) else { throw ValidationError("--tmdb-breaker-cooldown must be from 1 to 3600") }
+        guard (0...10_000_000).contains(suggestMinTitles) else {
+            throw ValidationError("--suggest-min-titles must be from 0 to 10000000")
+        }
+        guard (0...100).contains(suggestTmdbFills) else { throw ValidationError("--suggest-tmdb-fills must be from 0 to 100") }
         guard (50...60_000).contains(dbDeadline) else {
             throw ValidationError("--db-deadline must be from 50 to 60000 milliseconds")
         }
