@@ -44,6 +44,8 @@ let package = Package(
         // The server's metrics (`GET /metrics`), in the Prometheus text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // gzip on the wire for the web player's assets and the API's larger answers (zlib through CompressNIO).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // Pure grid geometry, area rules, levels and the reveal schedule: no I/O, no dependencies.
@@ -157,6 +159,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),
@@ -197,6 +200,8 @@ let package = Package(
                 "UQuizServer", "UQuizApp", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
                 // A real fake-tmdb process behind movie search, for TMDB's failures.
                 "UQuizTestSupport", "MovieSearch",
+                // To read what the server sent gzip-compressed.
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

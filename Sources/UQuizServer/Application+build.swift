@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var movieSearches: RateLimit
     /// Title suggestions while typing a guess, per player.
     public var titleSuggestions: RateLimit = .titleSuggestions
+    /// Whether text answers of 1 KiB or more and the web player's assets go gzip-compressed to clients that take it;
+    /// off behind a proxy that compresses.
+    public var compression = true
     /// When the title index answers by itself, and how it asks TMDB for more.
     public var titles = TitleSuggestions.Rules()
     public var posterUploads: RateLimit
@@ -244,6 +247,7 @@ func buildRoutes(
     // Outside the error middleware, so that each request is counted with the status it was answered.
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     router.add(middleware: SecurityHeadersMiddleware())
+    if configuration.compression { router.add(middleware: ResponseCompressionMiddleware(assetsPath: configuration.web?.assetsPath)) }
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ControlCharacterPathMiddleware())
     func limiter(_ limit: RateLimit, _ name: String) -> RateLimiter {
@@ -323,7 +327,7 @@ func buildRoutes(
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
-    if let web = configuration.web { WebRoutes(web: web).add(to: router) }
+    if let web = configuration.web { WebRoutes(web: web, compress: configuration.compression).add(to: router) }
     let forgetting = PackageChangeFollower(
         environment: environment.sharing, recent: recent, plays: plays, rooms: rooms, logger: logger)
     let services: [any Service] = [

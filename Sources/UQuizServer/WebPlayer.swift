@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import QuizCore
 
 /// The web player's files: `index.html` (the one page, a template) and `assets/` (scripts, styles, icon).
@@ -22,6 +23,18 @@ public struct WebPlayer: Sendable {
     public let version: String
     /// `index.html` with `{{assets}}` already replaced; `{{lang}}` is filled per request.
     let pageTemplate: String
+    /// The text assets gzip-compressed, by file name, for the clients that take gzip.
+    let compressedAssets: [String: CompressedAsset]
+
+    struct CompressedAsset: Sendable {
+        var contentType: String
+        var gzip: ByteBuffer
+    }
+
+    /// The types of the assets that are text, by file extension.
+    static let textTypes = [
+        "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml; charset=utf-8",
+    ]
 
     public var assetsDirectory: URL { directory.appendingPathComponent(Self.assetsFolderName) }
     public var assetsPath: String { "/assets/\(version)" }
@@ -34,11 +47,18 @@ public struct WebPlayer: Sendable {
             throw WebPlayerProblem.notAWebFolder(path: self.directory.path)
         }
         var hasher = SHA256()
+        var compressed: [String: CompressedAsset] = [:]
+        let assetsPrefix = Self.assetsFolderName + "/"
         for (relative, data) in try Self.files(under: self.directory) {
             hasher.update(data: Data(relative.utf8))
             hasher.update(data: Data([0]))
             hasher.update(data: data)
+            guard relative.hasPrefix(assetsPrefix), let type = Self.textTypes[URL(fileURLWithPath: relative).pathExtension],
+                let gzip = try? ResponseCompression.gzip(ByteBuffer(bytes: data)), gzip.readableBytes < data.count
+            else { continue }
+            compressed[String(relative.dropFirst(assetsPrefix.count))] = CompressedAsset(contentType: type, gzip: gzip)
         }
+        compressedAssets = compressed
         version = hasher.finalize().prefix(8).lowercaseHex
         pageTemplate = String(decoding: pageData, as: UTF8.self).replacingOccurrences(of: "{{assets}}", with: "/assets/\(version)")
     }
@@ -127,6 +147,8 @@ public enum WebPlayerProblem: Error, Equatable, CustomStringConvertible {
 /// Its assets come from `FileMiddleware` under the versioned path.
 struct WebRoutes {
     let web: WebPlayer
+    /// Whether the assets go gzip-compressed to the clients that take it.
+    let compress: Bool
 
     /// A year: the longest a browser is asked to keep an asset, which never changes under its versioned URL.
     static let assetMaxAge = 31_536_000
@@ -139,6 +161,10 @@ struct WebRoutes {
         router.get("make") { request, _ in page(request) }
         router.get("r/{code}") { request, _ in page(request) }
         router.add(middleware: PageForPeopleMiddleware { request in page(request, status: .notFound) })
+        if compress {
+            router.add(
+                middleware: CompressedAssetsMiddleware(web: web, cacheControl: "public, max-age=\(Self.assetMaxAge), immutable"))
+        }
         router.add(
             middleware: FileMiddleware(
                 web.assetsDirectory.path, urlBasePath: web.assetsPath,

@@ -137,6 +137,7 @@ extension ServeCommand {
         }
         configuration.trustedProxies = Set(trustedProxies)
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.compression = compression == .on
         configuration.titles = TitleSuggestions.Rules(minimumTitles: suggestMinTitles, fillsInFlight: suggestTmdbFills)
         // Several instances share a PostgreSQL database, so their limits count there; one process on SQLite counts in
         // memory.

@@ -90,10 +90,10 @@ class Server:
             raise RuntimeError(f"unexpected first line from uquiz serve: {line!r}")
         self.base_url = match.group(1)
 
-    def request(self, method, path, body=None, token=None):
-        """One API request: (status, headers, bytes)."""
+    def request(self, method, path, body=None, token=None, headers=None):
+        """One API request: (status, headers, bytes as sent: not decompressed)."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers or {})
         if body is not None:
             request.add_header("Content-Type", "application/json")
         if token:

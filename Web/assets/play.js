@@ -5,6 +5,7 @@
 import { ApiError, encode, playerApi, optionalPlayerApi } from './api.js';
 import { setText, t } from './i18n.js';
 import { PosterLayers, clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle } from './ui.js';
+import { suggestTitles } from './suggest.js';
 
 /// Added to every time the server gives before acting on it: timers may fire a little early, and the server rounds
 /// up already, so this only covers the timer.
@@ -78,11 +79,13 @@ export class PlayScreen {
     });
     this.hintButton = shortcutButton('hint-button', 'play.hint', 'Alt+H');
     this.skipButton = shortcutButton('skip-button', 'play.skip', 'Alt+S');
+    const answerRow = element('div', { class: 'answer-row' }, [
+      this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] }),
+    ]);
+    this.titles = suggestTitles(this.guess, answerRow, () => this.submit());
     this.form = element('form', { id: 'answer', class: 'answer-bar' }, [
       element('label', { for: 'guess', i18n: ['play.guess'] }),
-      element('div', { class: 'answer-row' }, [
-        this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] }),
-      ]),
+      answerRow,
       element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
     ]);
     this.endSection = element('section', { id: 'end', class: 'end', hidden: '', tabindex: '-1' });
@@ -352,6 +355,7 @@ export class PlayScreen {
   }
 
   async submit() {
+    this.titles.hide();
     const text = this.guess.value.trim();
     // The terminal's shortcuts work here too.
     if (text === '?') { this.guess.value = ''; return this.askHint(); }

@@ -4,6 +4,7 @@
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { addTexts, setText, t } from './i18n.js';
 import { PosterLayers, clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle } from './ui.js';
+import { suggestTitles } from './suggest.js';
 
 // The room's texts join the page's tables only where a room is shown.
 addTexts({
@@ -216,9 +217,13 @@ export class RoomScreen {
     this.hintButton = shortcutButton('hint-button', 'play.hint', 'Alt+H');
     this.skipButton = shortcutButton('skip-button', 'room.skip', 'Alt+S');
     this.skipButton.hidden = true;
+    const answerRow = element('div', { class: 'answer-row' }, [
+      this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] }),
+    ]);
+    this.titles = suggestTitles(this.guess, answerRow, () => this.submit());
     this.form = element('form', { id: 'answer', class: 'answer-bar', hidden: '' }, [
       element('label', { for: 'guess', i18n: ['play.guess'] }),
-      element('div', { class: 'answer-row' }, [this.guess, element('button', { type: 'submit', class: 'primary', i18n: ['play.submit'] })]),
+      answerRow,
       element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
     ]);
     this.dock = dock(this.main, [this.hintText, this.verdict, this.solvedList, this.form]);
@@ -669,6 +674,7 @@ export class RoomScreen {
   // MARK: The player's moves
 
   submit() {
+    this.titles.hide();
     const text = this.guess.value.trim();
     // The terminal's shortcuts work here too.
     if (text === '?') { this.guess.value = ''; return this.askHint(); }

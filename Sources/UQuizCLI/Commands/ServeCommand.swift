@@ -31,7 +31,7 @@ package struct ServeCommand: AsyncParsableCommand {
             "on, or off to lift every rate limit (making players, starting plays, guesses, movie searches).",
             discussion: "Off is for benchmarks and load tests from one address: never for a server people use.",
             valueName: "on|off"))
-    package var rateLimits: RateLimitSwitch = .on
+    package var rateLimits: OnOff = .on
     @Option(
         help: ArgumentHelp(
             "Close a connection that sends no complete request for this long, a half-sent one included (1 to 3600).",
@@ -114,6 +114,11 @@ package struct ServeCommand: AsyncParsableCommand {
             "TMDB searches adding to the title index that may run at once; beyond them suggestions answer as they are (0 to 100).",
             valueName: "count"))
     package var suggestTmdbFills = 4
+    @Option(
+        help: ArgumentHelp(
+            "gzip the web player's files and the API's answers of 1 KiB or more for clients that take it (default: on).",
+            discussion: "Off behind a reverse proxy that compresses itself."))
+    package var compression: OnOff = .on
     @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
@@ -211,7 +216,7 @@ package struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    package enum RateLimitSwitch: String, ExpressibleByArgument, CaseIterable {
+    package enum OnOff: String, ExpressibleByArgument, CaseIterable {
         case on, off
     }
 
