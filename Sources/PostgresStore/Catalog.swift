@@ -40,6 +40,19 @@ extension PostgresQuizStore {
         try await readTogether { session in try await Self.movies(where: "true", [], in: session) }
     }
 
+    public func catalogPage(after: Int64?, limit: Int) async throws -> (movies: [CatalogMovie], next: Int64?) {
+        try await readTogether { session in
+            let ids = try await session.query(
+                "SELECT id FROM movie WHERE id > $1 ORDER BY id LIMIT $2", [.int(after ?? 0), .int(limit)]
+            ).map { try $0.int64("id") }
+            guard !ids.isEmpty else { return ([], nil) }
+            let movies = try await Self.movies(
+                where: "id = ANY($1::bigint[])", [.text("{" + ids.map(String.init).joined(separator: ",") + "}")],
+                in: session)
+            return (movies, ids.count == limit ? ids.last : nil)
+        }
+    }
+
     /// Offline search: movies whose titles (Korean, English, original) or aliases contain `query`, in any case, best
     /// match first, in the order AppDatabase gives (`CatalogMovie.rankedForSearch`). A plain scan: a catalog of
     /// thousands of movies answers at once without a trigram index.

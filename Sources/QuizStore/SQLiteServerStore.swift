@@ -104,6 +104,13 @@ extension SQLiteServerStore {
         try await read { db in try Catalog.fetchAll(in: db) }
     }
 
+    public func catalogPage(after: Int64?, limit: Int) async throws -> (movies: [CatalogMovie], next: Int64?) {
+        try await read { db in
+            let records = try MovieRecord.filter(Column("id") > (after ?? 0)).order(Column("id")).limit(limit).fetchAll(db)
+            return (try Catalog.movies(records, in: db), records.count == limit ? records.last?.id : nil)
+        }
+    }
+
     public func searchCatalog(_ query: String, language: QuizLanguage, limit: Int) async throws -> [CatalogMovie] {
         guard let needle = AppDatabase.searchNeedle(query) else { return [] }
         return try await read { db in

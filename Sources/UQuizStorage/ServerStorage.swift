@@ -16,6 +16,10 @@ public protocol ServerCatalogStorage: Sendable {
     func catalogMovie(key: String) async throws -> CatalogMovie?
     func catalogMovies(keys: [String]) async throws -> [String: CatalogMovie]
     func allCatalogMovies() async throws -> [CatalogMovie]
+    /// Up to `limit` catalog movies after the one `after` names (`nil`: from the first), in the store's own order, and
+    /// where the next page starts (`nil`: this was the last): the whole catalog read in calls that each end quickly,
+    /// however large it grew.
+    func catalogPage(after: Int64?, limit: Int) async throws -> (movies: [CatalogMovie], next: Int64?)
     func searchCatalog(_ query: String, language: QuizLanguage, limit: Int) async throws -> [CatalogMovie]
     /// A poster image kept in the database (bundled with the seed, or uploaded) by its file name.
     func bundledPoster(fileName: String) async throws -> Data?

@@ -41,6 +41,34 @@ import Testing
         }
     }
 
+    /// The whole catalog read a page at a time (how the server's title index reads it): every movie once, aliases and
+    /// all, and the last page says there is no next.
+    @Test(arguments: StoreKind.allCases)
+    func theCatalogIsReadWholeInPages(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let movies = (1...23).map { n in
+                CatalogMovie(
+                    catalogKey: "page-\(n)", tmdbId: 7_000 + n, originalTitle: "Paged \(n)", titles: [.en: "Paged \(n)"],
+                    releaseDate: "2001", posterPaths: [:], bundledPoster: nil, aliases: n == 5 ? ["Fifth"] : [])
+            }
+            try await store.upsertMovies(movies)
+            var read: [CatalogMovie] = []
+            var after: Int64?
+            var pages = 0
+            repeat {
+                let page = try await store.catalogPage(after: after, limit: 5)
+                #expect(page.movies.count <= 5)
+                read += page.movies
+                after = page.next
+                pages += 1
+            } while after != nil && pages < 100
+            #expect(pages == 5)
+            #expect(read.map(\.catalogKey).sorted() == movies.map(\.catalogKey).sorted())
+            #expect(read.first { $0.catalogKey == "page-5" }?.aliases == ["Fifth"])
+            #expect(try await store.catalogPage(after: nil, limit: 23).next != nil, "a full page may have a next, empty")
+        }
+    }
+
     @Test func bothStoresMergeTheSameWay() async throws {
         let movies = [
             CatalogMovie(

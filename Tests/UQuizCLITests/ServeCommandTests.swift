@@ -412,6 +412,32 @@ struct ServeCommandTests {
 
     /// On a terminal, a play on the server runs in the full-screen player: the server's stage poster drawn in half
     /// blocks under the header, a guess typed and judged there, the answer shown, the summary left in the terminal.
+    /// Titles the server suggests while a guess is typed, chosen with the arrows: the chosen one is the guess.
+    @Test func suggestedTitlesArePickedWithTheArrowsInTheFullScreenPlayer() throws {
+        let serverHome = try Sandbox()
+        let server = try RunningServer(
+            sandbox: serverHome, database: serverHome.path("server.sqlite"), options: ["--suggest-min-titles", "10"])
+        let (_, code) = try publishOneQuiz(on: server)
+        let player = try loggedIn(to: server, as: "Typist")
+        var environment = player.environment
+        environment["TERM"] = "xterm-256color"
+        let session = try PseudoTerminalSession(binary: uquizBinary, arguments: ["solve", code, "--server", server.baseURL], environment: environment)
+        session.resize(rows: 40, columns: 120)
+        #expect(session.waitFor("quiz 1/1 · stage 1/3 · 0 pts"))
+        session.type("nosfe")
+        #expect(session.waitFor("↑↓ then Enter: Nosferatu (1922)"), "suggested once typing pauses")
+        session.type("\u{1B}[B")
+        #expect(session.waitFor("[Nosferatu (1922)]"), "the down arrow chooses it")
+        session.type("\r")
+        #expect(session.waitFor("\"Nosferatu\" is wrong (that is another movie's title)"), "sent as typed text is")
+        session.type("metrop")
+        #expect(session.waitFor("↑↓ then Enter: Metropolis (1927)"))
+        session.type("\u{1B}[A\r")
+        #expect(session.waitFor("✓ Metropolis (1927)! +"))
+        #expect(session.waitForExit().status == 0)
+        #expect(server.terminate() == 0)
+    }
+
     @Test func solveOnTheServerInTheFullScreenPlayer() throws {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"))

@@ -225,11 +225,44 @@ struct TerminalPlayerTests {
         ([0x61, 0x0D], [TerminalPlayer.Key.text("a"), .enter]),
         ([0xEB, 0xA9, 0x94, 0x7F], [.text("메"), .backspace]),
         ([0x1B], [.escape]),
-        ([0x1B, 0x5B, 0x41, 0x09], [.other, .tab]),
+        ([0x1B, 0x5B, 0x41, 0x09], [.up, .tab]),
+        ([0x1B, 0x4F, 0x42], [.down]),
+        ([0x1B, 0x5B, 0x31, 0x3B, 0x32, 0x41], [.other]),
         ([0x1B, 0x4F, 0x50], [.other]),
         ([0x03, 0x3F], [.other, .text("?")]),
     ] as [([UInt8], [TerminalPlayer.Key])])
     func keysAreReadAsTyped(bytes: [UInt8], keys: [TerminalPlayer.Key]) {
         #expect(TerminalPlayer.keys(in: bytes) == keys)
+    }
+
+    @Test func aGuessLineAsksOnceForWhatIsTypedAndSendsTheChosenTitle() {
+        var line = GuessLine(tabLine: "/skip")
+        _ = line.take(Array("m".utf8))
+        #expect(line.wantsSuggestions == nil, "one letter")
+        _ = line.take(Array("et".utf8))
+        #expect(line.wantsSuggestions == "met")
+        let titles = [GuessLine.Suggestion(title: "Metropolis", shown: "Metropolis (1927)"),
+                      GuessLine.Suggestion(title: "Metro", shown: "Metro (1997)")]
+        line.suggested(titles, for: "met")
+        #expect(line.wantsSuggestions == nil, "asked already")
+        #expect(line.suggestionLine == "↑↓ then Enter: Metropolis (1927) · Metro (1997)")
+        _ = line.take([0x1B, 0x5B, 0x41])
+        #expect(line.suggestionLine == "↑↓ then Enter: Metropolis (1927) · [Metro (1997)]", "up from none is the last")
+        _ = line.take([0x1B, 0x5B, 0x42])
+        #expect(line.chosen == 0, "down wraps to the first")
+        _ = line.take([0x0D])
+        #expect(line.next() == "Metropolis" && line.typed.isEmpty && line.suggestionLine == nil)
+
+        _ = line.take(Array("metro\r".utf8))
+        #expect(line.next() == "metro", "Enter with none chosen sends what is typed")
+        _ = line.take(Array("/sk".utf8))
+        #expect(line.wantsSuggestions == nil, "a command is not a title")
+        _ = line.take([0x7F, 0x7F, 0x7F])
+        _ = line.take(Array("old answer".utf8))
+        line.suggested(titles, for: "another text")
+        #expect(line.suggestionLine == nil, "an answer for text no longer typed is not shown")
+        line.suggested(nil, for: "old answer")
+        _ = line.take(Array("s".utf8))
+        #expect(line.wantsSuggestions == nil, "a server that suggests nothing is not asked again")
     }
 }

@@ -111,6 +111,13 @@ public struct ServerClient: Sendable {
         try call("GET", "/v1/plays/\(Self.pathSegment(id))", body: Self.noBody, authenticated: true)
     }
 
+    /// Movie titles suggested for what the player has typed (`GET /v1/titles`), in `language`.
+    public func titles(for typed: String, language: QuizLanguage) throws(ServerClientError) -> ServerAPI.TitleSuggestions {
+        var query = URLComponents()
+        query.queryItems = [URLQueryItem(name: "q", value: typed), URLQueryItem(name: "language", value: language.rawValue)]
+        return try call("GET", "/v1/titles?" + (query.percentEncodedQuery ?? ""), body: Self.noBody, authenticated: true)
+    }
+
     /// The poster of quiz `quiz` (1-based) as revealed at `stage`, or now when `nil`: a JPEG.
     public func poster(playId: String, quiz: Int, stage: Int? = nil) throws(ServerClientError) -> Data {
         let query = stage.map { "?stage=\($0)" } ?? ""

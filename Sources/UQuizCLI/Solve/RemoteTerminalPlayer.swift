@@ -12,7 +12,8 @@ import UQuizApp
 /// The full-screen player for a play on a server (`solve CODE --server URL` on a terminal). The server keeps the clock
 /// and cuts the posters: each stage's poster comes from it already black wherever nothing is revealed, so this draws it
 /// whole, and the time bar counts down to the end the server announced. Keys become the lines `RemoteSolve` sends:
-/// Enter a guess, `?` on an empty line the hint, Tab a skip. Esc cannot pause: the server's clock runs on.
+/// Enter a guess, `?` on an empty line the hint, Tab a skip, ↑ and ↓ a suggested title. Esc cannot pause: the server's
+/// clock runs on.
 final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     private let client: ServerClient
     private let interruption: Interruption
@@ -27,6 +28,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
     private var timeLimit = 20.0
     private var poster: Result<CellRaster, ServerClientError>?
     private var guessLine = GuessLine(tabLine: "/skip")
+    private let language: QuizLanguage
     private var status = ""
     /// Rung for a wrong guess, a solve and the time running out.
     var bell = Bell.off
@@ -37,6 +39,7 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
         self.client = client
         self.interruption = interruption
         screen = ServerClockScreen(environment: environment)
+        language = ServerClient.suggestionLanguage(environment: environment)
     }
 
     func run<T>(_ body: () throws -> T) rethrows -> T {
@@ -55,7 +58,13 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
             draw()
             // The time bar moves every 0.2 s; the deadline is met to the millisecond.
             let untilDeadline = deadline.map { max(0, Int32((($0 - now()).seconds * 1000).rounded(.up))) } ?? 200
-            guard let bytes = read(timeout: min(200, untilDeadline)) else { continue }
+            guard let bytes = read(timeout: min(guessLine.wantsSuggestions == nil ? 200 : 150, untilDeadline)) else {
+                // Typing paused: the titles the server suggests for what is typed.
+                if let text = guessLine.wantsSuggestions {
+                    guessLine.suggested(client.guessSuggestions(for: text, language: language), for: text)
+                }
+                continue
+            }
             take(bytes)
         }
     }
@@ -170,7 +179,8 @@ final class RemoteTerminalPlayer: RemoteSolveInput, RemoteSolveObserver {
             break
         }
         let frame = PlayerFrame.around(
-            header: header, picture: picture, size: size, status: status, typed: guessLine.typed, footer: Self.footer,
+            header: header, picture: picture, size: size, status: guessLine.suggestionLine ?? status, typed: guessLine.typed,
+            footer: Self.footer,
             posterProblem: problem)
         screen.draw(frame, rows: size.rows)
     }

@@ -2,6 +2,7 @@ import CTerminal
 import Foundation
 import MovieSearch
 import PosterArt
+import QuizCore
 import PosterGrid
 import UQuizApp
 
@@ -93,6 +94,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
     /// The poster on screen: the quiz and stage it shows.
     private var poster: (quiz: Int, stage: Int?, raster: CellRaster?)?
     private var guessLine = GuessLine()
+    private let language: QuizLanguage
     private var status = ""
     /// Rung for this player's wrong guess and solve, and for a quiz whose time ran out before they solved it.
     var bell = Bell.off
@@ -101,6 +103,7 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
         self.client = client
         self.interruption = interruption
         screen = ServerClockScreen(environment: environment)
+        language = ServerClient.suggestionLanguage(environment: environment)
     }
 
     func run<T>(_ body: () throws -> T) rethrows -> T {
@@ -116,13 +119,22 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
             if interruption.isRequested { return .interrupted }
             if let line = guessLine.next() { return .line(line) }
             if let deadline, now() >= deadline { return .deadline }
-            let wait = deadline.map { max(0, Int32((($0 - now()) / .milliseconds(1)).rounded(.up))) } ?? -1
+            var wait = deadline.map { max(0, Int32((($0 - now()) / .milliseconds(1)).rounded(.up))) } ?? -1
+            // Typing that pauses this long is asked suggestions for.
+            let suggesting = guessLine.wantsSuggestions
+            if suggesting != nil { wait = wait < 0 ? 150 : min(wait, 150) }
             var entries = [
                 pollfd(fd: keyboard ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: interruption.wakeDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            guard poll(&entries, 3, wait) > 0 else { continue }
+            guard poll(&entries, 3, wait) > 0 else {
+                if let text = suggesting {
+                    guessLine.suggested(client.guessSuggestions(for: text, language: language), for: text)
+                    draw()
+                }
+                continue
+            }
             if entries[1].revents != 0 { return .socket }
             if entries[0].revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 256)
@@ -197,7 +209,8 @@ final class RoomTerminalPlayer: RoomInput, RoomObserver {
         let size = screen.size()
         let shown = poster.flatMap { $0.quiz == session.currentQuiz ? $0.raster : nil }
         let frame = RoomScreen.frame(
-            session: session, now: now(), poster: shown, status: SafeText.clean(status), typed: guessLine.typed,
+            session: session, now: now(), poster: shown, status: guessLine.suggestionLine ?? SafeText.clean(status),
+            typed: guessLine.typed,
             server: Redaction.redact(url: client.baseURL), size: size)
         screen.draw(frame, rows: size.rows)
     }

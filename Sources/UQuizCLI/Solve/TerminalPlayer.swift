@@ -262,7 +262,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
                 } else {
                     typed += text
                 }
-            case .other:
+            case .up, .down, .other:
                 break
             }
         }
@@ -372,7 +372,7 @@ final class TerminalPlayer: SolveInput, SolveObserver {
     // MARK: - Keys
 
     enum Key: Equatable {
-        case enter, tab, backspace, escape
+        case enter, tab, backspace, escape, up, down
         case text(String)
         case other
     }
@@ -381,8 +381,8 @@ final class TerminalPlayer: SolveInput, SolveObserver {
         FullScreen.read(timeout: timeout, wake: interruption?.wakeDescriptor)
     }
 
-    /// Splits a read into keys: UTF-8 text (Korean included) as typed, control keys, and escape sequences (arrows and
-    /// the like) as `.other` rather than a pause.
+    /// Splits a read into keys: UTF-8 text (Korean included) as typed, control keys, the up and down arrows, and other
+    /// escape sequences as `.other` rather than a pause.
     static func keys(in bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
@@ -395,8 +395,11 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             case 0x1B:
                 if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
                     index += 2
+                    let start = index
                     while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
-                    keys.append(.other)
+                    // A bare arrow (`ESC [ A`, or `ESC O A` in application mode); any other sequence is no key here.
+                    let bare = index == start && index < bytes.count
+                    keys.append(bare && bytes[index] == UInt8(ascii: "A") ? .up : bare && bytes[index] == UInt8(ascii: "B") ? .down : .other)
                 } else {
                     keys.append(.escape)
                 }
