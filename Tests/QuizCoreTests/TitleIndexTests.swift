@@ -91,4 +91,25 @@ struct TitleIndexTests {
             limit: 5)
         #expect(merged.map(\.key) == ["st", "sd", "sw"])
     }
+
+    /// A text more than `walkLimit` starts begin with is answered from what the index kept when it was made: the same
+    /// lines, in the same order, as walking every start finds (a limit above `keptLimit` walks).
+    @Test func aCommonTextIsAnsweredAsWalkingItsStartsWould() {
+        let words = ["the", "night", "thin", "red", "line", "of", "summer", "sun", "star", "storm"]
+        let movies = (0..<12_000).map { n -> TitleIndex.Movie in
+            let title = (0..<(1 + n % 4)).map { words[(n / (1 + $0) + $0 * 7) % words.count] }.joined(separator: " ")
+            return TitleIndex.Movie(
+                key: "m\(n)", titles: [.en: title.capitalized, .ko: "밤의 \(n % 13)"], originalTitle: title.capitalized,
+                year: 1950 + n % 70)
+        }
+        let index = TitleIndex(movies)
+        for text in ["th", "the", "the n", "st", "s", "밤의", "ni", "red l", "sun"] {
+            for language in QuizLanguage.allCases {
+                let kept = index.suggestions(for: text, language: language, limit: TitleIndex.keptLimit)
+                let walked = index.suggestions(for: text, language: language, limit: TitleIndex.keptLimit + 1)
+                #expect(kept == Array(walked.prefix(TitleIndex.keptLimit)), "\(text) in \(language)")
+            }
+        }
+        #expect(index.suggestions(for: "th", language: .en, limit: 8).count == 8)
+    }
 }

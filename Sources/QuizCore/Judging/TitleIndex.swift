@@ -65,6 +65,12 @@ public struct TitleIndex: Sendable {
         var offset: Int32
     }
 
+    /// A movie and how well it matched, in the order suggestions list them.
+    private struct Ranked: Sendable {
+        var movie: Int32
+        var match: Match
+    }
+
     public let movies: [Movie]
     private let bytes: [UInt8]
     private let names: [Name]
@@ -72,9 +78,19 @@ public struct TitleIndex: Sendable {
     private let starts: [Start]
     /// The length of each movie's title shown in a language, which orders suggestions that match alike.
     private let shownLengths: [QuizLanguage: [Int]]
+    /// The best `keptLimit` movies of each text more than `walkLimit` starts begin with, by language: a look-up of a
+    /// text that common (two letters match a hundred thousand starts of a large catalog) reads them rather than
+    /// walking its starts.
+    private var kept: [QuizLanguage: [[UInt8]: [Ranked]]] = [:]
 
     /// The fewest characters (in readable form) a look-up needs: one letter of a Latin title matches too much to help.
     public static let minimumQueryLength = 2
+    /// The most starts a look-up walks; a text more starts begin with is answered from `kept`.
+    static let walkLimit = 4_096
+    /// How many suggestions are kept for a common text: the most a look-up answers from them.
+    public static let keptLimit = 8
+    /// The longest common text (in bytes) kept; a longer one that still begins more than `walkLimit` starts is walked.
+    static let keptDepth = 48
 
     public init(_ movies: [Movie]) {
         var bytes: [UInt8] = []
@@ -107,6 +123,7 @@ public struct TitleIndex: Sendable {
         self.starts = starts.sorted { [bytes, names] a, b in
             Self.compare(Self.slice(a, bytes, names), Self.slice(b, bytes, names)) < 0
         }
+        kept = keepCommonTexts()
     }
 
     public var isEmpty: Bool { movies.isEmpty }
@@ -136,34 +153,97 @@ public struct TitleIndex: Sendable {
         let query = TitleNormalizer.readable(typed)
         guard query.count >= Self.minimumQueryLength, limit > 0 else { return [] }
         let needle = Array(query.utf8)
-        var best: [Int32: Match] = [:]
-        var index = firstStart(notBefore: needle)
-        while index < starts.count {
+        let ranked: [Ranked]
+        if limit <= Self.keptLimit, let common = kept[language]?[needle] {
+            ranked = common
+        } else {
+            let range = firstStart(notBefore: needle)..<firstStart(notBeginningWith: needle)
+            ranked = rank(range, limit: limit)[language] ?? []
+        }
+        return ranked.prefix(limit).map { TitleSuggestion(movie: movies[Int($0.movie)], language: language, match: $0.match) }
+    }
+
+    /// The best `limit` movies of the starts in `range`, in each language: each movie's best match, ordered as
+    /// `TitleSuggestion` orders them.
+    private func rank(_ range: Range<Int>, limit: Int) -> [QuizLanguage: [Ranked]] {
+        guard !range.isEmpty else { return [:] }
+        // Each movie's best match in each language (255: not matched), in flat arrays: a common text matches most of
+        // the catalog.
+        let languages = QuizLanguage.allCases
+        var best = [[UInt8]](repeating: [UInt8](repeating: .max, count: movies.count), count: languages.count)
+        var touched: [Int32] = []
+        for index in range {
             let start = starts[index]
-            let text = Self.slice(start, bytes, names)
-            guard text.starts(with: needle) else { break }
             let name = names[Int(start.name)]
-            let match: Match
+            let movie = Int(name.movie)
+            let inside: Match?
             if start.offset == 0 {
-                match = name.language == language || name.isOriginal ? .shownTitleStart : .otherNameStart
+                inside = nil
             } else {
-                let before = bytes[Int(name.start + start.offset) - 1]
-                match = before == UInt8(ascii: " ") ? .wordStart : .insideWord
+                inside = bytes[Int(name.start + start.offset) - 1] == UInt8(ascii: " ") ? .wordStart : .insideWord
             }
-            if best[name.movie].map({ match < $0 }) ?? true { best[name.movie] = match }
-            index += 1
+            if best[0][movie] == .max { touched.append(name.movie) }
+            for (number, language) in languages.enumerated() {
+                let match = inside ?? (name.language == language || name.isOriginal ? .shownTitleStart : .otherNameStart)
+                best[number][movie] = min(best[number][movie], UInt8(match.rawValue))
+            }
         }
-        // A short text matches thousands of movies: they are ordered by numbers first, and only the ones that may be
-        // among the first `limit` (ties included) are made into suggestions and ordered in full.
-        let lengths = shownLengths[language] ?? []
-        let ordered = best.map { movie, match in (movie: movie, match: match, length: lengths[Int(movie)]) }
-            .sorted { ($0.match.rawValue, $0.length) < ($1.match.rawValue, $1.length) }
-        var candidates = ordered.prefix(limit)
-        if let last = candidates.last {
-            candidates = ordered.prefix { ($0.match.rawValue, $0.length) <= (last.match.rawValue, last.length) }
+        var ranked: [QuizLanguage: [Ranked]] = [:]
+        for (number, language) in languages.enumerated() {
+            let matches = best[number]
+            let lengths = shownLengths[language] ?? []
+            // Ordered by numbers first; only the movies that may be among the first `limit` (ties included) are made
+            // into suggestions and ordered in full.
+            let key = { (movie: Int32) in Int(matches[Int(movie)]) << 32 | lengths[Int(movie)] }
+            var counts: [Int: Int] = [:]
+            for movie in touched { counts[key(movie), default: 0] += 1 }
+            var threshold = Int.max
+            var seen = 0
+            for candidate in counts.keys.sorted() {
+                seen += counts[candidate]!
+                if seen >= limit {
+                    threshold = candidate
+                    break
+                }
+            }
+            let candidates = touched.filter { key($0) <= threshold }.map { movie in
+                (movie, TitleSuggestion(movie: movies[Int(movie)], language: language, match: Match(rawValue: Int(matches[Int(movie)]))!))
+            }
+            ranked[language] = candidates.sorted { $0.1 < $1.1 }.prefix(limit).map { Ranked(movie: $0.0, match: $0.1.match) }
         }
-        let ranked = candidates.map { TitleSuggestion(movie: movies[Int($0.movie)], language: language, match: $0.match) }
-        return Array(ranked.sorted().prefix(limit))
+        return ranked
+    }
+
+    /// The best movies of every text more than `walkLimit` starts begin with (up to `keptDepth` bytes), by language.
+    private func keepCommonTexts() -> [QuizLanguage: [[UInt8]: [Ranked]]] {
+        var kept: [QuizLanguage: [[UInt8]: [Ranked]]] = [:]
+        // The starts of `range` share their first `depth` bytes; they are split by the next one.
+        func visit(_ range: Range<Int>, depth: Int) {
+            let first = Self.slice(starts[range.lowerBound], bytes, names)
+            let endsACharacter = first.count == depth || !(0x80...0xBF).contains(first[first.startIndex + depth])
+            if depth > 0, endsACharacter {
+                let prefix = Array(first.prefix(depth))
+                for (language, ranked) in rank(range, limit: Self.keptLimit) { kept[language, default: [:]][prefix] = ranked }
+            }
+            guard depth < Self.keptDepth else { return }
+            var index = range.lowerBound
+            // The starts whose text ends here sort first.
+            while index < range.upperBound, Self.slice(starts[index], bytes, names).count == depth { index += 1 }
+            while index < range.upperBound {
+                let byte = byteAt(depth, of: index)
+                var end = index + 1
+                while end < range.upperBound, byteAt(depth, of: end) == byte { end += 1 }
+                if end - index > Self.walkLimit { visit(index..<end, depth: depth + 1) }
+                index = end
+            }
+        }
+        if starts.count > Self.walkLimit { visit(0..<starts.count, depth: 0) }
+        return kept
+    }
+
+    private func byteAt(_ depth: Int, of index: Int) -> UInt8 {
+        let text = Self.slice(starts[index], bytes, names)
+        return text[text.startIndex + depth]
     }
 
     /// The first start whose text is not ordered before `needle`.
@@ -173,6 +253,21 @@ public struct TitleIndex: Sendable {
         while low < high {
             let middle = (low + high) / 2
             if Self.compare(Self.slice(starts[middle], bytes, names), needle[...]) < 0 {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// The first start whose text neither begins with `needle` nor is ordered before it.
+    private func firstStart(notBeginningWith needle: [UInt8]) -> Int {
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.compare(Self.slice(starts[middle], bytes, names).prefix(needle.count), needle[...]) <= 0 {
                 low = middle + 1
             } else {
                 high = middle

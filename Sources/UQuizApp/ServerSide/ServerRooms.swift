@@ -407,7 +407,6 @@ public final class ServerRooms: Sendable {
         }
     }
 
-    /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
     /// Notes in the directory that room `code` has finished: it no longer counts among its host's rooms anywhere.
     func markFinished(_ code: RoomCode) async {
         do {
@@ -426,6 +425,7 @@ public final class ServerRooms: Sendable {
         }
     }
 
+    /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
     func store(_ rows: [RoomResultRow], code: RoomCode) async {
         do {
             try await environment.store().insertRoomResults(rows)
