@@ -1,4 +1,5 @@
 import Foundation
+import PosterGrid
 import QuizCore
 import Testing
 
@@ -459,5 +460,37 @@ struct HintTests {
 
     @Test func decomposedAccentsStayOneLetter() {
         #expect(Hint.firstHint(for: "Amélie".decomposedStringWithCanonicalMapping) == "A_____")
+    }
+}
+
+/// A server's judges share one lookup of the whole catalog's titles: they judge as a judge holding the catalog does.
+@Suite struct SharedCatalogTitlesJudgeTests {
+    @Test func aJudgeWithTheSharedTitlesJudgesAsOneWithTheWholeCatalog() {
+        let quiz = Quiz(
+            tmdbId: 19, catalogKey: "tmdb-19", title: "Metropolis", originalTitle: "Metropolis", releaseDate: nil,
+            genreIds: [], posterPath: "/metropolis-1927.jpg", posterSource: .tmdb, geometry: .standard,
+            areas: [Cell(row: 20, column: 20)], aliases: ["Metropolis 1927"])
+        func movie(_ key: String, _ en: String, ko: String? = nil, original: String? = nil, aliases: [String] = []) -> CatalogMovie {
+            var titles: [QuizLanguage: String] = [.en: en]
+            titles[.ko] = ko
+            return CatalogMovie(
+                catalogKey: key, tmdbId: nil, originalTitle: original ?? en, titles: titles, releaseDate: nil,
+                posterPaths: [:], bundledPoster: nil, aliases: aliases)
+        }
+        let catalog = [
+            movie("tmdb-19", "Metropolis", ko: "메트로폴리스", aliases: ["Metropolis (1927)"]),
+            movie("tmdb-653", "Nosferatu", original: "Nosferatu, eine Symphonie des Grauens"),
+            movie("metropolis-2001", "Metropolis", original: "メトロポリス"),
+            movie("tmdb-862", "Toy Story", ko: "토이 스토리"),
+            movie("tmdb-863", "Toy Story 2"),
+        ]
+        let whole = AnswerJudge(quiz: quiz, catalog: catalog)
+        let shared = AnswerJudge(quiz: quiz, movie: catalog[0], catalogTitles: CatalogTitleLookup(movies: catalog))
+        for guess in ["Metropolis", "metropolis!", "메트로폴리스", "Metropolsi", "Nosferatu", "toy story 2", "Toy Story",
+                      "토이 스토리", "メトロポリス", "nosferatu eine symphonie des grauens", "Metropolis 2", "", "zzz"] {
+            #expect(shared.judge(guess) == whole.judge(guess), "\(guess)")
+        }
+        #expect(shared.judge("Nosferatu") == .rejected(.titleOfAnotherMovie("Nosferatu")))
+        #expect(shared.judge("메트로폴리스").isAccepted, "the quiz's movie from the catalog: its Korean title")
     }
 }

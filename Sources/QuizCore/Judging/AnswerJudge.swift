@@ -52,22 +52,30 @@ public struct AnswerJudge: Sendable {
     }
 
     let accepted: [Candidate]
-    let otherMovies: [Candidate]
-    /// Each normalized variant of `accepted` and `otherMovies`, with the first candidate that has it: an exact match is
-    /// one lookup a variant of the guess, however many movies the catalog holds.
+    /// Each normalized variant of `accepted`, with the first candidate that has it: an exact match is one lookup a
+    /// variant of the guess.
     let acceptedByVariant: [String: Int]
-    let otherMovieByVariant: [String: Int]
+    /// The exact titles of the other movies, asked only for a guess no accepted title matches exactly (so a title this
+    /// movie shares with another, a remake's or an alias, blocks nothing: the guess names this movie as much as that).
+    let otherMovies: CatalogTitleLookup
 
     /// Titles that normalize to nothing are ignored. Another movie's title that is also one of the accepted titles (a
-    /// remake, an alias shared with another film) blocks nothing: the guess names this movie as much as that one.
+    /// remake, an alias shared with another film) blocks nothing.
     public init(acceptedTitles: [String], otherMovieTitles: [String] = []) {
-        accepted = acceptedTitles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }
+        let accepted = acceptedTitles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }
             .filter { !$0.variants.isEmpty }
         let acceptedVariants = Set(accepted.flatMap(\.variants))
-        otherMovies = otherMovieTitles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }
-            .filter { !$0.variants.isEmpty && acceptedVariants.isDisjoint(with: $0.variants) }
+        self.init(
+            accepted: accepted,
+            otherMovies: CatalogTitleLookup(titles: otherMovieTitles.filter {
+                acceptedVariants.isDisjoint(with: TitleNormalizer.variants($0))
+            }))
+    }
+
+    private init(accepted: [Candidate], otherMovies: CatalogTitleLookup) {
+        self.accepted = accepted
+        self.otherMovies = otherMovies
         acceptedByVariant = Self.firstIndex(byVariantOf: accepted)
-        otherMovieByVariant = Self.firstIndex(byVariantOf: otherMovies)
     }
 
     private static func firstIndex(byVariantOf candidates: [Candidate]) -> [String: Int] {
@@ -104,7 +112,17 @@ public struct AnswerJudge: Sendable {
             otherMovieTitles: Self.titles(ofMoviesOtherThan: quiz.catalogKey, in: catalog))
     }
 
-    private static func titles(of movie: CatalogMovie) -> [String] {
+    /// The judge of a quiz as played, with its catalog movie (`nil`: not in the catalog) and the exact titles of the
+    /// whole catalog made once for every judge (a server's catalog grows with every search TMDB answers: each judge
+    /// holding every other movie's titles cost a play's start seconds on a catalog of 200,000 movies).
+    public init(quiz: Quiz, movie: CatalogMovie?, catalogTitles: CatalogTitleLookup) {
+        let titles = [quiz.title, quiz.originalTitle] + quiz.aliases + (movie.map { Self.titles(of: $0) + $0.aliases } ?? [])
+        self.init(
+            accepted: titles.map { Candidate(title: $0, variants: TitleNormalizer.variants($0)) }.filter { !$0.variants.isEmpty },
+            otherMovies: catalogTitles)
+    }
+
+    static func titles(of movie: CatalogMovie) -> [String] {
         QuizLanguage.allCases.compactMap { movie.titles[$0] } + [movie.originalTitle]
     }
 
@@ -127,8 +145,8 @@ public struct AnswerJudge: Sendable {
         if let exact = Self.first(of: accepted, by: acceptedByVariant, having: guessVariants) {
             return .accepted(matchedTitle: exact.title, distance: 0)
         }
-        if let other = Self.first(of: otherMovies, by: otherMovieByVariant, having: guessVariants) {
-            return .rejected(.titleOfAnotherMovie(other.title))
+        if let other = otherMovies.title(havingAnyOf: guessVariants) {
+            return .rejected(.titleOfAnotherMovie(other))
         }
 
         // No distance is worked out that cannot be within the allowance: it is at least the difference in length.
@@ -182,5 +200,33 @@ public struct AnswerJudge: Sendable {
             (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
+    }
+}
+
+/// The exact titles of movies (each language's and the original) by their normalized variants: which movie's title a
+/// guess is, in one lookup per variant of the guess, however many movies there are.
+public struct CatalogTitleLookup: Sendable {
+    private var titleByVariant: [String: String] = [:]
+
+    public init(titles: some Sequence<String>) {
+        for title in titles { add(title) }
+    }
+
+    public init(movies: some Sequence<CatalogMovie>) {
+        for movie in movies { for title in AnswerJudge.titles(of: movie) { add(title) } }
+    }
+
+    /// The first title given for each variant stays.
+    private mutating func add(_ title: String) {
+        for variant in TitleNormalizer.variants(title) where titleByVariant[variant] == nil { titleByVariant[variant] = title }
+    }
+
+    /// How many distinct variants it holds.
+    public var count: Int { titleByVariant.count }
+
+    /// The title, as given, that has the first of `variants` it holds.
+    public func title(havingAnyOf variants: [String]) -> String? {
+        for variant in variants { if let title = titleByVariant[variant] { return title } }
+        return nil
     }
 }

@@ -485,17 +485,25 @@ public final class ServerPlays: Sendable {
             let store = try environment.store()
             let package = try await store.package(id: packageId)
             let ids = try await store.quizIDs(packageId: packageId)
-            let catalog = try await store.allCatalogMovies()
+            let judges = try await Self.judges(of: package.quizzes, environment: environment)
             let indices = package.quizzes.indices.filter { !package.quizzes[$0].areas.isEmpty }
             let rounds = indices.enumerated().map { number, index in
-                SolveRound(
-                    quiz: package.quizzes[index], judge: AnswerJudge(quiz: package.quizzes[index], catalog: catalog),
-                    number: number + 1)
+                SolveRound(quiz: package.quizzes[index], judge: judges[index], number: number + 1)
             }
             return PlayPlan(
                 packageId: packageId, shareCode: package.shareCode, title: package.title,
                 loop: SolveLoop(rounds: rounds, levels: levels, level: package.level, timeScale: 1),
                 quizIDs: indices.map { ids[$0] })
+        }
+    }
+
+    /// Each quiz's judge: its movie as the catalog has it now, and the whole catalog's titles shared by every judge.
+    static func judges(of quizzes: [Quiz], environment: SharingEnvironment) async throws -> [AnswerJudge] {
+        let store = try environment.store()
+        let movies = try await store.catalogMovies(keys: quizzes.compactMap(\.catalogKey))
+        let titles = try await environment.catalogTitles.lookup(environment)
+        return quizzes.map { quiz in
+            AnswerJudge(quiz: quiz, movie: quiz.catalogKey.flatMap { movies[$0] }, catalogTitles: titles)
         }
     }
 

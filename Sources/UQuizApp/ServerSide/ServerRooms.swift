@@ -137,13 +137,12 @@ public final class ServerRooms: Sendable {
         let task = preparedPackages.withLock { cache -> Task<PreparedPackage, any Error> in
             if let entry = cache[packageId], instant - entry.at < Self.preparedLifetime { return entry.task }
             cache = cache.filter { instant - $0.value.at < Self.preparedLifetime }
-            let store = environment.store
+            let environment = environment
             let task = Task {
-                let store = try store()
-                let package = try await store.package(id: packageId)
-                let catalog = try await store.allCatalogMovies()
+                let package = try await environment.store().package(id: packageId)
                 let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
-                let roomQuizzes = quizzes.map { RoomQuiz(quiz: $0, judge: AnswerJudge(quiz: $0, catalog: catalog)) }
+                let judges = try await ServerPlays.judges(of: quizzes, environment: environment)
+                let roomQuizzes = zip(quizzes, judges).map { RoomQuiz(quiz: $0, judge: $1) }
                 return PreparedPackage(package: package, quizzes: quizzes, roomQuizzes: roomQuizzes)
             }
             cache[packageId] = (task, instant)

@@ -14,17 +14,21 @@ public struct SharingEnvironment: Sendable {
     public let knownPlayers: KnownPlayers
     /// Whether TMDB's image server answers, as this process last found.
     public let imageReach: ImageServerReach
+    /// The whole catalog's exact titles, shared by every judge this process makes.
+    public let catalogTitles: SharedCatalogTitles
 
     public init(
         app: AppEnvironment, store: @escaping @Sendable () throws -> any ServerStorage,
         tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes,
-        knownPlayers: KnownPlayers = KnownPlayers(), imageReach: ImageServerReach = ImageServerReach()
+        knownPlayers: KnownPlayers = KnownPlayers(), imageReach: ImageServerReach = ImageServerReach(),
+        catalogTitles: SharedCatalogTitles = SharedCatalogTitles()
     ) {
         self.app = app
         self.store = store
         self.tokenBytes = tokenBytes
         self.knownPlayers = knownPlayers
         self.imageReach = imageReach
+        self.catalogTitles = catalogTitles
     }
 
     /// Whether the quizzes this server offers may have TMDB posters: it has TMDB credentials (without them it may have

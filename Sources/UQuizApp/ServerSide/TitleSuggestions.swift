@@ -112,21 +112,11 @@ public final class TitleSuggestions: Sendable {
             limit: Self.limit)
     }
 
-    /// Movies read from the store per call while the index is made: each call ends well within the store's deadline.
-    static let catalogPageSize = 5_000
-
     /// The index of the store's catalog, made on first use and again every `rebuildInterval`.
     private func index() async throws -> TitleIndex {
         try await indexes.value(of: 0) { [environment] in
-            let store = try environment.store()
-            var movies: [TitleIndex.Movie] = []
-            var after: Int64?
-            repeat {
-                let page = try await store.catalogPage(after: after, limit: Self.catalogPageSize)
-                movies += page.movies.map(TitleIndex.Movie.init)
-                after = page.next
-            } while after != nil
-            return try await environment.app.heavyWork.run { [movies] in TitleIndex(movies) }
+            let movies = try await environment.store().wholeCatalog()
+            return try await environment.app.heavyWork.run { TitleIndex(movies.map(TitleIndex.Movie.init)) }
         }
     }
 
