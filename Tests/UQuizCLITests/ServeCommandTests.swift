@@ -411,24 +411,26 @@ struct ServeCommandTests {
     }
 
     /// A one-quiz package published on a new server (started with `options`), played by a new player in the
-    /// full-screen player on a pseudo-terminal of `columns`.
+    /// full-screen player on a pseudo-terminal of `columns`. The server's and the player's folders go with `homes`.
     private func fullScreenPlay(
         options: [String] = [], player name: String, columns: Int
-    ) throws -> (server: RunningServer, session: PseudoTerminalSession, code: String) {
+    ) throws -> (homes: [Sandbox], server: RunningServer, session: PseudoTerminalSession, code: String) {
         let serverHome = try Sandbox()
         let server = try RunningServer(sandbox: serverHome, database: serverHome.path("server.sqlite"), options: options)
         let (_, code) = try publishOneQuiz(on: server)
-        var environment = try loggedIn(to: server, as: name).environment
+        let player = try loggedIn(to: server, as: name)
+        var environment = player.environment
         environment["TERM"] = "xterm-256color"
         let session = try PseudoTerminalSession(
             binary: uquizBinary, arguments: ["solve", code, "--server", server.baseURL], environment: environment)
         session.resize(rows: 40, columns: columns)
-        return (server, session, code)
+        return ([serverHome, player], server, session, code)
     }
 
     /// Titles the server suggests while a guess is typed, chosen with the arrows: the chosen one is the guess.
     @Test func suggestedTitlesArePickedWithTheArrowsInTheFullScreenPlayer() throws {
-        let (server, session, _) = try fullScreenPlay(options: ["--suggest-min-titles", "10"], player: "Typist", columns: 120)
+        let (homes, server, session, _) = try fullScreenPlay(options: ["--suggest-min-titles", "10"], player: "Typist", columns: 120)
+        defer { withExtendedLifetime(homes) {} }
         #expect(session.waitFor("quiz 1/1 · stage 1/3 · 0 pts"))
         session.type("nosfe")
         #expect(session.waitFor("↑↓ then Enter: Nosferatu (1922)"), "suggested once typing pauses")
@@ -447,7 +449,8 @@ struct ServeCommandTests {
     /// On a terminal, a play on the server runs in the full-screen player: the server's stage poster drawn in half
     /// blocks under the header, a guess typed and judged there, the answer shown, the summary left in the terminal.
     @Test func solveOnTheServerInTheFullScreenPlayer() throws {
-        let (server, session, code) = try fullScreenPlay(player: "Solver", columns: 100)
+        let (homes, server, session, code) = try fullScreenPlay(player: "Solver", columns: 100)
+        defer { withExtendedLifetime(homes) {} }
         #expect(session.waitFor("\u{1B}[?1049h"), "the alternate screen")
         #expect(session.waitFor("quiz 1/1 · stage 1/3 · 0 pts"))
         #expect(session.waitFor("▀"), "the server's stage poster in half blocks")
