@@ -56,6 +56,8 @@ def fill(db, count):
 
 def load(url, pid, log_path, work, out):
     client = bench.Client(url)
+    # The first look-up may wait for the index being made.
+    client.connection.timeout = 120
     token = bench.new_player(client, "Typist")
     results = {"wrk": " ".join(bench.WRK), "queries": QUERIES, "rss_before_kb": bench.rss(pid)}
     started = time.monotonic()

@@ -296,12 +296,15 @@ func buildRoutes(
     ).add(to: router)
     let movieSearch = ServerMovieSearch(
         environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow)
+    let titles = TitleSuggestions(
+        environment: environment.sharing, search: movieSearch, rules: configuration.titles, now: monotonicNow)
+    titles.prepareInBackground()
+    environment.sharing.catalogTitles.prepareInBackground(environment.sharing)
     PlayRoutes(
         environment: environment,
         plays: plays,
         movies: movieSearch,
-        titles: TitleSuggestions(
-            environment: environment.sharing, search: movieSearch, rules: configuration.titles, now: monotonicNow),
+        titles: titles,
         playStarts: limiter(configuration.playStarts, "play-starts"),
         guesses: limiter(configuration.guesses, "guesses"),
         movieSearches: limiter(configuration.movieSearches, "movie-searches"),

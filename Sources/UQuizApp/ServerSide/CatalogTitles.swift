@@ -13,6 +13,12 @@ public final class SharedCatalogTitles: Sendable {
         titles = RefreshingCache(lifetime: lifetime, capacity: 1, now: { ContinuousClock.now - origin })
     }
 
+    /// Starts making the lookup, so that the first play or room does not wait for it; a failure (the store not
+    /// ready) leaves it to the first judge.
+    public func prepareInBackground(_ environment: SharingEnvironment) {
+        Task { _ = try? await lookup(environment) }
+    }
+
     func lookup(_ environment: SharingEnvironment) async throws -> CatalogTitleLookup {
         try await titles.value(of: 0) {
             let movies = try await environment.store().wholeCatalog()

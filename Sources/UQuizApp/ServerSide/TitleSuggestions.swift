@@ -75,6 +75,12 @@ public final class TitleSuggestions: Sendable {
         asked = ExpiringMap(lifetime: search.lifetime, capacity: search.capacity)
     }
 
+    /// Starts making the index, so that the first look-up does not wait for it (a catalog of 200,000 movies takes
+    /// seconds); a failure (the store not ready) leaves it to the first look-up.
+    public func prepareInBackground() {
+        Task { _ = try? await index() }
+    }
+
     /// The titles `typed` suggests to a player of a package in `language`.
     public func suggest(_ typed: String, language: QuizLanguage) async throws -> Answer {
         let readable = TitleNormalizer.readable(typed)
