@@ -298,7 +298,6 @@ func buildRoutes(
         environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow)
     let titles = TitleSuggestions(
         environment: environment.sharing, search: movieSearch, rules: configuration.titles, now: monotonicNow)
-    titles.prepareInBackground()
     environment.sharing.catalogTitles.prepareInBackground(environment.sharing)
     PlayRoutes(
         environment: environment,

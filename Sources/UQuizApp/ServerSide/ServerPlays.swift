@@ -501,7 +501,7 @@ public final class ServerPlays: Sendable {
     static func judges(of quizzes: [Quiz], environment: SharingEnvironment) async throws -> [AnswerJudge] {
         let store = try environment.store()
         let movies = try await store.catalogMovies(keys: quizzes.compactMap(\.catalogKey))
-        let titles = try await environment.catalogTitles.lookup(environment)
+        let titles = try await environment.catalogTitles.current(environment).lookup
         return quizzes.map { quiz in
             AnswerJudge(quiz: quiz, movie: quiz.catalogKey.flatMap { movies[$0] }, catalogTitles: titles)
         }

@@ -15,14 +15,10 @@ public final class TitleSuggestions: Sendable {
         public var minimumTitles: Int
         /// TMDB searches filling the index that may run at once; beyond them a lacking look-up is answered as it is.
         public var fillsInFlight: Int
-        /// How often the index is made again from the store, in the background (it then holds what other instances
-        /// on the same database learned).
-        public var rebuildInterval: Duration
 
-        public init(minimumTitles: Int = 500, fillsInFlight: Int = 4, rebuildInterval: Duration = .seconds(600)) {
+        public init(minimumTitles: Int = 500, fillsInFlight: Int = 4) {
             self.minimumTitles = minimumTitles
             self.fillsInFlight = fillsInFlight
-            self.rebuildInterval = rebuildInterval
         }
     }
 
@@ -46,7 +42,6 @@ public final class TitleSuggestions: Sendable {
     let search: ServerMovieSearch
     let rules: Rules
     private let now: @Sendable () -> Duration
-    private let indexes: RefreshingCache<Int, TitleIndex>
     private let state = Mutex(State())
     /// What TMDB answered for a text, by how many movies, for as long as the search keeps its answer.
     private let asked: ExpiringMap<Asked, Int>
@@ -71,14 +66,7 @@ public final class TitleSuggestions: Sendable {
         self.search = search
         self.rules = rules
         self.now = now
-        indexes = RefreshingCache(lifetime: rules.rebuildInterval, capacity: 1, now: now)
         asked = ExpiringMap(lifetime: search.lifetime, capacity: search.capacity)
-    }
-
-    /// Starts making the index, so that the first look-up does not wait for it (a catalog of 200,000 movies takes
-    /// seconds); a failure (the store not ready) leaves it to the first look-up.
-    public func prepareInBackground() {
-        Task { _ = try? await index() }
     }
 
     /// The titles `typed` suggests to a player of a package in `language`.
@@ -118,12 +106,9 @@ public final class TitleSuggestions: Sendable {
             limit: Self.limit)
     }
 
-    /// The index of the store's catalog, made on first use and again every `rebuildInterval`.
+    /// The index of the store's catalog, shared with the judges (`SharedCatalogTitles`).
     private func index() async throws -> TitleIndex {
-        try await indexes.value(of: 0) { [environment] in
-            let movies = try await environment.store().wholeCatalog()
-            return try await environment.app.heavyWork.run { TitleIndex(movies.map(TitleIndex.Movie.init)) }
-        }
+        try await environment.catalogTitles.current(environment).index
     }
 
     /// Whether TMDB may have titles for `key` that it was not asked for: not asked for it, nor for a text it begins
