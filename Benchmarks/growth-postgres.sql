@@ -226,8 +226,10 @@ ORDER BY (gq.quiz_id * 2654435761) % 4294967296, gq.quiz_id
 LIMIT (SELECT daily_days FROM g_param);
 UPDATE g_daily SET day_sec = (SELECT today_sec FROM g_param) - ((SELECT COUNT(*) FROM g_daily) - d + 1) * 86400;
 UPDATE g_daily SET day = to_char(to_timestamp(day_sec) AT TIME ZONE 'UTC', 'YYYY-MM-DD');
-INSERT INTO daily (day, number, quiz_id, chosen_at)
-SELECT day, d, quiz_id, pg_temp.ts(day_sec + 1) FROM g_daily ORDER BY d;
+INSERT INTO daily (day, language, number, quiz_id, chosen_at)
+SELECT day, (SELECT p.language FROM quiz JOIN package p ON p.id = quiz.package_id WHERE quiz.id = g_daily.quiz_id), d,
+       quiz_id, pg_temp.ts(day_sec + 1)
+FROM g_daily ORDER BY d;
 
 -- How the plays split: hot, warm, daily, heavy, tail (in that order of j).
 CREATE TEMP TABLE g_seg AS

@@ -234,8 +234,10 @@ ORDER BY (gq.quizId * 2654435761) % 4294967296, gq.quizId
 LIMIT (SELECT dailyDays FROM g_param);
 UPDATE g_daily SET daySec = (SELECT todaySec FROM g_param) - ((SELECT COUNT(*) FROM g_daily) - d + 1) * 86400;
 UPDATE g_daily SET day = strftime('%Y-%m-%d', daySec, 'unixepoch');
-INSERT INTO daily (day, number, quizId, chosenAt)
-SELECT day, d, quizId, strftime('%Y-%m-%dT%H:%M:%SZ', daySec + 1, 'unixepoch') FROM g_daily ORDER BY d;
+INSERT INTO daily (day, language, number, quizId, chosenAt)
+SELECT day, (SELECT p.language FROM quiz JOIN package p ON p.id = quiz.packageId WHERE quiz.id = g_daily.quizId), d,
+       quizId, strftime('%Y-%m-%dT%H:%M:%SZ', daySec + 1, 'unixepoch')
+FROM g_daily ORDER BY d;
 
 -- How the plays split: hot, warm, daily, heavy, tail (in that order of j).
 CREATE TEMP TABLE g_seg AS

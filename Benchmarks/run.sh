@@ -55,7 +55,7 @@ hyperfine -N --warmup 3 --runs 50 --export-json "$work/seeding.json" \
   --command-name "uquiz list on first run (seeds)" "$uquiz list --db $work/fresh.sqlite"
 
 # Network: the real client against fake-tmdb on loopback, side by side with the curl CLI on the same URLs.
-"$root/.build-static/release/fake-tmdb" --seed Seed/seed.json --posters Seed/posters > "$work/fake.out" &
+"$root/.build-static/release/fake-tmdb" --seed Seed/seed.json --stand-in-poster Seed/posters/metropolis-1927.jpg > "$work/fake.out" &
 fake_pid=$!
 trap 'kill $fake_pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done

@@ -10,19 +10,26 @@ public final class FakeTMDBServer: Sendable {
         /// When set, API requests need `api_key=KEY` or `Authorization: Bearer KEY`, as TMDB checks them.
         public var apiKey: String?
         public var catalog: [FakeMovie]
-        /// JPEG bytes served for poster paths; chosen per path so each poster keeps its picture.
-        public var posterImages: [Data]
+        /// The posters it holds, by file name: `/t/p/{size}/{name}` serves the one named so.
+        public var posterFiles: [String: Data]
+        /// Served for a catalog movie's poster path that `posterFiles` lacks; `nil` answers those 404, as TMDB does
+        /// for a file it does not have. It is a stand-in, never the movie's poster.
+        public var standInPoster: Data?
         public var faults: [FaultRule]
         /// Every request is appended here as one line: `GET /3/search/movie?query=…` (credentials redacted).
         public var requestLog: String?
 
+        /// A tiny grey JPEG: what answers for every catalog poster unless told otherwise.
+        public static var greyStandIn: Data { TMDBShapes.tinyJPEG }
+
         public init(
-            apiKey: String? = nil, catalog: [FakeMovie] = FakeMovie.defaultCatalog, posterImages: [Data] = [],
-            faults: [FaultRule] = [], requestLog: String? = nil
+            apiKey: String? = nil, catalog: [FakeMovie] = FakeMovie.defaultCatalog, posterFiles: [String: Data] = [:],
+            standInPoster: Data? = Configuration.greyStandIn, faults: [FaultRule] = [], requestLog: String? = nil
         ) {
             self.apiKey = apiKey
             self.catalog = catalog
-            self.posterImages = posterImages
+            self.posterFiles = posterFiles
+            self.standInPoster = standInPoster
             self.faults = faults
             self.requestLog = requestLog
         }
@@ -192,13 +199,14 @@ struct Router: Sendable {
         let parts = path.split(separator: "/")
         guard parts.count == 4, let file = parts.last else { return notFound }
         let filePath = "/" + file
-        guard configuration.catalog.contains(where: { $0.posterPaths.contains(filePath) }) else {
+        let held = configuration.posterFiles[String(file)]
+        let standIn = configuration.catalog.contains(where: { $0.posterPaths.contains(filePath) })
+            ? configuration.standInPoster : nil
+        guard let image = held ?? standIn else {
             return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/plain"], body: Data("Not Found".utf8))
         }
-        let images = configuration.posterImages.isEmpty ? [TMDBShapes.tinyJPEG] : configuration.posterImages
-        let index = Int(filePath.utf8.reduce(UInt32(2166136261)) { ($0 ^ UInt32($1)) &* 16777619 } % UInt32(images.count))
         return HTTPResponse(
             statusCode: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=31536000"],
-            body: images[index])
+            body: image)
     }
 }

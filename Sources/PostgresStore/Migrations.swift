@@ -696,6 +696,78 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            "pg13-daily-per-language",
+            [
+                // Each language draws its own daily quiz, numbered from its own first day; a day chosen before (from
+                // every package) belongs to its quiz's package's language.
+                "ALTER TABLE daily ADD COLUMN language text CHECK (language IN ('ko', 'en'))",
+                """
+                UPDATE daily SET language = COALESCE(
+                    (SELECT p.language FROM quiz JOIN package p ON p.id = quiz.package_id WHERE quiz.id = daily.quiz_id), 'en')
+                """,
+                "ALTER TABLE daily ALTER COLUMN language SET NOT NULL",
+                "ALTER TABLE daily DROP CONSTRAINT daily_pkey",
+                "ALTER TABLE daily DROP CONSTRAINT daily_number_key",
+                "ALTER TABLE daily ADD PRIMARY KEY (day, language)",
+                "ALTER TABLE daily ADD CONSTRAINT daily_language_number_key UNIQUE (language, number)",
+                // As pg12's, and a play of an archived day's daily quiz (named in its record) is, as a daily play, a
+                // play of that one quiz.
+                """
+                CREATE OR REPLACE FUNCTION uquiz_start_open_play(
+                    new_id text, new_player_id bigint, new_package_id bigint, new_daily_day text,
+                    new_ends_by_micros bigint, new_record text, planned_quiz_ids bigint[], max_open integer,
+                    exact_count_margin integer
+                ) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    open_count integer;
+                    current_plan bigint[];
+                    existing text;
+                BEGIN
+                    -- This very start, made again after its connection failed: it went through.
+                    PERFORM 1 FROM open_play WHERE id = new_id;
+                    IF FOUND THEN RETURN 'started'; END IF;
+                    PERFORM 1 FROM package WHERE id = new_package_id FOR SHARE;
+                    IF NOT FOUND THEN RETURN 'outdated'; END IF;
+                    SELECT SUM(n) INTO open_count FROM open_play_tally;
+                    IF open_count + exact_count_margin >= max_open THEN
+                        PERFORM pg_advisory_xact_lock(hashtextextended('uquiz open plays', 0));
+                        SELECT COUNT(*) INTO open_count FROM (SELECT 1 FROM open_play LIMIT max_open) AS counted;
+                    END IF;
+                    IF open_count >= max_open THEN RETURN 'full'; END IF;
+                    IF new_daily_day IS NOT NULL THEN
+                        SELECT id INTO existing FROM open_play WHERE player_id = new_player_id AND daily_day = new_daily_day;
+                        IF FOUND THEN RETURN 'daily ' || existing; END IF;
+                    ELSE
+                        PERFORM pg_advisory_xact_lock(
+                            hashtextextended('uquiz open play ' || new_player_id || ' ' || new_package_id, 0));
+                        SELECT id INTO existing FROM open_play
+                        WHERE player_id = new_player_id AND package_id = new_package_id AND daily_day IS NULL LIMIT 1;
+                        IF FOUND THEN RETURN 'open ' || existing; END IF;
+                    END IF;
+                    SELECT COALESCE(array_agg(quiz.id ORDER BY quiz.position), '{}') INTO current_plan FROM quiz
+                    WHERE quiz.package_id = new_package_id AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id);
+                    IF new_daily_day IS NULL AND (new_record::jsonb -> 'archivedDailyDay') IS NULL THEN
+                        IF current_plan IS DISTINCT FROM planned_quiz_ids THEN RETURN 'outdated'; END IF;
+                    ELSIF cardinality(planned_quiz_ids) <> 1 OR NOT (planned_quiz_ids[1] = ANY (current_plan)) THEN
+                        RETURN 'outdated';
+                    END IF;
+                    -- A daily play of the same player and day inserted since the check makes the insert do nothing:
+                    -- the answer names it. When that play ends meanwhile too, the insert is tried again.
+                    FOR attempt IN 1..3 LOOP
+                        INSERT INTO open_play (id, player_id, package_id, daily_day, ends_by_micros, record)
+                        VALUES (new_id, new_player_id, new_package_id, new_daily_day, new_ends_by_micros, new_record)
+                        ON CONFLICT (player_id, daily_day) WHERE daily_day IS NOT NULL DO NOTHING;
+                        IF FOUND THEN RETURN 'started'; END IF;
+                        SELECT id INTO existing FROM open_play WHERE player_id = new_player_id AND daily_day = new_daily_day;
+                        IF FOUND THEN RETURN 'daily ' || existing; END IF;
+                    END LOOP;
+                    RETURN 'busy';
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

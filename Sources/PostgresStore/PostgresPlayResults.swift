@@ -223,69 +223,84 @@ extension PostgresQuizStore {
         }
     }
 
-    /// The daily quiz of `day`, chosen on the first ask as `DailyDraw.choose` says. The write locks the `daily` table
-    /// first, so two first requests of a day, on any instances, get the same quiz and numbers never collide.
+    /// The daily quiz of `day` in `language`, chosen on the first ask as `DailyDraw.choose` says. The write locks the
+    /// `daily` table first, so two first requests of a day, on any instances, get the same quiz and numbers never
+    /// collide.
     public func daily(
-        day: String, chosenAt: Date, among: DailyCandidates, number: @Sendable (String?) -> Int,
-        pick: @Sendable ([Int64]) -> Int
+        day: String, language: QuizLanguage, chosenAt: Date, among: DailyCandidates,
+        number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
         try await DailyDraw.choose(
             where: redactedURL,
-            read: { try await readTogether { session in try await Self.dailyState(day: day, among: among, in: session) } },
+            read: {
+                try await readTogether { session in
+                    try await Self.dailyState(day: day, language: language, among: among, in: session)
+                }
+            },
             number: number, pick: pick,
             save: { drawn, index, dayNumber in
                 try await write { session in
                     try await session.execute("LOCK TABLE daily IN SHARE ROW EXCLUSIVE MODE")
                     return try await Self.chooseDaily(
-                        day: day, chosenAt: chosenAt, among: among, drawn: drawn, index: index, number: dayNumber,
-                        in: session)
+                        day: day, language: language, chosenAt: chosenAt, among: among, drawn: drawn, index: index,
+                        number: dayNumber, in: session)
                 }
             })
     }
 
-    /// The daily quiz of `day` if chosen, else what to draw it from.
-    private static func dailyState(day: String, among: DailyCandidates, in session: Session) async throws -> DailyState {
-        if let known = try await daily(day: day, in: session) { return .chosen(known) }
-        return .toDraw(try await dailyDraw(among: among, in: session))
+    /// The daily quiz of `day` in `language` if chosen, else what to draw it from.
+    private static func dailyState(
+        day: String, language: QuizLanguage, among: DailyCandidates, in session: Session
+    ) async throws -> DailyState {
+        if let known = try await daily(day: day, language: language, in: session) { return .chosen(known) }
+        return .toDraw(try await dailyDraw(language: language, among: among, in: session))
     }
 
-    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided the chosen quiz is
-    /// still a candidate and the first day the same (the caller has locked the `daily` table), as AppDatabase's
-    /// `chooseDaily` explains: the candidates are read once a day.
+    /// Chooses the daily quiz of `day` in `language`: candidate `index` of `drawn`, numbered `number`, provided the
+    /// chosen quiz is still a candidate and the language's first day the same (the caller has locked the `daily`
+    /// table), as AppDatabase's `chooseDaily` explains: the candidates are read once a day.
     private static func chooseDaily(
-        day: String, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int, number: Int,
-        in session: Session
+        day: String, language: QuizLanguage, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int,
+        number: Int, in session: Session
     ) async throws -> DailyState {
-        if let known = try await daily(day: day, in: session) { return .chosen(known) }
-        guard !drawn.candidates.isEmpty else { return .toDraw(try await dailyDraw(among: among, in: session)) }
+        if let known = try await daily(day: day, language: language, in: session) { return .chosen(known) }
+        guard !drawn.candidates.isEmpty else {
+            return .toDraw(try await dailyDraw(language: language, among: among, in: session))
+        }
         let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
-        let first = try await session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
-        let candidate = dailyCandidates(among) + " AND quiz.id = $1"
+        let first = try await firstDailyDay(language: language, in: session)
+        let candidate = dailyCandidates(among) + " AND quiz.id = $2"
         let row = try await session.one(
             """
             SELECT EXISTS (\(candidate + unchosenQuiz)) AS unchosen, EXISTS (\(candidate)) AS candidate,
                    EXISTS (\(dailyCandidates(among) + unchosenQuiz)) AS any_unchosen
-            """, [.int(chosen)])!
+            """, [.text(language.rawValue), .int(chosen)])!
         let stillCandidate = try row.bool("unchosen") || (try row.bool("candidate") && !row.bool("any_unchosen"))
-        guard first == drawn.first, stillCandidate else { return .toDraw(try await dailyDraw(among: among, in: session)) }
+        guard first == drawn.first, stillCandidate else {
+            return .toDraw(try await dailyDraw(language: language, among: among, in: session))
+        }
         var dayNumber = number
         let taken = try await session.one(
-            "SELECT EXISTS (SELECT 1 FROM daily WHERE number = $1) AS taken", [.int(dayNumber)])!.bool("taken")
+            "SELECT EXISTS (SELECT 1 FROM daily WHERE language = $1 AND number = $2) AS taken",
+            [.text(language.rawValue), .int(dayNumber)])!.bool("taken")
         if dayNumber < 1 || taken {
-            dayNumber = try await session.one("SELECT COALESCE(MAX(number), 0) + 1 AS next FROM daily")!.int("next")
+            dayNumber = try await session.one(
+                "SELECT COALESCE(MAX(number), 0) + 1 AS next FROM daily WHERE language = $1", [.text(language.rawValue)]
+            )!.int("next")
         }
         try await session.execute(
-            "INSERT INTO daily (day, number, quiz_id, chosen_at) VALUES ($1, $2, $3, $4)",
-            [.text(day), .int(dayNumber), .int(chosen), .text(timestamp(chosenAt))])
-        return .chosen(try await daily(day: day, in: session))
+            "INSERT INTO daily (day, language, number, quiz_id, chosen_at) VALUES ($1, $2, $3, $4, $5)",
+            [.text(day), .text(language.rawValue), .int(dayNumber), .int(chosen), .text(timestamp(chosenAt))])
+        return .chosen(try await daily(day: day, language: language, in: session))
     }
 
-    /// Quizzes with areas of public and seed packages (only those with a poster the store holds, when asked).
+    /// Quizzes with areas of public and seed packages in the language `$1`, only those with a poster the store holds
+    /// when asked.
     private static func dailyCandidates(_ among: DailyCandidates) -> String {
         """
         SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.package_id
         LEFT JOIN publication pub ON pub.package_id = p.id
-        WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+        WHERE p.language = $1 AND (p.origin = 'seed' OR pub.visibility = 'public')
           AND NOT EXISTS (SELECT 1 FROM hidden_package h WHERE h.package_id = p.id)
           AND EXISTS (SELECT 1 FROM area WHERE area.quiz_id = quiz.id)
         """ + (among == .postersHeld ? " AND quiz.poster_source = 'bundled'" : "")
@@ -293,33 +308,59 @@ extension PostgresQuizStore {
 
     private static let unchosenQuiz = " AND quiz.id NOT IN (SELECT quiz_id FROM daily WHERE quiz_id IS NOT NULL)"
 
-    /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
-    /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
-    private static func dailyDraw(among: DailyCandidates, in session: Session) async throws -> DailyDraw {
-        var candidates = try await session.query(dailyCandidates(among) + unchosenQuiz + " ORDER BY quiz.id")
-            .map { try $0.int64("id") }
-        if candidates.isEmpty {
-            candidates = try await session.query(dailyCandidates(among) + " ORDER BY quiz.id").map { try $0.int64("id") }
-        }
-        let first = try await session.one("SELECT day FROM daily ORDER BY number LIMIT 1")?.string("day")
-        return DailyDraw(candidates: candidates, first: first)
-    }
-
-    public func dailyChoice(day: String) async throws -> DailyChoice? {
-        try await read { session in try await Self.daily(day: day, in: session) }
-    }
-
-    static func daily(day: String, in session: Session) async throws -> DailyChoice? {
+    /// The first day `language` had a daily quiz, which its numbers count from.
+    private static func firstDailyDay(language: QuizLanguage, in session: Session) async throws -> String? {
         try await session.one(
-            """
-            SELECT daily.day, daily.number, daily.quiz_id, quiz.package_id, quiz.position
-            FROM daily LEFT JOIN quiz ON quiz.id = daily.quiz_id WHERE daily.day = $1
-            """, [.text(day)]
-        ).map { row in
-            DailyChoice(
-                day: try row.string("day"), number: try row.int("number"), quizId: try row.int64OrNil("quiz_id"),
-                packageId: try row.int64OrNil("package_id"), position: try row.intOrNil("position"))
+            "SELECT day FROM daily WHERE language = $1 ORDER BY number LIMIT 1", [.text(language.rawValue)]
+        )?.string("day")
+    }
+
+    /// The candidates for a new daily quiz in `language` (quizzes with areas of public and seed packages in that
+    /// language, not yet chosen for another day; every such quiz again once all have been), and the language's first
+    /// daily's day (`nil` before any).
+    private static func dailyDraw(
+        language: QuizLanguage, among: DailyCandidates, in session: Session
+    ) async throws -> DailyDraw {
+        let arguments: [Bind] = [.text(language.rawValue)]
+        var candidates = try await session.query(
+            dailyCandidates(among) + unchosenQuiz + " ORDER BY quiz.id", arguments
+        ).map { try $0.int64("id") }
+        if candidates.isEmpty {
+            candidates = try await session.query(dailyCandidates(among) + " ORDER BY quiz.id", arguments)
+                .map { try $0.int64("id") }
         }
+        return DailyDraw(candidates: candidates, first: try await firstDailyDay(language: language, in: session))
+    }
+
+    public func dailyChoice(day: String, language: QuizLanguage) async throws -> DailyChoice? {
+        try await read { session in try await Self.daily(day: day, language: language, in: session) }
+    }
+
+    public func dailyArchive(language: QuizLanguage, before day: String, limit: Int) async throws -> [DailyChoice] {
+        try await read { session in
+            try await session.query(
+                Self.dailyColumns + " WHERE daily.language = $1 AND daily.day < $2 ORDER BY daily.day COLLATE \"C\" DESC LIMIT $3",
+                [.text(language.rawValue), .text(day), .int(limit)]
+            ).map(Self.dailyChoice)
+        }
+    }
+
+    private static let dailyColumns = """
+        SELECT daily.day, daily.language, daily.number, daily.quiz_id, quiz.package_id, quiz.position
+        FROM daily LEFT JOIN quiz ON quiz.id = daily.quiz_id
+        """
+
+    private static func dailyChoice(_ row: Row) throws -> DailyChoice {
+        DailyChoice(
+            day: try row.string("day"), language: QuizLanguage(rawValue: try row.string("language")) ?? .en,
+            number: try row.int("number"), quizId: try row.int64OrNil("quiz_id"),
+            packageId: try row.int64OrNil("package_id"), position: try row.intOrNil("position"))
+    }
+
+    static func daily(day: String, language: QuizLanguage, in session: Session) async throws -> DailyChoice? {
+        try await session.one(
+            dailyColumns + " WHERE daily.day = $1 AND daily.language = $2", [.text(day), .text(language.rawValue)]
+        ).map(dailyChoice)
     }
 
     public func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)] {

@@ -54,7 +54,16 @@ extension PostgresQuizStore {
         }
     }
 
-    /// Records a migration as applied, as a newer build would have.
+    /// A day's daily quiz as a build before dailies per language stored it: one for every language.
+    func insertDailyOfAnOlderBuildForTesting(day: String, number: Int, quizId: Int64) async throws {
+        try await write { session in
+            try await session.execute(
+                "INSERT INTO daily (day, number, quiz_id, chosen_at) VALUES ($1, $2, $3, '2026-11-20T00:00:00Z')",
+                [.text(day), .int(number), .int(quizId)])
+        }
+    }
+
+        /// Records a migration as applied, as a newer build would have.
     func recordMigrationForTesting(_ name: String) async throws {
         try await write { session in try await session.execute("INSERT INTO uquiz_migration (name) VALUES ($1)", [.text(name)]) }
     }

@@ -34,8 +34,8 @@ extension AppDatabase {
                     ORDER BY quiz.position
                     """),
             arguments: [record.packageId])
-        let current = record.dailyDay == nil ? playable == record.quizIds : record.quizIds.count == 1
-            && playable.contains(record.quizIds[0])
+        let current = record.playsOneQuiz
+            ? record.quizIds.count == 1 && playable.contains(record.quizIds[0]) : playable == record.quizIds
         guard current else { throw OpenPlayRefusal.outdatedPlan }
         try db.cachedStatement(
             sql: "INSERT INTO openPlay (id, playerId, packageId, dailyDay, endsByMicros, record) VALUES (?, ?, ?, ?, ?, ?)"

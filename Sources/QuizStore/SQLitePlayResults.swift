@@ -203,49 +203,61 @@ extension AppDatabase {
             commonWrongGuesses: common)
     }
 
-    /// The daily quiz of `day` (`yyyy-MM-dd`, UTC) when it has been chosen, else what choosing it depends on.
-    static func dailyState(day: String, among: DailyCandidates, in db: Database) throws -> DailyState {
-        if let known = try daily(day: day, in: db) { return .chosen(known) }
-        return .toDraw(try dailyDraw(among: among, in: db))
+    /// The daily quiz of `day` (`yyyy-MM-dd`, UTC) in `language` when it has been chosen, else what choosing it
+    /// depends on.
+    static func dailyState(
+        day: String, language: QuizLanguage, among: DailyCandidates, in db: Database
+    ) throws -> DailyState {
+        if let known = try daily(day: day, language: language, in: db) { return .chosen(known) }
+        return .toDraw(try dailyDraw(language: language, among: among, in: db))
     }
 
-    /// Chooses the daily quiz of `day`: candidate `index` of `drawn`, numbered `number`, provided the database still
-    /// agrees (checked inside the write that saves the choice, so two first requests of a day get the same quiz): the
-    /// chosen quiz is still a candidate and the first day is the same. When another request chose first, that choice;
-    /// when the choice is no longer a candidate, the candidates now, to draw again. Only the chosen quiz is checked, so
-    /// the candidates are read once a day, not twice. The index is clamped to the candidates; a number below 1 or
-    /// taken already (a wall clock set back asks for a day before the first) becomes the next free one.
+    /// Chooses the daily quiz of `day` in `language`: candidate `index` of `drawn`, numbered `number`, provided the
+    /// database still agrees (checked inside the write that saves the choice, so two first requests of a day get the
+    /// same quiz): the chosen quiz is still a candidate and the language's first day is the same. When another request
+    /// chose first, that choice; when the choice is no longer a candidate, the candidates now, to draw again. Only the
+    /// chosen quiz is checked, so the candidates are read once a day, not twice. The index is clamped to the
+    /// candidates; a number below 1 or taken already (a wall clock set back asks for a day before the first) becomes
+    /// the language's next free one.
     static func chooseDaily(
-        day: String, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int, number: Int, in db: Database
+        day: String, language: QuizLanguage, chosenAt: Date, among: DailyCandidates, drawn: DailyDraw, index: Int,
+        number: Int, in db: Database
     ) throws -> DailyState {
-        if let known = try daily(day: day, in: db) { return .chosen(known) }
-        guard !drawn.candidates.isEmpty else { return .toDraw(try dailyDraw(among: among, in: db)) }
+        if let known = try daily(day: day, language: language, in: db) { return .chosen(known) }
+        guard !drawn.candidates.isEmpty else { return .toDraw(try dailyDraw(language: language, among: among, in: db)) }
         let chosen = drawn.candidates[min(max(0, index), drawn.candidates.count - 1)]
-        let first = try String.fetchOne(db, sql: "SELECT day FROM daily ORDER BY number LIMIT 1")
+        let first = try firstDailyDay(language: language, in: db)
         let candidate = dailyCandidates(among) + " AND quiz.id = ?"
-        func exists(_ sql: String, _ arguments: StatementArguments = []) throws -> Bool {
+        func exists(_ sql: String, _ arguments: StatementArguments) throws -> Bool {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (\(sql))", arguments: arguments)!
         }
-        let stillCandidate = try exists(candidate + unchosenQuiz, [chosen])
-            || (try exists(candidate, [chosen]) && !exists(dailyCandidates(among) + unchosenQuiz))
-        guard first == drawn.first, stillCandidate else { return .toDraw(try dailyDraw(among: among, in: db)) }
+        let stillCandidate = try exists(candidate + unchosenQuiz, [language.rawValue, chosen])
+            || (try exists(candidate, [language.rawValue, chosen])
+                && !exists(dailyCandidates(among) + unchosenQuiz, [language.rawValue]))
+        guard first == drawn.first, stillCandidate else {
+            return .toDraw(try dailyDraw(language: language, among: among, in: db))
+        }
         var dayNumber = number
-        let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM daily WHERE number = ?)", arguments: [dayNumber])!
+        let taken = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM daily WHERE language = ? AND number = ?)",
+            arguments: [language.rawValue, dayNumber])!
         if dayNumber < 1 || taken {
-            dayNumber = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM daily")!
+            dayNumber = try Int.fetchOne(
+                db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM daily WHERE language = ?", arguments: [language.rawValue])!
         }
         try db.execute(
-            sql: "INSERT INTO daily (day, number, quizId, chosenAt) VALUES (?, ?, ?, ?)",
-            arguments: [day, dayNumber, chosen, timestamp(chosenAt)])
-        return .chosen(try daily(day: day, in: db))
+            sql: "INSERT INTO daily (day, language, number, quizId, chosenAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [day, language.rawValue, dayNumber, chosen, timestamp(chosenAt)])
+        return .chosen(try daily(day: day, language: language, in: db))
     }
 
-    /// Quizzes with areas of public and seed packages (only those with a poster the store holds, when asked).
+    /// Quizzes with areas of public and seed packages in a language (its one argument), only those with a poster the
+    /// store holds when asked.
     private static func dailyCandidates(_ among: DailyCandidates) -> String {
         """
         SELECT quiz.id FROM quiz JOIN package p ON p.id = quiz.packageId
         LEFT JOIN publication pub ON pub.packageId = p.id
-        WHERE (p.origin = 'seed' OR pub.visibility = 'public')
+        WHERE p.language = ? AND (p.origin = 'seed' OR pub.visibility = 'public')
           AND NOT EXISTS (SELECT 1 FROM hiddenPackage h WHERE h.packageId = p.id)
           AND EXISTS (SELECT 1 FROM area WHERE area.quizId = quiz.id)
         """ + (among == .postersHeld ? " AND quiz.posterSource = 'bundled'" : "")
@@ -253,29 +265,49 @@ extension AppDatabase {
 
     private static let unchosenQuiz = " AND quiz.id NOT IN (SELECT quizId FROM daily WHERE quizId IS NOT NULL)"
 
-    /// The candidates for a new daily quiz (quizzes with areas of public and seed packages, not yet chosen for another
-    /// day; every such quiz again once all have been), and the first daily's day (`nil` before any).
-    private static func dailyDraw(among: DailyCandidates, in db: Database) throws -> DailyDraw {
-        var candidates = try Int64.fetchAll(db, sql: dailyCandidates(among) + unchosenQuiz + " ORDER BY quiz.id")
-        if candidates.isEmpty { candidates = try Int64.fetchAll(db, sql: dailyCandidates(among) + " ORDER BY quiz.id") }
-        let first = try String.fetchOne(db, sql: "SELECT day FROM daily ORDER BY number LIMIT 1")
-        return DailyDraw(candidates: candidates, first: first)
+    /// The first day `language` had a daily quiz, which its numbers count from.
+    private static func firstDailyDay(language: QuizLanguage, in db: Database) throws -> String? {
+        try String.fetchOne(
+            db, sql: "SELECT day FROM daily WHERE language = ? ORDER BY number LIMIT 1", arguments: [language.rawValue])
     }
 
-    /// The daily quiz of `day` if it has been chosen; never chooses.
-    static func daily(day: String, in db: Database) throws -> DailyChoice? {
-        try Row.fetchOne(
-            db,
-            sql: """
-                SELECT daily.day, daily.number, daily.quizId, quiz.packageId, quiz.position
-                FROM daily LEFT JOIN quiz ON quiz.id = daily.quizId WHERE daily.day = ?
-                """,
-            arguments: [day]
-        ).map { row in
-            DailyChoice(
-                day: row["day"], number: row["number"], quizId: row["quizId"], packageId: row["packageId"],
-                position: row["position"])
+    /// The candidates for a new daily quiz in `language` (quizzes with areas of public and seed packages in that
+    /// language, not yet chosen for another day; every such quiz again once all have been), and the language's first
+    /// daily's day (`nil` before any).
+    private static func dailyDraw(language: QuizLanguage, among: DailyCandidates, in db: Database) throws -> DailyDraw {
+        let arguments: StatementArguments = [language.rawValue]
+        var candidates = try Int64.fetchAll(
+            db, sql: dailyCandidates(among) + unchosenQuiz + " ORDER BY quiz.id", arguments: arguments)
+        if candidates.isEmpty {
+            candidates = try Int64.fetchAll(db, sql: dailyCandidates(among) + " ORDER BY quiz.id", arguments: arguments)
         }
+        return DailyDraw(candidates: candidates, first: try firstDailyDay(language: language, in: db))
+    }
+
+    private static let dailyColumns = """
+        SELECT daily.day, daily.language, daily.number, daily.quizId, quiz.packageId, quiz.position
+        FROM daily LEFT JOIN quiz ON quiz.id = daily.quizId
+        """
+
+    private static func dailyChoice(_ row: Row) -> DailyChoice {
+        DailyChoice(
+            day: row["day"], language: QuizLanguage(rawValue: row["language"]) ?? .en, number: row["number"],
+            quizId: row["quizId"], packageId: row["packageId"], position: row["position"])
+    }
+
+    /// The daily quiz of `day` in `language` if it has been chosen; never chooses.
+    static func daily(day: String, language: QuizLanguage, in db: Database) throws -> DailyChoice? {
+        try Row.fetchOne(
+            db, sql: dailyColumns + " WHERE daily.day = ? AND daily.language = ?", arguments: [day, language.rawValue]
+        ).map(dailyChoice)
+    }
+
+    /// The daily quizzes of `language` chosen before `day`, newest first, at most `limit`.
+    static func dailyArchive(language: QuizLanguage, before day: String, limit: Int, in db: Database) throws -> [DailyChoice] {
+        try Row.fetchAll(
+            db, sql: dailyColumns + " WHERE daily.language = ? AND daily.day < ? ORDER BY daily.day DESC LIMIT ?",
+            arguments: [language.rawValue, day, limit]
+        ).map(dailyChoice)
     }
 
     /// The days (`yyyy-MM-dd`) a player finished the daily quiz, newest first, and whether they solved it (a play

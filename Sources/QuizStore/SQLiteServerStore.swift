@@ -260,24 +260,32 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.quizSolveStats(packageId: packageId, in: db) }
     }
 
-    /// The daily quiz of `day`, chosen on the first ask as `DailyDraw.choose` says.
+    /// The daily quiz of `day` in `language`, chosen on the first ask as `DailyDraw.choose` says.
     public func daily(
-        day: String, chosenAt: Date, among: DailyCandidates, number: @Sendable (String?) -> Int,
-        pick: @Sendable ([Int64]) -> Int
+        day: String, language: QuizLanguage, chosenAt: Date, among: DailyCandidates,
+        number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice? {
         try await DailyDraw.choose(
-            where: path, read: { try await read { db in try AppDatabase.dailyState(day: day, among: among, in: db) } },
+            where: path,
+            read: {
+                try await read { db in try AppDatabase.dailyState(day: day, language: language, among: among, in: db) }
+            },
             number: number, pick: pick,
             save: { drawn, index, dayNumber in
                 try await write { db in
                     try AppDatabase.chooseDaily(
-                        day: day, chosenAt: chosenAt, among: among, drawn: drawn, index: index, number: dayNumber, in: db)
+                        day: day, language: language, chosenAt: chosenAt, among: among, drawn: drawn, index: index,
+                        number: dayNumber, in: db)
                 }
             })
     }
 
-    public func dailyChoice(day: String) async throws -> DailyChoice? {
-        try await read { db in try AppDatabase.daily(day: day, in: db) }
+    public func dailyChoice(day: String, language: QuizLanguage) async throws -> DailyChoice? {
+        try await read { db in try AppDatabase.daily(day: day, language: language, in: db) }
+    }
+
+    public func dailyArchive(language: QuizLanguage, before day: String, limit: Int) async throws -> [DailyChoice] {
+        try await read { db in try AppDatabase.dailyArchive(language: language, before: day, limit: limit, in: db) }
     }
 
     public func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)] {

@@ -394,6 +394,30 @@ enum Schema {
             // A play start looks for the player's open play of the package (one at a time).
             try db.create(index: "openPlay_on_playerId_packageId", on: "openPlay", columns: ["playerId", "packageId"])
         }
+        migrator.registerMigration("v19-daily-per-language") { db in
+            // Each language draws its own daily quiz, from packages in that language, numbered from its own first
+            // day. A day chosen before (from every package) belongs to its quiz's package's language.
+            try db.create(table: "dailyByLanguage") { t in
+                t.column("day", .text).notNull()
+                t.column("language", .text).notNull().check { ["ko", "en"].contains($0) }
+                t.column("number", .integer).notNull()
+                t.column("quizId", .integer).references("quiz", onDelete: .setNull)
+                t.column("chosenAt", .text).notNull()
+                t.primaryKey(["day", "language"])
+                t.uniqueKey(["language", "number"])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO dailyByLanguage (day, language, number, quizId, chosenAt)
+                    SELECT daily.day,
+                           COALESCE((SELECT p.language FROM quiz JOIN package p ON p.id = quiz.packageId
+                                     WHERE quiz.id = daily.quizId), 'en'),
+                           daily.number, daily.quizId, daily.chosenAt
+                    FROM daily
+                    """)
+            try db.drop(table: "daily")
+            try db.rename(table: "dailyByLanguage", to: "daily")
+        }
         return migrator
     }
 }

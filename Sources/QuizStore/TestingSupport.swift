@@ -20,6 +20,15 @@ extension AppDatabase {
 /// kept tallies checked against a recount, the leaderboard as the window functions it replaced computed it, and the
 /// query plans of the reads whose cost must not grow with the data.
 extension SQLiteServerStore {
+    /// A day's daily quiz as a build before dailies per language stored it: one for every language.
+    func insertDailyOfAnOlderBuildForTesting(day: String, number: Int, quizId: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO daily (day, number, quizId, chosenAt) VALUES (?, ?, ?, '2026-11-20T00:00:00Z')",
+                arguments: [day, number, quizId])
+        }
+    }
+
     /// Every kept tally that differs from a recount of the rows, one line each; empty when all agree.
     func tallyMismatchesForTesting() async throws -> [String] {
         try await read { db in

@@ -329,7 +329,11 @@ func buildRoutes(
     ).add(to: router)
     // After the error middleware: the file middleware serves an asset where the router found no route, and its own
     // errors (a path with "..") still become JSON.
-    if let web = configuration.web { WebRoutes(web: web, compress: configuration.compression).add(to: router) }
+    let cards = ShareCards(environment: environment.sharing, now: monotonicNow)
+    ShareCardRoutes(cards: cards, misses: misses).add(to: router)
+    if let web = configuration.web {
+        WebRoutes(web: web, compress: configuration.compression, cards: cards, misses: misses).add(to: router)
+    }
     let forgetting = PackageChangeFollower(
         environment: environment.sharing, recent: recent, plays: plays, rooms: rooms, logger: logger)
     let services: [any Service] = [
@@ -498,6 +502,8 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     public var clientAddress: String
     /// Whether another instance forwarded this request, signed with the shared secret: its limits were taken there.
     public var relayedByInstance = false
+    /// Whether the request came from one of the trusted proxies, whose `X-Forwarded-*` headers may be read.
+    public var viaTrustedProxy = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -141,8 +141,10 @@ struct APIError: Error {
             return .init(
                 status: .serviceUnavailable, code: "not_ready", message: "the poster cannot be had now; try again later",
                 headers: [.retryAfter: "5"])
-        case .noDaily:
-            return .notFound("no public quiz to choose a daily quiz from")
+        case .noDaily(let language):
+            return .notFound("no public quiz in \(language.rawValue) to choose a daily quiz from; try the other language")
+        case .noArchivedDaily(let day):
+            return .notFound("no past daily quiz of \(day) in this language; see GET /v1/daily/archive")
         case .dailyDeleted(let number):
             return .notFound("daily quiz #\(number) was deleted by its maker; come back tomorrow")
         case .dailyAlreadyPlayed(let playId):

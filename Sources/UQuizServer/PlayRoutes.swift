@@ -79,19 +79,30 @@ struct PlayRoutes {
         router.get("v1/daily") { request, _ in
             var viewer: Player?
             if request.headers[.authorization] != nil { viewer = try await request.authenticatedPlayer(environment) }
-            let view = try await plays.daily(viewer: viewer)
-            let position = view.choice.position ?? 0
-            return JSONBody.response(
-                ServerAPI.Daily(
-                    number: view.choice.number, day: view.choice.day, shareCode: view.package.shareCode.value,
-                    packageTitle: view.package.title, quiz: position + 1, level: view.package.level,
-                    language: view.package.language, stageCount: view.stageCount,
-                    you: view.streak.map { ServerAPI.Daily.You(streak: $0.current, bestStreak: $0.best, play: view.play.map(ServerAPI.PlayState.init)) }))
+            let view = try await plays.daily(viewer: viewer, language: try QueryValue.language(of: request))
+            return JSONBody.response(ServerAPI.Daily(view))
         }
         router.post("v1/daily/plays") { request, _ in
             let player = try await request.authenticatedPlayer(environment)
             try await Self.take(playStarts, for: player)
-            return Self.created(try await plays.startDaily(by: player))
+            return Self.created(try await plays.startDaily(by: player, language: try QueryValue.language(of: request)))
+        }
+        router.get("v1/daily/archive") { request, _ in
+            let query = request.uri.queryParameters
+            let limit = try query.get("limit").map {
+                try QueryValue.wholeNumber($0, name: "limit", in: ServerPlays.archivePageSizes)
+            } ?? ServerPlays.archiveDefaultPageSize
+            let page = try await plays.dailyArchive(
+                language: try QueryValue.language(of: request), before: try query.get("before").map(QueryValue.day),
+                limit: limit)
+            return JSONBody.response(ServerAPI.DailyArchive(days: page.days.map(ServerAPI.Daily.init), before: page.before))
+        }
+        router.post("v1/daily/archive/{day}/plays") { request, context in
+            let player = try await request.authenticatedPlayer(environment)
+            try await Self.take(playStarts, for: player)
+            let day = try QueryValue.day(try context.parameters.require("day"))
+            return Self.created(
+                try await plays.startArchivedDaily(day: day, language: try QueryValue.language(of: request), by: player))
         }
 
         router.get("v1/titles") { request, _ in try await suggestTitles(request) }

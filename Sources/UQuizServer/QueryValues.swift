@@ -13,6 +13,24 @@ enum QueryValue {
         return language
     }
 
+    /// The language a request asks for: its `language` query value, else its `Accept-Language` as the web page reads
+    /// it (English when it names neither language).
+    static func language(of request: Request) throws -> QuizLanguage {
+        if let text = request.uri.queryParameters.get("language") { return try language(text) }
+        return QuizLanguage(rawValue: WebPlayer.language(acceptLanguage: request.headers[.acceptLanguage])) ?? .en
+    }
+
+    /// A UTC day written `yyyy-MM-dd`, 400 otherwise.
+    static func day(_ text: String) throws -> String {
+        let digits = text.utf8.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard text.utf8.count == 10, digits else {
+            throw APIError.badRequest("day: \"\(text)\" is not a day written yyyy-MM-dd")
+        }
+        return text
+    }
+
     /// A whole number, 400 naming `name` when it is not one.
     static func wholeNumber(_ text: String, name: String) throws -> Int {
         guard let value = Int(text) else { throw APIError.badRequest("\(name): \"\(text)\" is not a whole number") }

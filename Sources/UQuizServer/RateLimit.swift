@@ -278,7 +278,8 @@ struct ForwardedClientMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if trustedProxies.contains(context.clientAddress), let client = forwardedClient(request.headers) {
+        context.viaTrustedProxy = trustedProxies.contains(context.clientAddress)
+        if context.viaTrustedProxy, let client = forwardedClient(request.headers) {
             context.clientAddress = client
         }
         if let relaySignature, let header = request.headers[RoomForwarding.header],

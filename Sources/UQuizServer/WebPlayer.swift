@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import QuizCore
+import UQuizApp
 
 /// The web player's files: `index.html` (the one page, a template) and `assets/` (scripts, styles, icon).
 ///
@@ -21,7 +22,8 @@ public struct WebPlayer: Sendable {
     public let directory: URL
     /// The first 16 hex digits of the SHA-256 of every file's relative path and bytes, in path order.
     public let version: String
-    /// `index.html` with `{{assets}}` already replaced; `{{lang}}` is filled per request.
+    /// `index.html` with `{{assets}}` already replaced; `{{lang}}`, `{{title}}` and `{{meta}}` (a shared link's Open
+    /// Graph tags) are filled per request.
     let pageTemplate: String
     /// The text assets gzip-compressed, by file name, for the clients that take gzip.
     let compressedAssets: [String: CompressedAsset]
@@ -127,8 +129,12 @@ public struct WebPlayer: Sendable {
         return best?.language ?? languages[0]
     }
 
-    func page(acceptLanguage: String?) -> String {
+    /// The page in the language `acceptLanguage` asks for, titled `title` (already escaped for HTML) with `meta` (whole
+    /// `<meta>` elements, their texts escaped) in its head.
+    func page(acceptLanguage: String?, title: String = "UQuiz", meta: String = "") -> String {
         pageTemplate.replacingOccurrences(of: "{{lang}}", with: Self.language(acceptLanguage: acceptLanguage))
+            .replacingOccurrences(of: "{{title}}", with: title)
+            .replacingOccurrences(of: "{{meta}}", with: meta)
     }
 }
 
@@ -142,20 +148,27 @@ public enum WebPlayerProblem: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The pages of the web player, `/`, `/p/{code}`, `/d`, `/r/{code}` (a live room), `/me` and `/make` (the maker): one HTML page whose script shows
-/// what the path asks for.
+/// The pages of the web player, `/`, `/p/{code}`, `/s/{id}` (a finished play's result), `/d`, `/r/{code}` (a live
+/// room), `/me` and `/make` (the maker): one HTML page whose script shows what the path asks for. A package's page and
+/// a result's carry their share card's Open Graph tags (`SharePageTags`), for the link previews of apps that read the
+/// HTML without running its script; an unknown code or id gets the plain page with the API's status for it (404, or
+/// 410 for a removed package), and a store that does not answer the plain page as it is.
 /// Its assets come from `FileMiddleware` under the versioned path.
 struct WebRoutes {
     let web: WebPlayer
     /// Whether the assets go gzip-compressed to the clients that take it.
     let compress: Bool
+    let cards: ShareCards
+    /// Package codes looked up for a page count with the API's lookups that name nothing.
+    let misses: LookupMissLimit
 
     /// A year: the longest a browser is asked to keep an asset, which never changes under its versioned URL.
     static let assetMaxAge = 31_536_000
 
     func add(to router: Router<ServerRequestContext>) {
         router.get("/") { request, _ in page(request) }
-        router.get("p/{code}") { request, _ in page(request) }
+        router.get("p/{code}") { request, context in await packagePage(request, context) }
+        router.get("s/{id}") { request, context in await resultPage(request, context) }
         router.get("d") { request, _ in page(request) }
         router.get("me") { request, _ in page(request) }
         router.get("make") { request, _ in page(request) }
@@ -171,7 +184,7 @@ struct WebRoutes {
                 cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(Self.assetMaxAge), .immutable])])))
     }
 
-    private func page(_ request: Request, status: HTTPResponse.Status = .ok) -> Response {
+    private func page(_ request: Request, status: HTTPResponse.Status = .ok, tags: SharePageTags? = nil) -> Response {
         Response(
             status: status,
             headers: [
@@ -180,7 +193,50 @@ struct WebRoutes {
                 .cacheControl: "no-cache",
                 .vary: "Accept-Language",
             ],
-            body: .init(byteBuffer: ByteBuffer(string: web.page(acceptLanguage: request.headers[.acceptLanguage]))))
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    string: web.page(
+                        acceptLanguage: request.headers[.acceptLanguage],
+                        title: tags.map { SharePageTags.escaped($0.title) } ?? "UQuiz", meta: tags?.html ?? ""))))
+    }
+
+    private func packagePage(_ request: Request, _ context: ServerRequestContext) async -> Response {
+        let code = context.parameters.get("code") ?? ""
+        do {
+            let card = try await misses.lookup(from: context.clientAddress) { try await cards.package(shareCode: code) }
+            return page(request, tags: .package(card, language: language(request), origin: origin(request, context)))
+        } catch {
+            return plainPage(request, error)
+        }
+    }
+
+    private func resultPage(_ request: Request, _ context: ServerRequestContext) async -> Response {
+        let id = context.parameters.get("id") ?? ""
+        do {
+            guard let card = try await cards.result(playId: id) else { return page(request, status: .notFound) }
+            return page(request, tags: .result(card, language: language(request), origin: origin(request, context)))
+        } catch {
+            return plainPage(request, error)
+        }
+    }
+
+    /// The page without tags, with the status the API gives the same lookup when it says the link names nothing (or
+    /// too many lookups did); the plain page as it is when the store could not say.
+    private func plainPage(_ request: Request, _ error: any Error) -> Response {
+        guard let problem = APIError.from(error), [.notFound, .gone, .tooManyRequests].contains(problem.status) else {
+            return page(request)
+        }
+        var response = page(request, status: problem.status)
+        for field in problem.headers { response.headers.append(field) }
+        return response
+    }
+
+    private func language(_ request: Request) -> String {
+        WebPlayer.language(acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    private func origin(_ request: Request, _ context: ServerRequestContext) -> String? {
+        SharePageTags.origin(of: request, viaTrustedProxy: context.viaTrustedProxy)
     }
 }
 

@@ -17,6 +17,9 @@ public struct OpenPlayRecord: Equatable, Sendable, Codable {
     /// The daily quiz's day (`yyyy-MM-dd`, UTC) and number, when this play is one.
     public var dailyDay: String?
     public var dailyNumber: Int?
+    /// The day (`yyyy-MM-dd`, UTC) of the past daily quiz this play plays again from the archive, unranked, when it is
+    /// one: a play of that one quiz of its package.
+    public var archivedDailyDay: String?
     /// Wall time of the start, for the record.
     public var startedAt: Date
     /// The start on the shared clock (microseconds; see `SharedClock`).
@@ -28,7 +31,8 @@ public struct OpenPlayRecord: Equatable, Sendable, Codable {
 
     public init(
         id: String, playerId: Int64, playerName: String, packageId: Int64, quizIds: [Int64], dailyDay: String?,
-        dailyNumber: Int?, startedAt: Date, startMicros: Int64, endsByMicros: Int64, events: [PlayerAction] = []
+        dailyNumber: Int?, archivedDailyDay: String? = nil, startedAt: Date, startMicros: Int64, endsByMicros: Int64,
+        events: [PlayerAction] = []
     ) {
         self.id = id
         self.playerId = playerId
@@ -37,6 +41,7 @@ public struct OpenPlayRecord: Equatable, Sendable, Codable {
         self.quizIds = quizIds
         self.dailyDay = dailyDay
         self.dailyNumber = dailyNumber
+        self.archivedDailyDay = archivedDailyDay
         self.startedAt = startedAt
         self.startMicros = startMicros
         self.endsByMicros = endsByMicros
@@ -150,6 +155,10 @@ public struct RateBucket: Equatable, Sendable {
 }
 
 extension OpenPlayRecord {
+    /// Whether the play is of one quiz of its package (the daily quiz, today's or an archived day's) rather than of
+    /// all its quizzes.
+    public var playsOneQuiz: Bool { dailyDay != nil || archivedDailyDay != nil }
+
     /// The open play as every store keeps it: JSON with dates in milliseconds, read back as the same record. Written
     /// and read by code made for it (every request of a play reads it): the same JSON as its `Codable` form with
     /// `.millisecondsSince1970` dates, which reads it too (the storage tests compare both ways).
@@ -163,6 +172,7 @@ extension OpenPlayRecord {
             json.member("quizIds", quizIds.map { Int($0) })
             json.member("dailyDay", ifPresent: dailyDay)
             json.member("dailyNumber", ifPresent: dailyNumber)
+            json.member("archivedDailyDay", ifPresent: archivedDailyDay)
             json.member("startedAt", 1000.0 * startedAt.timeIntervalSince1970)
             json.member("startMicros", Int(startMicros))
             json.member("endsByMicros", Int(endsByMicros))
@@ -182,7 +192,7 @@ extension OpenPlayRecord {
     public init(storedJSON json: String) throws {
         self = try JSONReader.read(json) { reader in
             var id: String?, playerId: Int64?, playerName: String?, packageId: Int64?, quizIds: [Int64]?
-            var dailyDay: String?, dailyNumber: Int?, startedAt: Date?, startMicros: Int64?, endsByMicros: Int64?
+            var dailyDay: String?, dailyNumber: Int?, archivedDailyDay: String?, startedAt: Date?, startMicros: Int64?, endsByMicros: Int64?
             var events: [PlayerAction]?
             try reader.members { reader, key in
                 switch key {
@@ -193,6 +203,7 @@ extension OpenPlayRecord {
                 case "quizIds": quizIds = try reader.elements { try $0.int64() }
                 case "dailyDay": dailyDay = try reader.null() ? nil : try reader.string()
                 case "dailyNumber": dailyNumber = try reader.null() ? nil : try reader.int()
+                case "archivedDailyDay": archivedDailyDay = try reader.null() ? nil : try reader.string()
                 case "startedAt": startedAt = Date(timeIntervalSince1970: try reader.double() / 1000.0)
                 case "startMicros": startMicros = try reader.int64()
                 case "endsByMicros": endsByMicros = try reader.int64()
@@ -205,7 +216,7 @@ extension OpenPlayRecord {
             else { throw StoredRecordProblem.missingMember("an open play") }
             return OpenPlayRecord(
                 id: id, playerId: playerId, playerName: playerName, packageId: packageId, quizIds: quizIds,
-                dailyDay: dailyDay, dailyNumber: dailyNumber, startedAt: startedAt, startMicros: startMicros,
+                dailyDay: dailyDay, dailyNumber: dailyNumber, archivedDailyDay: archivedDailyDay, startedAt: startedAt, startMicros: startMicros,
                 endsByMicros: endsByMicros, events: events)
         }
     }

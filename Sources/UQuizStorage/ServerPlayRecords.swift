@@ -187,11 +187,13 @@ public enum LeaderboardRanking {
     }
 }
 
-/// The quiz chosen for one UTC day.
+/// The quiz chosen for one UTC day in one language.
 public struct DailyChoice: Hashable, Sendable {
     /// `yyyy-MM-dd`, UTC.
     public var day: String
-    /// 1 for the first daily quiz this server chose, then one more for each day after it.
+    /// The language of the packages it was drawn from.
+    public var language: QuizLanguage
+    /// 1 for the first daily quiz this server chose in its language, then one more for each day after it.
     public var number: Int
     /// `nil` once its maker deleted the quiz's package: the day keeps its number and has no quiz.
     public var quizId: Int64?
@@ -199,8 +201,9 @@ public struct DailyChoice: Hashable, Sendable {
     /// The quiz's 0-based place in its package.
     public var position: Int?
 
-    public init(day: String, number: Int, quizId: Int64?, packageId: Int64?, position: Int?) {
+    public init(day: String, language: QuizLanguage, number: Int, quizId: Int64?, packageId: Int64?, position: Int?) {
         self.day = day
+        self.language = language
         self.number = number
         self.quizId = quizId
         self.packageId = packageId
@@ -281,6 +284,8 @@ public enum UnrankedReason: String, Sendable, Codable, Equatable {
     case answerSeenInPlay = "answer_seen_in_play"
     /// A live room on the package, seen to its end by the player, showed the answers.
     case answerSeenInRoom = "answer_seen_in_room"
+    /// A past day's daily quiz played again from the archive: its answer has been out since that day.
+    case dailyArchive = "daily_archive"
 }
 
 /// Where a player has been shown the answers of some quizzes of a package before (`SharingStorage.answersShown`).

@@ -79,13 +79,16 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     func serverPlay(publicId: String) async throws -> StoredServerPlay?
     func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard
     func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats]
-    /// The daily quiz of a UTC day, chosen (by `pick`, numbered by `number`) on the first ask and fixed from then on.
-    /// `among` says which quizzes it is drawn from (quizzes not drawn yet first).
+    /// The daily quiz of a UTC day in a language, chosen (by `pick`, numbered by `number` from the language's first
+    /// day) on the first ask and fixed from then on. `among` says which of the language's quizzes it is drawn from
+    /// (quizzes not drawn yet first).
     func daily(
-        day: String, chosenAt: Date, among: DailyCandidates, number: @Sendable (String?) -> Int,
-        pick: @Sendable ([Int64]) -> Int
+        day: String, language: QuizLanguage, chosenAt: Date, among: DailyCandidates,
+        number: @Sendable (String?) -> Int, pick: @Sendable ([Int64]) -> Int
     ) async throws -> DailyChoice?
-    func dailyChoice(day: String) async throws -> DailyChoice?
+    func dailyChoice(day: String, language: QuizLanguage) async throws -> DailyChoice?
+    /// The daily quizzes of `language` chosen before `day`, newest first, at most `limit`.
+    func dailyArchive(language: QuizLanguage, before day: String, limit: Int) async throws -> [DailyChoice]
     func dailyResults(playerId: Int64) async throws -> [(day: String, solved: Bool)]
     func dailyPlayId(playerId: Int64, day: String) async throws -> String?
     /// The player's latest `limit` finished server plays, newest first.

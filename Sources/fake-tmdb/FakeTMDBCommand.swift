@@ -13,6 +13,11 @@ struct FakeTMDBCommand: AsyncParsableCommand {
             UQUIZ_TMDB_IMAGE_URL=http://127.0.0.1:PORT/t/p. The first line on standard output is \
             `listening on 127.0.0.1:PORT`.
 
+            Posters: --posters FOLDER serves the JPEG files there under their own names (/t/p/w342/NAME.jpg) and \
+            answers 404 for any other file, as TMDB does for a file it lacks; --stand-in-poster FILE serves that one \
+            JPEG for every catalog movie's poster the folder lacks (a stand-in, not the movie's poster). Without \
+            either, every catalog poster is a tiny grey stand-in.
+
             --fault PATH[;key=value]... injects a fault into requests whose path starts with PATH (* for all). Keys: \
             status, retry-after, delay-ms, drip-ms, truncate, close, malformed, huge=BYTES, content-type, times.
             """
@@ -24,7 +29,10 @@ struct FakeTMDBCommand: AsyncParsableCommand {
     var catalog: String?
     @Option(help: ArgumentHelp("Serve the movies of a uquiz seed source (Seed/seed.json) that have a TMDB id.", valueName: "file"))
     var seed: String?
-    @Option(help: ArgumentHelp("A folder of JPEG files served as posters.", valueName: "folder")) var posters: String?
+    @Option(help: ArgumentHelp("A folder of JPEG files served as posters under their own names; any other file is 404.", valueName: "folder"))
+    var posters: String?
+    @Option(help: ArgumentHelp("A JPEG served for every catalog poster the folder lacks (a stand-in).", valueName: "file"))
+    var standInPoster: String?
     @Option(help: "A fault to inject; repeat for more.") var fault: [String] = []
     @Option(help: ArgumentHelp("Append one line per request received to this file.", valueName: "file")) var log: String?
 
@@ -44,9 +52,12 @@ struct FakeTMDBCommand: AsyncParsableCommand {
         }
         if let posters {
             let folder = URL(fileURLWithPath: posters)
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
-            configuration.posterImages = try names.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }
+            configuration.posterFiles = Dictionary(
+                uniqueKeysWithValues: try names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
+            configuration.standInPoster = nil
         }
+        if let standInPoster { configuration.standInPoster = try Data(contentsOf: URL(fileURLWithPath: standInPoster)) }
         configuration.faults = try fault.map(FaultRule.init(parsing:))
         let server = FakeTMDBServer(port: port, configuration: configuration)
         async let running: Void = server.run()

@@ -12,7 +12,7 @@ import Testing
         try await withStore(kind) { store in
             let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 4), on: store)
             let choices = await atOnce(4) { index in
-                try await store.daily(day: "2026-11-23", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in index })
+                try await store.daily(day: "2026-11-23", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in index })
             }
             #expect(choices.failures.isEmpty)
             #expect(Set(choices.values.map { $0?.quizId }).count == 1)

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import QuizCore
-import QuizStore
+@testable import PostgresStore
+@testable import QuizStore
 import UQuizStorage
 import Testing
 
@@ -105,16 +106,16 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func theDailyQuizIsChosenOncePerDayAndNumbered(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }) == nil)
+            #expect(try await store.daily(day: "2026-11-20", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }) == nil)
             let (id, _) = try await publish(makePackage(code: "AAAAA2", quizzes: 3), on: store)
             let quizzes = try await store.quizIDs(packageId: id)
-            let first = try #require(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 1 }))
-            #expect(first == DailyChoice(day: "2026-11-20", number: 1, quizId: quizzes[1], packageId: id, position: 1))
+            let first = try #require(try await store.daily(day: "2026-11-20", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 1 }))
+            #expect(first == DailyChoice(day: "2026-11-20", language: .en, number: 1, quizId: quizzes[1], packageId: id, position: 1))
             // Asked again: the same choice, whatever `pick` says now.
-            #expect(try await store.daily(day: "2026-11-20", chosenAt: Date(), among: .everyQuiz, number: { _ in 7 }, pick: { _ in 2 }) == first)
+            #expect(try await store.daily(day: "2026-11-20", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 7 }, pick: { _ in 2 }) == first)
             let firstDaySeen = Mutex<String?>(nil)
             let second = try #require(try await store.daily(
-                day: "2026-11-21", chosenAt: Date(), among: .everyQuiz, number: { first in firstDaySeen.withLock { $0 = first }; return 2 },
+                day: "2026-11-21", language: .en, chosenAt: Date(), among: .everyQuiz, number: { first in firstDaySeen.withLock { $0 = first }; return 2 },
                 pick: { candidates in
                     #expect(candidates == [quizzes[0], quizzes[2]])
                     return 0
@@ -122,16 +123,57 @@ import Testing
             #expect(firstDaySeen.withLock { $0 } == "2026-11-20")
             #expect(second.number == 2 && second.quizId == quizzes[0])
             // A number taken (a clock set back) gets the next free one.
-            let third = try #require(try await store.daily(day: "2026-11-19", chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }))
+            let third = try #require(try await store.daily(day: "2026-11-19", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 }))
             #expect(third.number == 3 && third.quizId == quizzes[2])
             // Every quiz chosen once: all are candidates again.
-            let fourth = try #require(try await store.daily(day: "2026-11-22", chosenAt: Date(), among: .everyQuiz, number: { _ in 4 }, pick: { $0.count - 1 }))
+            let fourth = try #require(try await store.daily(day: "2026-11-22", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 4 }, pick: { $0.count - 1 }))
             #expect(fourth.quizId == quizzes[2])
-            #expect(try await store.dailyChoice(day: "2026-11-21") == second)
-            #expect(try await store.dailyChoice(day: "2026-12-01") == nil)
+            #expect(try await store.dailyChoice(day: "2026-11-21", language: .en) == second)
+            #expect(try await store.dailyChoice(day: "2026-12-01", language: .en) == nil)
             // Deleting the package leaves the days, without a quiz.
             try await store.deletePackages(ids: [id])
-            #expect(try await store.dailyChoice(day: "2026-11-20") == DailyChoice(day: "2026-11-20", number: 1, quizId: nil, packageId: nil, position: nil))
+            #expect(try await store.dailyChoice(day: "2026-11-20", language: .en) == DailyChoice(day: "2026-11-20", language: .en, number: 1, quizId: nil, packageId: nil, position: nil))
+        }
+    }
+
+    /// Each language draws its own daily quiz from its own packages, numbered from its own first day; the archive
+    /// lists a language's days before a given one, newest first.
+    @Test(arguments: StoreKind.allCases)
+    func eachLanguageDrawsItsOwnDailyQuizAndKeepsAnArchive(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (english, _) = try await publish(makePackage(code: "AAAAA2", language: .en, quizzes: 2), on: store)
+            let (korean, _) = try await publish(
+                makePackage(code: "BBBBB3", language: .ko, quizzes: 2, firstFilm: 10), on: store)
+            let englishQuizzes = try await store.quizIDs(packageId: english)
+            let koreanQuizzes = try await store.quizIDs(packageId: korean)
+            let seen = Mutex<[Int64]>([])
+            let firstKorean = try #require(try await store.daily(
+                day: "2026-11-20", language: .ko, chosenAt: Date(), among: .everyQuiz, number: { _ in 1 },
+                pick: { candidates in seen.withLock { $0 = candidates }; return 0 }))
+            #expect(seen.withLock { $0 } == koreanQuizzes)
+            #expect(firstKorean == DailyChoice(
+                day: "2026-11-20", language: .ko, number: 1, quizId: koreanQuizzes[0], packageId: korean, position: 0))
+            // English's first day is a day later: its own #1, its numbers counted from its own first day.
+            let firstDays = Mutex<[String?]>([])
+            let firstEnglish = try #require(try await store.daily(
+                day: "2026-11-21", language: .en, chosenAt: Date(), among: .everyQuiz,
+                number: { first in firstDays.withLock { $0.append(first) }; return 1 },
+                pick: { candidates in seen.withLock { $0 = candidates }; return 1 }))
+            #expect(seen.withLock { $0 } == englishQuizzes)
+            #expect(firstEnglish.number == 1 && firstEnglish.language == .en && firstEnglish.quizId == englishQuizzes[1])
+            _ = try await store.daily(
+                day: "2026-11-22", language: .en, chosenAt: Date(), among: .everyQuiz,
+                number: { first in firstDays.withLock { $0.append(first) }; return 2 }, pick: { _ in 0 })
+            #expect(firstDays.withLock { $0 } == [nil, "2026-11-21"])
+            _ = try await store.daily(
+                day: "2026-11-22", language: .ko, chosenAt: Date(), among: .everyQuiz, number: { _ in 3 }, pick: { _ in 0 })
+            #expect(try await store.dailyChoice(day: "2026-11-20", language: .en) == nil)
+            #expect(try await store.dailyChoice(day: "2026-11-20", language: .ko) == firstKorean)
+            let archive = try await store.dailyArchive(language: .en, before: "2026-11-23", limit: 10)
+            #expect(archive.map(\.day) == ["2026-11-22", "2026-11-21"])
+            #expect(archive.map(\.number) == [2, 1])
+            #expect(try await store.dailyArchive(language: .en, before: "2026-11-22", limit: 10) == [firstEnglish])
+            #expect(try await store.dailyArchive(language: .ko, before: "2026-11-23", limit: 1).map(\.day) == ["2026-11-22"])
         }
     }
 
@@ -146,16 +188,16 @@ import Testing
             let quizzes = try await store.quizIDs(packageId: id)
             let seen = Mutex<[Int64]>([])
             let held = try #require(try await store.daily(
-                day: "2026-11-20", chosenAt: Date(), among: .postersHeld, number: { _ in 1 },
+                day: "2026-11-20", language: .en, chosenAt: Date(), among: .postersHeld, number: { _ in 1 },
                 pick: { candidates in seen.withLock { $0 = candidates }; return 0 }))
             #expect(seen.withLock { $0 } == [quizzes[1]])
             #expect(held.quizId == quizzes[1])
             // Every held poster drawn once: drawn again among them, never a TMDB one.
             let again = try #require(try await store.daily(
-                day: "2026-11-21", chosenAt: Date(), among: .postersHeld, number: { _ in 2 }, pick: { _ in 0 }))
+                day: "2026-11-21", language: .en, chosenAt: Date(), among: .postersHeld, number: { _ in 2 }, pick: { _ in 0 }))
             #expect(again.quizId == quizzes[1])
             let any = try #require(try await store.daily(
-                day: "2026-11-22", chosenAt: Date(), among: .everyQuiz, number: { _ in 3 },
+                day: "2026-11-22", language: .en, chosenAt: Date(), among: .everyQuiz, number: { _ in 3 },
                 pick: { candidates in seen.withLock { $0 = candidates }; return 0 }))
             #expect(seen.withLock { $0 } == [quizzes[0], quizzes[2]])
             #expect(any.quizId == quizzes[0])
@@ -247,5 +289,63 @@ import Testing
             try await recordPlay(on: store, packageId: id, player: ann, score: 100, daily: "2026-11-21", publicId: "d2", unranked: .answerSeenInPlay)
             #expect(try await store.dailyResults(playerId: ann.id).map(\.solved) == [false, true])
         }
+    }
+}
+
+/// Dailies chosen before each language drew its own: each day belongs to its quiz's package's language, keeps its
+/// number, and the languages number on from there.
+@Suite struct DailyMigrationTests {
+    @Test(arguments: StoreKind.allCases)
+    func eachEarlierDayGoesToItsQuizsLanguage(_ kind: StoreKind) async throws {
+        switch kind {
+        case .sqlite:
+            let database = try AppDatabase.inMemoryForTesting(migratedThrough: "v18-one-open-play-per-package")
+            let store = SQLiteServerStore(database: database, deadline: testDeadline)
+            let quizzes = try await dailiesOfAnOlderBuild(on: store) { day, number, quizId in
+                try await store.insertDailyOfAnOlderBuildForTesting(day: day, number: number, quizId: quizId)
+            }
+            try database.migrateForTesting()
+            try await expectMigrated(store, quizzes: quizzes)
+        case .postgres:
+            try await FreshPostgresDatabase.with { database in
+                try await PostgresQuizStore.withRunning(url: database.url, deadline: testDeadline, migrating: false) { store in
+                    try await store.migrateForTesting(through: "pg12-one-open-play-per-package")
+                    let quizzes = try await dailiesOfAnOlderBuild(on: store) { day, number, quizId in
+                        try await store.insertDailyOfAnOlderBuildForTesting(day: day, number: number, quizId: quizId)
+                    }
+                    try await store.migrateForTesting(through: nil)
+                    try await expectMigrated(store, quizzes: quizzes)
+                }
+            }
+        }
+    }
+
+    /// An English and a Korean package, and the days #1 (English) and #2 (Korean) chosen from both; their quizzes.
+    func dailiesOfAnOlderBuild(
+        on store: any ContractStore, insert: (String, Int, Int64) async throws -> Void
+    ) async throws -> (english: [Int64], korean: [Int64]) {
+        let (english, _) = try await publish(makePackage(code: "AAAAA2", language: .en, quizzes: 2), on: store)
+        let (korean, _) = try await publish(makePackage(code: "BBBBB3", language: .ko, quizzes: 2, firstFilm: 10), on: store)
+        let quizzes = (try await store.quizIDs(packageId: english), try await store.quizIDs(packageId: korean))
+        try await insert("2026-11-20", 1, quizzes.0[0])
+        try await insert("2026-11-21", 2, quizzes.1[0])
+        return quizzes
+    }
+
+    func expectMigrated(_ store: any ContractStore, quizzes: (english: [Int64], korean: [Int64])) async throws {
+        #expect(try await store.dailyChoice(day: "2026-11-20", language: .en)?.quizId == quizzes.english[0])
+        #expect(try await store.dailyChoice(day: "2026-11-20", language: .ko) == nil)
+        #expect(try await store.dailyChoice(day: "2026-11-21", language: .ko)?.number == 2)
+        // The next English day counts from English's first (the 20th), past the numbers taken.
+        let firstDays = Mutex<[String?]>([])
+        let next = try #require(try await store.daily(
+            day: "2026-11-22", language: .en, chosenAt: Date(), among: .everyQuiz,
+            number: { first in firstDays.withLock { $0.append(first) }; return 3 }, pick: { _ in 0 }))
+        #expect(firstDays.withLock { $0 } == ["2026-11-20"])
+        #expect(next.number == 3 && next.quizId == quizzes.english[1])
+        // A Korean day may take the number 1, free in Korean.
+        let korean = try await store.daily(
+            day: "2026-11-19", language: .ko, chosenAt: Date(), among: .everyQuiz, number: { _ in 1 }, pick: { _ in 0 })
+        #expect(korean?.number == 1 && korean?.quizId == quizzes.korean[1])
     }
 }

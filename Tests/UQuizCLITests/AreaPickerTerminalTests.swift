@@ -83,7 +83,9 @@ struct AreaPickerTerminalTests {
         session.resize(rows: 12, columns: 40)
         #expect(session.waitFor("terminal too small (needs 40x16)"))
         session.resize(rows: 30, columns: 80)
-        #expect(session.waitFor("arrows/hjkl move · u undo…"), "redrawn at 80 columns")
+        #expect(
+            session.waitFor("\u{1B}[30;1H\u{1B}[2K space place/remove · Enter done · q quit · ? help · arrows/hjkl move"),
+            "redrawn at 80 columns, its last line the keys that fit whole")
         session.type("\r")
         #expect(session.waitFor("✗ a quiz needs at least 1 area"), "done is refused with the reason, not silently")
         session.type("q")
@@ -107,7 +109,8 @@ struct AreaPickerTerminalTests {
     }
 
     @Test func aMovieWithSeveralPostersIsChosenOnScreenThenItsAreasPlaced() throws {
-        let server = try FakeServerProcess(["--posters", repositoryRoot.appendingPathComponent("Seed/posters").path])
+        let server = try FakeServerProcess([
+            "--stand-in-poster", repositoryRoot.appendingPathComponent("Seed/posters/metropolis-1927.jpg").path])
         let sandbox = try onlineSandbox(server)
         let session = try start(sandbox)
         #expect(session.waitFor("Package title: "))

@@ -144,6 +144,14 @@ struct AreaPickerTests {
         let picture = try #require(at80.picture, "without its poster the grid is still drawn")
         #expect(picture.height <= 24 - 6 && at80.footer.hasPrefix("space place/remove · Enter done · q quit · ? help"))
         #expect(TextWidth.of(at80.footer) <= 78)
+        // Whole keys only, as many as fit: every key at 120 columns, none cut in the middle at 100 or 80.
+        for columns in [80, 100, 120] {
+            let footer = PickerFrame.frame(picker(after: ""), poster: raster, size: (45, columns)).footer
+            let keys = footer.components(separatedBy: " · ")
+            #expect(keys.allSatisfy(PickerFrame.footerKeys.contains) && TextWidth.of(footer) <= columns - 2, "\(columns): \(footer)")
+            #expect(keys == Array(PickerFrame.footerKeys.prefix(keys.count)))
+            if columns == 120 { #expect(keys == PickerFrame.footerKeys) }
+        }
     }
 
     @Test func theHelpListsTheKeysAndTheRules() {

@@ -9,7 +9,9 @@ import UQuizTestSupport
 func seedServer(_ extra: [String] = []) throws -> FakeServerProcess {
     try FakeServerProcess(
         ["--seed", repositoryRoot.appendingPathComponent("Seed/seed.json").path,
-         "--posters", repositoryRoot.appendingPathComponent("Seed/posters").path] + extra)
+         "--posters", repositoryRoot.appendingPathComponent("Seed/posters").path,
+         // The seed's TMDB posters are not among the bundled ones: one stands in for them all.
+         "--stand-in-poster", repositoryRoot.appendingPathComponent("Seed/posters/metropolis-1927.jpg").path] + extra)
 }
 
 @Suite("uquiz fetch-posters")

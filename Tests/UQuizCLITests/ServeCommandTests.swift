@@ -407,6 +407,12 @@ struct ServeCommandTests {
         let daily = try player.run(["daily"])
         #expect(daily.status == 0 && daily.stdout.hasPrefix("UQuiz daily #1 ("), "\(daily.stdout)\(daily.stderr)")
         #expect(daily.stdout.contains("Your streak: 0 (best 0); not played today: uquiz daily --play"))
+        let korean = try player.run(["daily", "--language", "ko"])
+        #expect(korean.status == 0 && korean.stdout.hasPrefix("UQuiz daily #1 (") && korean.stdout.contains(", ko): quiz"), "\(korean.stdout)")
+        let archive = try player.run(["daily", "--archive", "--language", "en"])
+        #expect(archive.status == 0 && archive.stdout == "No past daily quiz in en yet.\n", "\(archive.stdout)\(archive.stderr)")
+        let refused = try player.run(["daily", "--day", "2026-01-01"])
+        #expect(refused.status != 0 && refused.stderr.contains("--day plays a past day: add --play"), "\(refused.stderr)")
         #expect(server.terminate() == 0)
     }
 

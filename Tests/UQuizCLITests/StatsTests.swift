@@ -31,20 +31,21 @@ struct StatsTests {
         #expect(stats["solvedAtStage"] as? [[String: Int]] == [["stage": 1, "solved": 5]])
         let text = try sandbox.run(["stats"])
         #expect(text.stdout.contains("2 plays, 5 of 10 quizzes solved (50%)"))
-        // The charts at a narrow and a wide terminal: the five solves all at area 1, the package at 50%.
+        #expect(text.stdout.contains("answers come at stage 1.0 on average") && text.stdout.contains("The stage answers come at"))
+        // The charts at a narrow and a wide terminal: the five solves all at stage 1, the package at 50%.
         var packageBars: [Int] = []
         for columns in [40, 120] {
             let drawn = try sandbox.run(["stats"], extraEnvironment: ["COLUMNS": "\(columns)", "TERM": "xterm"]).stdout
             let lines = drawn.split(separator: "\n").map(String.init)
             #expect(lines.filter { $0.contains("█") }.allSatisfy { TextWidth.of($0) <= columns }, "\(drawn)")
-            let stage = try #require(lines.first { $0.hasPrefix("  area 1 ") }, "\(drawn)")
+            let stage = try #require(lines.first { $0.hasPrefix("  stage 1 ") }, "\(drawn)")
             #expect(stage.hasSuffix(" 5") && stage.contains("█"))
             let package = try #require(lines.first { $0.contains("50% of 10") }, "\(drawn)")
             packageBars.append(package.filter { $0 == "█" }.count)
         }
         #expect(packageBars[0] >= 4 && packageBars[1] >= 2 * packageBars[0], "the bar grows with the terminal: \(packageBars)")
         let plain = try sandbox.run(["stats"], extraEnvironment: ["COLUMNS": "40", "TERM": "dumb"]).stdout
-        #expect(!plain.contains { "█▏▎▍▌▋▊▉".contains($0) } && plain.contains("  area 1 ###"), "\(plain)")
+        #expect(!plain.contains { "█▏▎▍▌▋▊▉".contains($0) } && plain.contains("  stage 1 ###"), "\(plain)")
         #expect(try sandbox.run(["stats"], extraEnvironment: ["NO_COLOR": "1"]).stdout.contains("#"), "NO_COLOR too")
         let onePackage = try jsonObject(try sandbox.run(["stats", "en-beginner", "--json"]).stdout)
         #expect(onePackage["attempts"] as? Int == 0)

@@ -50,6 +50,22 @@ struct TerminalPlayerTests {
         #expect(!transcript.contains("\u{07}"), "no bell unless asked for")
     }
 
+    /// The line player's commands typed in the full-screen one: `?` and Enter keeps the hint up (an empty line is no
+    /// guess), `/skip` and Enter skips.
+    @Test func questionMarkAndSlashSkipWorkAsInTheLinePlayer() throws {
+        let sandbox = try Sandbox()
+        let session = try start(sandbox, ["solve", "en-silent", "--quiz", "1", "--player", "pty"])
+        #expect(session.waitFor("quiz 1/1"))
+        session.type("?")
+        #expect(session.waitFor("Hint: "))
+        session.type("\n/skip\n")
+        #expect(session.waitFor("Skipped: it was Metropolis"))
+        session.type(" ")
+        #expect(session.waitForExit().status == 0)
+        #expect(!session.transcript.contains("empty guess") && !session.transcript.contains("\"/skip\" is wrong"))
+        #expect(session.transcript.contains("0 of 1 solved"))
+    }
+
     /// `--sound` rings the terminal's bell once for a wrong guess, once for a right one, twice when time is up; the
     /// `sound` setting does the same, and never in --plain or --json lines.
     @Test func theBellRingsForWrongRightAndTimeUpOnlyWhenAskedFor() throws {

@@ -179,6 +179,7 @@ struct DraftTests {
             #expect(spec.json["shareCode"] as? String == code && spec.json["visibility"] as? String == "unlisted")
             let quiz = try #require((spec.json["quizzes"] as? [[String: Any]])?.first)
             #expect(quiz["movie"] as? Int == 19 && quiz["poster"] as? String == "metropolis-1927.jpg", "\(spec.text)")
+            #expect(quiz["title"] as? String == "Metropolis", "the maker's page names the quiz by its movie")
             #expect(quiz["areas"] as? [[Int]] == [[35, 9], [24, 38], [53, 26]] && quiz["aliases"] as? [String] == ["The machine city"])
 
             // The spec as a draft, retitled: publishing it updates the package under its code.

@@ -282,12 +282,90 @@ struct LeaderboardDailyTests {
         }
     }
 
+    @Test func eachLanguageDrawsItsOwnDailyAndPastDaysArePlayedAgainUnranked() async throws {
+        let date = ManualDate()
+        let server = try TestServer(now: date.now)
+        let clock = ManualClock()
+        try await server.test(monotonicNow: clock.now) { client in
+            let english = try await client.send(.get, "/v1/daily?language=en")
+            let korean = try await client.send(.get, "/v1/daily?language=ko")
+            #expect(english.json["language"] as? String == "en" && english.json["number"] as? Int == 1)
+            #expect(korean.json["language"] as? String == "ko" && korean.json["number"] as? Int == 1)
+            #expect(english.json["shareCode"] as? String != korean.json["shareCode"] as? String)
+            // Without `language`, the one Accept-Language prefers, as the page's.
+            let preferred = try await client.execute(
+                uri: "/v1/daily", method: .get, headers: [.acceptLanguage: "ko-KR,ko;q=0.9,en;q=0.5"])
+            #expect(preferred.json["shareCode"] as? String == korean.json["shareCode"] as? String)
+            #expect(try await client.send(.get, "/v1/daily?language=fr").status == .badRequest)
+
+            // One daily a day counts: played in English, the Korean one says so and cannot be started.
+            let ada = try await client.newPlayer("Ada")
+            let started = try await client.send(.post, "/v1/daily/plays?language=en", token: ada)
+            #expect(started.status == .created && started.quizzes.count == 1)
+            let id = try #require(started.json["id"] as? String)
+            clock.advance(.seconds(4))
+            _ = try await client.send(.post, "/v1/plays/\(id)/skips", json: ["quiz": 1], token: ada)
+            let seenInKorean = try await client.send(.get, "/v1/daily?language=ko", token: ada)
+            let you = try #require(seenInKorean.json["you"] as? [String: Any])
+            #expect(you["playedAnotherLanguage"] as? Bool == true && (you["play"] as? [String: Any])?["id"] as? String == id)
+            #expect((try await client.send(.get, "/v1/daily?language=en", token: ada).json["you"] as? [String: Any])?["playedAnotherLanguage"] == nil)
+            #expect(try await client.send(.post, "/v1/daily/plays?language=ko", token: ada).status == .conflict)
+            // A Korean answer shows its original title beside it.
+            let bo = try await client.newPlayer("Bo")
+            let koreanPlay = try await client.send(.post, "/v1/daily/plays?language=ko", token: bo)
+            clock.advance(.seconds(4))
+            let skipped = try await client.send(
+                .post, "/v1/plays/\(try #require(koreanPlay.json["id"] as? String))/skips", json: ["quiz": 1], token: bo)
+            let koreanQuiz = try server.quiz(
+                try #require(korean.json["shareCode"] as? String), try #require(korean.json["quiz"] as? Int))
+            let shown = try #require(skipped.quizzes.first?["answer"] as? [String: Any], "\(skipped.text)")
+            #expect(koreanQuiz.title != koreanQuiz.originalTitle)
+            #expect(shown["title"] as? String == koreanQuiz.title && shown["original"] as? String == koreanQuiz.originalTitle)
+
+            // Today is not in the archive; tomorrow it is, to play again unranked and outside the streak.
+            let empty = try await client.send(.get, "/v1/daily/archive?language=en")
+            #expect(empty.status == .ok && (empty.json["days"] as? [Any])?.isEmpty == true && empty.json["before"] == nil)
+            let today = try #require(english.json["day"] as? String)
+            #expect(try await client.send(.post, "/v1/daily/archive/\(today)/plays?language=en", token: ada).status == .notFound)
+            date.advance(days: 1)
+            let archive = try await client.send(.get, "/v1/daily/archive?language=en")
+            let days = try #require(archive.json["days"] as? [[String: Any]])
+            #expect(days.count == 1 && days[0]["day"] as? String == today && days[0]["number"] as? Int == 1)
+            #expect(days[0]["shareCode"] as? String == english.json["shareCode"] as? String)
+            #expect(try await client.send(.get, "/v1/daily?language=en").json["number"] as? Int == 2)
+            let position = try #require(english.json["quiz"] as? Int)
+            let answer = try server.quiz(try #require(english.json["shareCode"] as? String), position).title
+            #expect(!archive.text.contains(answer), "never the answer")
+            for _ in 0..<2 {
+                let again = try await client.send(.post, "/v1/daily/archive/\(today)/plays?language=en", token: ada)
+                #expect(again.status == .created && again.quizzes.count == 1 && again.json["daily"] == nil, "\(again.text)")
+                let againId = try #require(again.json["id"] as? String)
+                clock.advance(.seconds(4))
+                let solved = try await client.send(
+                    .post, "/v1/plays/\(againId)/guesses", json: ["quiz": 1, "text": answer], token: ada)
+                #expect(solved.json["judgement"] as? String == "accepted", "\(solved.text)")
+                #expect(solved.play["ranked"] as? Bool == false && solved.play["unrankedReason"] as? String == "daily_archive")
+            }
+            let streak = try await client.send(.get, "/v1/daily?language=en", token: ada).json["you"] as? [String: Any]
+            #expect(streak?["streak"] as? Int == 0 && streak?["play"] == nil, "an archived day is no daily play")
+            #expect(try await client.send(.post, "/v1/daily/archive/2027-1-15/plays?language=en", token: ada).status == .badRequest)
+            #expect(try await client.send(.post, "/v1/daily/archive/2020-01-01/plays?language=en", token: ada).status == .notFound)
+            #expect(try await client.send(.get, "/v1/daily/archive?language=en&limit=0").status == .badRequest)
+            #expect(try await client.send(.get, "/v1/daily/archive?language=en&before=yesterday").status == .badRequest)
+        }
+    }
+
     @Test func aDeletedDailyQuizLeavesItsDayEmptyRatherThanReshuffled() async throws {
         let date = ManualDate()
         let server = try TestServer(now: date.now)
         try await server.test { client in
             let first = try await client.send(.get, "/v1/daily")
             let code = try #require(first.json["shareCode"] as? String)
+            // Another package in the daily's language with a poster the server holds, for the next day to draw.
+            let maker = try await client.newPlayer("Maker")
+            var another = validSpec(title: "Another")
+            another["quizzes"] = [["movie": 19, "areas": Array(seedAreas.prefix(3))]]
+            _ = try await client.publish(another, token: maker)
             try await server.database.deletePackages(ids: [try server.file.packageID(for: code)])
             let gone = try await client.send(.get, "/v1/daily")
             #expect(gone.status == .notFound && gone.errorMessage.contains("#1 was deleted"))

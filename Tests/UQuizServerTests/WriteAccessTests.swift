@@ -53,6 +53,8 @@ struct WriteAccessTests {
             "POST /v1/plays/{id}/skips": Write(
                 access: .owner(.forbidden), path: { _, id, _ in "/v1/plays/\(id)/skips" }, body: json(["quiz": 1])),
             "POST /v1/daily/plays": Write(access: .anyPlayer, path: { _, _, _ in "/v1/daily/plays" }),
+            "POST /v1/daily/archive/{day}/plays": Write(
+                access: .anyPlayer, path: { _, _, _ in "/v1/daily/archive/2026-11-20/plays?language=en" }),
             "POST /v1/rooms": Write(access: .anyPlayer, path: { _, _, _ in "/v1/rooms" }, body: json(["shareCode": "FE7NWW"])),
             "POST /v1/players/me/link-codes": Write(access: .anyPlayer, path: { _, _, _ in "/v1/players/me/link-codes" }),
             "POST /v1/players/link": Write(access: .open, path: { _, _, _ in "/v1/players/link" }, body: json(["code": "ABCD-EFGH"])),
@@ -159,7 +161,7 @@ struct WriteAccessTests {
                     refused += 1
                 }
             }
-            #expect(refused == 2 * 10 + 3 * 8, "every authenticated write was tried")
+            #expect(refused == 2 * 11 + 3 * 8, "every authenticated write was tried")
             let after = try await Self.fingerprint(server, client, owner: owner, code: code, play: play)
             #expect(after.files == before.files, "no refused write touched a file: \(Set(after.files.keys).symmetricDifference(before.files.keys))")
             #expect(after.package == before.package)

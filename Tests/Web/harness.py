@@ -75,10 +75,15 @@ class Server:
         # a test points the server at a fake TMDB.
         environment["UQUIZ_TMDB_IMAGE_URL"] = "http://127.0.0.1:9"
         environment.update(environment_extra or {})
+        self.environment, self.arguments = environment, arguments
         self.log = open(self.folder / "server.log", "wb")
+        self.start()
+
+    def start(self):
         self.process = subprocess.Popen(
-            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite"), *arguments],
-            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=environment)
+            [UQUIZ, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "uquiz.sqlite"),
+             *self.arguments],
+            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=self.environment)
         try:
             line = first_line(self.process, "uquiz serve", timeout=120)
         except Exception:
@@ -112,6 +117,14 @@ class Server:
         status, _, body = self.request("POST", "/v1/packages", spec, token)
         assert status == 201, body
         return json.loads(body)["shareCode"]
+
+    def restart(self, while_stopped=lambda database: None):
+        """Stops the server, hands its SQLite file's path to `while_stopped`, and starts it again on the same file (on
+        another port)."""
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        while_stopped(self.folder / "uquiz.sqlite")
+        self.start()
 
     def stop(self):
         if self.process.poll() is None:
@@ -150,8 +163,8 @@ def assert_poster_bottom_seen(test, page, what):
 
 
 class FakeTMDB:
-    """The repository's `fake-tmdb` on a free loopback port, serving `movies` (TMDB's JSON shape, snake case) with the
-    bundled posters' JPEGs as their images; `environment` points a `uquiz serve` at it."""
+    """The repository's `fake-tmdb` on a free loopback port, serving `movies` (TMDB's JSON shape, snake case) with one
+    bundled poster's JPEG standing in for all their images; `environment` points a `uquiz serve` at it."""
 
     def __init__(self, movies):
         self.folder = Path(tempfile.mkdtemp(prefix="uquiz-fake-tmdb-"))
@@ -159,7 +172,7 @@ class FakeTMDB:
         catalog.write_text(json.dumps(movies))
         self.process = subprocess.Popen(
             [str(Path(UQUIZ).with_name("fake-tmdb")), "--port", "0", "--catalog", str(catalog),
-             "--posters", str(REPOSITORY / "Seed/posters")],
+             "--stand-in-poster", str(REPOSITORY / "Seed/posters/metropolis-1927.jpg")],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         try:
             line = first_line(self.process, "fake-tmdb", timeout=60)
@@ -204,12 +217,16 @@ class Session:
             self.close()
             raise
 
-    def new_page(self, test, viewport, locale="en-US"):
-        """A page in a browser context of its own (its own storage: another person), closed when `test` ends."""
+    def new_page(self, test, viewport, locale="en-US", how_to_seen=True):
+        """A page in a browser context of its own (its own storage: another person), closed when `test` ends. Unless
+        `how_to_seen` is false, the person has seen "How to play" already, so that the first play does not open it."""
         context = self.browser.new_context(
             viewport=viewport, locale=locale, base_url=self.server.base_url,
             is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
         test.addCleanup(context.close)
+        if how_to_seen:
+            # Before the page's scripts, in every page of the context (about:blank has no storage to set).
+            context.add_init_script("try { localStorage.setItem('uquiz.howto.seen', '1'); } catch {}")
         page = context.new_page()
         page.set_default_timeout(WAIT_MS)
         return page

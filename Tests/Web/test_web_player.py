@@ -60,10 +60,12 @@ AREA_MEANS = """
 
 # Assets only one page loads, by a dynamic import: the live room's (`/r/{code}`), the player's (`/me`), the
 # report form (a package's page, once "Report" is opened), the charts (where one is drawn: `/me`, the maker's
-# packages, a leaderboard), and the sound (a play's or a room's, once the person turns it on).
+# packages, a leaderboard), the sound (a play's or a room's, once the person turns it on), "How to play" (before a
+# browser's first play, or from a play's or a room's "?"), the daily quiz's page (`/d`) and a result's (`/s/{id}`).
 LAZY_ASSETS = {
     "play.js": "play", "room.js": "room", "me.js": "me", "report.js": "report", "make.js": "make", "make.css": "make",
-    "charts.js": "charts", "sound.js": "sound", "suggest.js": "suggest",
+    "charts.js": "charts", "sound.js": "sound", "suggest.js": "suggest", "howto.js": "howto", "daily.js": "daily",
+    "result.js": "result",
 }
 
 # Cells far from every area: never revealed before the end.
@@ -154,7 +156,8 @@ class WebPlayerTests(unittest.TestCase):
         share = page.locator("#share-line")
         share.wait_for()
         self.assertRegex(share.text_content(), rf"UQuiz {share_code} 1/1 🟨 \d+ pts")
-        self.assertIn(f"{server.base_url}/p/{share_code}", share.text_content())
+        # The link is the play's result (`/s/{id}`), whose preview shows its squares (test_web_share_card.py).
+        self.assertRegex(share.text_content(), rf"\n{re.escape(server.base_url)}/s/[A-Za-z0-9_-]{{22}}$")
         self.assertEqual(page.locator("#end-solved").text_content(), "1 of 1 solved")
         # The end is brought into view and has the focus; its recap says how each quiz went.
         assert_seen(self, page.locator("#end h2"), "the end's heading")
@@ -290,18 +293,28 @@ class WebPlayerTests(unittest.TestCase):
         # play's and a room's load the title suggestions.
         pages = {
             "page": [], "playPage": ["play", "suggest"], "roomPage": ["room", "suggest"], "mePage": ["me", "charts"],
-            "makerPage": ["make", "charts"], "packagePageWithChart": ["charts"],
+            "makerPage": ["make", "charts"], "packagePageWithChart": ["charts"], "dailyPage": ["daily", "play", "suggest"],
+            "resultPage": ["result"],
         }
         for encoding, suffix in (("whole", ""), ("gzip", "Gzip")):
             for page, lazy in pages.items():
                 metrics[f"{page}WeightBytes{suffix}"] = weight[encoding] + sum(lazy_weight[encoding][name] for name in lazy)
         metrics["chartsBytes"] = lazy_weight["whole"]["charts"]
+        # "How to play": loaded before a browser's first play and by the "?", not with the page.
+        metrics["howToBytes"], metrics["howToBytesGzip"] = lazy_weight["whole"]["howto"], lazy_weight["gzip"]["howto"]
         # What a phone downloads: gzip.
-        budgets = {"page": 20, "packagePageWithChart": 24, "playPage": 28, "roomPage": 34, "mePage": 30, "makerPage": 40}
+        budgets = {
+            "page": 20, "packagePageWithChart": 24, "playPage": 28, "roomPage": 34, "mePage": 30, "makerPage": 40,
+            "dailyPage": 32, "resultPage": 22,
+        }
         for page, kilobytes in budgets.items():
             self.assertLess(metrics[f"{page}WeightBytesGzip"], kilobytes * 1024, f"{page} stays under {kilobytes} KB gzipped")
         # What the browser parses: the whole files.
-        budgets = {"page": 60, "packagePageWithChart": 60, "playPage": 80, "roomPage": 100, "mePage": 80, "makerPage": 110}
+        budgets = {
+            # The maker parses more than the rest: the editor, its rules and drafts (phones download it gzipped).
+            "page": 60, "packagePageWithChart": 60, "playPage": 80, "roomPage": 100, "mePage": 80, "makerPage": 120,
+            "dailyPage": 90, "resultPage": 64,
+        }
         for page, kilobytes in budgets.items():
             self.assertLess(metrics[f"{page}WeightBytes"], kilobytes * 1024, f"{page} stays under {kilobytes} KB whole")
 
@@ -403,7 +416,8 @@ class WebPlayerTests(unittest.TestCase):
         # A phone's buttons say what they do, without the keyboard shortcut.
         page.get_by_role("button", name="Skip", exact=True).click()
         page.wait_for_selector('#verdict[data-outcome="skipped"]')
-        self.assertEqual(page.locator("#verdict").text_content(), "Skipped: it was Nosferatu (1922)")
+        self.assertEqual(
+            page.locator("#verdict").text_content(), "Skipped: it was Nosferatu (Nosferatu, eine Symphonie des Grauens, 1922)")
         page.locator("#share-line").wait_for()
         self.assertEqual(page.locator("#end-solved").text_content(), "1 of 2 solved")
         self.assertRegex(page.locator("#share-line").text_content(), rf"^UQuiz {code} 1/2 🟩🟥 \d+ pts")
@@ -423,9 +437,10 @@ class WebPlayerTests(unittest.TestCase):
         verdict = page.locator("#verdict")
         expect(verdict).to_have_text(re.compile(r"^The server cannot be reached: trying again"))
         assert_seen(self, verdict, "the notice of a lost server")
-        # It comes back: the page finds it by itself, and the play goes on on the server's clock.
+        # It comes back: the page finds it by itself, sends the guess it kept (test_web_play_stumbles.py), and the play
+        # goes on on the server's clock.
         page.unroute(api, cut)
-        expect(verdict).to_have_text("Back on the server.")
+        expect(verdict).to_have_text(f"\u201c{WRONG_GUESS}\u201d is not it.")
         self.stage_shown(page, 2)
         guess.fill(ANSWER)
         guess.press("Enter")
@@ -511,9 +526,10 @@ class WebPlayerTests(unittest.TestCase):
         self.assertRegex(page.locator("main p").first.text_content(), r"(초급|중급|고급)")
         page.locator("#language-switch").click()
         self.assertEqual(page.evaluate("document.documentElement.lang"), "en")
+        # The switch shows the English daily, drawn again from the server.
+        expect(page.locator("#streak")).to_have_text("Streak: 0 (best 0)")
+        expect(page.locator("h1")).to_have_text(re.compile(r"^Daily quiz #\d+$"))
         self.assertRegex(page.locator("main p").first.text_content(), r"(beginner|intermediate|expert)\.")
-        self.assertRegex(page.locator("h1").text_content(), r"^Daily quiz #\d+$")
-        self.assertEqual(page.locator("#streak").text_content(), "Streak: 0 (best 0)")
 
     def test_the_daily_quiz_is_played_once_with_the_streak(self):
         page = self.new_page(PHONE)
@@ -592,10 +608,16 @@ class WebPlayerTests(unittest.TestCase):
         phone.get_by_role("button", name="Save").click()
         expect(phone.locator("#name-status")).to_have_text("Saved: your name is now \u201cLinker\u201d.")
         phone.get_by_role("button", name="Use this player on another device").click()
-        shown = phone.locator("#link-code")
-        expect(shown).to_contain_text("It works once, for 10 minutes.")
+        expect(phone.locator("#link-code")).to_contain_text("Type this code on your other device\u2019s \u201cYou\u201d page. It works once, for 10 minutes.")
+        shown = phone.locator("#link-code-value")
+        expect(shown).to_have_text(re.compile(r"^\w{4}-\w{4}$"))
         assert_seen(self, shown, "the link code")
-        code = re.search(r"Type (\w{4}-\w{4}) on", shown.text_content()).group(1)
+        box = shown.bounding_box()
+        self.assertLess(box["height"], 2 * 1.6 * 16, "the code on one line, never broken")
+        self.assertLessEqual(box["x"] + box["width"], PHONE["width"], "the code within the phone's width")
+        assert_seen(self, phone.locator("#copy-link-code"), "its Copy button")
+        self.assertNotIn("uquiz login", phone.locator("#link-code").text_content(), "a web user is not sent to the terminal")
+        code = shown.text_content()
 
         desktop = self.new_page(DESKTOP)
         desktop.goto("/me")

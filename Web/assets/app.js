@@ -125,11 +125,15 @@ async function showHome() {
     element('p', { class: 'lead', i18n: ['home.lead'] }),
     codeForm, dailyBox, listHeading, filters.form, list);
 
-  publicApi('GET', '/v1/daily').then((daily) => {
-    dailyBox.append(
+  // Today's daily quiz in the page's language (each language draws its own), again when the language changes.
+  const showDailyBox = () => publicApi('GET', `/v1/daily?language=${currentLanguage()}`).then((daily) => {
+    dailyBox.hidden = false;
+    dailyBox.replaceChildren(
       element('p', { i18n: ['home.daily', { number: daily.number, title: daily.packageTitle }] }),
       element('a', { href: '/d', class: 'button', i18n: ['home.daily.go'] }));
-  }).catch(() => dailyBox.remove());
+  }).catch(() => { dailyBox.hidden = true; });
+  showDailyBox();
+  document.addEventListener('uquiz:language', showDailyBox);
 
   await showList(filters.values());
 }
@@ -161,7 +165,8 @@ async function showPackage(code) {
     new PlayScreen(main, {
       storageKey,
       start: () => playerApi('POST', `/v1/packages/${encode(code)}/plays`),
-      shareLink: `${location.origin}/p/${encode(code)}`,
+      // A finished play's link is its result (`/s/{id}`, result.js), whose preview shows the share line's squares.
+      shareLink: (finished) => `${location.origin}/s/${encode(finished.id)}`,
       withFriends: () => withFriendsButton(code),
     }).begin();
   };
@@ -229,44 +234,16 @@ async function showRoom(code) {
   new RoomScreen(main, code).begin();
 }
 
-async function showDaily() {
-  main.replaceChildren(element('p', { i18n: ['play.loading'] }));
-  let daily;
-  try {
-    daily = await optionalPlayerApi('GET', '/v1/daily');
-  } catch (error) {
-    main.replaceChildren(element('p', { i18n: ['error.generic', { message: error.message }] }));
-    return;
-  }
-  playModule();
-  const play = async () => {
-    const { PlayScreen } = await playModule();
-    const screen = new PlayScreen(main, {
-      storageKey: `uquiz.daily.${daily.day}`,
-      start: () => playerApi('POST', '/v1/daily/plays'),
-      resumeId: daily.you?.play?.id,
-      shareLink: `${location.origin}/d`,
-      daily: true,
-    });
-    screen.begin();
-  };
-  const you = daily.you;
-  const button = element('button', { type: 'button', id: 'play-daily', class: 'primary', i18n: ['daily.play'] });
-  button.addEventListener('click', play);
-  main.replaceChildren(
-    element('h1', { i18n: ['daily.title', { number: daily.number }] }),
-    element('p', { i18n: ['daily.about', { quiz: daily.quiz, title: daily.packageTitle, level: { i18n: `level.${daily.level}` } }] }),
-    element('p', { id: 'streak', i18n: ['daily.streak', { streak: you?.streak ?? 0, best: you?.bestStreak ?? 0 }] }),
-    you?.play?.finished ? element('p', { i18n: ['daily.played', { score: you.play.score }] }) : button);
-  if (you?.play && !you.play.finished) play();
-}
-
 const path = location.pathname;
 const packageMatch = path.match(/^\/p\/([^/]+)\/?$/);
 const roomMatch = path.match(/^\/r\/([^/]+)\/?$/);
+const dailyMatch = path.match(/^\/d\/([^/]+)\/?$/);
+const resultMatch = path.match(/^\/s\/([^/]+)\/?$/);
 if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase());
 else if (roomMatch) showRoom(decodeURIComponent(roomMatch[1]).trim().toUpperCase());
-else if (path === '/d' || path === '/d/') showDaily();
+else if (resultMatch) import('./result.js').then((result) => result.showResult(main, decodeURIComponent(resultMatch[1])));
+else if (path === '/d' || path === '/d/') import('./daily.js').then((daily) => daily.showDaily(main));
+else if (dailyMatch) import('./daily.js').then((daily) => daily.showArchivedDaily(main, dailyMatch[1]));
 else if (path === '/me' || path === '/me/') import('./me.js').then((me) => me.showMe(main));
 else if (path === '/make' || path === '/make/') import('./make.js').then((make) => make.showMake(main));
 else if (path === '/') showHome();

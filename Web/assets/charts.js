@@ -62,8 +62,8 @@ function draw(tag, attributes = {}) {
 /// A text, or [key, args] of the tables.
 const content = (cell) => (Array.isArray(cell) ? { i18n: cell } : { text: String(cell) });
 
-/// The figure of `marks` (SVG, `height` units high) and `after` (a legend); its table has a row per `rows` item (the
-/// first cell heads it), one of them (`mark`: [index, note key, class]) marked in words.
+/// The figure of `marks` (SVG, `height` units high; none: its caption alone) and `after` (a legend); its table has a
+/// row per `rows` item (the first cell heads it), one of them (`mark`: [index, note key, class]) marked in words.
 function figure({ id, className = '', title, summary, head, rows, mark }, height, marks, after = []) {
   const n = ++made;
   const svg = draw('svg', {
@@ -83,7 +83,7 @@ function figure({ id, className = '', title, summary, head, rows, mark }, height
   });
   return element('figure', { id, class: `chart ${className}` }, [
     element('figcaption', {}, [element('strong', { i18n: title }), element('br'), element('span', { class: 'lead chart-summary', i18n: summary })]),
-    svg, ...after,
+    marks.length ? svg : '', ...after,
     // A table keeps its content's width whatever its own: the box around it is what is hidden.
     element('div', { class: 'visually-hidden' }, [element('table', {}, [
       element('caption', { i18n: title }),
@@ -101,6 +101,9 @@ const wide = (n) => n * 7.8 + 6;
 /// from `here`, so none overlaps), and "You are here" over the item `chart.here`.
 function plot(kind, chart) {
   const { items, here } = chart, height = chart.height ?? 170;
+  const marked = { ...chart, mark: here === undefined ? undefined : [here, 'chart.hereNote', 'here'] };
+  // Nothing to draw (every value 0, or a line of one point): the caption says it in a line, with no empty box.
+  if (!items.some((item) => item.value > 0) || items.length <= kind) return figure(marked, 0, []);
   const max = chart.max ?? Math.max(1, ...items.map((item) => item.value));
   const top = here === undefined ? 18 : 42, base = height - 20, slot = (W - 8) / items.length;
   const longest = (key) => Math.max(...items.map((item) => String(item[key] ?? item.value).length));
@@ -121,7 +124,7 @@ function plot(kind, chart) {
     nodes.push(draw('polyline', { fill: 'none', stroke: 'currentColor', 'stroke-width': 2, points: points.join(' ') }),
       ...points.map(([cx, cy]) => draw('circle', { class: 'point', cx, cy, r: 3.5 })));
   }
-  return figure({ ...chart, mark: here === undefined ? undefined : [here, 'chart.hereNote', 'here'] }, height, nodes);
+  return figure(marked, height, nodes);
 }
 
 /// A vertical bar chart. `chart`: {id, className, title and summary ([key, args] each), head (the table's column

@@ -85,7 +85,7 @@ const tables = {
     'board.you': 'You are #{rank} of {count}.',
     'board.empty': 'No ranked plays yet.',
     'daily.title': 'Daily quiz #{number}',
-    'daily.about': 'Quiz {quiz} of \u201c{title}\u201d, {level}. One a day, the same for everyone.',
+    'daily.about': 'Quiz {quiz} of \u201c{title}\u201d, {level}. One a day in each language, the same for everyone.',
     'daily.streak': 'Streak: {streak} (best {best})',
     'daily.play': 'Play',
     'daily.played': 'You have played today\u2019s quiz: {score} points.',
@@ -101,6 +101,7 @@ const tables = {
     'package.playingAs': 'You play as “{name}”.',
     'package.guest': 'You play as a guest.',
     'package.rename': 'Change your name',
+    'howto.open': 'How to play',
   },
   ko: {
     'language.other': 'English',
@@ -185,7 +186,7 @@ const tables = {
     'board.you': '{count}명 중 {rank}위입니다.',
     'board.empty': '아직 순위에 든 플레이가 없습니다.',
     'daily.title': '오늘의 퀴즈 #{number}',
-    'daily.about': '\u201c{title}\u201d의 퀴즈 {quiz}, {level}. 하루에 하나, 모두 같은 퀴즈입니다.',
+    'daily.about': '\u201c{title}\u201d의 퀴즈 {quiz}, {level}. 언어마다 하루에 하나, 모두 같은 퀴즈입니다.',
     'daily.streak': '연속 {streak}일 (최고 {best}일)',
     'daily.play': '풀기',
     'daily.played': '오늘의 퀴즈를 이미 풀었습니다: {score}점.',
@@ -201,6 +202,7 @@ const tables = {
     'package.playingAs': '“{name}”(으)로 풉니다.',
     'package.guest': '손님으로 풉니다.',
     'package.rename': '이름 바꾸기',
+    'howto.open': '게임 방법',
   },
 };
 
@@ -261,4 +263,6 @@ export function switchLanguage() {
   const next = languages[(languages.indexOf(currentLanguage()) + 1) % languages.length];
   localStorage.setItem(storageKey, next);
   relabel();
+  // For what shows other content per language (the daily quiz), not just other labels.
+  document.dispatchEvent(new Event('uquiz:language'));
 }

@@ -3,7 +3,7 @@
 
 import { ApiError, encode, ensurePlayer, keepPlayer, playerApi, publicApi, rememberName, storedPlayer } from './api.js';
 import { addTexts, counted, currentLanguage, setText } from './i18n.js';
-import { element } from './ui.js';
+import { copyButton, element } from './ui.js';
 
 /// As long as a name in a live room may be: the name is used there too.
 const nameLength = 24;
@@ -15,6 +15,7 @@ addTexts({
     'me.save': 'Save',
     'me.saved': 'Saved: your name is now “{name}”.',
     'me.empty': 'A name is 1 to 24 characters.',
+    'me.tooLong': 'A name is at most 24 characters: this one has {count}.',
     'me.refused': 'The server refused this name: {message}',
     'me.new': 'You have not played on this server yet. Choose a name, or just play: you get one.',
     'me.plays': 'Your plays',
@@ -33,7 +34,7 @@ addTexts({
     'count.wins': '{n} wins', 'count.wins.one': '1 win',
     'me.devices': 'Other devices',
     'me.showCode': 'Use this player on another device',
-    'me.codeShown': 'Type {code} on the other device’s “You” page, or run uquiz login --code {code}. It works once, for 10 minutes.',
+    'me.codeShown': 'Type this code on your other device’s “You” page. It works once, for 10 minutes.',
     'me.enterCode': 'A code from your other device',
     'me.useCode': 'Become that player here',
     'me.linked': 'This browser now plays as “{name}”.',
@@ -56,6 +57,7 @@ addTexts({
     'me.save': '저장',
     'me.saved': '저장했습니다. 이제 이름은 “{name}”입니다.',
     'me.empty': '이름은 1~24자입니다.',
+    'me.tooLong': '이름은 24자까지입니다: 지금 {count}자입니다.',
     'me.refused': '서버가 이 이름을 받지 않았습니다: {message}',
     'me.new': '아직 이 서버에서 푼 적이 없습니다. 이름을 정하거나 그냥 풀어 보세요. 이름은 자동으로 생깁니다.',
     'me.plays': '내 풀이',
@@ -74,7 +76,7 @@ addTexts({
     'count.wins': '{n}번 우승', 'count.wins.one': '1번 우승',
     'me.devices': '다른 기기',
     'me.showCode': '다른 기기에서 이 플레이어로 하기',
-    'me.codeShown': '다른 기기의 “내 기록” 페이지에 {code}를 입력하거나 uquiz login --code {code}를 실행하세요. 10분 동안 한 번 쓸 수 있습니다.',
+    'me.codeShown': '다른 기기의 “내 기록” 페이지에 이 코드를 입력하세요. 10분 동안 한 번 쓸 수 있습니다.',
     'me.enterCode': '다른 기기에서 받은 코드',
     'me.useCode': '여기서 그 플레이어로 하기',
     'me.linked': '이 브라우저는 이제 “{name}”(으)로 풉니다.',
@@ -101,8 +103,8 @@ function day(iso) {
 /// The form that names the player: the stored guest is renamed; a browser without one gets a guest of that name.
 function nameForm(onSaved) {
   const input = element('input', {
-    id: 'player-name', name: 'name', type: 'text', autocomplete: 'nickname', maxlength: String(nameLength),
-    enterkeyhint: 'done',
+    // No maxlength: it would cut a pasted name without a word; a long one is refused on Save, saying why.
+    id: 'player-name', name: 'name', type: 'text', autocomplete: 'nickname', enterkeyhint: 'done',
   });
   input.value = storedPlayer()?.name ?? '';
   const status = element('p', { id: 'name-status', role: 'status', 'aria-live': 'polite' });
@@ -117,6 +119,9 @@ function nameForm(onSaved) {
     const name = input.value.trim();
     status.className = 'problem';
     if (!name) { setText(status, 'me.empty'); return; }
+    // Characters as a reader counts them (and the server: "é" or a flag is one), not UTF-16 units.
+    const count = [...new Intl.Segmenter().segment(name)].length;
+    if (count > nameLength) { setText(status, 'me.tooLong', { count }); return; }
     save.disabled = true;
     try {
       const known = storedPlayer();
@@ -127,7 +132,8 @@ function nameForm(onSaved) {
       setText(status, 'me.saved', { name: player.name });
       onSaved();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422) setText(status, 'me.refused', { message: error.message });
+      // The server names the field as a JSON path ("$.name: ..."), which means nothing here.
+      if (error instanceof ApiError && error.status === 422) setText(status, 'me.refused', { message: error.message.replace(/^\$\.name: /, '') });
       else setText(status, 'error.generic', { message: error.message });
     } finally {
       save.disabled = false;
@@ -252,15 +258,20 @@ export async function showMe(main) {
 
 /// Moving this player to another device with a one-time code, and taking one from another device here.
 function devices(onLinked) {
-  const shown = element('p', { id: 'link-code', role: 'status', 'aria-live': 'polite' });
+  // The code on a line of its own, never broken, with Copy; what to do with it below.
+  const shown = element('div', { id: 'link-code', role: 'status', 'aria-live': 'polite' });
   const show = element('button', { type: 'button', id: 'show-link-code', i18n: ['me.showCode'] });
   show.addEventListener('click', async () => {
     show.disabled = true;
     try {
       const made = await playerApi('POST', '/v1/players/me/link-codes');
-      setText(shown, 'me.codeShown', { code: made.code });
+      const code = element('output', { id: 'link-code-value', class: 'link-code', text: made.code });
+      const copied = element('p', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
+      shown.replaceChildren(
+        element('div', { class: 'share' }, [code, copyButton({ id: 'copy-link-code', label: 'end.copy' }, code, copied)]),
+        element('p', { i18n: ['me.codeShown'] }), copied);
     } catch (error) {
-      setText(shown, 'error.generic', { message: error.message });
+      shown.replaceChildren(element('p', { i18n: ['error.generic', { message: error.message }] }));
     }
     show.disabled = false;
   });

@@ -3,8 +3,11 @@
 // earlier than meant), only then asks for stage k's poster (cut on the server), and never guesses ahead of the server.
 
 import { ApiError, encode, playerApi, optionalPlayerApi } from './api.js';
-import { setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle } from './ui.js';
+import { addTexts, setText, t } from './i18n.js';
+import {
+  PosterLayers, clearText, copyButton, cue, dock, element, howToButton, howToFirstTime, makeYourOwn, shortcutButton,
+  showSeconds, soundToggle,
+} from './ui.js';
 import { suggestTitles } from './suggest.js';
 
 /// Added to every time the server gives before acting on it: timers may fire a little early, and the server rounds
@@ -16,6 +19,18 @@ const wholePosterFadeMs = 400;
 const defaultStageMs = 2000;
 /// Waits before each try to reach the server again after losing it; the last is kept.
 const reconnectDelaysMs = [1000, 2000, 4000, 8000];
+
+// A guess typed while the server cannot be reached is kept, then sent if its quiz is still on, else said not sent.
+addTexts({
+  en: {
+    'play.guessKept': 'The server cannot be reached: trying again\u2026 Your guess \u201c{guess}\u201d goes when it answers.',
+    'play.guessNotSent': 'Not sent: quiz {number} ended while the server was away (\u201c{guess}\u201d).',
+  },
+  ko: {
+    'play.guessKept': '서버에 연결할 수 없습니다. 다시 시도하는 중\u2026 \u201c{guess}\u201d은(는) 연결되면 보냅니다.',
+    'play.guessNotSent': '보내지 못했습니다: 연결이 끊긴 동안 퀴즈 {number}이(가) 끝났습니다 (\u201c{guess}\u201d).',
+  },
+});
 
 /// Whether `error` says the server could not be reached (no answer, or a proxy or the server saying it is down for
 /// now), rather than that it refused what was asked.
@@ -31,8 +46,11 @@ function withChange(play, change) {
   return { ...play, finished, ranked, unrankedReason, score, currentQuiz, shareLine, quizzes };
 }
 
+/// What follows an answer's title: its original title when it differs (a Korean package's answer names the movie in
+/// Korean) and its year, "(Suzume, 2022)".
 function yearText(answer) {
-  return answer?.year ? `(${answer.year})` : '';
+  const notes = [answer?.original, answer?.year].filter(Boolean);
+  return notes.length ? `(${notes.join(', ')})` : '';
 }
 
 export class PlayScreen {
@@ -84,17 +102,22 @@ export class PlayScreen {
     ]);
     this.titles = suggestTitles(this.guess, answerRow, () => this.submit());
     this.form = element('form', { id: 'answer', class: 'answer-bar' }, [
-      element('label', { for: 'guess', i18n: ['play.guess'] }),
+      // The "?" of "How to play" at the end of the label's line, where there is room at any width.
+      element('div', { class: 'answer-head' }, [element('label', { for: 'guess', i18n: ['play.guess'] }), howToButton()]),
       answerRow,
       element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
     ]);
     this.endSection = element('section', { id: 'end', class: 'end', hidden: '', tabindex: '-1' });
+    const status = element('div', { class: 'status' }, [this.titleLabel, this.quizLabel, this.timeLabel, this.scoreLabel]);
+    const frame = element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]);
     this.section = element('section', { class: 'play' }, [
-      element('div', { class: 'status' }, [this.titleLabel, this.quizLabel, this.timeLabel, this.scoreLabel]),
-      element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
+      status,
+      frame,
       element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
       this.endSection,
     ]);
+    // The poster leaves room for what is above it (--above: a long title wraps), as for the dock below it.
+    new ResizeObserver(() => this.section.style.setProperty('--above', `${frame.offsetTop}px`)).observe(status);
     setText(this.verdict, 'play.loading');
     this.dock = dock(this.main, [this.hintText, this.verdict, this.form]);
     this.main.replaceChildren(this.section, this.dock);
@@ -107,7 +130,8 @@ export class PlayScreen {
     this.hintButton.addEventListener('click', () => this.askHint());
     this.skipButton.addEventListener('click', () => this.skip());
     this.onKey = (event) => {
-      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      // Not while "How to play" is open over the play.
+      if (!event.altKey || event.ctrlKey || event.metaKey || document.querySelector('dialog[open]')) return;
       if (event.code === 'KeyH') { event.preventDefault(); this.askHint(); }
       if (event.code === 'KeyS') { event.preventDefault(); this.skip(); }
     };
@@ -128,7 +152,12 @@ export class PlayScreen {
           if (play.finished && !this.resumeId) play = null;
         } catch { play = null; }
       }
-      if (!play) play = await this.startPlay();
+      if (!play) {
+        // The first play this browser starts says how to play first: before the play is made, so that reading it
+        // costs nothing on the server's clock.
+        await howToFirstTime();
+        play = await this.startPlay();
+      }
       performance.mark('uquiz:play-started');
       sessionStorage.setItem(this.storageKey, play.id);
       clearText(this.verdict);
@@ -165,7 +194,14 @@ export class PlayScreen {
       if (quiz.result && !this.said.has(quiz.number)) this.sayEnd(quiz);
     }
     if (current?.status === 'playing') {
-      if (this.shownQuiz !== current.number) this.showQuiz(current.number);
+      if (this.shownQuiz !== current.number) {
+        this.showQuiz(current.number);
+        // The last quiz's verdict goes with its poster: it would read as this quiz's.
+        if (['solved', 'skipped', 'missed'].includes(this.verdict.dataset.outcome)) {
+          clearText(this.verdict);
+          delete this.verdict.dataset.outcome;
+        }
+      }
       if (this.verdict.dataset.i18n === 'play.notStarted') clearText(this.verdict);
       current.stagesInMs.forEach((ms, index) => {
         const due = receivedAt + ms + timerSlackMs;
@@ -284,6 +320,13 @@ export class PlayScreen {
           // A stage asked for while the server was away is asked for again.
           this.askedStage = Math.min(this.askedStage, Number(this.canvas.dataset.stage ?? 0));
           this.apply(play, performance.now());
+          const kept = this.kept;
+          this.kept = null;
+          if (kept && this.currentPlaying()?.number === kept.quiz) this.send(kept.quiz, kept.text);
+          else if (kept) {
+            setText(this.verdict, 'play.guessNotSent', { number: kept.quiz, guess: kept.text });
+            this.verdict.dataset.outcome = 'problem';
+          }
           break;
         } catch (error) {
           if (!unreachable(error)) { setText(this.verdict, 'error.generic', { message: error.message }); break; }
@@ -362,9 +405,14 @@ export class PlayScreen {
     if (text === '/skip') { this.guess.value = ''; return this.skip(); }
     const quiz = this.currentPlaying();
     if (!quiz) { setText(this.verdict, 'play.notStarted'); return; }
+    return this.send(quiz.number, text);
+  }
+
+  async send(quiz, text) {
     try {
-      const answer = await playerApi('POST', `/v1/plays/${encode(this.playId)}/guesses`, { quiz: quiz.number, text });
+      const answer = await playerApi('POST', `/v1/plays/${encode(this.playId)}/guesses`, { quiz, text });
       const receivedAt = performance.now();
+      this.kept = null;
       cue(answer.judgement);
       if (answer.judgement === 'accepted') {
         this.guess.value = '';
@@ -376,7 +424,11 @@ export class PlayScreen {
       }
       this.apply(withChange(this.play, answer), receivedAt);
     } catch (error) {
-      this.moveFailed(error);
+      if (!unreachable(error)) return this.moveFailed(error);
+      // Never dropped: the latest one is sent when the server answers again (or said not sent).
+      this.kept = { quiz, text };
+      this.lostServer();
+      setText(this.verdict, 'play.guessKept', { guess: text });
     }
   }
 
@@ -436,7 +488,8 @@ export class PlayScreen {
     this.form.hidden = true;
     const play = this.play;
     const solved = play.quizzes.filter((quiz) => quiz.result?.outcome === 'solved').length;
-    const shareText = `${play.shareLine ?? ''}\n${this.shareLink}`;
+    const link = typeof this.shareLink === 'function' ? this.shareLink(play) : this.shareLink;
+    const shareText = `${play.shareLine ?? ''}\n${link}`;
     const shareLine = element('output', { id: 'share-line', class: 'share-line', text: shareText });
     const status = element('p', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
     const copy = copyButton({ id: 'copy-share', label: 'end.copy' }, shareLine, status);

@@ -3,7 +3,10 @@
 
 import { ApiError, encode, ensurePlayer, playerApi, publicApi, storedPlayer } from './api.js';
 import { addTexts, setText, t } from './i18n.js';
-import { PosterLayers, clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle } from './ui.js';
+import {
+  PosterLayers, clearText, copyButton, cue, dock, element, howToButton, howToFirstTime, makeYourOwn, shortcutButton,
+  showSeconds, soundToggle,
+} from './ui.js';
 import { suggestTitles } from './suggest.js';
 
 // The room's texts join the page's tables only where a room is shown.
@@ -47,6 +50,7 @@ addTexts({
     'room.podium': 'Podium',
     'room.again': 'Another round in a new room',
     'room.place': '#{rank} {name}: {score} points',
+    'room.you': 'You: {score} points (#{rank})',
     'room.reconnecting': 'Connection lost: taking your seat back\u2026',
     'room.reconnected': 'Back in the room.',
     'room.replaced': 'This room is open in another tab now.',
@@ -103,6 +107,7 @@ addTexts({
     'room.podium': '최종 순위',
     'room.again': '새 방에서 한 판 더',
     'room.place': '{rank}위 {name}: {score}점',
+    'room.you': '나: {score}점 ({rank}위)',
     'room.reconnecting': '연결이 끊겼습니다. 자리로 돌아가는 중\u2026',
     'room.reconnected': '방으로 돌아왔습니다.',
     'room.replaced': '이 방이 이제 다른 탭에서 열려 있습니다.',
@@ -163,6 +168,8 @@ export class RoomScreen {
     this.nextQuizAt = null;
     this.doneQuiz = 0;
     this.watchingQuiz = 0;
+    this.mine = null;
+    this.gained = 0;
     this.frame = null;
     this.build();
   }
@@ -197,14 +204,18 @@ export class RoomScreen {
     this.hintText = element('p', { id: 'hint', class: 'hint' });
     this.verdict = element('p', { id: 'verdict', class: 'verdict', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.solvedList = element('ul', { id: 'solved-notices', class: 'notices', 'aria-live': 'polite' });
+    // The player's own score and rank, in the dock from the first quiz to the podium.
+    this.you = element('p', { id: 'room-you', class: 'you' });
     this.packageTitle = element('span', { id: 'room-package', class: 'play-title' });
     // The package's title, as a play shows it: found through the room's package code.
     publicApi('GET', `/v1/rooms/${encode(code)}`)
       .then((info) => publicApi('GET', `/v1/packages/${encode(info.shareCode)}`))
       .then((metadata) => { this.packageTitle.textContent = metadata.title; }, () => {});
+    const status = element('div', { class: 'status' }, [this.packageTitle, this.quizLabel, this.timeLabel]);
+    const frame = element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]);
     this.gameSection = element('section', { id: 'room-game', hidden: '' }, [
-      element('div', { class: 'status' }, [this.packageTitle, this.quizLabel, this.timeLabel]),
-      element('div', { class: 'poster-frame' }, [this.canvas, this.countdown]),
+      status,
+      frame,
       element('div', { class: 'timebar', 'aria-hidden': 'true' }, [this.timeFill]),
     ]);
     this.endSection = element('section', { id: 'quiz-end', class: 'end', hidden: '' });
@@ -226,10 +237,16 @@ export class RoomScreen {
       answerRow,
       element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
     ]);
-    this.dock = dock(this.main, [this.hintText, this.verdict, this.solvedList, this.form]);
+    this.dock = dock(this.main, [this.you, this.hintText, this.verdict, this.solvedList, this.form]);
     this.dock.hidden = true;
+    // The room's heading, with the "?" of "How to play" beside it from the lobby to the podium.
+    const head = element('div', { class: 'room-head' }, [
+      element('h1', { id: 'room-title', i18n: ['room.title', { code }] }), howToButton()]);
+    // The poster leaves room for what is above it (--above: the heading, a notice, a long title), as for the dock.
+    const above = new ResizeObserver(() => this.gameSection.style.setProperty('--above', `${frame.offsetTop}px`));
+    for (const node of [head, this.notice, status]) above.observe(node);
     this.main.replaceChildren(
-      element('h1', { id: 'room-title', i18n: ['room.title', { code }] }), this.notice, this.joinForm,
+      head, this.notice, this.joinForm,
       this.gameSection, this.endSection, this.podiumSection, this.lobbySection, this.dock);
 
     this.joinForm.addEventListener('submit', (event) => {
@@ -246,7 +263,7 @@ export class RoomScreen {
     this.hintButton.addEventListener('click', () => this.askHint());
     this.skipButton.addEventListener('click', () => this.skip());
     document.addEventListener('keydown', (event) => {
-      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      if (!event.altKey || event.ctrlKey || event.metaKey || document.querySelector('dialog[open]')) return;
       if (event.code === 'KeyH') { event.preventDefault(); this.askHint(); }
       if (event.code === 'KeyS') { event.preventDefault(); this.skip(); }
     });
@@ -290,6 +307,8 @@ export class RoomScreen {
     if (info.phase === 'finished' || info.phase === 'expired') { setText(this.notice, 'room.over'); return; }
     this.showLobby(info);
     this.askName();
+    // A first visit says how to play in the lobby, never over a quiz.
+    if (info.phase === 'lobby') howToFirstTime();
   }
 
   askName() {
@@ -451,6 +470,8 @@ export class RoomScreen {
     this.me = snapshot.you;
     this.quizCount = snapshot.quizCount;
     this.showLobby(snapshot.lobby);
+    this.setBoard(snapshot.scoreboard);
+    if (snapshot.phase === 'lobby') howToFirstTime();
     const quiz = snapshot.loading?.quiz ?? snapshot.clock?.quiz;
     if (snapshot.standing === 'watching') this.watchingQuiz = quiz;
     if (snapshot.phase === 'loading') this.quizLoading(snapshot.loading);
@@ -516,8 +537,12 @@ export class RoomScreen {
     const running = this.phase === 'loading' || this.phase === 'playing';
     this.gameSection.hidden = this.phase === 'lobby';
     this.form.hidden = this.over || this.me === null || !running || this.watchingQuiz === this.shownQuiz;
-    // What the game says shows from the first quiz to the podium.
-    this.dock.hidden = this.phase === 'lobby' || (this.form.hidden && !this.verdict.textContent
+    // What the game says shows from the first quiz to the podium; between quizzes (the answer and the scoreboard
+    // above it) only the player's verdict and score.
+    const between = this.phase === 'interlude' || this.phase === 'finished';
+    this.hintText.hidden = between;
+    this.solvedList.hidden = between;
+    this.dock.hidden = this.phase === 'lobby' || (this.form.hidden && !this.verdict.textContent && !this.you.textContent
       && !this.hintText.textContent && this.solvedList.childElementCount === 0);
     const playing = this.phase === 'playing' && this.doneQuiz !== this.shownQuiz;
     this.guess.disabled = !playing && this.phase !== 'loading';
@@ -533,6 +558,7 @@ export class RoomScreen {
     this.shownQuiz = quiz;
     this.askedStage = 0;
     this.limitMs = 0;
+    this.gained = 0;
     setText(this.canvas, 'play.poster', { number: quiz });
     clearText(this.hintText);
     clearText(this.verdict);
@@ -544,6 +570,8 @@ export class RoomScreen {
 
   quizLoading(message) {
     this.phase = 'loading';
+    // "How to play" (howto.js) gives way to the quiz: the room's clock is everyone's and waits for nobody.
+    document.getElementById('howto')?.close();
     if (this.watchingQuiz && this.watchingQuiz !== message.quiz) this.watchingQuiz = 0;
     this.showQuiz(message.quiz, message.quizCount);
     this.endsAt = null;
@@ -551,6 +579,8 @@ export class RoomScreen {
     setText(this.countdown, 'room.loading', { number: message.quiz });
     this.countdown.hidden = false;
     this.showControls();
+    // The next poster in view again, from the last quiz's answer.
+    scrollTo(0, 0);
     this.loadPoster(message.quiz, 1, message.posterURL).then((drawn) => {
       if (drawn) this.send({ type: 'loaded', quiz: message.quiz });
     });
@@ -589,6 +619,20 @@ export class RoomScreen {
     if (solved) setText(this.verdict, 'room.accepted', { points, stage });
     else setText(this.verdict, 'room.notSolved');
     this.verdict.dataset.outcome = solved ? 'solved' : 'missed';
+    this.gained = solved ? points : 0;
+    this.showYou();
+  }
+
+  /// The player's line of a scoreboard (the quizzes ended), or of the podium.
+  setBoard(lines) {
+    this.mine = lines.find((line) => line.player === this.me) ?? this.mine;
+    this.gained = 0;
+    this.showYou();
+  }
+
+  /// "You: N points (#rank)": the points of a quiz solved and not yet on the scoreboard count already.
+  showYou() {
+    if (this.mine) setText(this.you, 'room.you', { score: this.mine.score + this.gained, rank: this.mine.rank });
   }
 
   quizEnded(message, receivedAt) {
@@ -611,7 +655,16 @@ export class RoomScreen {
       solvers.length ? element('ul', { id: 'solvers' }, solvers) : element('p', { id: 'solvers', i18n: ['room.nobodySolved'] }),
       this.scoreboard(message.scoreboard));
     this.endSection.hidden = false;
+    this.setBoard(message.scoreboard);
     this.showControls();
+    // The answer and the scoreboard brought above the dock, as much of the poster as fits left above them (the
+    // dock's height set now, not after this frame: the poster grows as the dock shrinks).
+    if (!this.dock.hidden) {
+      document.documentElement.style.setProperty('--dock', `${this.dock.offsetHeight}px`);
+      const box = this.endSection.getBoundingClientRect();
+      const below = box.bottom + 8 - this.dock.getBoundingClientRect().top;
+      if (below > 0) scrollBy(0, Math.min(below, box.top - 8));
+    }
     this.animate();
   }
 
@@ -633,6 +686,7 @@ export class RoomScreen {
 
   showPodium(podium) {
     this.phase = 'finished';
+    this.setBoard(podium.places);
     cue('end');
     this.showLobby(this.lobby);
     this.nextQuizAt = null;

@@ -1,5 +1,6 @@
 // What every page of the game draws with: elements whose texts follow the language, the poster's canvas, the dock of
-// a play or a room, the copy and shortcut buttons. Loaded on every page; the play itself (play.js) only where one is.
+// a play or a room, the copy, shortcut and "How to play" buttons. Loaded on every page; the play itself (play.js)
+// only where one is.
 
 import { setText } from './i18n.js';
 
@@ -156,4 +157,25 @@ function soundToggle() {
   return button;
 }
 
-export { clearText, copyButton, cue, dock, element, makeYourOwn, shortcutButton, showSeconds, soundToggle };
+/// "How to play" (howto.js, loaded on first need): the "?" of every play screen, and the dialog before the first play
+/// this browser starts (called before the play is made: reading costs no time on the server's clock), resolving once
+/// closed. One not loaded or not shown is offered again next time, the play going on.
+const howTo = () => import('./howto.js');
+function howToButton() {
+  const button = element('button', {
+    type: 'button', class: 'howto-open', 'aria-haspopup': 'dialog', 'data-i18n-attr': 'aria-label', i18n: ['howto.open'],
+    text: '?',
+  });
+  button.addEventListener('click', () => howTo().then((module) => module.showHowTo(button)));
+  return button;
+}
+async function howToFirstTime() {
+  if (localStorage.getItem('uquiz.howto.seen')) return;
+  const shown = await howTo().then((module) => module.showHowTo()).then(() => true, () => false);
+  if (shown) localStorage.setItem('uquiz.howto.seen', '1');
+}
+
+export {
+  clearText, copyButton, cue, dock, element, howToButton, howToFirstTime, makeYourOwn, shortcutButton, showSeconds,
+  soundToggle,
+};

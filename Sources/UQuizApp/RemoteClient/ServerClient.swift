@@ -101,9 +101,16 @@ public struct ServerClient: Sendable {
         try call("POST", "/v1/packages/\(Self.pathSegment(shareCode))/plays", body: Self.noBody, authenticated: true)
     }
 
-    /// Starts today's daily quiz (once a day per player).
-    public func startDaily() throws(ServerClientError) -> ServerAPI.PlayState {
-        try call("POST", "/v1/daily/plays", body: Self.noBody, authenticated: true)
+    /// Starts today's daily quiz in `language` (one daily a day per player).
+    public func startDaily(language: QuizLanguage) throws(ServerClientError) -> ServerAPI.PlayState {
+        try call("POST", "/v1/daily/plays?language=\(language.rawValue)", body: Self.noBody, authenticated: true)
+    }
+
+    /// Starts a play of a past day's daily quiz in `language` from the archive (unranked, as often as you like).
+    public func startArchivedDaily(day: String, language: QuizLanguage) throws(ServerClientError) -> ServerAPI.PlayState {
+        try call(
+            "POST", "/v1/daily/archive/\(Self.pathSegment(day))/plays?language=\(language.rawValue)", body: Self.noBody,
+            authenticated: true)
     }
 
     /// The play as the server's clock has it now.
@@ -147,9 +154,16 @@ public struct ServerClient: Sendable {
             "GET", "/v1/packages/\(Self.pathSegment(shareCode))/leaderboard\(around)", body: Self.noBody, authenticated: token != nil)
     }
 
-    /// Today's daily quiz, and the caller's streak when logged in.
-    public func daily() throws(ServerClientError) -> ServerAPI.Daily {
-        try call("GET", "/v1/daily", body: Self.noBody, authenticated: token != nil)
+    /// Today's daily quiz in `language`, and the caller's streak when logged in.
+    public func daily(language: QuizLanguage) throws(ServerClientError) -> ServerAPI.Daily {
+        try call("GET", "/v1/daily?language=\(language.rawValue)", body: Self.noBody, authenticated: token != nil)
+    }
+
+    /// The past daily quizzes in `language` before `before` (today when `nil`), newest first.
+    public func dailyArchive(language: QuizLanguage, before: String? = nil) throws(ServerClientError) -> ServerAPI.DailyArchive {
+        let after = before.map { "&before=\(Self.pathSegment($0))" } ?? ""
+        return try call(
+            "GET", "/v1/daily/archive?language=\(language.rawValue)\(after)", body: Self.noBody, authenticated: false)
     }
 
     // MARK: - The exchange

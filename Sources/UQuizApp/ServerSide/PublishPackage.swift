@@ -165,8 +165,11 @@ public struct PublishPackage: Sendable {
         var spec = PackageSpec(
             title: stored.title, maker: stored.maker, level: stored.level.rawValue, language: stored.language.rawValue,
             quizzes: stored.quizzes.map { quiz in
+                // The title names the quiz on the maker's page (a publish ignores it).
                 PackageDocument.QuizEntry(
-                    movie: quiz.tmdbId.map(MovieReference.tmdb) ?? .catalog(quiz.catalogKey ?? ""), poster: quiz.posterPath,
+                    movie: .reference(quiz.tmdbId.map(MovieReference.tmdb) ?? .catalog(quiz.catalogKey ?? "")),
+                    title: quiz.title,
+                    poster: quiz.posterPath,
                     areas: quiz.areas.map { [$0.row, $0.column] }, aliases: quiz.aliases.isEmpty ? nil : quiz.aliases)
             })
         spec.package.shareCode = code.value

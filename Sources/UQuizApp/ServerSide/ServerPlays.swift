@@ -61,8 +61,11 @@ public struct QuizView: Sendable, Equatable {
     }
 
     public struct Answer: Sendable, Equatable {
+        /// In the package's language.
         public var title: String
         public var year: String?
+        /// The movie's original title, when it is not `title`: shown beside it, for a player who knows it so.
+        public var original: String?
     }
 
     public var number: Int
@@ -193,10 +196,14 @@ public final class ServerPlays: Sendable {
 
     /// Starts a play of `plan`, or resumes the player's open play of its package; one that has just ended is recorded
     /// by being looked at, and a new one starts.
-    private func begin(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> Start {
+    private func begin(
+        plan: PlayPlan, player: Player, daily: (day: String, number: Int)?, archivedDay: String? = nil
+    ) async throws -> Start {
         for _ in 0..<3 {
             do {
-                return Start(view: try await beginNew(plan: plan, player: player, daily: daily), resumed: false)
+                return Start(
+                    view: try await beginNew(plan: plan, player: player, daily: daily, archivedDay: archivedDay),
+                    resumed: false)
             } catch OpenPlayRefusal.packageOpen(let playId) {
                 let open = try await view(playId: playId, by: player)
                 if !open.finished { return Start(view: open, resumed: true) }
@@ -205,9 +212,10 @@ public final class ServerPlays: Sendable {
         throw PlayError.packageChanging
     }
 
-    /// Starts today's daily quiz for `player`: a play of that one quiz, once per player and day.
-    public func startDaily(by player: Player) async throws -> PlayView {
-        let choice = try await today()
+    /// Starts today's daily quiz in `language` for `player`: a play of that one quiz, once per player and day (in
+    /// whichever language: a streak counts days).
+    public func startDaily(by player: Player, language: QuizLanguage) async throws -> PlayView {
+        let choice = try await today(language: language)
         guard let packageId = choice.packageId, let quizId = choice.quizId else {
             throw PlayError.dailyDeleted(number: choice.number)
         }
@@ -218,6 +226,23 @@ public final class ServerPlays: Sendable {
             try await begin(
                 plan: try await plan(packageId: packageId, fresh: fresh).restricted(to: quizId), player: player,
                 daily: (choice.day, choice.number))
+        }.view
+    }
+
+    /// Starts a play of a past day's daily quiz in `language` from the archive: that one quiz, unranked
+    /// (`UnrankedReason.dailyArchive`) and outside the streak, as often as the player likes; an open play of it is
+    /// resumed.
+    public func startArchivedDaily(day: String, language: QuizLanguage, by player: Player) async throws -> PlayView {
+        guard day < Self.dayText(environment.app.now()),
+            let choice = try await environment.store().dailyChoice(day: day, language: language)
+        else { throw PlayError.noArchivedDaily(day: day) }
+        guard let packageId = choice.packageId, let quizId = choice.quizId else {
+            throw PlayError.dailyDeleted(number: choice.number)
+        }
+        return try await beginOnFreshPlan { fresh in
+            try await begin(
+                plan: try await plan(packageId: packageId, fresh: fresh).restricted(to: quizId), player: player,
+                daily: nil, archivedDay: day)
         }.view
     }
 
@@ -242,13 +267,15 @@ public final class ServerPlays: Sendable {
         packageIds.removeAll { _ in true }
     }
 
-    private func beginNew(plan: PlayPlan, player: Player, daily: (day: String, number: Int)?) async throws -> PlayView {
+    private func beginNew(
+        plan: PlayPlan, player: Player, daily: (day: String, number: Int)?, archivedDay: String?
+    ) async throws -> PlayView {
         guard !plan.rounds.isEmpty else { throw PlayError.nothingToPlay }
         let instant = currentInstant()
         let record = OpenPlayRecord(
             id: Base64URL.encode(Data(environment.tokenBytes(16))), playerId: player.id, playerName: player.name,
             packageId: plan.packageId, quizIds: plan.quizIDs, dailyDay: daily?.day, dailyNumber: daily?.number,
-            startedAt: environment.app.now(), startMicros: Self.micros(instant),
+            archivedDailyDay: archivedDay, startedAt: environment.app.now(), startMicros: Self.micros(instant),
             endsByMicros: Self.micros(plan.latestEnd(startingAt: instant, interlude: rules.interlude)))
         do {
             try await environment.store().insertOpenPlay(record, maxOpen: rules.maxOpenPlays)
@@ -340,21 +367,22 @@ public final class ServerPlays: Sendable {
 
     // MARK: - The daily quiz
 
-    /// Today's daily quiz (today in UTC by the environment's wall clock), chosen on the first ask of the day.
-    public func today() async throws -> DailyChoice {
+    /// Today's daily quiz in `language` (today in UTC by the environment's wall clock), chosen on the first ask of
+    /// the day from the packages in that language.
+    public func today(language: QuizLanguage) async throws -> DailyChoice {
         let date = environment.app.now()
         let day = Self.dayText(date)
         // Read first: only the day's first ask needs a write.
-        if let known = try await environment.store().dailyChoice(day: day) { return known }
+        if let known = try await environment.store().dailyChoice(day: day, language: language) { return known }
         let choice = try await environment.store().daily(
-            day: day, chosenAt: date, among: environment.reachesTMDB ? .everyQuiz : .postersHeld,
+            day: day, language: language, chosenAt: date, among: environment.reachesTMDB ? .everyQuiz : .postersHeld,
             number: { first in first.flatMap { Self.daysBetween($0, day) }.map { $0 + 1 } ?? 1 },
             pick: { candidates in
                 // Drawn with the day itself as the seed: the same day on the same candidates draws the same quiz.
                 var generator = AreaLayout.SeededGenerator(seed: UInt64(bitPattern: Int64(Self.dayIndex(date))))
                 return Int.random(in: 0..<candidates.count, using: &generator)
             })
-        guard let choice else { throw PlayError.noDaily }
+        guard let choice else { throw PlayError.noDaily(language) }
         return choice
     }
 
@@ -511,7 +539,7 @@ public final class ServerPlays: Sendable {
     private func plan(for record: OpenPlayRecord) async throws -> PlayPlan {
         for fresh in [false, true] {
             var plan = try await plan(packageId: record.packageId, fresh: fresh)
-            if record.dailyDay != nil, let quizId = record.quizIds.first { plan = plan.restricted(to: quizId) }
+            if record.playsOneQuiz, let quizId = record.quizIds.first { plan = plan.restricted(to: quizId) }
             if plan.quizIDs == record.quizIds { return plan }
         }
         // The store never lets a package's quizzes change under an open play, so this is a store out of step.
@@ -627,8 +655,10 @@ public final class ServerPlays: Sendable {
 
     /// Why a play cannot be ranked, by what its player may have known when it ends: the answer of one of its quizzes,
     /// from making the package, an earlier play (of this package, of the daily quiz that is one of its quizzes, or of
-    /// a package holding the daily quiz), or a live room on the package. A ranked result is one earned without that.
+    /// a package holding the daily quiz), or a live room on the package; a past daily quiz played from the archive,
+    /// whose answer has been out since its day. A ranked result is one earned without that.
     func unrankedReason(of record: OpenPlayRecord) async throws -> UnrankedReason? {
+        if record.archivedDailyDay != nil { return .dailyArchive }
         let shown = try await environment.store().answersShown(
             playerId: record.playerId, packageId: record.packageId, quizIds: record.quizIds)
         if shown.maker { return .maker }
@@ -665,7 +695,7 @@ public final class ServerPlays: Sendable {
         let package = try await environment.store().package(id: stored.packageId)
         var dailyNumber: Int?
         if let day = stored.dailyDay {
-            dailyNumber = try await environment.store().dailyChoice(day: day)?.number
+            dailyNumber = try await environment.store().dailyChoice(day: day, language: package.language)?.number
         }
         let results = stored.attempts.map(\.result)
         let views = zip(quizzes, results).enumerated().map { index, pair in
@@ -953,7 +983,10 @@ extension QuizView {
             }
         return QuizView(
             number: number, status: status, stageCount: quiz.areas.count, stage: quiz.areas.count, hint: hint,
-            result: result, answer: Answer(title: quiz.title, year: quiz.releaseYear))
+            result: result,
+            answer: Answer(
+                title: quiz.title, year: quiz.releaseYear,
+                original: quiz.originalTitle == quiz.title || quiz.originalTitle.isEmpty ? nil : quiz.originalTitle))
     }
 }
 
@@ -977,8 +1010,10 @@ public enum PlayError: Error, Equatable {
     case full
     /// The poster's pixels cannot be had now.
     case posterUnavailable
-    /// No public quiz exists to be the daily one.
-    case noDaily
+    /// No public quiz in the language exists to be the daily one.
+    case noDaily(QuizLanguage)
+    /// The archive has no daily quiz of that day in that language (or the day is today or later).
+    case noArchivedDaily(day: String)
     /// The day's quiz was deleted by its maker.
     case dailyDeleted(number: Int)
     /// The player has played today's daily quiz already (or is playing it).

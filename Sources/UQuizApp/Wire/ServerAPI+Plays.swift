@@ -9,10 +9,13 @@ extension ServerAPI {
         public struct Answer: Codable, Sendable, Equatable {
             public var title: String
             public var year: String?
+            /// The original title, when it is not `title`.
+            public var original: String?
 
-            public init(title: String, year: String? = nil) {
+            public init(title: String, year: String? = nil, original: String? = nil) {
                 self.title = title
                 self.year = year
+                self.original = original
             }
         }
 
@@ -37,7 +40,7 @@ extension ServerAPI {
             endsInMs = view.endsInMs
             hint = view.hint
             result = view.result
-            answer = view.answer.map { Answer(title: $0.title, year: $0.year) }
+            answer = view.answer.map { Answer(title: $0.title, year: $0.year, original: $0.original) }
         }
     }
 
@@ -210,12 +213,16 @@ extension ServerAPI {
         public struct You: Codable, Sendable, Equatable {
             public var streak: Int
             public var bestStreak: Int
+            /// The player's daily play of today: of this daily quiz, or of another language's when
+            /// `playedAnotherLanguage` (one daily a day counts for the streak).
             public var play: PlayState?
+            public var playedAnotherLanguage: Bool?
 
-            public init(streak: Int, bestStreak: Int, play: PlayState? = nil) {
+            public init(streak: Int, bestStreak: Int, play: PlayState? = nil, playedAnotherLanguage: Bool? = nil) {
                 self.streak = streak
                 self.bestStreak = bestStreak
                 self.play = play
+                self.playedAnotherLanguage = playedAnotherLanguage
             }
         }
 
@@ -239,6 +246,31 @@ extension ServerAPI {
             self.language = language
             self.stageCount = stageCount
             self.you = you
+        }
+
+        /// `view` as the wire shows it.
+        public init(_ view: DailyView) {
+            self.init(
+                number: view.choice.number, day: view.choice.day, shareCode: view.package.shareCode.value,
+                packageTitle: view.package.title, quiz: (view.choice.position ?? 0) + 1, level: view.package.level,
+                language: view.package.language, stageCount: view.stageCount,
+                you: view.streak.map {
+                    You(
+                        streak: $0.current, bestStreak: $0.best, play: view.play.map(PlayState.init),
+                        playedAnotherLanguage: view.playedAnotherLanguage ? true : nil)
+                })
+        }
+    }
+
+    /// A page of past daily quizzes of one language, newest first; `before` is the day to ask before for the next
+    /// page, absent on the last.
+    public struct DailyArchive: Codable, Sendable, Equatable {
+        public var days: [Daily]
+        public var before: String?
+
+        public init(days: [Daily], before: String?) {
+            self.days = days
+            self.before = before
         }
     }
 
@@ -348,6 +380,7 @@ extension ServerAPI.QuizState.Answer: JSONWritable {
         writer.object { json in
             json.member("title", title)
             json.member("year", ifPresent: year)
+            json.member("original", ifPresent: original)
         }
     }
 }

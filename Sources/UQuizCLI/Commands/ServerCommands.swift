@@ -347,30 +347,60 @@ struct LeaderboardCommand: AsyncParsableCommand {
 struct DailyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daily",
-        abstract: "Today's daily quiz on the server (one a UTC day, the same for everyone); --play plays it.",
+        abstract: "Today's daily quiz on the server (one a UTC day per language); --play plays it, --archive lists past days.",
         discussion: """
-            Each day's quiz is drawn once from the public packages and numbered; you may play it once a day, judged \
-            by the server, and solving it on consecutive days makes your streak. Needs uquiz login to play.
+            Each language draws its own quiz each day, from the public packages in that language, numbered from its \
+            first day; --language picks one (default: the language setting, else LANG). You may play one daily a \
+            day, judged by the server, and solving it on consecutive days makes your streak. Past days stay in the \
+            archive: --archive lists them, --day yyyy-MM-dd --play plays one again, unranked and outside the streak. \
+            Needs uquiz login to play.
             """
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var server: ServerOptions
+    @Option(help: "The daily of this language: ko or en (default: the language setting, else LANG).") var language: QuizLanguage?
+    @Flag(help: "List the past days' daily quizzes, newest first.") var archive = false
+    @Option(help: "A past day (yyyy-MM-dd, UTC) to play from the archive with --play.") var day: String?
     @Flag(help: "Play it now (line by line, as solve --plain).") var play = false
     @Flag(help: "Print JSON instead of text.") var json = false
+
+    func validate() throws {
+        if archive, play || day != nil { throw ValidationError("--archive lists the past days: leave out --play and --day") }
+        if day != nil, !play { throw ValidationError("--day plays a past day: add --play (--archive lists them)") }
+    }
 
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
+        let language = try context.settings.language(flag: language)
+        if archive {
+            let page = try context.askServer(client) { client throws(ServerClientError) in
+                try client.dailyArchive(language: language)
+            }
+            if json {
+                print(try JSONOutput.string(page))
+                return
+            }
+            if page.days.isEmpty { print("No past daily quiz in \(language.rawValue) yet.") }
+            for daily in page.days {
+                print("#\(daily.number) \(daily.day): quiz \(daily.quiz) of \"\(SafeText.clean(daily.packageTitle))\" (\(daily.level.rawValue), \(daily.stageCount) stages)")
+            }
+            if !page.days.isEmpty { print("Play one again (unranked): uquiz daily --day DAY --play") }
+            return
+        }
         guard play else {
-            let daily = try context.askServer(client) { client throws(ServerClientError) in try client.daily() }
+            let daily = try context.askServer(client) { client throws(ServerClientError) in try client.daily(language: language) }
             if json {
                 print(try JSONOutput.string(daily))
                 return
             }
-            print("UQuiz daily #\(daily.number) (\(daily.day)): quiz \(daily.quiz) of \"\(SafeText.clean(daily.packageTitle))\" (\(daily.level.rawValue), \(daily.language.rawValue), \(daily.stageCount) stages)")
+            print("UQuiz daily #\(daily.number) (\(daily.day), \(daily.language.rawValue)): quiz \(daily.quiz) of \"\(SafeText.clean(daily.packageTitle))\" (\(daily.level.rawValue), \(daily.stageCount) stages)")
             if let you = daily.you {
-                let played = you.play.map { $0.finished ? "played today: \($0.score) points" : "in play" } ?? "not played today: uquiz daily --play"
+                var played = you.play.map { $0.finished ? "played today: \($0.score) points" : "in play" } ?? "not played today: uquiz daily --play"
+                if you.playedAnotherLanguage == true, let score = you.play?.score {
+                    played = "played today in the other language: \(score) points (one daily a day counts)"
+                }
                 print("Your streak: \(you.streak) (best \(you.bestStreak)); \(played)")
             }
             return
@@ -379,7 +409,8 @@ struct DailyCommand: AsyncParsableCommand {
             && !["dumb", nil].contains(ProcessInfo.processInfo.environment["TERM"])
         let bell = Bell(enabled: try context.settings.sound(flag: false) && fullScreen)
         try context.playOnServer(client, json: json, fullScreen: fullScreen, bell: bell) { client throws(ServerClientError) in
-            try client.startDaily()
+            if let day { return try client.startArchivedDaily(day: day, language: language) }
+            return try client.startDaily(language: language)
         }
     }
 }

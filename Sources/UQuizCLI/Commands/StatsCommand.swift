@@ -41,14 +41,14 @@ struct StatsCommand: AsyncParsableCommand {
         let width = BarChart.terminalWidth()
         let glyphs = BarChart.Glyphs.current()
         print(terminal.bold("Overall"))
-        print("  \(stats.plays) plays, \(stats.correct) of \(stats.attempts) quizzes solved (\(Self.percent(stats.correct, stats.attempts)))")
+        print("  \(Wording.count(stats.plays, "play", "plays")), \(stats.correct) of \(Wording.count(stats.attempts, "quiz", "quizzes")) solved (\(Self.percent(stats.correct, stats.attempts)))")
         print("  best streak \(stats.bestStreak), current streak \(stats.currentStreak)")
-        if let stage = stats.averageStage { print(String(format: "  answers come at area %.1f on average", stage)) }
+        if let stage = stats.averageStage { print(String(format: "  answers come at stage %.1f on average", stage)) }
         let stages = Distribution.stages(stats.solvedAtStage)
         if !stages.isEmpty {
             print("")
-            print(terminal.bold("The area answers come at"))
-            let chart = BarChart(bars: stages.map { BarChart.Bar(label: "area \($0.stage)", value: $0.solved) })
+            print(terminal.bold("The stage answers come at"))
+            let chart = BarChart(bars: stages.map { BarChart.Bar(label: "stage \($0.stage)", value: $0.solved) })
             chart.lines(width: width, glyphs: glyphs).forEach { print($0) }
         }
         print("")

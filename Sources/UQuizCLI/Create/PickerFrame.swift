@@ -30,7 +30,11 @@ struct PickerFrame: Equatable {
 
     /// Below this the header, a poster worth choosing on and the three bottom lines do not fit.
     static let minimumSize = (rows: 16, columns: 40)
-    static let footerText = "space place/remove · Enter done · q quit · ? help · arrows/hjkl move · u undo · c clear · a auto · p preview"
+    /// The picker's keys, most needed first: the footer shows as many whole ones as the width holds (`?` lists them all).
+    static let footerKeys = [
+        "space place/remove", "Enter done", "q quit", "? help", "arrows/hjkl move", "p preview", "u undo", "a auto",
+        "c clear",
+    ]
     static let previewFooter = "any key: back to the areas"
     static let chooserFooter = "←/→ or 1-9 move · Enter chooses the bright poster · Esc keeps the primary one"
 
@@ -76,7 +80,8 @@ struct PickerFrame: Equatable {
             "cursor \(state.cursor) · areas \(state.selection.centres.count)/\(limit) · \(percent)% of the poster uncovered",
             to: size.columns - 2)
         frame.message = TextWidth.cut(state.message ?? hint(state, posterProblem: posterProblem), to: size.columns - 2)
-        frame.footer = TextWidth.cut(state.mode == .help ? "any key: back to the poster" : footerText, to: size.columns - 2)
+        frame.footer = state.mode == .help
+            ? TextWidth.cut("any key: back to the poster", to: size.columns - 2) : footer(width: size.columns - 2)
         return frame
     }
 
@@ -163,6 +168,17 @@ struct PickerFrame: Equatable {
             labels.append(Label(row: pictureRow + at, column: pictureColumn - 1 - text.count, text: text, isStage: false))
             lastLine = at
         }
+    }
+
+    /// The keys that fit in `width` whole, in the order of `footerKeys`, never a key cut in the middle.
+    static func footer(width: Int) -> String {
+        var shown = ""
+        for key in footerKeys {
+            let next = shown.isEmpty ? key : shown + " · " + key
+            guard TextWidth.of(next) <= width else { break }
+            shown = next
+        }
+        return shown.isEmpty ? TextWidth.cut(footerKeys[0], to: width) : shown
     }
 
     /// What the cursor's cell means when the last key said nothing: the area there, or what space would do.

@@ -87,6 +87,7 @@ struct RemoteSolvePrinter: RemoteSolveObserver {
             case .maker?: "you made this package"
             case .answerSeenInPlay?: "an earlier play showed you an answer in it"
             case .answerSeenInRoom?: "a live room on this package showed you its answers"
+            case .dailyArchive?: "a past day's daily quiz, played from the archive"
             case nil: nil
             }
         let ranked =

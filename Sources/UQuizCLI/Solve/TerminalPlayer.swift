@@ -252,7 +252,13 @@ final class TerminalPlayer: SolveInput, SolveObserver {
             case .tab:
                 pending.append(.skip)
             case .enter:
-                pending.append(.guess(typed))
+                // The line player's commands work here too; an empty line (Enter after `?`) is no guess.
+                switch typed.trimmingCharacters(in: .whitespaces) {
+                case "": break
+                case "/skip": pending.append(.skip)
+                case "?": pending.append(.hint)
+                default: pending.append(.guess(typed))
+                }
                 typed = ""
             case .backspace:
                 if !typed.isEmpty { typed.removeLast() }
