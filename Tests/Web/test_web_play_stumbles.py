@@ -258,7 +258,9 @@ class RoomStumbleTests(unittest.TestCase):
         for name, page in pages.items():
             # After the interlude (8 s) and the loading of quiz 2.
             expect(page.locator("#quiz-label")).to_have_text("Quiz 2 of 2", timeout=WAIT_MS)
-            page.wait_for_selector('#poster[data-stage="1"]:not([data-whole])')
+            # Any stage of it: the pages are looked at one after another, and a later one may be past stage 1.
+            page.wait_for_selector(",".join(
+                f'#poster[data-stage="{stage}"]:not([data-whole])' for stage in range(1, len(AREAS) + 1)))
             assert_seen(self, page.locator("#room-game .timebar"), f"quiz 2's time bar on the {name}")
             assert_poster_bottom_seen(self, page, f"quiz 2's poster bottom on the {name}")
             assert_seen(self, page.locator("#quiz-label"), f"quiz 2's number on the {name}")
