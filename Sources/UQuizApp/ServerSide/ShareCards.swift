@@ -50,7 +50,11 @@ public final class ShareCards: Sendable {
     public let environment: SharingEnvironment
     private let now: @Sendable () -> Duration
     private let pictures: ExpiringMap<String, Data>
+    /// The packages whose pages were asked for lately: a popular package's page costs no store read for its tags
+    /// beside the one its script makes.
+    private let packageCards: ExpiringMap<String, PackageCard>
     static let lifetime: Duration = .seconds(600)
+    static let packageCardLifetime: Duration = .seconds(60)
     static let capacity = 500
     static let quality = 85
 
@@ -58,11 +62,18 @@ public final class ShareCards: Sendable {
         self.environment = environment
         self.now = now
         pictures = ExpiringMap(lifetime: Self.lifetime, capacity: Self.capacity)
+        packageCards = ExpiringMap(lifetime: Self.packageCardLifetime, capacity: Self.capacity)
     }
 
-    /// A readable package by its share code (any case); `PublishError.notFound` or `.removed` as its page says.
+    /// A readable package by its share code (any case); `PublishError.notFound` or `.removed` as its page says. Kept
+    /// `packageCardLifetime`, so a change or a removal shows in a card within a minute.
     public func package(shareCode: String) async throws -> PackageCard {
-        PackageCard(try await BrowsePackages(environment: environment).package(shareCode: shareCode))
+        let key = shareCode.uppercased()
+        let instant = now()
+        if let kept = packageCards.value(for: key, at: instant) { return kept }
+        let card = PackageCard(try await BrowsePackages(environment: environment).package(shareCode: shareCode))
+        packageCards.set(card, for: key, at: instant)
+        return card
     }
 
     /// The finished play `playId` of a package (not a daily play, whose link is the daily quiz's) whose package
@@ -83,8 +94,10 @@ public final class ShareCards: Sendable {
         let stagesById = Dictionary(zip(ids, package.quizzes.map(\.areas.count)), uniquingKeysWith: { first, _ in first })
         let results = stored.attempts.map(\.result)
         let stageCounts = stored.attempts.map { stagesById[$0.quizId] ?? max(1, $0.result.stageReached) }
-        // A quiz's best: solved at its first stage with the whole time left (`Scoring`).
-        let maxScore = stageCounts.reduce(0) { $0 + 200 + 20 * max(0, $1 - 1) }
+        // A quiz's best: solved at its first stage with the whole time left, without the hint.
+        let maxScore = stageCounts.reduce(0) {
+            $0 + Scoring.score(stageReached: 1, stageCount: $1, elapsed: .zero, timeLimit: .seconds(1), hints: 0)
+        }
         return ResultCard(
             playId: stored.publicId, shareCode: package.shareCode.value, packageTitle: published.title,
             maker: published.maker, level: published.level, score: stored.score, maxScore: maxScore, results: results,
