@@ -102,10 +102,12 @@ let package = Package(
         ),
         // libjpeg-turbo's TurboJPEG API (apt libturbojpeg0-dev); it links only libc, so it costs nothing at start-up.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        // Poster pixels: JPEG decoding, the poster seen through the grid (colours, detail).
+        // libqrencode (apt libqrencode-dev): the QR codes of join links; it links only libc.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // Poster pixels: JPEG decoding, the poster seen through the grid (colours, detail); share cards and QR codes.
         .target(
             name: "PosterArt",
-            dependencies: ["CTurboJPEG", "PosterGrid", .product(name: "Metrics", package: "swift-metrics")]),
+            dependencies: ["CTurboJPEG", "CQREncode", "PosterGrid", .product(name: "Metrics", package: "swift-metrics")]),
         // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
         .target(name: "CTerminal"),
         // The WebSocket client of live rooms (issue 17), for the terminal's `uquiz room`: the only client module that

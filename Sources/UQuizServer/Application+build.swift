@@ -331,6 +331,7 @@ func buildRoutes(
     // errors (a path with "..") still become JSON.
     let cards = ShareCards(environment: environment.sharing, now: monotonicNow)
     ShareCardRoutes(cards: cards, misses: misses).add(to: router)
+    QRCodeRoutes().add(to: router)
     if let web = configuration.web {
         WebRoutes(web: web, compress: configuration.compression, cards: cards, misses: misses).add(to: router)
     }

@@ -149,7 +149,7 @@ public enum WebPlayerProblem: Error, Equatable, CustomStringConvertible {
 }
 
 /// The pages of the web player, `/`, `/p/{code}`, `/s/{id}` (a finished play's result), `/d`, `/r/{code}` (a live
-/// room), `/me` and `/make` (the maker): one HTML page whose script shows what the path asks for. A package's page and
+/// room) and `/r/{code}/screen` (its big screen), `/me` and `/make` (the maker): one HTML page whose script shows what the path asks for. A package's page and
 /// a result's carry their share card's Open Graph tags (`SharePageTags`), for the link previews of apps that read the
 /// HTML without running its script; an unknown code or id gets the plain page with the API's status for it (404, or
 /// 410 for a removed package), and a store that does not answer the plain page as it is.
@@ -173,6 +173,7 @@ struct WebRoutes {
         router.get("me") { request, _ in page(request) }
         router.get("make") { request, _ in page(request) }
         router.get("r/{code}") { request, _ in page(request) }
+        router.get("r/{code}/screen") { request, _ in page(request) }
         router.add(middleware: PageForPeopleMiddleware { request in page(request, status: .notFound) })
         if compress {
             router.add(

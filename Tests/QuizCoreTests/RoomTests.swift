@@ -31,6 +31,8 @@ struct RoomScript {
     var now: Duration = .seconds(1000)
     var inboxes: [RoomPlayerID: [RoomEvent]] = [:]
     var tokens: [RoomPlayerID: ResumeToken] = [:]
+    /// What a big screen would get: every `everyone` message and those for `screens`.
+    var screen: [RoomEvent] = []
     var generator = SeededGenerator(seed: 17)
 
     init(quizCount: Int = 25) throws {
@@ -45,8 +47,11 @@ struct RoomScript {
         let connected = room.lobby.players.filter(\.connected).map(\.player)
         for message in messages {
             switch message.to {
-            case .everyone: for player in connected { inboxes[player, default: []].append(message.event) }
+            case .everyone:
+                for player in connected { inboxes[player, default: []].append(message.event) }
+                screen.append(message.event)
             case .player(let player): inboxes[player, default: []].append(message.event)
+            case .screens: screen.append(message.event)
             }
         }
     }

@@ -74,7 +74,7 @@ AUDIO_PROBE = """
 })();
 """
 
-TOGGLE = "button[aria-pressed]"
+TOGGLE = "button.sound-toggle"
 
 
 def setUpModule():

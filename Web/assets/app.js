@@ -1,6 +1,7 @@
 // The web player's one page: it shows what the path asks for. `/` the public packages, today's daily quiz and a box
 // for a share code; `/p/{code}` that package with Start and a button to play it with friends in a live room;
-// `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there); `/me` the
+// `/d` the daily quiz with the player's streak; `/r/{code}` a live room (room.js, loaded only there) and
+// `/r/{code}/screen` its big screen (bigscreen.js); `/me` the
 // player's name and history (me.js, loaded only there). Everything the
 // API says is shown with textContent, never parsed as HTML.
 
@@ -237,10 +238,14 @@ async function showRoom(code) {
 const path = location.pathname;
 const packageMatch = path.match(/^\/p\/([^/]+)\/?$/);
 const roomMatch = path.match(/^\/r\/([^/]+)\/?$/);
+const screenMatch = path.match(/^\/r\/([^/]+)\/screen\/?$/);
 const dailyMatch = path.match(/^\/d\/([^/]+)\/?$/);
 const resultMatch = path.match(/^\/s\/([^/]+)\/?$/);
 if (packageMatch) showPackage(decodeURIComponent(packageMatch[1]).toUpperCase());
 else if (roomMatch) showRoom(decodeURIComponent(roomMatch[1]).trim().toUpperCase());
+else if (screenMatch) {
+  import('./bigscreen.js').then((screen) => screen.showBigScreen(main, decodeURIComponent(screenMatch[1]).trim().toUpperCase()));
+}
 else if (resultMatch) import('./result.js').then((result) => result.showResult(main, decodeURIComponent(resultMatch[1])));
 else if (path === '/d' || path === '/d/') import('./daily.js').then((daily) => daily.showDaily(main));
 else if (dailyMatch) import('./daily.js').then((daily) => daily.showArchivedDaily(main, dailyMatch[1]));

@@ -8,13 +8,13 @@ import {
   showSeconds, soundToggle,
 } from './ui.js';
 import { suggestTitles } from './suggest.js';
+import { ServerClock, drawTimeLeft, posterBitmap, roomSocket, sendOn } from './roomwire.js';
 
 // The room's texts join the page's tables only where a room is shown.
 addTexts({
   en: {
     'room.title': 'Room {code}',
     'room.unknown': 'No room with this code here.',
-    'room.over': 'This room has ended.',
     'room.name': 'Your name',
     'room.join': 'Join',
     'room.players': 'Players',
@@ -33,32 +33,22 @@ addTexts({
     'room.tag.watching': 'watching',
     'room.tag.left': 'left',
     'room.newHost': '{name} hosts now.',
-    'room.loading': 'Quiz {number}: get ready\u2026',
     'room.skip': 'Skip for all',
     'room.accepted': 'Right! +{points} points at stage {stage}',
     'room.notSolved': 'Not solved.',
     'room.watching': 'You joined during this quiz: you watch it and play from the next.',
     'room.solved': '{name} solved it at stage {stage}.',
     'room.answer': 'It was {title} {year}',
-    'room.ending.everyoneSolved': 'Everyone solved it.',
-    'room.ending.timeUp': 'Time\u2019s up.',
-    'room.ending.skipped': 'The host skipped it.',
     'room.solver': '{name}: +{points} at stage {stage} ({seconds} s)',
-    'room.nobodySolved': 'Nobody solved it.',
     'room.scoreboard': 'Scoreboard',
     'room.solvedCount': 'Solved',
     'room.podium': 'Podium',
     'room.again': 'Another round in a new room',
-    'room.place': '#{rank} {name}: {score} points',
     'room.you': 'You: {score} points (#{rank})',
     'room.reconnecting': 'Connection lost: taking your seat back\u2026',
     'room.reconnected': 'Back in the room.',
     'room.replaced': 'This room is open in another tab now.',
     'room.kicked': 'The host removed you from the room.',
-    'room.expired.idle': 'The room closed: nothing happened for too long.',
-    'room.expired.ended': 'The room closed after its podium.',
-    'room.expired.empty': 'The room closed: everyone left.',
-    'room.refused': 'Not done: {message}',
     'room.error.invalid_name': 'A name is 1 to 24 characters on one line, with none that readers cannot see.',
     'room.error.name_taken': 'Someone in the room has this name, or one that looks the same.',
     'room.error.room_full': 'The room is full.',
@@ -67,11 +57,16 @@ addTexts({
     'room.error.not_host': 'Only the host may do that.',
     'room.error.watching': 'You watch this quiz and play from the next.',
     'room.error.already_done': 'This quiz is over for you.',
+    'room.qr': 'QR code of the room\u2019s link: scan it to join',
+    'room.openScreen': 'Show on a big screen',
+    'room.screenPassButton': 'Screen pass for another device',
+    'room.screenPass': 'On the big screen, open {link} and type {pass} (within {minutes} minutes).',
+    'room.pad': 'I\u2019m watching the big screen',
+    'room.padShort': 'Big screen',
   },
   ko: {
     'room.title': '방 {code}',
     'room.unknown': '이 코드의 방이 없습니다.',
-    'room.over': '이 방은 끝났습니다.',
     'room.name': '이름',
     'room.join': '참가',
     'room.players': '참가자',
@@ -90,32 +85,22 @@ addTexts({
     'room.tag.watching': '관전 중',
     'room.tag.left': '나감',
     'room.newHost': '이제 {name}님이 방장입니다.',
-    'room.loading': '퀴즈 {number}: 준비하세요\u2026',
     'room.skip': '모두 건너뛰기',
     'room.accepted': '정답! {stage}단계에서 +{points}점',
     'room.notSolved': '맞히지 못했습니다.',
     'room.watching': '퀴즈 도중에 참가했습니다. 이번 퀴즈는 관전하고 다음 퀴즈부터 풉니다.',
     'room.solved': '{name}님이 {stage}단계에서 맞혔습니다.',
     'room.answer': '정답은 {title} {year}',
-    'room.ending.everyoneSolved': '모두 맞혔습니다.',
-    'room.ending.timeUp': '시간 종료.',
-    'room.ending.skipped': '방장이 건너뛰었습니다.',
     'room.solver': '{name}: {stage}단계에서 +{points}점 ({seconds}초)',
-    'room.nobodySolved': '아무도 맞히지 못했습니다.',
     'room.scoreboard': '점수판',
     'room.solvedCount': '정답',
     'room.podium': '최종 순위',
     'room.again': '새 방에서 한 판 더',
-    'room.place': '{rank}위 {name}: {score}점',
     'room.you': '나: {score}점 ({rank}위)',
     'room.reconnecting': '연결이 끊겼습니다. 자리로 돌아가는 중\u2026',
     'room.reconnected': '방으로 돌아왔습니다.',
     'room.replaced': '이 방이 이제 다른 탭에서 열려 있습니다.',
     'room.kicked': '방장이 당신을 방에서 내보냈습니다.',
-    'room.expired.idle': '오랫동안 아무 일이 없어 방이 닫혔습니다.',
-    'room.expired.ended': '최종 순위 뒤에 방이 닫혔습니다.',
-    'room.expired.empty': '모두 나가서 방이 닫혔습니다.',
-    'room.refused': '할 수 없습니다: {message}',
     'room.error.invalid_name': '이름은 한 줄에 1~24자이며 보이지 않는 문자를 넣을 수 없습니다.',
     'room.error.name_taken': '방에 같은 이름이나 똑같아 보이는 이름이 이미 있습니다.',
     'room.error.room_full': '방이 가득 찼습니다.',
@@ -124,12 +109,15 @@ addTexts({
     'room.error.not_host': '방장만 할 수 있습니다.',
     'room.error.watching': '이번 퀴즈는 관전하고 다음 퀴즈부터 풉니다.',
     'room.error.already_done': '이 퀴즈는 이미 끝났습니다.',
+    'room.qr': '방 링크의 QR 코드: 스캔해서 참가하세요',
+    'room.openScreen': '큰 화면에 띄우기',
+    'room.screenPassButton': '다른 기기용 화면 암호',
+    'room.screenPass': '큰 화면에서 {link}을(를) 열고 {pass}를 입력하세요 ({minutes}분 안에).',
+    'room.pad': '큰 화면으로 보는 중',
+    'room.padShort': '큰 화면',
   },
 });
 
-const wireVersion = 1;
-/// Ping/pong round trips for the clock offset; their median resists one slow trip.
-const clockSamples = 5;
 const posterFadeMs = 300;
 /// Waits before each try to take the seat back over a new socket; the last is kept (the seat is held 90 s).
 const reconnectDelaysMs = [300, 1000, 2000, 4000];
@@ -138,6 +126,7 @@ const finalCloseCodes = new Set([1000, 1001, 4003, 4004]);
 const nameLength = 24;
 
 const resumeKey = (code) => `uquiz.room.${code}`;
+const padKey = (code) => `uquiz.room.pad.${code}`;
 const openerKey = (code) => `uquiz.room.opener.${code}`;
 
 /// Opens a room on the package as the guest player (made now if needed) and goes to it, where the page joins first
@@ -158,8 +147,7 @@ export class RoomScreen {
     this.socket = null;
     this.over = false;
     this.reconnects = 0;
-    this.samples = [];
-    this.offset = null;
+    this.clock = new ServerClock((message) => this.send(message));
     this.shownQuiz = 0;
     this.quizCount = 0;
     this.askedStage = 0;
@@ -176,6 +164,7 @@ export class RoomScreen {
 
   build() {
     const code = this.code;
+    document.head.append(element('link', { rel: 'stylesheet', href: new URL('./room.css', import.meta.url).pathname }));
     this.notice = element('p', { id: 'room-notice', class: 'verdict', role: 'status', 'aria-live': 'polite' });
     this.nameInput = element('input', {
       id: 'room-name', name: 'name', type: 'text', autocomplete: 'nickname', maxlength: String(nameLength), enterkeyhint: 'go',
@@ -189,9 +178,11 @@ export class RoomScreen {
     this.players = element('ul', { id: 'lobby-players', class: 'players' });
     this.startButton = element('button', { type: 'button', id: 'start-room', class: 'primary', hidden: '', i18n: ['room.start'] });
     this.lobbyNote = element('p', { id: 'lobby-note', class: 'note' });
+    this.screenTools = this.hostScreenTools(code);
+    this.pads = [];
     this.lobbySection = element('section', { id: 'lobby', class: 'lobby', hidden: '' }, [
       element('h2', { i18n: ['room.players'] }), this.players, this.startButton, this.lobbyNote,
-      ...this.invite(code),
+      ...this.invite(code), this.screenTools, this.padButton('room.pad'),
     ]);
 
     this.canvas = element('canvas', { id: 'poster', width: 342, height: 513, role: 'img' });
@@ -235,10 +226,11 @@ export class RoomScreen {
     this.form = element('form', { id: 'answer', class: 'answer-bar', hidden: '' }, [
       element('label', { for: 'guess', i18n: ['play.guess'] }),
       answerRow,
-      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle()]),
+      element('div', { class: 'answer-row tools' }, [this.hintButton, this.skipButton, soundToggle(), this.padButton('room.padShort')]),
     ]);
     this.dock = dock(this.main, [this.you, this.hintText, this.verdict, this.solvedList, this.form]);
     this.dock.hidden = true;
+    this.setPad(sessionStorage.getItem(padKey(code)) === 'on');
     // The room's heading, with the "?" of "How to play" beside it from the lobby to the podium.
     const head = element('div', { class: 'room-head' }, [
       element('h1', { id: 'room-title', i18n: ['room.title', { code }] }), howToButton()]);
@@ -285,7 +277,39 @@ export class RoomScreen {
       element('p', { class: 'note', i18n: ['room.invite', { code }] }),
       element('div', { class: 'share' }, [line, ...buttons]),
       status,
+      element('img', {
+        id: 'room-qr', class: 'room-qr', src: `/v1/qr.svg?path=${encode(`/r/${code}`)}`, 'data-i18n-attr': 'alt',
+        i18n: ['room.qr'],
+      }),
     ];
+  }
+
+  /// The host's way to the big screen: opened in a new tab of this browser (which holds their token), or on another
+  /// device with a one-time pass.
+  hostScreenTools(code) {
+    const open = element('button', { type: 'button', id: 'open-screen', i18n: ['room.openScreen'] });
+    open.addEventListener('click', () => window.open(`/r/${encode(code)}/screen`, '_blank'));
+    const ask = element('button', { type: 'button', id: 'screen-pass-button', i18n: ['room.screenPassButton'] });
+    ask.addEventListener('click', () => this.send({ type: 'screenPass' }));
+    this.screenPassText = element('p', { id: 'screen-pass-text', class: 'note', role: 'status', 'aria-live': 'polite' });
+    return element('div', { id: 'screen-tools', class: 'actions', hidden: '' }, [open, ask, this.screenPassText]);
+  }
+
+  /// "I'm watching the big screen": the phone becomes an answer pad, without the poster (never fetched then).
+  padButton(label) {
+    const button = element('button', { type: 'button', class: 'pad-toggle', 'aria-pressed': 'false', i18n: [label] });
+    button.addEventListener('click', () => this.setPad(!this.pad));
+    this.pads.push(button);
+    return button;
+  }
+
+  setPad(on) {
+    this.pad = on;
+    sessionStorage.setItem(padKey(this.code), on ? 'on' : 'off');
+    this.main.classList.toggle('answer-pad', on);
+    for (const button of this.pads) button.setAttribute('aria-pressed', String(on));
+    // Back to the poster: the one last announced.
+    if (!on && this.lastPoster) this.loadPoster(...this.lastPoster);
   }
 
   /// Takes back the seat this tab had (a reload), joins as the opener, or shows the lobby and asks for a name.
@@ -321,21 +345,15 @@ export class RoomScreen {
 
   connect(hello) {
     this.hello = hello;
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(`${scheme}//${location.host}/v1/rooms/${encode(this.code)}/ws`);
-    this.socket = socket;
-    socket.addEventListener('open', () => this.send(hello));
-    socket.addEventListener('message', (event) => {
-      if (socket !== this.socket) return;
-      let message;
-      try { message = JSON.parse(event.data); } catch { return; }
-      this.receive(message, performance.now());
+    this.socket = roomSocket(this.code, {
+      open: () => this.send(hello),
+      receive: (socket, message, receivedAt) => { if (socket === this.socket) this.receive(message, receivedAt); },
+      closed: (socket, code) => { if (socket === this.socket) this.closed(code); },
     });
-    socket.addEventListener('close', (event) => { if (socket === this.socket) this.closed(event.code); });
   }
 
   send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ v: wireVersion, ...message }));
+    sendOn(this.socket, message);
   }
 
   /// Ends this socket on purpose (a refused hello): its close is not a drop to recover from.
@@ -398,8 +416,12 @@ export class RoomScreen {
       case 'kicked': return this.end('room.kicked');
       case 'roomExpired': return this.end(`room.expired.${message.reason}`);
       case 'error': return this.refused(message);
+      case 'screenPass':
+        return setText(this.screenPassText, 'room.screenPass', {
+          link: `${location.host}/r/${this.code}/screen`, pass: message.pass, minutes: Math.round(message.expiresInMs / 60000),
+        });
       case 'ping': return this.send({ type: 'pong', serverTime: message.serverTime });
-      case 'pong': return this.clockSample(message);
+      case 'pong': return this.clock.sample(message);
       default: return undefined;
     }
   }
@@ -411,8 +433,7 @@ export class RoomScreen {
     this.reconnects = 0;
     this.joinForm.hidden = true;
     if (this.notice.dataset.i18n === 'room.reconnecting') setText(this.notice, 'room.reconnected');
-    this.samples = [];
-    this.send({ type: 'ping', clientTime: performance.now() });
+    this.clock.start();
   }
 
   /// A refused command. Before the seat is had, a refused `join` or `resume` goes back to asking for a name.
@@ -448,21 +469,6 @@ export class RoomScreen {
   }
 
   // MARK: The server's clock, for drawing only
-
-  clockSample({ clientTime, serverTime }) {
-    const now = performance.now();
-    // The server read its clock about halfway through the round trip.
-    this.samples.push(serverTime - (clientTime + now) / 2);
-    const sorted = [...this.samples].sort((a, b) => a - b);
-    this.offset = sorted[Math.floor(sorted.length / 2)];
-    if (this.samples.length < clockSamples) this.send({ type: 'ping', clientTime: performance.now() });
-  }
-
-  /// When `inMs` after the server's `serverTime` falls on performance.now()'s clock; before any round trip, counted
-  /// from when the message arrived.
-  localTime(serverTime, inMs, receivedAt) {
-    return this.offset === null ? receivedAt + inMs : serverTime + inMs - this.offset;
-  }
 
   // MARK: What the server said
 
@@ -531,6 +537,7 @@ export class RoomScreen {
     const hosting = this.me !== null && this.lobby.host === this.me;
     const inLobby = this.phase === 'lobby' && !this.over;
     this.startButton.hidden = !(hosting && inLobby);
+    this.screenTools.hidden = !hosting || this.over || this.phase === 'finished';
     if (inLobby && this.me !== null) setText(this.lobbyNote, hosting ? 'room.youHost' : 'room.waitHost');
     else clearText(this.lobbyNote);
     this.skipButton.hidden = !hosting;
@@ -582,7 +589,7 @@ export class RoomScreen {
     // The next poster in view again, from the last quiz's answer.
     scrollTo(0, 0);
     this.loadPoster(message.quiz, 1, message.posterURL).then((drawn) => {
-      if (drawn) this.send({ type: 'loaded', quiz: message.quiz });
+      if (drawn || this.pad) this.send({ type: 'loaded', quiz: message.quiz });
     });
   }
 
@@ -591,7 +598,7 @@ export class RoomScreen {
     this.showQuiz(message.quiz, null);
     this.countdown.hidden = true;
     this.nextQuizAt = null;
-    this.endsAt = this.localTime(message.serverTime, message.endsInMs, receivedAt);
+    this.endsAt = this.clock.localTime(message.serverTime, message.endsInMs, receivedAt);
     this.limitMs = Math.max(this.limitMs, Math.ceil(message.endsInMs / 1000) * 1000);
     this.showControls();
     if (message.stage > this.askedStage) this.loadPoster(message.quiz, message.stage, message.posterURL);
@@ -642,7 +649,7 @@ export class RoomScreen {
     this.timeFill.style.transform = 'scaleX(0)';
     clearText(this.timeLabel);
     if (this.phase === 'interlude') {
-      this.nextQuizAt = this.localTime(message.serverTime, message.nextQuizInMs, receivedAt);
+      this.nextQuizAt = this.clock.localTime(message.serverTime, message.nextQuizInMs, receivedAt);
       this.countdown.hidden = false;
     }
     this.loadPoster(message.quiz, null, message.posterURL);
@@ -752,10 +759,11 @@ export class RoomScreen {
   /// faded in over the stages before it. Resolves to whether it was drawn.
   async loadPoster(quiz, stage, url) {
     if (stage !== null) this.askedStage = Math.max(this.askedStage, stage);
+    this.lastPoster = [quiz, stage, url];
+    // An answer pad shows no poster: the big screen does.
+    if (this.pad) return false;
     try {
-      const response = await fetch(url, { cache: 'no-store' });
-      if (!response.ok) throw new Error(`${response.status}`);
-      const bitmap = await createImageBitmap(await response.blob());
+      const bitmap = await posterBitmap(url);
       if (quiz !== this.shownQuiz) return false;
       this.poster.add(bitmap, stage, posterFadeMs);
       this.animate();
@@ -776,12 +784,7 @@ export class RoomScreen {
     this.frame = null;
     const now = performance.now();
     let moving = this.poster.draw(now);
-    if (this.endsAt !== null && this.limitMs > 0) {
-      const left = Math.max(0, this.endsAt - now);
-      this.timeFill.style.transform = `scaleX(${Math.min(1, left / this.limitMs)})`;
-      showSeconds(this.timeLabel, 'room.timeLeft', left, {});
-      moving = true;
-    }
+    if (drawTimeLeft(this.timeFill, this.timeLabel, this.endsAt, this.limitMs, now)) moving = true;
     if (this.nextQuizAt !== null) {
       showSeconds(this.countdown, 'play.getReady', this.nextQuizAt - now, { number: this.shownQuiz + 1 });
       moving = true;

@@ -150,7 +150,7 @@ function keepAboveKeyboard(bar) {
 let sound;
 const cue = (...args) => sound?.cue(...args);
 function soundToggle() {
-  const button = element('button', { type: 'button', 'aria-pressed': 'false', i18n: ['sound.off'] });
+  const button = element('button', { type: 'button', class: 'sound-toggle', 'aria-pressed': 'false', i18n: ['sound.off'] });
   const load = (context) => import('./sound.js').then((module) => (sound = module).take(button, context));
   if (localStorage.getItem('uquiz.sound') === 'on') load();
   else button.addEventListener('click', () => load(new AudioContext()), { once: true });

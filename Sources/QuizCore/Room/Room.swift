@@ -69,6 +69,8 @@ public struct Room: Sendable {
         var loadedQuiz: Int?
         /// The running quiz, for a player who plays it.
         var round: QuizRound?
+        /// Guessed at least once in the running quiz (right or wrong): what a big screen counts, never what was typed.
+        var answered = false
         var results: [Int: QuizResult] = [:]
 
         var isSeated: Bool { departure == nil }
@@ -108,6 +110,10 @@ public struct Room: Sendable {
     var lastActivity: Duration
     /// The latest instant the room has been brought to; instants from the past are taken as this one.
     public internal(set) var now: Duration
+    /// `ResumeToken.digest` of each big screen's token, oldest first (at most `RoomRules.maxScreens`).
+    var screenDigests: [String] = []
+    /// The one-time pass the host's page shows for a screen to open with, while it lasts.
+    var screenPass: ScreenPass?
 
     public init(
         code: RoomCode, shareCode: ShareCode, quizzes: [RoomQuiz], rules: RoomRules, openedAt: Duration
@@ -318,9 +324,13 @@ public struct Room: Sendable {
             var verdict = Verdict.rejected(.tooFar)
             for case let .guessed(_, _, judged, _) in round.guess(text, at: judgedAt) { verdict = judged }
             room.seats[index].round = round
+            let wasCounted = room.seats[index].answered
+            room.seats[index].answered = true
             let id = room.seats[index].id
             let judgement = RoomGuessJudgement(verdict, result: round.result)
             out.append(RoomMessage(to: .player(id), .guessJudged(quiz: quiz, judgement: judgement)))
+            let solved = round.result?.solved == true
+            if solved || !wasCounted { out.append(RoomMessage(to: .screens, .progress(room.progress(of: quiz)))) }
             if let result = round.result, result.solved {
                 out.append(RoomMessage(to: .everyone, .solved(quiz: quiz, player: id, stage: result.stageReached)))
                 room.endIfEveryoneDone(at: room.now, into: &out)
@@ -350,7 +360,7 @@ public struct Room: Sendable {
     // MARK: - Inside
 
     /// Runs a command on a copy brought to `instant`, which replaces the room only if the command succeeds.
-    private mutating func perform<Value>(
+    mutating func perform<Value>(
         at instant: Duration, isActivity: Bool = true,
         _ body: (inout Room, inout [RoomMessage]) throws(RoomError) -> Value
     ) throws(RoomError) -> (Value, [RoomMessage]) {
@@ -383,7 +393,7 @@ public struct Room: Sendable {
         return index
     }
 
-    private func requireHost(_ player: RoomPlayerID) throws(RoomError) {
+    func requireHost(_ player: RoomPlayerID) throws(RoomError) {
         _ = try connectedIndex(of: player)
         guard host == player else { throw .notHost }
     }
@@ -482,13 +492,16 @@ public struct Room: Sendable {
         schedule = try! RevealSchedule(
             start: instant, stageCount: spec.stageCount, stageDuration: rules.stageDuration, timeLimit: rules.timeLimit)
         revealedStages = 1
-        for index in seats.indices where seats[index].isSeated && seats[index].firstQuiz <= quiz {
+        for index in seats.indices {
+            seats[index].answered = false
+            guard seats[index].isSeated && seats[index].firstQuiz <= quiz else { continue }
             var round = makeRound(quiz, start: instant)
             _ = round.advance(to: instant)
             seats[index].round = round
         }
         phase = .playing(quiz: quiz)
         out.append(RoomMessage(to: .everyone, .quizStarted(quizClock())))
+        out.append(RoomMessage(to: .screens, .progress(progress(of: quiz))))
     }
 
     /// A player's round of quiz `quiz` started at `start`, on the room's rules (checked in `init`, so it cannot throw).
@@ -582,7 +595,7 @@ public struct Room: Sendable {
         out.append(RoomMessage(to: .everyone, .roomExpired(reason)))
     }
 
-    private func quizClock() -> RoomQuizClock {
+    func quizClock() -> RoomQuizClock {
         guard case .playing(let quiz) = phase, let schedule else { preconditionFailure("no quiz is running") }
         let stageCount = schedule.stageDurations.count
         let nextStart = revealedStages < stageCount ? schedule.window(ofStage: revealedStages).start : nil
@@ -620,10 +633,13 @@ public struct Room: Sendable {
         })
     }
 
-    private func makeSnapshot(for index: Int) -> RoomSnapshot {
-        let seat = seats[index]
+    /// The snapshot of the seat at `index`, or with `index` nil a big screen's: no seat, no standing, and while a quiz
+    /// runs how many have answered it.
+    func makeSnapshot(for index: Int?) -> RoomSnapshot {
+        let seat = index.map { seats[$0] }
         let snapshotPhase: RoomSnapshot.Phase
         var standing: RoomSnapshot.Standing?
+        var progress: RoomProgress?
         switch phase {
         case .lobby:
             snapshotPhase = .lobby
@@ -631,14 +647,18 @@ public struct Room: Sendable {
             snapshotPhase = .loading(
                 quiz: quiz, stageCount: quizzes[quiz - 1].stageCount,
                 startsWithinMs: Self.milliseconds(since + rules.loadingTimeout - now))
-            standing = seat.firstQuiz <= quiz ? .playing(hint: nil) : .watching
-        case .playing:
+            if let seat { standing = seat.firstQuiz <= quiz ? .playing(hint: nil) : .watching }
+        case .playing(let quiz):
             snapshotPhase = .playing(quizClock())
-            if let round = seat.round {
-                standing = round.result.map(RoomSnapshot.Standing.done)
-                    ?? .playing(hint: round.hintsUsed > 0 ? round.hintText : nil)
+            if let seat {
+                if let round = seat.round {
+                    standing = round.result.map(RoomSnapshot.Standing.done)
+                        ?? .playing(hint: round.hintsUsed > 0 ? round.hintText : nil)
+                } else {
+                    standing = .watching
+                }
             } else {
-                standing = .watching
+                progress = self.progress(of: quiz)
             }
         case let .interlude(after, until):
             snapshotPhase = .interlude(after: after, nextQuizInMs: Self.milliseconds(until - now))
@@ -648,8 +668,8 @@ public struct Room: Sendable {
             snapshotPhase = .expired
         }
         return RoomSnapshot(
-            code: code, you: seat.id, quizCount: quizzes.count, lobby: lobby, phase: snapshotPhase, standing: standing,
-            scoreboard: scoreboard, lastQuiz: lastSummary, podium: podium, serverTime: now)
+            code: code, you: seat?.id, quizCount: quizzes.count, lobby: lobby, phase: snapshotPhase, standing: standing,
+            progress: progress, scoreboard: scoreboard, lastQuiz: lastSummary, podium: podium, serverTime: now)
     }
 
     /// Whole milliseconds until `remaining` has passed, rounded up (0 means now), never negative.

@@ -24,6 +24,8 @@ public struct RoomCheckpoint: Codable, Sendable, Equatable {
     public struct Round: Codable, Sendable, Equatable {
         public var hintsUsed: Int
         public var result: QuizResult?
+        /// Guessed at least once (absent in checkpoints from before big screens).
+        public var answered: Bool?
     }
 
     public struct QuizOutcome: Codable, Sendable, Equatable {
@@ -59,6 +61,8 @@ public struct RoomCheckpoint: Codable, Sendable, Equatable {
     public var joinCount: Int
     public var lastQuiz: LastQuiz?
     public var seats: [Seat]
+    /// The digests of the big screens' tokens (absent in checkpoints from before big screens).
+    public var screens: [String]?
 }
 
 /// Why a checkpoint cannot make a room again.
@@ -92,9 +96,10 @@ extension Room {
                     player: seat.id.value, name: seat.name, tokenDigest: seat.tokenDigest,
                     droppedAt: seat.droppedAt?.wholeMicroseconds, departure: seat.departure?.rawValue,
                     firstQuiz: seat.firstQuiz, loadedQuiz: seat.loadedQuiz,
-                    round: seat.round.map { .init(hintsUsed: $0.hintsUsed, result: $0.result) },
+                    round: seat.round.map { .init(hintsUsed: $0.hintsUsed, result: $0.result, answered: seat.answered) },
                     results: seat.results.sorted { $0.key < $1.key }.map { .init(quiz: $0.key, result: $0.value) })
-            })
+            },
+            screens: screenDigests)
     }
 
     /// The room of `checkpoint`, carried on at `instant` by another instance, with the package's `quizzes` (their
@@ -142,6 +147,7 @@ extension Room {
                 firstQuiz: saved.firstQuiz, loadedQuiz: saved.loadedQuiz, round: nil, results: results))
         }
         self.seats = seats
+        screenDigests = Array((checkpoint.screens ?? []).suffix(RoomRules.maxScreens))
         if let last = checkpoint.lastQuiz {
             guard (1...quizzes.count).contains(last.quiz) else { throw .invalidCheckpoint }
             lastEnding = (last.quiz, last.ending, .microseconds(last.at))
@@ -171,6 +177,7 @@ extension Room {
                     _ = round.advance(to: taken)
                     round.restore(hintsUsed: kept.hintsUsed, result: kept.result)
                     self.seats[index].round = round
+                    self.seats[index].answered = kept.answered ?? false
                 }
                 phase = .playing(quiz: quiz)
             }

@@ -35,8 +35,11 @@ public struct ResumeToken: Hashable, Sendable, CustomStringConvertible {
 
     /// What a room keeps of the token: its SHA-256 in hex. A room compares digests, so how long a wrong token takes to
     /// refuse tells a guesser nothing, and neither a room's memory nor its checkpoint in the store holds a token.
-    public var digest: String {
-        SHA256.hash(data: Array(value.utf8)).lowercaseHex
+    public var digest: String { Self.digest(of: value) }
+
+    /// The SHA-256 of a secret in hex, as a room keeps it.
+    static func digest(of secret: String) -> String {
+        SHA256.hash(data: Array(secret.utf8)).lowercaseHex
     }
 
     /// Tokens are secrets: never printed in logs or test failures in full.
@@ -71,6 +74,13 @@ public struct RoomQuiz: Sendable {
 public struct RoomRules: Sendable, Equatable, Codable {
     /// The most players seated in a room at once (connected or holding a seat); one more join is refused.
     public static let maxPlayers = 50
+    /// Big screens open on a room at once; a newer one takes the place of the oldest.
+    public static let maxScreens = 4
+    /// How long the host's screen pass may be used, once.
+    public static let screenPassLifetime: Duration = .seconds(10 * 60)
+    /// Wrong passes tried before the pass is withdrawn (the host asks for a new one): a pass of 8 digits then holds
+    /// against guessing.
+    public static let screenPassTries = 5
     /// The most a guess's time may be moved back for the latency measured on the player's connection. Bounded so a
     /// client claiming a huge latency gains at most this much time bonus (150 ms of a 20 s quiz is under 1 point).
     public static let maxLatencyAllowance: Duration = .milliseconds(150)
@@ -145,12 +155,18 @@ public enum RoomError: Error, Equatable, Sendable {
     /// The player already solved this quiz (or it ended for them).
     case alreadyDone(quiz: Int)
     case guessTooLong(limit: Int)
+    /// Not a screen pass of this room, or one used, withdrawn or out of date.
+    case wrongScreenPass
+    /// Not a screen token of this room (or one a newer screen replaced).
+    case wrongScreenToken
 }
 
-/// Who a message goes to; the server sends `everyone` to each connected player of the room.
+/// Who a message goes to; the server sends `everyone` to each connected player and big screen of the room.
 public enum RoomRecipient: Hashable, Sendable {
     case everyone
     case player(RoomPlayerID)
+    /// The room's big screens only.
+    case screens
 }
 
 public struct RoomMessage: Sendable, Equatable {
@@ -180,6 +196,8 @@ public enum RoomEvent: Sendable, Equatable {
     case hintShown(quiz: Int, hint: String)
     /// To everyone: who solved, at which stage; never what they typed.
     case solved(quiz: Int, player: RoomPlayerID, stage: Int)
+    /// To the big screens: how many of the running quiz's players have answered and solved it.
+    case progress(RoomProgress)
     case quizEnded(RoomQuizSummary)
     case podium(RoomPodium)
     /// To the kicked player, before the server closes their connection.
@@ -187,6 +205,23 @@ public enum RoomEvent: Sendable, Equatable {
     case roomExpired(RoomExpiry)
     /// To one player: everything they may know now (on joining and on resuming).
     case snapshot(RoomSnapshot)
+}
+
+/// How far the running quiz has got, in counts only: what a big screen shows while everyone answers.
+public struct RoomProgress: Sendable, Equatable {
+    public var quiz: Int
+    /// Players of the quiz (watchers are not).
+    public var players: Int
+    /// Players who guessed at least once, right or wrong.
+    public var answered: Int
+    public var solved: Int
+
+    public init(quiz: Int, players: Int, answered: Int, solved: Int) {
+        self.quiz = quiz
+        self.players = players
+        self.answered = answered
+        self.solved = solved
+    }
 }
 
 public enum RoomExpiry: String, Sendable, Equatable {
@@ -346,12 +381,15 @@ public struct RoomSnapshot: Sendable, Equatable {
     }
 
     public var code: RoomCode
-    public var you: RoomPlayerID
+    /// The player it is for; `nil` for a big screen.
+    public var you: RoomPlayerID?
     public var quizCount: Int
     public var lobby: RoomLobby
     public var phase: Phase
-    /// Only while a quiz is loading or running.
+    /// Only while a quiz is loading or running, and only a player's.
     public var standing: Standing?
+    /// A big screen's, while a quiz runs.
+    public var progress: RoomProgress?
     public var scoreboard: [RoomScore]
     /// The quiz that ended last, answer included.
     public var lastQuiz: RoomQuizSummary?

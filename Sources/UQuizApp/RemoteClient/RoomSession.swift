@@ -222,6 +222,9 @@ public struct RoomSession: Sendable {
             return refused(failure)
         case .ping(let ping):
             return [.send(.pong(serverTime: ping.serverTime))]
+        case .screenWelcome, .screenPass, .progress:
+            // A big screen's messages: this client is a player and never asks for them.
+            break
         case .pong(let pong):
             let sentAt = pong.clientTime
             let roundTrip = Self.milliseconds(now) - sentAt

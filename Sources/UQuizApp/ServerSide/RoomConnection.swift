@@ -13,6 +13,8 @@ public final class RoomConnection: Sendable {
     struct State {
         var guardian: RoomConnectionGuard
         var player: RoomPlayerID?
+        /// A big screen's connection, once its `screen` hello succeeded: it watches and never acts.
+        var isScreen = false
         var closed = false
         /// Texts handed to the outbox and not yet reported written by the transport.
         var queued = 0
@@ -95,7 +97,7 @@ public final class RoomConnection: Sendable {
         enum Step { case nothing, ping(Int), noHello, dead }
         let step: Step = state.withLock { state in
             if state.closed { return .nothing }
-            if state.player == nil {
+            if state.player == nil && !state.isScreen {
                 return instant - openedAt >= rooms.limits.helloTimeout ? .noHello : .nothing
             }
             if state.guardian.isDead(at: instant) { return .dead }
@@ -171,6 +173,10 @@ public final class RoomConnection: Sendable {
 
     /// Drops the player if this connection is still their seat's (not one replaced by a resume elsewhere).
     private func dropFromRoom() async {
+        if state.withLock({ $0.isScreen }) {
+            live.state.withLock { state in state.screens.removeAll { $0 === self } }
+            return
+        }
         guard let player = state.withLock({ $0.player }) else { return }
         try? await live.command { state, instant throws(RoomError) in
             guard state.connections[player] === self else { return [] }
@@ -180,7 +186,7 @@ public final class RoomConnection: Sendable {
     }
 
     private func handle(_ message: RoomWire.ClientMessage, at instant: Duration) async {
-        let player = state.withLock { $0.player }
+        let (player, isScreen) = state.withLock { ($0.player, $0.isScreen) }
         switch message {
         case .ping(let clientTime):
             reply(.pong(.init(clientTime: clientTime, serverTime: RoomWire.milliseconds(instant))))
@@ -195,18 +201,30 @@ public final class RoomConnection: Sendable {
         default:
             break
         }
+        if isScreen {
+            reply(.error(.init(code: "screen_watches", message: "a big screen watches the room: it sends nothing but pongs")))
+            return
+        }
         guard let player else {
             switch message {
             case let .join(name, playerToken): await join(name: name, playerToken: playerToken)
             case .resume(let token): await resume(token)
+            case .screen(let credential): await openScreen(credential)
             default: close(.noHello)
             }
             return
         }
         do throws(RoomError) {
             switch message {
-            case .join, .resume:
+            case .join, .resume, .screen:
                 reply(.error(.init(code: "already_joined", message: "this connection is player \(player.value)'s")))
+            case .screenPass:
+                try await live.command { state, instant throws(RoomError) in
+                    var generator = SystemRandomNumberGenerator()
+                    let (pass, expiresInMs) = try state.room.issueScreenPass(by: player, at: instant, using: &generator)
+                    reply(.screenPass(.init(pass: pass, expiresInMs: expiresInMs)))
+                    return []
+                }
             case .loaded(let quiz):
                 try await live.command { state, instant throws(RoomError) in try state.room.loaded(player, quiz: quiz, at: instant) }
             case let .guess(quiz, text):
@@ -293,6 +311,46 @@ public final class RoomConnection: Sendable {
                 return messages
             }
             firstPing()
+        } catch {
+            reply(.error(RoomWire.failure(error)))
+        }
+    }
+
+    /// A big screen says hello: with the host's player token, the host's one-time pass, or its own token from before.
+    private func openScreen(_ credential: RoomWire.ScreenCredential) async {
+        var account: Int64?
+        if case .playerToken(let text) = credential {
+            do {
+                account = try await Players(environment: rooms.environment).authenticate(PlayerToken(text: text)).id
+            } catch {
+                reply(.error(.init(code: "unknown_player_token", message: "playerToken: not a token this server gave out")))
+                return
+            }
+        }
+        do throws(RoomError) {
+            try await live.command { state, instant throws(RoomError) in
+                var generator = SystemRandomNumberGenerator()
+                let token: ResumeToken
+                switch credential {
+                case .playerToken:
+                    guard let host = state.room.host, let account, state.accounts[host] == account else { throw .notHost }
+                    token = state.room.addScreen(at: instant, using: &generator)
+                case .pass(let pass):
+                    token = try state.room.openScreen(pass: pass, at: instant, using: &generator)
+                case .token(let text):
+                    guard let known = ResumeToken(text), state.room.isScreen(known) else { throw .wrongScreenToken }
+                    token = known
+                }
+                let snapshot = try state.room.screenSnapshot(at: instant)
+                live.addScreen(self, in: &state)
+                self.state.withLock { $0.isScreen = true }
+                reply(.screenWelcome(.init(code: live.code.value, screenToken: token.value)))
+                reply(.snapshot(RoomWire.snapshot(snapshot)))
+                return []
+            }
+            firstPing()
+        } catch .notHost {
+            reply(.error(.init(code: "not_host", message: "playerToken: a big screen opens with the host's token, or the pass the host's page shows")))
         } catch {
             reply(.error(RoomWire.failure(error)))
         }

@@ -390,8 +390,7 @@ public final class ServerRooms: Sendable {
             state.gone = true
             state.timer?.cancel()
             state.timer = nil
-            for connection in state.connections.values { connection.close(.moved) }
-            state.connections.removeAll()
+            state.closeAll(.moved)
         }
     }
 
@@ -444,6 +443,8 @@ final class LiveRoom: Sendable {
         var room: Room
         /// The connection each connected player is on.
         var connections: [RoomPlayerID: RoomConnection] = [:]
+        /// The big screens' connections, oldest first.
+        var screens: [RoomConnection] = []
         /// Players who joined with their bearer token: their result counts in their stats.
         var accounts: [RoomPlayerID: Int64] = [:]
         var anyoneJoined = false
@@ -486,13 +487,19 @@ final class LiveRoom: Sendable {
 
     var hasJoiners: Bool { state.withLock { $0.anyoneJoined } }
 
+    /// A big screen's connection joins the room's screens; past `RoomRules.maxScreens` the oldest is closed.
+    func addScreen(_ connection: RoomConnection, in state: inout State) {
+        state.screens.removeAll { $0 === connection || $0.isClosed }
+        state.screens.append(connection)
+        while state.screens.count > RoomRules.maxScreens { state.screens.removeFirst().close(.replaced) }
+    }
+
     /// Forgets a room nobody joined: its timer stops and any connection still waiting to say hello is closed.
     func discard() {
         state.withLock { state in
             state.timer?.cancel()
             state.timer = nil
-            for connection in state.connections.values { connection.close(.roomGone) }
-            state.connections.removeAll()
+            state.closeAll(.roomGone)
         }
     }
 
@@ -586,6 +593,9 @@ extension LiveRoom {
             switch message.to {
             case .everyone:
                 for connection in state.connections.values { connection.send(text) }
+                for screen in state.screens { screen.send(text) }
+            case .screens:
+                for screen in state.screens { screen.send(text) }
             case .player(let id):
                 state.connections[id]?.send(text)
                 if case .kicked = message.event, let connection = state.connections.removeValue(forKey: id) {
@@ -593,10 +603,7 @@ extension LiveRoom {
                 }
             }
         }
-        if aftermath.expired {
-            for connection in state.connections.values { connection.close(.roomGone) }
-            state.connections.removeAll()
-        }
+        if aftermath.expired { state.closeAll(.roomGone) }
     }
 
     /// Sets the room's one timer for its next deadline (when timers run): a task that sleeps until then and ticks.
@@ -656,6 +663,16 @@ extension LiveRoom {
                 rank: place.rank, score: place.score, solved: place.results.values.filter(\.solved).count,
                 played: place.results.count, shareLine: place.shareLine, finishedAt: finishedAt)
         }
+    }
+}
+
+extension LiveRoom.State {
+    /// Closes every player's and screen's connection with `reason`.
+    mutating func closeAll(_ reason: RoomWire.CloseReason) {
+        for connection in connections.values { connection.close(reason) }
+        for screen in screens { screen.close(reason) }
+        connections.removeAll()
+        screens.removeAll()
     }
 }
 

@@ -61,6 +61,11 @@ public enum RoomWire {
         case kick(player: Int)
         case passHost(player: Int)
         case leave
+        /// The first message of a big screen: the host's `playerToken`, the 8-digit `pass` the host's page showed, or
+        /// the screen's own `token` from an earlier `screenWelcome`.
+        case screen(ScreenCredential)
+        /// Host only: a one-time pass for a big screen (`screenPass` answers it).
+        case screenPass
         /// For the clock offset: the server answers `pong` with the same `clientTime` and its own time.
         case ping(clientTime: Double)
         /// The answer to the server's heartbeat `ping`, echoing its `serverTime`: how the server measures latency.
@@ -78,10 +83,19 @@ public enum RoomWire {
             case .kick: "kick"
             case .passHost: "passHost"
             case .leave: "leave"
+            case .screen: "screen"
+            case .screenPass: "screenPass"
             case .ping: "ping"
             case .pong: "pong"
             }
         }
+    }
+
+    /// How a big screen proves the host sent it.
+    public enum ScreenCredential: Sendable, Equatable {
+        case playerToken(String)
+        case pass(String)
+        case token(String)
     }
 
     // MARK: - Server to client
@@ -92,6 +106,27 @@ public enum RoomWire {
         /// Secret: keep it to resume after a lost connection (the seat is held `seatHoldMs`).
         public var resumeToken: String
         public var seatHoldMs: Int
+    }
+
+    /// A big screen is in: it keeps `screenToken` to come back after a lost connection.
+    public struct ScreenWelcome: Codable, Sendable, Equatable {
+        public var code: String
+        /// Secret, like a resume token.
+        public var screenToken: String
+    }
+
+    /// To the host: the pass a big screen opens with, once, within `expiresInMs`.
+    public struct ScreenPass: Codable, Sendable, Equatable {
+        public var pass: String
+        public var expiresInMs: Int
+    }
+
+    /// To big screens: how many players of the running quiz have answered and solved it.
+    public struct Progress: Codable, Sendable, Equatable {
+        public var quiz: Int
+        public var players: Int
+        public var answered: Int
+        public var solved: Int
     }
 
     public struct LobbyPlayer: Codable, Sendable, Equatable {
@@ -211,7 +246,8 @@ public enum RoomWire {
     /// Everything the player may know now: sent after `welcome`, on joining and on resuming.
     public struct Snapshot: Codable, Sendable, Equatable {
         public var code: String
-        public var you: Int
+        /// The player it is for; absent for a big screen.
+        public var you: Int?
         public var quizCount: Int
         public var lobby: Lobby
         /// `lobby`, `loading`, `playing`, `interlude`, `finished` or `expired`.
@@ -228,6 +264,8 @@ public enum RoomWire {
         public var hint: String?
         /// This player's result of the running quiz once it is over for them.
         public var result: QuizResultView?
+        /// A big screen's, while a quiz runs.
+        public var progress: Progress?
         public var scoreboard: [Score]
         public var lastQuiz: QuizEnded?
         public var podium: Podium?
@@ -253,6 +291,9 @@ public enum RoomWire {
 
     public enum ServerMessage: Sendable, Equatable {
         case welcome(Welcome)
+        case screenWelcome(ScreenWelcome)
+        case screenPass(ScreenPass)
+        case progress(Progress)
         case lobby(Lobby)
         case hostChanged(PlayerRef)
         case quizLoading(QuizLoading)
@@ -273,6 +314,9 @@ public enum RoomWire {
         public var type: String {
             switch self {
             case .welcome: "welcome"
+            case .screenWelcome: "screenWelcome"
+            case .screenPass: "screenPass"
+            case .progress: "progress"
             case .lobby: "lobby"
             case .hostChanged: "hostChanged"
             case .quizLoading: "quizLoading"
@@ -372,6 +416,12 @@ public enum RoomWire {
         case "kick": return .kick(player: try need(envelope.player, "player"))
         case "passHost": return .passHost(player: try need(envelope.player, "player"))
         case "leave": return .leave
+        case "screen":
+            if let token = envelope.playerToken { return .screen(.playerToken(token)) }
+            if let pass = envelope.pass { return .screen(.pass(pass)) }
+            if let token = envelope.token { return .screen(.token(token)) }
+            throw WireError("screen: one of playerToken, pass or token is missing")
+        case "screenPass": return .screenPass
         case "ping": return .ping(clientTime: try need(envelope.clientTime, "clientTime"))
         case "pong": return .pong(serverTime: try need(envelope.serverTime, "serverTime"))
         default: throw WireError("type: \"\(envelope.type)\" is not a message type")
@@ -390,7 +440,10 @@ public enum RoomWire {
             envelope.quiz = quiz
             envelope.text = text
         case .kick(let player), .passHost(let player): envelope.player = player
-        case .start, .leave: break
+        case .screen(.playerToken(let token)): envelope.playerToken = token
+        case .screen(.pass(let pass)): envelope.pass = pass
+        case .screen(.token(let token)): envelope.token = token
+        case .start, .leave, .screenPass: break
         case .ping(let clientTime): envelope.clientTime = clientTime
         case .pong(let serverTime): envelope.serverTime = serverTime
         }
@@ -446,6 +499,7 @@ public enum RoomWire {
         var quiz: Int?
         var text: String?
         var player: Int?
+        var pass: String?
         var clientTime: Double?
         var serverTime: Int?
 
@@ -469,6 +523,9 @@ public enum RoomWire {
             try container.encode(message.type, forKey: .type)
             switch message {
             case .welcome(let payload): try payload.encode(to: encoder)
+            case .screenWelcome(let payload): try payload.encode(to: encoder)
+            case .screenPass(let payload): try payload.encode(to: encoder)
+            case .progress(let payload): try payload.encode(to: encoder)
             case .lobby(let payload): try payload.encode(to: encoder)
             case .hostChanged(let payload): try payload.encode(to: encoder)
             case .quizLoading(let payload): try payload.encode(to: encoder)
@@ -492,6 +549,9 @@ public enum RoomWire {
             let type = try container.decode(String.self, forKey: .type)
             switch type {
             case "welcome": message = .welcome(try Welcome(from: decoder))
+            case "screenWelcome": message = .screenWelcome(try ScreenWelcome(from: decoder))
+            case "screenPass": message = .screenPass(try ScreenPass(from: decoder))
+            case "progress": message = .progress(try Progress(from: decoder))
             case "lobby": message = .lobby(try Lobby(from: decoder))
             case "hostChanged": message = .hostChanged(try PlayerRef(from: decoder))
             case "quizLoading": message = .quizLoading(try QuizLoading(from: decoder))
@@ -560,6 +620,10 @@ extension RoomWire {
             serverTime: milliseconds(summary.serverTime), posterURL: posterURL(code: code, quiz: summary.quiz, stage: nil))
     }
 
+    static func progress(_ progress: RoomProgress) -> Progress {
+        Progress(quiz: progress.quiz, players: progress.players, answered: progress.answered, solved: progress.solved)
+    }
+
     static func podium(_ podium: RoomPodium) -> Podium {
         Podium(places: podium.places.map {
             Place(rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, left: $0.left, shareLine: $0.shareLine)
@@ -579,7 +643,7 @@ extension RoomWire {
     static func snapshot(_ snapshot: RoomSnapshot) -> Snapshot {
         let code = snapshot.code
         var wire = Snapshot(
-            code: code.value, you: snapshot.you.value, quizCount: snapshot.quizCount, lobby: lobby(snapshot.lobby),
+            code: code.value, you: snapshot.you?.value, quizCount: snapshot.quizCount, lobby: lobby(snapshot.lobby),
             phase: "lobby", scoreboard: scoreboard(snapshot.scoreboard),
             lastQuiz: snapshot.lastQuiz.map { quizEnded($0, code: code) }, podium: snapshot.podium.map(podium),
             serverTime: milliseconds(snapshot.serverTime))
@@ -602,6 +666,7 @@ extension RoomWire {
         case .expired:
             wire.phase = "expired"
         }
+        wire.progress = snapshot.progress.map(progress)
         switch snapshot.standing {
         case nil: break
         case .watching: wire.standing = "watching"
@@ -630,6 +695,7 @@ extension RoomWire {
         case let .guessJudged(quiz, judgement): .guessJudged(Self.judgement(judgement, quiz: quiz))
         case let .hintShown(quiz, hint): .hint(HintShown(quiz: quiz, hint: hint))
         case let .solved(quiz, player, stage): .solved(Solved(quiz: quiz, player: player.value, stage: stage))
+        case .progress(let progress): .progress(Self.progress(progress))
         case .quizEnded(let summary): .quizEnded(quizEnded(summary, code: code))
         case .podium(let podium): .podium(Self.podium(podium))
         case .kicked: .kicked
@@ -661,6 +727,12 @@ extension RoomWire {
             Failure(code: "watching", message: "you joined during quiz \(quiz): you watch it and play from the next")
         case .alreadyDone(let quiz): Failure(code: "already_done", message: "quiz \(quiz) is over for you")
         case .guessTooLong(let limit): Failure(code: "guess_too_long", message: "text: at most \(limit) characters")
+        case .wrongScreenPass:
+            Failure(
+                code: "wrong_screen_pass",
+                message: "pass: not this room's screen pass, or used or out of date: the host's page shows a new one")
+        case .wrongScreenToken:
+            Failure(code: "wrong_screen_token", message: "token: not a screen of this room (a newer screen took its place)")
         }
     }
 }

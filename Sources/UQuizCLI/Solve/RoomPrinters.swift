@@ -67,7 +67,7 @@ struct RoomLinePrinter: RoomObserver {
                 "  \(place.rank). \(place.name) \(place.score) pts" + (place.left ? " (left)" : "")
                     + (place.player == session.me ? " (you)" : "")
             } + (podium.places.first { $0.player == session.me }?.shareLine.map { [$0] } ?? [])
-        case .kicked, .roomExpired, .ping, .pong:
+        case .kicked, .roomExpired, .ping, .pong, .screenWelcome, .screenPass, .progress:
             return []
         }
     }
