@@ -95,3 +95,35 @@ struct RoomScreenConnectionTests {
         #expect(firstBox.errors() == ["wrong_screen_token"], "the fifth screen took the first one's place")
     }
 }
+
+/// Teams over the wire: the host's setting, the players' picks, the teams' board at each quiz's end.
+@Suite("Room teams in process")
+struct RoomTeamConnectionTests {
+    @Test func teamsAreSetPickedAndScoredOverTheWire() async throws {
+        let bench = try await RoomBench()
+        let answer = try bench.server.quiz(silentClassics, 1).title
+        let (host, hostBox) = try await bench.join("Host", token: bench.host.token.text)
+        let (ben, benBox) = try await bench.join("Ben")
+        await ben.say(.setTeams(count: 2, scoring: "best"))
+        #expect(benBox.errors() == ["not_host"])
+        await host.say(.setTeams(count: 2, scoring: "median"))
+        #expect(hostBox.errors() == ["bad_message"])
+        await host.say(.setTeams(count: 2, scoring: nil))
+        #expect(lastLobby(benBox)?.teams?.count == 2 && lastLobby(benBox)?.teams?.scoring == "mean")
+        await ben.say(.pickTeam(team: 3))
+        #expect(benBox.errors().last == "no_such_team")
+        await ben.say(.pickTeam(team: 2))
+        #expect(lastLobby(hostBox)?.players.map(\.team) == [nil, 2])
+        await host.say(.start)
+        #expect(lastLobby(hostBox)?.players.map(\.team) == [1, 2], "the host had no team: the smallest is theirs")
+        for connection in [host, ben] { await connection.say(.loaded(quiz: 1)) }
+        await host.say(.guess(quiz: 1, text: answer))
+        await host.say(.skip(quiz: 1))
+        let ended = try #require(benBox.messages.compactMap { if case .quizEnded(let e) = $0 { e } else { nil } }.first)
+        let board = try #require(ended.teamScoreboard)
+        #expect(board.map(\.team) == [1, 2] && board[0].players == [1] && board[1].score == 0)
+        #expect(board[0].score == ended.scoreboard.first { $0.player == 1 }?.score)
+        let raw = try #require(benBox.rawObjects.last { $0["type"] as? String == "quizEnded" })
+        #expect((raw["teamScoreboard"] as? [[String: Any]])?.first?["team"] as? Int == 1)
+    }
+}

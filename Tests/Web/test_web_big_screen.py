@@ -97,8 +97,20 @@ class BigScreenTests(unittest.TestCase):
         expect(screen.locator("#screen-players li")).to_have_count(3)
         expect(screen.locator("#screen-players")).to_contain_text("Ada")
         expect(screen.locator("#screen-players")).to_contain_text("Bo")
+
+        # Teams: the host turns two on, Ada and Bo pick theirs; the host, who picks none, gets one at the start.
+        host.get_by_label("Teams").select_option("2")
+        ada.get_by_role("button", name="Team 1").click()
+        bo.get_by_role("button", name="Team 2").click()
+        expect(bo.get_by_role("button", name="Team 2")).to_have_attribute("aria-pressed", "true")
+        columns = screen.locator("#screen-players .screen-team")
+        expect(columns).to_have_count(3)
+        expect(columns.nth(0)).to_contain_text("Team 1")
+        expect(columns.nth(0)).to_contain_text("Ada")
+        expect(columns.nth(1)).to_contain_text("Bo")
         screen.screenshot(path=str(DOCS / "web-big-screen-lobby.png"))
         # The host's own lobby shows the QR code too.
+        host.locator("#room-qr").scroll_into_view_if_needed()
         assert_seen(self, host.locator("#room-qr"), "the QR code on the host's phone")
 
         # Bo watches the big screen: his phone is an answer pad, and never fetches a poster.
@@ -142,6 +154,9 @@ class BigScreenTests(unittest.TestCase):
         expect(screen.locator("#screen-solvers")).to_contain_text("Bo: stage")
         expect(screen.locator("#screen-scoreboard tbody tr").first).to_contain_text("Bo")
         expect(screen.locator("#screen-scoreboard .screen-change")).to_have_text(["", "", ""], timeout=1000)
+        # The teams' board: Bo's team first.
+        expect(screen.locator("#screen-team-board tbody tr").first).to_contain_text("Team 2")
+        expect(host.locator("#team-scoreboard tbody tr").first).to_contain_text("Team 2")
         assert_seen(self, screen.locator("#screen-answer"), "the answer on the TV")
         screen.set_viewport_size(SMALL_TV)
         assert_seen(self, screen.locator("#screen-scoreboard"), "the scoreboard on a 720p screen")
@@ -163,10 +178,11 @@ class BigScreenTests(unittest.TestCase):
         # Ada passed Bo: the board says so; before the first quiz there were no places to change.
         expect(screen.locator("#screen-scoreboard tbody tr").first).to_contain_text("Ada")
         expect(screen.locator("#screen-scoreboard tbody tr").first.locator(".screen-change")).to_have_text("\u25b21")
+        # The podium's steps are the two teams', each naming its players.
         steps = screen.locator("#screen-steps li")
-        expect(steps).to_have_count(3, timeout=10_000)
+        expect(steps).to_have_count(2, timeout=10_000)
         # The steps rise one after the other: the picture is taken once they stand.
-        for index in range(3):
+        for index in range(2):
             steps.nth(index).evaluate("(step) => Promise.all(step.getAnimations().map((animation) => animation.finished))")
         expect(screen.locator("#screen-podium")).to_be_visible()
         for name in ("Ada", "Bo"):
@@ -191,6 +207,7 @@ class BigScreenTests(unittest.TestCase):
         host.get_by_role("button", name="Screen pass for another device").click()
         text = host.locator("#screen-pass-text")
         expect(text).to_contain_text(f"/r/{code}/screen")
+        text.scroll_into_view_if_needed()
         assert_seen(self, text, "the screen pass on the host's phone")
         screen_pass = re.search(r"\b(\d{8})\b", text.inner_text()).group(1)
         box.fill(screen_pass)

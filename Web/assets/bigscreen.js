@@ -6,7 +6,9 @@
 import { storedPlayer } from './api.js';
 import { addTexts, setText } from './i18n.js';
 import { PosterLayers, clearText, cue, element, showSeconds, soundToggle } from './ui.js';
-import { ServerClock, drawTimeLeft, posterBitmap, roomSocket, sendOn } from './roomwire.js';
+import {
+  ServerClock, drawTimeLeft, namesIn, paintTeam, posterBitmap, roomSocket, sendOn, teamBoard, teamTag,
+} from './roomwire.js';
 
 addTexts({
   en: {
@@ -80,6 +82,7 @@ class BigScreen {
     this.reconnects = 0;
     this.clock = new ServerClock((message) => sendOn(this.socket, message));
     this.players = [];
+    this.arrived = new Set();
     this.quizCount = 0;
     this.shownQuiz = 0;
     this.askedStage = 0;
@@ -210,7 +213,7 @@ class BigScreen {
     switch (message.type) {
       case 'screenWelcome': return this.welcome(message);
       case 'snapshot': return this.applySnapshot(message, receivedAt);
-      case 'lobby': return this.showPlayers(message.players);
+      case 'lobby': return this.showPlayers(message);
       case 'quizLoading': return this.quizLoading(message);
       case 'quizStarted':
       case 'stageRevealed': return this.quizClock(message, receivedAt);
@@ -262,7 +265,7 @@ class BigScreen {
 
   applySnapshot(snapshot, receivedAt) {
     this.quizCount = snapshot.quizCount;
-    this.showPlayers(snapshot.lobby.players);
+    this.showPlayers(snapshot.lobby);
     // The places a quiz's end compares with: those after the last quiz, while the next one loads or runs.
     if (snapshot.phase === 'loading' || snapshot.phase === 'playing') this.remember(snapshot.scoreboard);
     this.lobby.hidden = snapshot.phase !== 'lobby';
@@ -282,12 +285,32 @@ class BigScreen {
     if (snapshot.phase === 'expired') this.end('room.over');
   }
 
-  showPlayers(players) {
+  /// Who is in, as they arrive; with teams, in their teams' columns (those yet to pick in their own).
+  showPlayers(lobby) {
+    const { players, teams } = lobby;
     this.players = players;
     setText(this.playerCount, 'screen.players', { count: players.length });
-    this.playerList.replaceChildren(...players.map((entry) => element('li', {
-      class: entry.connected ? 'screen-player' : 'screen-player away', text: entry.name,
-    })));
+    const chip = (entry) => {
+      const item = element('li', { class: entry.connected ? 'screen-player' : 'screen-player away', text: entry.name });
+      // Only a newcomer pops in: the list is drawn anew at every change.
+      if (!this.arrived.has(entry.player)) item.classList.add('arrived');
+      return entry.team ? paintTeam(item, entry.team) : item;
+    };
+    if (!teams) this.playerList.replaceChildren(...players.map(chip));
+    else this.playerList.replaceChildren(...this.teamColumns(players, teams, chip));
+    for (const entry of players) this.arrived.add(entry.player);
+  }
+
+  /// A column a team, and one for those who have not picked yet.
+  teamColumns(players, teams, chip) {
+    return [...Array.from({ length: teams.count }, (_, index) => index + 1), null].map((team) => {
+      const members = players.filter((entry) => (entry.team ?? null) === team);
+      if (team === null && members.length === 0) return null;
+      return element('li', { class: 'screen-team' }, [
+        team === null ? element('span', { text: '\u2014' }) : teamTag(team),
+        element('ul', { class: 'screen-team-players' }, members.map(chip)),
+      ]);
+    }).filter(Boolean);
   }
 
   /// A new quiz from black, on the stage: its poster, counts and notices are the last quiz's no more.
@@ -355,6 +378,7 @@ class BigScreen {
       element('p', { class: 'note', i18n: [`room.ending.${message.ending}`] }),
       solvers.length ? element('ul', { id: 'screen-solvers', class: 'screen-solvers' }, solvers)
         : element('p', { id: 'screen-solvers', i18n: ['room.nobodySolved'] }),
+      ...(message.teamScoreboard ? [teamBoard(message.teamScoreboard, namesIn(message.scoreboard), 'screen-team-board')] : []),
       this.scoreboard(message.scoreboard),
       this.nextLabel);
     this.quizPanel.hidden = true;
@@ -401,17 +425,24 @@ class BigScreen {
     this.lobby.hidden = true;
     this.nextQuizAt = null;
     cue('end');
-    const steps = podium.places.slice(0, 3).map((place, index) => {
+    // With teams the steps are the teams', each naming its players; the players' places follow either way.
+    const nameOf = namesIn(podium.places);
+    const winners = podium.teams
+      ? podium.teams.map((team) => ({ rank: team.rank, score: team.score, name: teamTag(team.team), players: team.players.map(nameOf) }))
+      : podium.places.map((place) => ({ rank: place.rank, score: place.score, name: place.name, players: [] }));
+    const steps = winners.slice(0, 3).map((winner, index) => {
+      const name = element('span', { class: 'screen-step-name' }, [winner.name]);
       const step = element('li', { class: `screen-step step-${index + 1}` }, [
-        element('span', { class: 'screen-step-name', text: place.name }),
-        element('span', { class: 'screen-step-score', text: String(place.score) }),
-        element('span', { class: 'screen-step-rank', text: String(place.rank) }),
+        name,
+        element('span', { class: 'screen-step-score', text: String(winner.score) }),
+        ...(winner.players.length ? [element('span', { class: 'screen-step-players', text: winner.players.join(', ') })] : []),
+        element('span', { class: 'screen-step-rank', text: String(winner.rank) }),
       ]);
       // Through the style object: the page's Content-Security-Policy refuses style attributes.
       step.style.setProperty('--delay', `${(2 - index) * 0.6}s`);
       return step;
     });
-    const rest = podium.places.slice(3, boardLines).map((place) => element('li', {
+    const rest = podium.places.slice(podium.teams ? 0 : 3, boardLines).map((place) => element('li', {
       i18n: ['room.place', { rank: place.rank, name: place.name, score: place.score }],
     }));
     this.podium.replaceChildren(

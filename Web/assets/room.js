@@ -8,7 +8,9 @@ import {
   showSeconds, soundToggle,
 } from './ui.js';
 import { suggestTitles } from './suggest.js';
-import { ServerClock, drawTimeLeft, posterBitmap, roomSocket, sendOn } from './roomwire.js';
+import {
+  ServerClock, drawTimeLeft, namesIn, paintTeam, posterBitmap, roomSocket, sendOn, teamBoard, teamTag,
+} from './roomwire.js';
 
 // The room's texts join the page's tables only where a room is shown.
 addTexts({
@@ -63,6 +65,16 @@ addTexts({
     'room.screenPass': 'On the big screen, open {link} and type {pass} (within {minutes} minutes).',
     'room.pad': 'I\u2019m watching the big screen',
     'room.padShort': 'Big screen',
+    'room.teams': 'Teams',
+    'room.teamsOff': 'No teams',
+    'room.teamsCount': '{count} teams',
+    'room.scoring': 'A team scores',
+    'room.scoring.mean': 'the mean of its players',
+    'room.scoring.best': 'its best player',
+    'room.pickTeam': 'Your team',
+    'room.teamOf': 'Team of {name}',
+    'room.error.no_such_team': 'That team is not one of this room\u2019s.',
+    'room.error.teams_only_in_the_lobby': 'Teams are picked in the lobby.',
   },
   ko: {
     'room.title': '방 {code}',
@@ -115,6 +127,16 @@ addTexts({
     'room.screenPass': '큰 화면에서 {link}을(를) 열고 {pass}를 입력하세요 ({minutes}분 안에).',
     'room.pad': '큰 화면으로 보는 중',
     'room.padShort': '큰 화면',
+    'room.teams': '팀',
+    'room.teamsOff': '팀 없음',
+    'room.teamsCount': '{count}팀',
+    'room.scoring': '팀 점수',
+    'room.scoring.mean': '팀원 점수의 평균',
+    'room.scoring.best': '가장 잘한 팀원의 점수',
+    'room.pickTeam': '내 팀',
+    'room.teamOf': '{name}님의 팀',
+    'room.error.no_such_team': '이 방에 없는 팀입니다.',
+    'room.error.teams_only_in_the_lobby': '팀은 대기실에서 고릅니다.',
   },
 });
 
@@ -181,7 +203,7 @@ export class RoomScreen {
     this.screenTools = this.hostScreenTools(code);
     this.pads = [];
     this.lobbySection = element('section', { id: 'lobby', class: 'lobby', hidden: '' }, [
-      element('h2', { i18n: ['room.players'] }), this.players, this.startButton, this.lobbyNote,
+      element('h2', { i18n: ['room.players'] }), this.players, this.teamControls(), this.startButton, this.lobbyNote,
       ...this.invite(code), this.screenTools, this.padButton('room.pad'),
     ]);
 
@@ -505,7 +527,7 @@ export class RoomScreen {
   }
 
   showLobby(lobby) {
-    this.lobby = { players: lobby.players, host: lobby.host ?? null };
+    this.lobby = { players: lobby.players, host: lobby.host ?? null, teams: lobby.teams ?? null };
     const hosting = this.me !== null && this.lobby.host === this.me;
     this.players.replaceChildren(...this.lobby.players.map((entry) => {
       const tags = [];
@@ -517,6 +539,8 @@ export class RoomScreen {
         element('span', { class: 'player-name', text: entry.name }),
         ...tags.map((key) => element('span', { class: 'tag', i18n: [key] })),
       ]);
+      if (this.lobby.teams && this.phase === 'lobby' && hosting) item.append(this.assignSelect(entry));
+      else if (entry.team) item.append(teamTag(entry.team));
       // Once the podium is up there is no one left to kick or to hand the room to.
       if (hosting && entry.player !== this.me && this.phase !== 'finished' && !this.over) {
         const kick = element('button', { type: 'button', class: 'kick', i18n: ['room.kick'] });
@@ -529,7 +553,63 @@ export class RoomScreen {
       return item;
     }));
     this.lobbySection.hidden = false;
+    this.showTeamControls(hosting);
     this.showControls();
+  }
+
+  // MARK: Teams
+
+  /// The lobby's teams: the host's count and scoring, and every player's pick.
+  teamControls() {
+    this.teamCount = element('select', { id: 'team-count', name: 'teams' }, [0, 2, 3, 4, 5, 6].map((count) => element('option', {
+      value: String(count), i18n: count ? ['room.teamsCount', { count }] : ['room.teamsOff'],
+    })));
+    this.teamScoring = element('select', { id: 'team-scoring', name: 'scoring' }, ['mean', 'best'].map((scoring) => element('option', {
+      value: scoring, i18n: [`room.scoring.${scoring}`],
+    })));
+    const sendTeams = () => this.send({ type: 'teams', count: Number(this.teamCount.value), scoring: this.teamScoring.value });
+    this.teamCount.addEventListener('change', sendTeams);
+    this.teamScoring.addEventListener('change', sendTeams);
+    this.teamSettings = element('div', { class: 'team-settings', hidden: '' }, [
+      element('div', { class: 'field' }, [element('label', { for: 'team-count', i18n: ['room.teams'] }), this.teamCount]),
+      element('div', { class: 'field' }, [element('label', { for: 'team-scoring', i18n: ['room.scoring'] }), this.teamScoring]),
+    ]);
+    this.teamPicks = element('div', { id: 'team-picks', class: 'team-picks', role: 'group' });
+    this.teamPicksBox = element('div', { hidden: '' }, [element('p', { class: 'note', i18n: ['room.pickTeam'] }), this.teamPicks]);
+    return element('div', { class: 'teams' }, [this.teamSettings, this.teamPicksBox]);
+  }
+
+  showTeamControls(hosting) {
+    const { teams } = this.lobby;
+    const inLobby = this.phase === 'lobby' && !this.over;
+    this.teamSettings.hidden = !(hosting && inLobby);
+    this.teamCount.value = String(teams?.count ?? 0);
+    this.teamScoring.value = teams?.scoring ?? 'mean';
+    this.teamScoring.disabled = !teams;
+    this.teamPicksBox.hidden = !(teams && inLobby && this.me !== null);
+    if (!teams) return;
+    const mine = this.lobby.players.find((entry) => entry.player === this.me)?.team;
+    this.teamPicks.replaceChildren(...Array.from({ length: teams.count }, (_, index) => {
+      const button = paintTeam(element('button', { type: 'button', class: 'team-pick', 'aria-pressed': String(mine === index + 1) }, [teamTag(index + 1)]), index + 1);
+      button.addEventListener('click', () => this.send({ type: 'team', team: index + 1 }));
+      return button;
+    }));
+  }
+
+  /// The host's choice of a player's team.
+  assignSelect(entry) {
+    const select = element('select', { class: 'team-assign' }, [
+      element('option', { value: '', text: '\u2014' }),
+      ...Array.from({ length: this.lobby.teams.count }, (_, index) => element('option', {
+        value: String(index + 1), i18n: ['team.name', { number: index + 1 }],
+      })),
+    ]);
+    select.setAttribute('aria-label', t('room.teamOf', { name: entry.name }));
+    select.value = entry.team ? String(entry.team) : '';
+    select.addEventListener('change', () => {
+      if (select.value) this.send({ type: 'assignTeam', player: entry.player, team: Number(select.value) });
+    });
+    return select;
   }
 
   /// What this player may do now: the host's buttons, and the answer bar while a quiz runs for them.
@@ -538,6 +618,7 @@ export class RoomScreen {
     const inLobby = this.phase === 'lobby' && !this.over;
     this.startButton.hidden = !(hosting && inLobby);
     this.screenTools.hidden = !hosting || this.over || this.phase === 'finished';
+    for (const pad of this.pads) pad.hidden = this.over || this.phase === 'finished';
     if (inLobby && this.me !== null) setText(this.lobbyNote, hosting ? 'room.youHost' : 'room.waitHost');
     else clearText(this.lobbyNote);
     this.skipButton.hidden = !hosting;
@@ -660,6 +741,7 @@ export class RoomScreen {
       element('h2', { id: 'answer-title', i18n: ['room.answer', { title: message.answerTitle, year: message.answerYear ? `(${message.answerYear})` : '' }] }),
       element('p', { class: 'note', i18n: [`room.ending.${message.ending}`] }),
       solvers.length ? element('ul', { id: 'solvers' }, solvers) : element('p', { id: 'solvers', i18n: ['room.nobodySolved'] }),
+      ...(message.teamScoreboard ? [teamBoard(message.teamScoreboard, namesIn(message.scoreboard), 'team-scoreboard')] : []),
       this.scoreboard(message.scoreboard));
     this.endSection.hidden = false;
     this.setBoard(message.scoreboard);
@@ -707,7 +789,9 @@ export class RoomScreen {
       return item;
     });
     this.podiumSection.replaceChildren(
-      element('h2', { i18n: ['room.podium'] }), element('ol', { id: 'places', class: 'places' }, places), this.againButton());
+      element('h2', { i18n: ['room.podium'] }),
+      ...(podium.teams ? [teamBoard(podium.teams, namesIn(podium.places), 'team-places')] : []),
+      element('ol', { id: 'places', class: 'places' }, places), this.againButton());
     this.podiumSection.hidden = false;
     this.showControls();
     // The podium comes after the last quiz's answer: brought into view and focused.

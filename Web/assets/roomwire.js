@@ -2,7 +2,7 @@
 
 import { encode } from './api.js';
 import { addTexts } from './i18n.js';
-import { showSeconds } from './ui.js';
+import { element, showSeconds } from './ui.js';
 
 // The texts both say.
 addTexts({
@@ -18,6 +18,10 @@ addTexts({
     'room.expired.ended': 'The room closed after its podium.',
     'room.expired.empty': 'The room closed: everyone left.',
     'room.refused': 'Not done: {message}',
+    'team.name': 'Team {number}',
+    'team.board': 'Teams',
+    'team.team': 'Team',
+    'team.players': 'Players',
   },
   ko: {
     'room.over': '이 방은 끝났습니다.',
@@ -31,6 +35,10 @@ addTexts({
     'room.expired.ended': '최종 순위 뒤에 방이 닫혔습니다.',
     'room.expired.empty': '모두 나가서 방이 닫혔습니다.',
     'room.refused': '할 수 없습니다: {message}',
+    'team.name': '{number}팀',
+    'team.board': '팀 순위',
+    'team.team': '팀',
+    'team.players': '참가자',
   },
 });
 
@@ -102,4 +110,34 @@ export function drawTimeLeft(fill, label, endsAt, limitMs, now) {
   fill.style.transform = `scaleX(${Math.min(1, left / limitMs)})`;
   showSeconds(label, 'room.timeLeft', left, {});
   return true;
+}
+
+/// Each team's colour, as `--team` on what shows the team (set through the style object: the page's
+/// Content-Security-Policy refuses style attributes).
+const teamColours = ['#e5484d', '#3e9bf2', '#46a758', '#f5c542', '#a371f7', '#f76b15'];
+
+export function paintTeam(node, team) {
+  node.style.setProperty('--team', teamColours[(team - 1) % teamColours.length]);
+  return node;
+}
+
+/// A player's name by their number, from a scoreboard's or a podium's lines (which keep those who left).
+export const namesIn = (lines) => (player) => lines.find((line) => line.player === player)?.name ?? `#${player}`;
+
+/// A team's name in its colour.
+export function teamTag(team) {
+  return paintTeam(element('span', { class: 'team-tag', i18n: ['team.name', { number: team }] }), team);
+}
+
+/// The teams' board: rank, team, points and its players (names by `nameOf`), best first.
+export function teamBoard(scores, nameOf, id) {
+  const head = element('tr', {}, ['board.rank', 'team.team', 'board.score', 'team.players'].map((key) => element('th', { scope: 'col', i18n: [key] })));
+  const rows = scores.map((line) => element('tr', {}, [
+    element('td', { text: String(line.rank) }), element('td', {}, [teamTag(line.team)]),
+    element('td', { text: String(line.score) }), element('td', { text: line.players.map(nameOf).join(', ') }),
+  ]));
+  return element('section', { class: 'team-board' }, [
+    element('h3', { i18n: ['team.board'] }),
+    element('table', { id }, [element('thead', {}, [head]), element('tbody', {}, rows)]),
+  ]);
 }

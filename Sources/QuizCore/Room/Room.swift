@@ -72,6 +72,8 @@ public struct Room: Sendable {
         /// Guessed at least once in the running quiz (right or wrong): what a big screen counts, never what was typed.
         var answered = false
         var results: [Int: QuizResult] = [:]
+        /// Their team, when the room plays in teams.
+        var team: Int?
 
         var isSeated: Bool { departure == nil }
         var isConnected: Bool { departure == nil && droppedAt == nil }
@@ -114,6 +116,8 @@ public struct Room: Sendable {
     var screenDigests: [String] = []
     /// The one-time pass the host's page shows for a screen to open with, while it lasts.
     var screenPass: ScreenPass?
+    /// Set by the host in the lobby: the room is played in teams.
+    public internal(set) var teams: RoomTeams?
 
     public init(
         code: RoomCode, shareCode: ShareCode, quizzes: [RoomQuiz], rules: RoomRules, openedAt: Duration
@@ -149,9 +153,10 @@ public struct Room: Sendable {
     public var lobby: RoomLobby {
         RoomLobby(
             players: seats.filter(\.isSeated).map { seat in
-                RoomLobby.Entry(player: seat.id, name: seat.name, connected: seat.isConnected, watching: isWatching(seat))
+                RoomLobby.Entry(
+                    player: seat.id, name: seat.name, connected: seat.isConnected, watching: isWatching(seat), team: seat.team)
             },
-            host: host)
+            host: host, teams: teams)
     }
 
     /// The scoreboard of the quizzes that have ended.
@@ -206,6 +211,8 @@ public struct Room: Sendable {
             room.joinCount += 1
             let id = RoomPlayerID(room.joinCount)
             room.seats.append(Seat(id: id, name: trimmed, tokenDigest: token.digest, firstQuiz: room.firstQuizForNewcomer))
+            // Once the game is on, a newcomer joins the smallest team (in the lobby they pick one).
+            if room.teams != nil, room.phase != .lobby { room.placeInSmallestTeam(room.seats.count - 1) }
             if room.host == nil { room.host = id }
             out.append(RoomMessage(to: .everyone, .lobbyChanged(room.lobby)))
             out.append(RoomMessage(to: .player(id), .snapshot(room.makeSnapshot(for: room.seats.count - 1))))
@@ -265,6 +272,12 @@ public struct Room: Sendable {
         try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             try room.requireHost(player)
             guard case .lobby = room.phase else { throw .alreadyStarted }
+            if room.teams != nil {
+                for index in room.seats.indices where room.seats[index].isSeated && room.seats[index].team == nil {
+                    room.placeInSmallestTeam(index)
+                }
+                out.append(RoomMessage(to: .everyone, .lobbyChanged(room.lobby)))
+            }
             room.beginLoading(1, at: room.now, into: &out)
         }.1
     }
@@ -378,7 +391,7 @@ public struct Room: Sendable {
         return index
     }
 
-    private func connectedIndex(of player: RoomPlayerID) throws(RoomError) -> Int {
+    func connectedIndex(of player: RoomPlayerID) throws(RoomError) -> Int {
         let index = try seatedIndex(of: player)
         guard seats[index].isConnected else { throw .notConnected }
         return index
@@ -554,7 +567,7 @@ public struct Room: Sendable {
         let spec = quizzes[quiz - 1]
         return RoomQuizSummary(
             quiz: quiz, quizCount: quizzes.count, answerTitle: spec.answerTitle, answerYear: spec.answerYear,
-            ending: ending, solvers: solvers, scoreboard: scoreboard,
+            ending: ending, solvers: solvers, scoreboard: scoreboard, teamScoreboard: teamScoreboard,
             nextQuizInMs: quiz == quizzes.count ? nil : Self.milliseconds(instant + rules.interlude - now), serverTime: now)
     }
 
@@ -621,7 +634,7 @@ public struct Room: Sendable {
         return ranks
     }
 
-    private static func total(_ results: [Int: QuizResult]) -> Int { results.values.reduce(0) { $0 + $1.score } }
+    static func total(_ results: [Int: QuizResult]) -> Int { results.values.reduce(0) { $0 + $1.score } }
 
     private func makePodium() -> RoomPodium {
         RoomPodium(places: ranked().map { index, rank in
@@ -630,7 +643,7 @@ public struct Room: Sendable {
             return RoomPodium.Place(
                 rank: rank, player: seat.id, name: seat.name, score: Self.total(seat.results), left: !seat.isSeated,
                 results: seat.results, shareLine: played.isEmpty ? nil : ShareLine.text(code: shareCode, results: played))
-        })
+        }, teams: teamScoreboard)
     }
 
     /// The snapshot of the seat at `index`, or with `index` nil a big screen's: no seat, no standing, and while a quiz
@@ -669,7 +682,7 @@ public struct Room: Sendable {
         }
         return RoomSnapshot(
             code: code, you: seat?.id, quizCount: quizzes.count, lobby: lobby, phase: snapshotPhase, standing: standing,
-            progress: progress, scoreboard: scoreboard, lastQuiz: lastSummary, podium: podium, serverTime: now)
+            progress: progress, scoreboard: scoreboard, teamScoreboard: teamScoreboard, lastQuiz: lastSummary, podium: podium, serverTime: now)
     }
 
     /// Whole milliseconds until `remaining` has passed, rounded up (0 means now), never negative.

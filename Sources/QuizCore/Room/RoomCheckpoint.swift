@@ -19,6 +19,8 @@ public struct RoomCheckpoint: Codable, Sendable, Equatable {
         /// The player's round of the running quiz.
         public var round: Round?
         public var results: [QuizOutcome]
+        /// Absent without teams (and in checkpoints from before teams).
+        public var team: Int?
     }
 
     public struct Round: Codable, Sendable, Equatable {
@@ -63,6 +65,7 @@ public struct RoomCheckpoint: Codable, Sendable, Equatable {
     public var seats: [Seat]
     /// The digests of the big screens' tokens (absent in checkpoints from before big screens).
     public var screens: [String]?
+    public var teams: RoomTeams?
 }
 
 /// Why a checkpoint cannot make a room again.
@@ -97,9 +100,10 @@ extension Room {
                     droppedAt: seat.droppedAt?.wholeMicroseconds, departure: seat.departure?.rawValue,
                     firstQuiz: seat.firstQuiz, loadedQuiz: seat.loadedQuiz,
                     round: seat.round.map { .init(hintsUsed: $0.hintsUsed, result: $0.result, answered: seat.answered) },
-                    results: seat.results.sorted { $0.key < $1.key }.map { .init(quiz: $0.key, result: $0.value) })
+                    results: seat.results.sorted { $0.key < $1.key }.map { .init(quiz: $0.key, result: $0.value) },
+                    team: seat.team)
             },
-            screens: screenDigests)
+            screens: screenDigests, teams: teams)
     }
 
     /// The room of `checkpoint`, carried on at `instant` by another instance, with the package's `quizzes` (their
@@ -144,10 +148,16 @@ extension Room {
             seats.append(Seat(
                 id: RoomPlayerID(saved.player), name: saved.name, tokenDigest: saved.tokenDigest,
                 droppedAt: saved.droppedAt.map { .microseconds($0) }, departure: departure,
-                firstQuiz: saved.firstQuiz, loadedQuiz: saved.loadedQuiz, round: nil, results: results))
+                firstQuiz: saved.firstQuiz, loadedQuiz: saved.loadedQuiz, round: nil, results: results, team: saved.team))
         }
         self.seats = seats
         screenDigests = Array((checkpoint.screens ?? []).suffix(RoomRules.maxScreens))
+        if let saved = checkpoint.teams {
+            guard (2...RoomTeams.maxCount).contains(saved.count),
+                checkpoint.seats.allSatisfy({ $0.team.map { (1...saved.count).contains($0) } ?? true })
+            else { throw .invalidCheckpoint }
+            teams = saved
+        }
         if let last = checkpoint.lastQuiz {
             guard (1...quizzes.count).contains(last.quiz) else { throw .invalidCheckpoint }
             lastEnding = (last.quiz, last.ending, .microseconds(last.at))

@@ -159,6 +159,42 @@ public enum RoomError: Error, Equatable, Sendable {
     case wrongScreenPass
     /// Not a screen token of this room (or one a newer screen replaced).
     case wrongScreenToken
+    /// Teams are off in this room, or the team is not one of its teams.
+    case noSuchTeam
+    /// Not 0 (off) or 2 to `RoomTeams.maxCount` teams.
+    case invalidTeamCount
+    /// Teams are set and picked in the lobby only.
+    case teamsOnlyInTheLobby
+}
+
+/// A room played in teams: its players in `count` teams, a team's points for a quiz the mean (or the best) of the points
+/// of its players who played it, summed over the quizzes. Like every room, never ranked.
+public struct RoomTeams: Sendable, Equatable, Codable {
+    public enum Scoring: String, Sendable, Equatable, Codable, CaseIterable {
+        case mean
+        case best
+    }
+
+    public static let maxCount = 6
+
+    public var count: Int
+    public var scoring: Scoring
+
+    public init(count: Int, scoring: Scoring) {
+        self.count = count
+        self.scoring = scoring
+    }
+}
+
+/// One team's line of the team scoreboard.
+public struct RoomTeamScore: Sendable, Equatable {
+    /// Equal scores share a rank, as players' do.
+    public var rank: Int
+    /// 1 to the room's team count.
+    public var team: Int
+    public var score: Int
+    /// Its players (those who left after playing included), best first.
+    public var players: [RoomPlayerID]
 }
 
 /// Who a message goes to; the server sends `everyone` to each connected player and big screen of the room.
@@ -281,22 +317,28 @@ public struct RoomLobby: Sendable, Equatable {
         public var connected: Bool
         /// Joined during a quiz: watches it, plays from the next.
         public var watching: Bool
+        /// Their team, when the room plays in teams (none yet while they have not picked one in the lobby).
+        public var team: Int?
 
-        public init(player: RoomPlayerID, name: String, connected: Bool, watching: Bool) {
+        public init(player: RoomPlayerID, name: String, connected: Bool, watching: Bool, team: Int? = nil) {
             self.player = player
             self.name = name
             self.connected = connected
             self.watching = watching
+            self.team = team
         }
     }
 
     /// Seated players in join order.
     public var players: [Entry]
     public var host: RoomPlayerID?
+    /// `nil` when the room plays without teams.
+    public var teams: RoomTeams?
 
-    public init(players: [Entry], host: RoomPlayerID?) {
+    public init(players: [Entry], host: RoomPlayerID?, teams: RoomTeams? = nil) {
         self.players = players
         self.host = host
+        self.teams = teams
     }
 }
 
@@ -338,6 +380,8 @@ public struct RoomQuizSummary: Sendable, Equatable {
     /// Best first (most points, then fastest, then join order).
     public var solvers: [Solver]
     public var scoreboard: [RoomScore]
+    /// With teams: the teams' board.
+    public var teamScoreboard: [RoomTeamScore]?
     /// When the next quiz starts loading; `nil` after the last.
     public var nextQuizInMs: Int?
     public var serverTime: Duration
@@ -358,6 +402,8 @@ public struct RoomPodium: Sendable, Equatable {
     }
 
     public var places: [Place]
+    /// With teams: the teams in their final order, each with its players.
+    public var teams: [RoomTeamScore]?
 }
 
 /// A player's view of the room at one instant: what a reconnecting player or a late joiner needs to draw it. It holds
@@ -391,6 +437,7 @@ public struct RoomSnapshot: Sendable, Equatable {
     /// A big screen's, while a quiz runs.
     public var progress: RoomProgress?
     public var scoreboard: [RoomScore]
+    public var teamScoreboard: [RoomTeamScore]?
     /// The quiz that ended last, answer included.
     public var lastQuiz: RoomQuizSummary?
     public var podium: RoomPodium?

@@ -247,6 +247,20 @@ public final class RoomConnection: Sendable {
                 try await live.command { state, instant throws(RoomError) in
                     try state.room.passHost(by: player, to: RoomPlayerID(target), at: instant)
                 }
+            case let .setTeams(count, scoringName):
+                guard let scoring = RoomTeams.Scoring(rawValue: scoringName ?? "mean") else {
+                    reply(.error(.init(code: "bad_message", message: "teams: scoring is mean or best")))
+                    return
+                }
+                try await live.command { state, instant throws(RoomError) in
+                    try state.room.setTeams(by: player, count: count, scoring: scoring, at: instant)
+                }
+            case .pickTeam(let team):
+                try await live.command { state, instant throws(RoomError) in try state.room.pickTeam(player, team: team, at: instant) }
+            case let .assignTeam(target, team):
+                try await live.command { state, instant throws(RoomError) in
+                    try state.room.assignTeam(by: player, RoomPlayerID(target), team: team, at: instant)
+                }
             case .leave:
                 try await live.command { state, instant throws(RoomError) in
                     state.connections[player] = nil

@@ -66,6 +66,12 @@ public enum RoomWire {
         case screen(ScreenCredential)
         /// Host only: a one-time pass for a big screen (`screenPass` answers it).
         case screenPass
+        /// Host only, in the lobby: teams on (`count` 2 to 6, `scoring` `mean` or `best`) or off (`count` 0).
+        case setTeams(count: Int, scoring: String?)
+        /// In the lobby: the player's team.
+        case pickTeam(team: Int)
+        /// Host only, in the lobby: puts `player` in `team`.
+        case assignTeam(player: Int, team: Int)
         /// For the clock offset: the server answers `pong` with the same `clientTime` and its own time.
         case ping(clientTime: Double)
         /// The answer to the server's heartbeat `ping`, echoing its `serverTime`: how the server measures latency.
@@ -85,6 +91,9 @@ public enum RoomWire {
             case .leave: "leave"
             case .screen: "screen"
             case .screenPass: "screenPass"
+            case .setTeams: "teams"
+            case .pickTeam: "team"
+            case .assignTeam: "assignTeam"
             case .ping: "ping"
             case .pong: "pong"
             }
@@ -134,11 +143,29 @@ public enum RoomWire {
         public var name: String
         public var connected: Bool
         public var watching: Bool
+        /// With teams: their team, once picked or given.
+        public var team: Int?
+    }
+
+    public struct Teams: Codable, Sendable, Equatable {
+        public var count: Int
+        /// `mean` or `best`: a team's points for a quiz from its players'.
+        public var scoring: String
     }
 
     public struct Lobby: Codable, Sendable, Equatable {
         public var players: [LobbyPlayer]
         public var host: Int?
+        /// Absent when the room plays without teams.
+        public var teams: Teams?
+    }
+
+    /// One team's line of the teams' board: its players best first.
+    public struct TeamScore: Codable, Sendable, Equatable {
+        public var rank: Int
+        public var team: Int
+        public var score: Int
+        public var players: [Int]
     }
 
     public struct PlayerRef: Codable, Sendable, Equatable {
@@ -212,6 +239,8 @@ public enum RoomWire {
         public var ending: String
         public var solvers: [Solver]
         public var scoreboard: [Score]
+        /// With teams.
+        public var teamScoreboard: [TeamScore]?
         public var nextQuizInMs: Int?
         public var serverTime: Int
         /// The whole poster, now that the quiz has ended.
@@ -229,6 +258,8 @@ public enum RoomWire {
 
     public struct Podium: Codable, Sendable, Equatable {
         public var places: [Place]
+        /// With teams: the teams in their final order.
+        public var teams: [TeamScore]?
     }
 
     public struct Expired: Codable, Sendable, Equatable {
@@ -267,6 +298,7 @@ public enum RoomWire {
         /// A big screen's, while a quiz runs.
         public var progress: Progress?
         public var scoreboard: [Score]
+        public var teamScoreboard: [TeamScore]?
         public var lastQuiz: QuizEnded?
         public var podium: Podium?
         public var serverTime: Int
@@ -422,6 +454,9 @@ public enum RoomWire {
             if let token = envelope.token { return .screen(.token(token)) }
             throw WireError("screen: one of playerToken, pass or token is missing")
         case "screenPass": return .screenPass
+        case "teams": return .setTeams(count: try need(envelope.count, "count"), scoring: envelope.scoring)
+        case "team": return .pickTeam(team: try need(envelope.team, "team"))
+        case "assignTeam": return .assignTeam(player: try need(envelope.player, "player"), team: try need(envelope.team, "team"))
         case "ping": return .ping(clientTime: try need(envelope.clientTime, "clientTime"))
         case "pong": return .pong(serverTime: try need(envelope.serverTime, "serverTime"))
         default: throw WireError("type: \"\(envelope.type)\" is not a message type")
@@ -443,6 +478,13 @@ public enum RoomWire {
         case .screen(.playerToken(let token)): envelope.playerToken = token
         case .screen(.pass(let pass)): envelope.pass = pass
         case .screen(.token(let token)): envelope.token = token
+        case let .setTeams(count, scoring):
+            envelope.count = count
+            envelope.scoring = scoring
+        case .pickTeam(let team): envelope.team = team
+        case let .assignTeam(player, team):
+            envelope.player = player
+            envelope.team = team
         case .start, .leave, .screenPass: break
         case .ping(let clientTime): envelope.clientTime = clientTime
         case .pong(let serverTime): envelope.serverTime = serverTime
@@ -500,6 +542,9 @@ public enum RoomWire {
         var text: String?
         var player: Int?
         var pass: String?
+        var count: Int?
+        var scoring: String?
+        var team: Int?
         var clientTime: Double?
         var serverTime: Int?
 
@@ -589,9 +634,13 @@ extension RoomWire {
     static func lobby(_ lobby: RoomLobby) -> Lobby {
         Lobby(
             players: lobby.players.map {
-                LobbyPlayer(player: $0.player.value, name: $0.name, connected: $0.connected, watching: $0.watching)
+                LobbyPlayer(player: $0.player.value, name: $0.name, connected: $0.connected, watching: $0.watching, team: $0.team)
             },
-            host: lobby.host?.value)
+            host: lobby.host?.value, teams: lobby.teams.map { Teams(count: $0.count, scoring: $0.scoring.rawValue) })
+    }
+
+    static func teamBoard(_ board: [RoomTeamScore]?) -> [TeamScore]? {
+        board?.map { TeamScore(rank: $0.rank, team: $0.team, score: $0.score, players: $0.players.map(\.value)) }
     }
 
     static func clock(_ clock: RoomQuizClock, code: RoomCode) -> QuizClock {
@@ -616,7 +665,8 @@ extension RoomWire {
             solvers: summary.solvers.map {
                 Solver(player: $0.player.value, name: $0.name, points: $0.points, stage: $0.stage, seconds: $0.seconds)
             },
-            scoreboard: scoreboard(summary.scoreboard), nextQuizInMs: summary.nextQuizInMs,
+            scoreboard: scoreboard(summary.scoreboard), teamScoreboard: teamBoard(summary.teamScoreboard),
+            nextQuizInMs: summary.nextQuizInMs,
             serverTime: milliseconds(summary.serverTime), posterURL: posterURL(code: code, quiz: summary.quiz, stage: nil))
     }
 
@@ -625,9 +675,11 @@ extension RoomWire {
     }
 
     static func podium(_ podium: RoomPodium) -> Podium {
-        Podium(places: podium.places.map {
-            Place(rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, left: $0.left, shareLine: $0.shareLine)
-        })
+        Podium(
+            places: podium.places.map {
+                Place(rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, left: $0.left, shareLine: $0.shareLine)
+            },
+            teams: teamBoard(podium.teams))
     }
 
     static func judgement(_ judgement: RoomGuessJudgement, quiz: Int) -> GuessJudged {
@@ -644,7 +696,7 @@ extension RoomWire {
         let code = snapshot.code
         var wire = Snapshot(
             code: code.value, you: snapshot.you?.value, quizCount: snapshot.quizCount, lobby: lobby(snapshot.lobby),
-            phase: "lobby", scoreboard: scoreboard(snapshot.scoreboard),
+            phase: "lobby", scoreboard: scoreboard(snapshot.scoreboard), teamScoreboard: teamBoard(snapshot.teamScoreboard),
             lastQuiz: snapshot.lastQuiz.map { quizEnded($0, code: code) }, podium: snapshot.podium.map(podium),
             serverTime: milliseconds(snapshot.serverTime))
         switch snapshot.phase {
@@ -733,6 +785,10 @@ extension RoomWire {
                 message: "pass: not this room's screen pass, or used or out of date: the host's page shows a new one")
         case .wrongScreenToken:
             Failure(code: "wrong_screen_token", message: "token: not a screen of this room (a newer screen took its place)")
+        case .noSuchTeam: Failure(code: "no_such_team", message: "team: not one of this room's teams (the host turns teams on)")
+        case .invalidTeamCount:
+            Failure(code: "invalid_team_count", message: "count: 0 (no teams) or 2 to \(RoomTeams.maxCount) teams")
+        case .teamsOnlyInTheLobby: Failure(code: "teams_only_in_the_lobby", message: "teams are set and picked in the lobby")
         }
     }
 }
