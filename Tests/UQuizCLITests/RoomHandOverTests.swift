@@ -16,6 +16,8 @@ final class RoomPlayer {
     private(set) var connection: any RoomSocketConnection
     private(set) var messages: [RoomWire.ServerMessage] = []
     private(set) var seat: RoomWire.Welcome?
+    /// A big screen's token, once it is in: it comes back with it instead of a seat's.
+    private(set) var screenToken: String?
     /// The close codes of the sockets that ended, in order (`nil`: broken with no close).
     private(set) var closes: [UInt16?] = []
     /// The instances to reconnect to, in order of preference (a load balancer's view of who answers).
@@ -42,11 +44,11 @@ final class RoomPlayer {
 
     /// Reads what arrived; a socket that ended is replaced, a moment later, by a new one that resumes the seat.
     func pump() {
-        if let at = reconnectAt, Date() >= at, let seat {
+        if let at = reconnectAt, Date() >= at, seat != nil || screenToken != nil {
             reconnectAt = nil
             let instance = instances[(closes.count - 1) % instances.count]
             connection = WebSocketRoomConnector().connect(url: Self.url(instance, code))
-            send(.resume(token: seat.resumeToken))
+            if let screenToken { send(.screen(.token(screenToken))) } else if let seat { send(.resume(token: seat.resumeToken)) }
         }
         for event in connection.take() {
             switch event {
@@ -55,15 +57,16 @@ final class RoomPlayer {
                 messages.append(message)
                 switch message {
                 case .welcome(let welcome): seat = welcome
+                case .screenWelcome(let welcome): screenToken = welcome.screenToken
                 case .ping(let ping): send(.pong(serverTime: ping.serverTime))
-                case .quizLoading(let loading): send(.loaded(quiz: loading.quiz))
+                case .quizLoading(let loading) where screenToken == nil: send(.loaded(quiz: loading.quiz))
                 case .snapshot(let snapshot):
                     if let loading = snapshot.loading, snapshot.standing == "playing" { send(.loaded(quiz: loading.quiz)) }
                 default: break
                 }
             case .closed(let code):
                 closes.append(code)
-                guard seat != nil, code != RoomWire.CloseReason.left.code else { return }
+                guard seat != nil || screenToken != nil, code != RoomWire.CloseReason.left.code else { return }
                 reconnectAt = Date().addingTimeInterval(0.2)
                 return
             }
@@ -218,11 +221,23 @@ struct RoomHandOverTests {
         var a: ServeCommandTests.RunningServer? = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
         let b = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
 
-        // SIGTERM: A hands the room over with quiz 2 running; its players come back through B, quiz 2 goes on.
+        // SIGTERM: A hands the room over with quiz 2 running; its players and its big screen come back through B, quiz 2
+        // goes on.
         do {
             let (code, players) = try await roomInQuiz2(holder: a!, other: b)
+            let screen = RoomPlayer("Screen", code: code, instance: a!.baseURL)
+            let passAsked = players[0].messages.count
+            players[0].send(.screenPass)
+            let (pass, _) = try await players[0].waitFor("a screen pass", after: passAsked) {
+                if case .screenPass(let pass) = $0 { pass.pass } else { nil }
+            }
+            screen.send(.screen(.pass(pass)))
+            try await screen.waitFor("the screen's snapshot") { if case .snapshot(let s) = $0, s.you == nil { s } else { nil } }
+            screen.table = players
+            for player in players { player.table = players + [screen] }
+            let screenMark = screen.messages.count
             let marks = players.map(\.messages.count)
-            for player in players { player.instances = [b.baseURL] }
+            for player in players + [screen] { player.instances = [b.baseURL] }
             let stopped = Date()
             #expect(try await stop(a!, with: SIGTERM) == 0, "A stops cleanly")
             a = nil
@@ -230,7 +245,16 @@ struct RoomHandOverTests {
                 if case .snapshot(let snapshot) = message, snapshot.phase == "playing" { true } else { nil }
             }
             print("room \(code): the host back in quiz 2 on B \(String(format: "%.1f", Date().timeIntervalSince(stopped))) s after SIGTERM to its holder")
+            let (_, screenBack) = try await screen.waitFor("the screen back in quiz 2 on B", after: screenMark) { message -> Bool? in
+                if case .snapshot(let snapshot) = message, snapshot.you == nil, snapshot.phase == "playing" { true } else { nil }
+            }
             let scores = try await finish(players, from: marks)
+            let (screenPodium, _) = try await screen.waitFor("the podium on the screen", after: screenBack) {
+                if case .podium(let podium) = $0 { podium } else { nil }
+            }
+            #expect(Dictionary(uniqueKeysWithValues: screenPodium.places.map { ($0.name, $0.score) }) == scores)
+            #expect(screen.closes.first == RoomWire.CloseReason.moved.code, "the screen was told the room moves")
+            #expect(screen.seat == nil, "a screen holds no seat")
             #expect(try cluster.value("SELECT instance FROM room_directory WHERE code = '\(code)'") == b.baseURL,
                     "B carries the room on")
             #expect(scores["Bo"] ?? 0 > 0 && scores["Cy"] ?? 0 > 0 && scores["Ann"] == 0,

@@ -162,6 +162,19 @@ def assert_poster_bottom_seen(test, page, what):
     }"""), "seen", what)
 
 
+def read_qr(locator):
+    """The text of the QR code `locator` shows, read from a screenshot of it by zbarimg (Debian's zbar-tools), as a
+    phone's camera would."""
+    folder = Path(tempfile.mkdtemp(prefix="uquiz-qr-"))
+    try:
+        picture = folder / "qr.png"
+        locator.screenshot(path=str(picture))
+        result = subprocess.run(["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
+        return result.stdout.strip()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 class FakeTMDB:
     """The repository's `fake-tmdb` on a free loopback port, serving `movies` (TMDB's JSON shape, snake case) with one
     bundled poster's JPEG standing in for all their images; `environment` points a `uquiz serve` at it."""

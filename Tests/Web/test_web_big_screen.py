@@ -7,15 +7,11 @@ a stage every 2 s. Nothing sleeps; every wait is for a condition, with a timeout
 """
 
 import re
-import shutil
-import subprocess
-import tempfile
 import unittest
-from pathlib import Path
 
 from playwright.sync_api import expect
 
-from harness import ANSWER, AREAS, PHONE, REPOSITORY, WRONG_GUESS, Session, assert_seen
+from harness import ANSWER, AREAS, PHONE, REPOSITORY, WRONG_GUESS, Session, assert_seen, read_qr
 
 TV = {"width": 1920, "height": 1080}
 SMALL_TV = {"width": 1280, "height": 720}
@@ -38,18 +34,6 @@ def setUpModule():
 def tearDownModule():
     if session:
         session.close()
-
-
-def read_qr(locator):
-    """The text of the QR code `locator` shows, read from a screenshot of it by zbarimg."""
-    folder = Path(tempfile.mkdtemp(prefix="uquiz-qr-"))
-    try:
-        picture = folder / "qr.png"
-        locator.screenshot(path=str(picture))
-        result = subprocess.run(["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
-        return result.stdout.strip()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def text_in_view(page):

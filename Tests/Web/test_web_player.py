@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from harness import (
     ANSWER, AREAS, ARTIFACTS, COLUMNS, DESKTOP, PHONE, REPOSITORY, ROWS, SCREENSHOTS, STAGE_MS, UQUIZ, WRONG_GUESS,
-    Session, assert_poster_bottom_seen, assert_seen, sandbox_environment)
+    Session, assert_poster_bottom_seen, assert_seen, read_qr, sandbox_environment)
 
 session = None
 server = None
@@ -621,9 +621,16 @@ class WebPlayerTests(unittest.TestCase):
         self.assertNotIn("uquiz login", phone.locator("#link-code").text_content(), "a web user is not sent to the terminal")
         code = shown.text_content()
 
+        # The other device scans the code's QR code: the page opens there with the code filled in.
+        qr = phone.locator("#link-code-qr")
+        qr.scroll_into_view_if_needed()
+        assert_seen(self, qr, "the link code's QR code")
+        link = read_qr(qr)
+        self.assertEqual(link, f"{server.base_url}/me?link={code}")
         desktop = self.new_page(DESKTOP)
-        desktop.goto("/me")
-        desktop.get_by_label("A code from your other device").fill(code.lower())
+        desktop.goto(link)
+        expect(desktop.get_by_label("A code from your other device")).to_have_value(code)
+        self.assertTrue(desktop.url.endswith("/me"), "the code is gone from the address")
         desktop.get_by_role("button", name="Become that player here").click()
         status = desktop.locator("#link-status")
         expect(status).to_have_text("This browser now plays as \u201cLinker\u201d.")

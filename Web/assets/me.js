@@ -34,6 +34,7 @@ addTexts({
     'count.wins': '{n} wins', 'count.wins.one': '1 win',
     'me.devices': 'Other devices',
     'me.showCode': 'Use this player on another device',
+    'me.codeQR': 'QR code: scan it with your other device to fill the code in there',
     'me.codeShown': 'Type this code on your other device’s “You” page. It works once, for 10 minutes.',
     'me.enterCode': 'A code from your other device',
     'me.useCode': 'Become that player here',
@@ -76,6 +77,7 @@ addTexts({
     'count.wins': '{n}번 우승', 'count.wins.one': '1번 우승',
     'me.devices': '다른 기기',
     'me.showCode': '다른 기기에서 이 플레이어로 하기',
+    'me.codeQR': 'QR 코드: 다른 기기로 스캔하면 그 기기에 코드가 입력됩니다',
     'me.codeShown': '다른 기기의 “내 기록” 페이지에 이 코드를 입력하세요. 10분 동안 한 번 쓸 수 있습니다.',
     'me.enterCode': '다른 기기에서 받은 코드',
     'me.useCode': '여기서 그 플레이어로 하기',
@@ -267,9 +269,14 @@ function devices(onLinked) {
       const made = await playerApi('POST', '/v1/players/me/link-codes');
       const code = element('output', { id: 'link-code-value', class: 'link-code', text: made.code });
       const copied = element('p', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
+      // The other device may scan it instead: the QR code opens this page there with the code filled in.
+      const qr = element('img', {
+        id: 'link-code-qr', class: 'link-qr', src: `/v1/qr.svg?path=${encodeURIComponent(`/me?link=${made.code}`)}`,
+        'data-i18n-attr': 'alt', i18n: ['me.codeQR'],
+      });
       shown.replaceChildren(
         element('div', { class: 'share' }, [code, copyButton({ id: 'copy-link-code', label: 'end.copy' }, code, copied)]),
-        element('p', { i18n: ['me.codeShown'] }), copied);
+        element('p', { i18n: ['me.codeShown'] }), qr, copied);
     } catch (error) {
       shown.replaceChildren(element('p', { i18n: ['error.generic', { message: error.message }] }));
     }
@@ -296,5 +303,13 @@ function devices(onLinked) {
       setText(status, error instanceof ApiError && error.status === 404 ? 'me.badCode' : 'error.generic', { message: error.message });
     }
   });
+  // Opened from another device's QR code: the code is filled in, for this person to use (it replaces this browser's
+  // player, so it is not used without their press), and gone from the address.
+  const linked = new URLSearchParams(location.search).get('link');
+  if (linked) {
+    input.value = linked.slice(0, 9);
+    history.replaceState(null, '', '/me');
+    requestAnimationFrame(() => { form.scrollIntoView({ block: 'center' }); input.focus({ preventScroll: true }); });
+  }
   return element('section', { id: 'devices' }, [element('h2', { i18n: ['me.devices'] }), show, shown, form]);
 }
