@@ -96,6 +96,11 @@ class HowToPlayTests(unittest.TestCase):
                 page.on("request", lambda request: request.url.endswith("/howto.js") and howto_loads.append(request.url))
                 page.goto(f"/p/{session.share_code}")
                 expect(page.locator("#package-title")).to_have_text(session.package_title)
+                # How long it takes, before Start: one quiz, 3 s of pause and 20 s at most.
+                length = page.locator("#package-length")
+                expect(length).to_have_text(
+                    "A play takes at most 1 min: each quiz lasts 20 s at most, after a 3 s pause.")
+                assert_seen(self, length, f"how long a play takes, on a {name}")
                 self.assertEqual(howto_loads, [], "the package's page does not load howto.js")
                 page.get_by_role("button", name="Start").click()
 

@@ -9,6 +9,10 @@ import { codePattern, encode, optionalPlayerApi, playerApi, publicApi, roomCodeP
 import { counted, currentLanguage, relabel, setText, switchLanguage } from './i18n.js';
 import { element } from './ui.js';
 
+/// The longest a quiz of a play takes: LevelRules.standard's time limit (20 s at every level) after the server's 3 s
+/// pause before it (ServerPlays' interlude), as "How to play" says.
+const quizSeconds = 23;
+
 /// The play's module, asked for as soon as a page may start a play, so that Start does not wait for it.
 const playModule = () => import('./play.js');
 
@@ -190,6 +194,7 @@ async function showPackage(code) {
   main.replaceChildren(element('section', { id: 'intro', class: 'intro' }, [
     element('h1', { id: 'package-title', text: metadata.title }),
     packageMeta(metadata),
+    element('p', { class: 'note', id: 'package-length', i18n: ['package.length', { minutes: Math.ceil((metadata.quizCount * quizSeconds) / 60) }] }),
     element('p', { class: 'note', i18n: ['play.noPause'] }),
     element('div', { class: 'actions' }, [start, withFriendsButton(code)]),
     element('p', { class: 'note', id: 'playing-as' }, [
