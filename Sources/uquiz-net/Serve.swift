@@ -120,6 +120,7 @@ extension ServeCommand {
             reporterPlays: reporterMinPlays, protectedPlays: protectAfterPlays)
         configuration.rooms.maxRooms = maxRooms
         configuration.rooms.maxHostedRooms = maxHostedRooms
+        configuration.rooms.seats = roomSeats
         configuration.drafts.maxDrafts = maxDrafts
         configuration.rooms.lease = .seconds(roomLease)
         configuration.rooms.leaseRenewal = .seconds(roomLease) / 3

@@ -289,7 +289,7 @@ class BigScreen {
   showPlayers(lobby) {
     const { players, teams } = lobby;
     this.players = players;
-    setText(this.playerCount, 'screen.players', { count: players.length });
+    setText(this.playerCount, 'screen.players', { count: lobby.playerCount ?? players.length });
     const chip = (entry) => {
       const item = element('li', { class: entry.connected ? 'screen-player' : 'screen-player away', text: entry.name });
       // Only a newcomer pops in: the list is drawn anew at every change.

@@ -20,6 +20,7 @@ addTexts({
     'room.name': 'Your name',
     'room.join': 'Join',
     'room.players': 'Players',
+    'room.playerCount': 'Players ({count})',
     'room.invite': 'Friends join with this link, or with the code {code} on the home page:',
     'room.copyLink': 'Copy link',
     'room.shareLink': 'Share',
@@ -82,6 +83,7 @@ addTexts({
     'room.name': '이름',
     'room.join': '참가',
     'room.players': '참가자',
+    'room.playerCount': '참가자 ({count}명)',
     'room.invite': '친구는 이 링크로, 또는 첫 화면에서 코드 {code}로 참가합니다:',
     'room.copyLink': '링크 복사',
     'room.shareLink': '공유',
@@ -200,10 +202,11 @@ export class RoomScreen {
     this.players = element('ul', { id: 'lobby-players', class: 'players' });
     this.startButton = element('button', { type: 'button', id: 'start-room', class: 'primary', hidden: '', i18n: ['room.start'] });
     this.lobbyNote = element('p', { id: 'lobby-note', class: 'note' });
+    this.playersHeading = element('h2', { id: 'lobby-heading', i18n: ['room.players'] });
     this.screenTools = this.hostScreenTools(code);
     this.pads = [];
     this.lobbySection = element('section', { id: 'lobby', class: 'lobby', hidden: '' }, [
-      element('h2', { i18n: ['room.players'] }), this.players, this.teamControls(), this.startButton, this.lobbyNote,
+      this.playersHeading, this.players, this.teamControls(), this.startButton, this.lobbyNote,
       ...this.invite(code), this.screenTools, this.padButton('room.pad'),
     ]);
 
@@ -527,7 +530,10 @@ export class RoomScreen {
   }
 
   showLobby(lobby) {
-    this.lobby = { players: lobby.players, host: lobby.host ?? null, teams: lobby.teams ?? null };
+    this.lobby = { players: lobby.players, host: lobby.host ?? null, teams: lobby.teams ?? null, playerCount: lobby.playerCount };
+    // A large room names its latest players only, and says how many are in.
+    if (lobby.playerCount) setText(this.playersHeading, 'room.playerCount', { count: lobby.playerCount });
+    else setText(this.playersHeading, 'room.players');
     const hosting = this.me !== null && this.lobby.host === this.me;
     this.players.replaceChildren(...this.lobby.players.map((entry) => {
       const tags = [];

@@ -9,6 +9,8 @@ public enum RoomSetupError: Error, Equatable, Sendable {
     case timeLimitNotPositive
     /// A loading timeout, interlude, seat hold or lifetime below zero.
     case negativeTiming
+    /// Seats not from 1 to `RoomRules.largestRoom`.
+    case invalidSeats
 }
 
 /// What `join` gives the new player.
@@ -129,6 +131,7 @@ public struct Room: Sendable {
             rules.loadingTimeout, rules.interlude, rules.seatHold, rules.idleLifetime, rules.endedLifetime, rules.unjoinedLifetime,
         ]
         guard waits.allSatisfy({ $0 >= .zero }) else { throw .negativeTiming }
+        guard (1...RoomRules.largestRoom).contains(rules.seats) else { throw .invalidSeats }
         do {
             _ = try RevealSchedule(
                 start: openedAt, stageCount: 1, stageDuration: rules.stageDuration, timeLimit: rules.timeLimit)
@@ -202,7 +205,7 @@ public struct Room: Sendable {
             guard !trimmed.isEmpty, trimmed.count <= RoomRules.maxNameLength, ReadableName.firstHidden(in: trimmed) == nil
             else { throw .invalidName }
             let seated = room.seats.filter(\.isSeated)
-            guard seated.count < RoomRules.maxPlayers else { throw .roomFull(limit: RoomRules.maxPlayers) }
+            guard seated.count < room.rules.seats else { throw .roomFull(limit: room.rules.seats) }
             // Names that look alike are one name: "Ada" and "Аda" (a Cyrillic А) cannot both sit in a room.
             let skeleton = ReadableName.skeleton(trimmed)
             guard !seated.contains(where: { ReadableName.skeleton($0.name) == skeleton }) else { throw .nameTaken }

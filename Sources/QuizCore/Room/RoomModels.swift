@@ -72,8 +72,12 @@ public struct RoomQuiz: Sendable {
 
 /// The timings of a room. Fixed limits that are safety bounds rather than game settings are static constants.
 public struct RoomRules: Sendable, Equatable, Codable {
-    /// The most players seated in a room at once (connected or holding a seat); one more join is refused.
+    /// The seats of a room unless the server gives it more (`seatLimit`): the most players seated at once (connected
+    /// or holding a seat); one more join is refused. Up to this many, everyone is told about everyone.
     public static let maxPlayers = 50
+    /// The most seats a room may be given: a room for an event, whose players are told counts and the first of each
+    /// board rather than everyone's names (`isLarge`).
+    public static let largestRoom = 2_000
     /// Big screens open on a room at once; a newer one takes the place of the oldest.
     public static let maxScreens = 4
     /// How long the host's screen pass may be used, once.
@@ -89,6 +93,8 @@ public struct RoomRules: Sendable, Equatable, Codable {
     /// The longest guess judged; longer text is refused unread (no title is anywhere near this long).
     public static let maxGuessLength = 200
 
+    /// The room's seats, when the server sets them (`nil`, as in checkpoints from before the setting: `maxPlayers`).
+    public var seatLimit: Int?
     /// How long each stage lasts and the quiz's time limit: the package level's, as in solo play.
     public var stageDuration: Duration
     public var timeLimit: Duration
@@ -120,6 +126,13 @@ public struct RoomRules: Sendable, Equatable, Codable {
         self.idleLifetime = idleLifetime
         self.endedLifetime = endedLifetime
     }
+
+    /// The most players seated at once.
+    public var seats: Int { seatLimit ?? Self.maxPlayers }
+
+    /// A room of more than `maxPlayers` seats: its players' messages carry counts and the first lines of each board
+    /// (and their own), not everyone's names, so what a join or a quiz's end sends grows with the room, not its square.
+    public var isLarge: Bool { seats > Self.maxPlayers }
 
     /// The rules of a package of `level`: its stage duration and the time limit, as solo play uses them.
     public init(levels: LevelRules, level: Level) {

@@ -359,9 +359,13 @@ public final class RoomConnection: Sendable {
                 live.addScreen(self, in: &state)
                 self.state.withLock { $0.isScreen = true }
                 reply(.screenWelcome(.init(code: live.code.value, screenToken: token.value)))
-                reply(.snapshot(RoomWire.snapshot(snapshot)))
+                let wire = RoomWire.ServerMessage.snapshot(RoomWire.snapshot(snapshot))
+                reply(state.room.rules.isLarge ? RoomWire.forLargeRoom(wire, player: nil) : wire)
                 return []
             }
+            // The screen's token in the checkpoint at once: the screen follows the room to another instance even if
+            // this one dies before the room's next change.
+            await live.saveCheckpoint()
             firstPing()
         } catch .notHost {
             reply(.error(.init(code: "not_host", message: "playerToken: a big screen opens with the host's token, or the pass the host's page shows")))

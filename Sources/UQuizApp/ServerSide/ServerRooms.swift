@@ -21,14 +21,18 @@ public struct RoomLimits: Sendable {
     public var lease: Duration
     /// How often a holder renews its leases and looks for rooms whose lease ended.
     public var leaseRenewal: Duration
+    /// The seats of each room this instance opens (`RoomRules.seatLimit`, up to `RoomRules.largestRoom`).
+    public var seats: Int
     /// The rules drawn from the package's level, as the room plays them; tests shorten the waits with it.
     public var adjustRules: @Sendable (RoomRules) -> RoomRules
 
     public init(
+        seats: Int = RoomRules.maxPlayers,
         maxHostedRooms: Int = 3, maxRooms: Int = 1_000, helloTimeout: Duration = .seconds(5),
         maxQueuedMessages: Int = 256, lease: Duration = .seconds(3), leaseRenewal: Duration = .seconds(1),
         adjustRules: @escaping @Sendable (RoomRules) -> RoomRules = { $0 }
     ) {
+        self.seats = seats
         self.lease = lease
         self.leaseRenewal = leaseRenewal
         self.maxHostedRooms = maxHostedRooms
@@ -94,7 +98,9 @@ public final class ServerRooms: Sendable {
         let published = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
         let prepared = try await prepared(packageId: published.id)
         guard !prepared.quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
-        let rules = limits.adjustRules(RoomRules(levels: levels, level: prepared.package.level))
+        var levelRules = RoomRules(levels: levels, level: prepared.package.level)
+        levelRules.seatLimit = limits.seats
+        let rules = limits.adjustRules(levelRules)
         let instant = now()
         let claimed = try await claimCode(host: host)
         let live: LiveRoom
@@ -457,7 +463,14 @@ final class LiveRoom: Sendable {
         var gone = false
         /// Set by `ServerRooms.handOver`: the last checkpoint is the room as it is.
         var handedOver = false
+        /// A large room's lobby changed and everyone has not been told yet (`lobbyInterval`).
+        var lobbyPending = false
+        var lobbySentAt: Duration?
     }
+
+    /// How often a large room tells its lobby: a thousand joins in a minute are then a few dozen lobby messages, each
+    /// to everyone, instead of a thousand.
+    static let lobbyInterval = Duration.seconds(1)
 
     let code: RoomCode
     let packageId: Int64
@@ -569,6 +582,7 @@ extension LiveRoom {
     /// Hands each message to its recipients' connections, in order; notes what the poster route may show, closes a
     /// kicked player's connection, and collects a finished room's results.
     func deliver(_ messages: [RoomMessage], in state: inout State, aftermath: inout Aftermath) {
+        let large = state.room.rules.isLarge
         for message in messages {
             let wire = RoomWire.message(message.event, code: code)
             switch message.event {
@@ -589,6 +603,7 @@ extension LiveRoom {
                 aftermath.changed = true
             default: break
             }
+            if large, deliverToLargeRoom(message, wire, in: &state) { continue }
             let text = RoomWire.encode(wire)
             switch message.to {
             case .everyone:
@@ -604,12 +619,14 @@ extension LiveRoom {
             }
         }
         if aftermath.expired { state.closeAll(.roomGone) }
+        if large, !aftermath.expired { tellLobbyIfDue(in: &state) }
     }
 
     /// Sets the room's one timer for its next deadline (when timers run): a task that sleeps until then and ticks.
     func rearm(_ state: inout State) {
         guard rooms.runsTimers else { return }
-        let deadline = state.room.nextDeadline
+        let lobbyDue = state.lobbyPending ? state.lobbySentAt.map { $0 + Self.lobbyInterval } : nil
+        let deadline = [state.room.nextDeadline, lobbyDue].compactMap { $0 }.min()
         guard deadline != state.timerDeadline else { return }
         state.timer?.cancel()
         state.timerDeadline = deadline

@@ -154,7 +154,10 @@ public enum RoomWire {
     }
 
     public struct Lobby: Codable, Sendable, Equatable {
+        /// Everyone seated; in a large room the latest to join (and the host) only.
         public var players: [LobbyPlayer]
+        /// In a large room: how many are seated.
+        public var playerCount: Int?
         public var host: Int?
         /// Absent when the room plays without teams.
         public var teams: Teams?

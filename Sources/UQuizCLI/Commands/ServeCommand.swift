@@ -174,6 +174,13 @@ package struct ServeCommand: AsyncParsableCommand {
     package var maxRooms = 1_000
     @Option(help: "Live rooms one player may host at once (1 to 100).")
     package var maxHostedRooms = 3
+    @Option(help: ArgumentHelp(
+        "Seats of each live room this instance opens (2 to 2000).",
+        discussion: """
+            Over 50 a room is a large one, for an event: its phones are told how many are in and the first ten of each \
+            board with their own place, rather than everyone's names and scores (a big screen shows the room).
+            """))
+    package var roomSeats = 50
     @Option(help: "Bytes of uploaded posters one player may hold, in MiB (1 to 10240).")
     package var uploadQuotaMib = 20
     @Option(help: ArgumentHelp(
@@ -230,6 +237,7 @@ package struct ServeCommand: AsyncParsableCommand {
         _ = try parsedLimits
         guard (1...100_000).contains(maxRooms) else { throw ValidationError("--max-rooms must be from 1 to 100000") }
         guard (1...100).contains(maxHostedRooms) else { throw ValidationError("--max-hosted-rooms must be from 1 to 100") }
+        guard (2...2_000).contains(roomSeats) else { throw ValidationError("--room-seats must be from 2 to 2000") }
         guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
         guard (1...60).contains(roomLease) else { throw ValidationError("--room-lease must be from 1 to 60 seconds") }
         guard (1...1000).contains(maxDrafts) else { throw ValidationError("--max-drafts must be from 1 to 1000") }
