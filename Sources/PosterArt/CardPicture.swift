@@ -7,29 +7,8 @@ public enum CardPicture {
     /// Tiles in one row at most: a 25-quiz package is three rows, as its share line reads in three glances.
     public static let tilesPerRow = 10
 
-    public struct Colour: Sendable, Equatable {
-        public var red: UInt8
-        public var green: UInt8
-        public var blue: UInt8
-
-        public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
-            self.red = red
-            self.green = green
-            self.blue = blue
-        }
-
-        /// The colour `fraction` (0...1) of the way from this one to `other`.
-        public func mixed(with other: Colour, _ fraction: Double) -> Colour {
-            let f = min(max(fraction, 0), 1)
-            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * f).rounded()) }
-            return Colour(mix(red, other.red), mix(green, other.green), mix(blue, other.blue))
-        }
-
-        public static let ground = Colour(18, 21, 27)
-        public static let track = Colour(44, 49, 59)
-        public static let gold = Colour(245, 197, 66)
-        public static let black = Colour(0, 0, 0)
-    }
+    /// A card's colours are the grid's (`CellRaster.Colour`), with the card's own few named below.
+    public typealias Colour = CellRaster.Colour
 
     /// One quiz's tile: filled with `fill`, or only framed in it (`hollow`) around the ground colour.
     public struct Tile: Sendable, Equatable {
@@ -184,4 +163,21 @@ struct Canvas {
             }
         }
     }
+}
+
+extension CellRaster.Colour {
+    public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) { self.init(red: red, green: green, blue: blue) }
+
+    /// The colour `fraction` (0...1) of the way from this one to `other`.
+    public func mixed(with other: Self, _ fraction: Double) -> Self {
+        let f = min(max(fraction, 0), 1)
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * f).rounded()) }
+        return Self(mix(red, other.red), mix(green, other.green), mix(blue, other.blue))
+    }
+
+    /// The share card's ground, its bars' track, the UQuiz gold, and black.
+    public static let ground = Self(18, 21, 27)
+    public static let track = Self(44, 49, 59)
+    public static let gold = Self(245, 197, 66)
+    public static let black = Self(0, 0, 0)
 }

@@ -229,12 +229,12 @@ struct PickerFrame: Equatable {
                     let inMargin = row < geometry.margin || row >= geometry.rows - geometry.margin
                         || column < geometry.margin || column >= geometry.columns - geometry.margin
                     colour = scale(colour, inMargin ? 0.15 : 0.35)
-                    if row % 10 == 0 || column % 10 == 0 { colour = blend(colour, grey(128), 0.35) }
+                    if row % 10 == 0 || column % 10 == 0 { colour = colour.mixed(with: grey(128), 0.35) }
                 }
                 if cell == state.cursor {
                     colour = cursorColour
                 } else if cursorBlock.contains(cell) {
-                    colour = blend(colour, cursorColour, 0.45)
+                    colour = colour.mixed(with: cursorColour, 0.45)
                 }
                 cells.append(colour)
             }
@@ -264,13 +264,7 @@ struct PickerFrame: Equatable {
     static func grey(_ level: UInt8) -> CellRaster.Colour { .init(red: level, green: level, blue: level) }
 
     static func scale(_ colour: CellRaster.Colour, _ factor: Double) -> CellRaster.Colour {
-        blend(.init(red: 0, green: 0, blue: 0), colour, factor)
-    }
-
-    /// `amount` of `b` over `a`.
-    static func blend(_ a: CellRaster.Colour, _ b: CellRaster.Colour, _ amount: Double) -> CellRaster.Colour {
-        func mix(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8((Double(x) * (1 - amount) + Double(y) * amount).rounded()) }
-        return .init(red: mix(a.red, b.red), green: mix(a.green, b.green), blue: mix(a.blue, b.blue))
+        CellRaster.Colour.black.mixed(with: colour, factor)
     }
 
     /// The grid cell under a screen position (1-based), if the picture is there: where a click lands. A character holds
