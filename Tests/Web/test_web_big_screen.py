@@ -1,6 +1,7 @@
 """A room's big screen (`/r/{code}/screen`) at a TV's sizes, phones that join by scanning its QR code (read back from a
 screenshot with zbarimg, from Debian's zbar-tools), one of them an answer pad without the poster, two quizzes to the
-podium; and a screen that is neither the host's nor opened with the host's pass, refused.
+podium; a screen that is neither the host's nor opened with the host's pass, refused; and a large room's phones,
+answer pads from the start.
 
 The package is two public-domain quizzes whose posters travel in the seed bundle (Metropolis, Nosferatu), beginner:
 a stage every 2 s. Nothing sleeps; every wait is for a condition, with a timeout.
@@ -11,7 +12,7 @@ import unittest
 
 from playwright.sync_api import expect
 
-from harness import ANSWER, AREAS, PHONE, REPOSITORY, WRONG_GUESS, Session, assert_seen, read_qr
+from harness import ANSWER, AREAS, PHONE, REPOSITORY, WRONG_GUESS, Server, Session, assert_seen, read_qr
 
 TV = {"width": 1920, "height": 1080}
 SMALL_TV = {"width": 1280, "height": 720}
@@ -204,6 +205,56 @@ class BigScreenTests(unittest.TestCase):
         another.get_by_label(re.compile("Screen pass")).fill(screen_pass)
         another.get_by_role("button", name="Open the screen").click()
         expect(another.locator("#screen-pass-problem")).to_contain_text("Not this room\u2019s screen pass")
+
+
+
+class LargeRoomTests(unittest.TestCase):
+    """A server whose rooms seat 60 (over the 50 of a small room): phones are answer pads unless turned off."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server(arguments=("--room-seats", "60"))
+        cls.addClassCleanup(cls.server.stop)
+        cls.share_code = cls.server.publish("Large room host", {
+            "format": 1, "title": "A large room", "level": "beginner", "language": "en",
+            "quizzes": [{"movie": 19, "areas": AREAS}],
+        })
+
+    def new_page(self):
+        """A phone of its own on the large server, in the module's browser (one Playwright a process)."""
+        context = session.browser.new_context(
+            viewport=PHONE, base_url=self.server.base_url, is_mobile=True, has_touch=True)
+        self.addCleanup(context.close)
+        context.add_init_script("try { localStorage.setItem('uquiz.howto.seen', '1'); } catch {}")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        return page
+
+    def test_a_large_rooms_phones_are_answer_pads_and_its_lobby_counts(self):
+        host = self.new_page()
+        host.goto(f"/p/{self.share_code}")
+        with host.expect_navigation(url=re.compile(r"/r/[2-9A-Z]{4}$")):
+            host.get_by_role("button", name="Play with friends").click()
+        code = host.url.rsplit("/", 1)[1]
+        guest = self.new_page()
+        posters = []
+        guest.on("request", lambda request: "/poster" in request.url and posters.append(request.url))
+        guest.goto(f"/r/{code}")
+        guest.get_by_label("Your name").fill("Cy")
+        guest.get_by_role("button", name="Join").click()
+        expect(guest.locator("#lobby-heading")).to_have_text("Players (2)")
+        assert_seen(self, guest.locator("#lobby-heading"), "how many are in")
+        expect(guest.locator("#lobby .pad-toggle")).to_have_attribute("aria-pressed", "true")
+        host.get_by_role("button", name="Start").click()
+        expect(guest.locator("#quiz-label")).to_have_text("Quiz 1 of 1")
+        expect(guest.locator("#poster")).to_be_hidden()
+        guest.get_by_label("Your guess").fill(ANSWER)
+        guest.get_by_label("Your guess").press("Enter")
+        expect(guest.locator("#verdict")).to_contain_text("Right!")
+        self.assertEqual(posters, [], "an answer pad fetches no poster")
+        # Turned off, the poster comes back: the person's choice is kept.
+        guest.locator("#answer .pad-toggle").click()
+        expect(guest.locator("#poster")).to_be_visible()
 
 
 if __name__ == "__main__":

@@ -255,7 +255,7 @@ export class RoomScreen {
     ]);
     this.dock = dock(this.main, [this.you, this.hintText, this.verdict, this.solvedList, this.form]);
     this.dock.hidden = true;
-    this.setPad(sessionStorage.getItem(padKey(code)) === 'on');
+    this.setPad(sessionStorage.getItem(padKey(code)) === 'on', false);
     // The room's heading, with the "?" of "How to play" beside it from the lobby to the podium.
     const head = element('div', { class: 'room-head' }, [
       element('h1', { id: 'room-title', i18n: ['room.title', { code }] }), howToButton()]);
@@ -323,14 +323,15 @@ export class RoomScreen {
   /// "I'm watching the big screen": the phone becomes an answer pad, without the poster (never fetched then).
   padButton(label) {
     const button = element('button', { type: 'button', class: 'pad-toggle', 'aria-pressed': 'false', i18n: [label] });
-    button.addEventListener('click', () => this.setPad(!this.pad));
+    button.addEventListener('click', () => this.setPad(!this.pad, true));
     this.pads.push(button);
     return button;
   }
 
-  setPad(on) {
+  /// The answer pad on or off; `remember`ed when the person chose it (a large room's default is not a choice).
+  setPad(on, remember) {
     this.pad = on;
-    sessionStorage.setItem(padKey(this.code), on ? 'on' : 'off');
+    if (remember) sessionStorage.setItem(padKey(this.code), on ? 'on' : 'off');
     this.main.classList.toggle('answer-pad', on);
     for (const button of this.pads) button.setAttribute('aria-pressed', String(on));
     // Back to the poster: the one last announced.
@@ -534,6 +535,8 @@ export class RoomScreen {
     // A large room names its latest players only, and says how many are in.
     if (lobby.playerCount) setText(this.playersHeading, 'room.playerCount', { count: lobby.playerCount });
     else setText(this.playersHeading, 'room.players');
+    // A large room is played with a big screen: its phones are answer pads unless the person turned that off.
+    if (lobby.playerCount && !this.pad && sessionStorage.getItem(padKey(this.code)) === null) this.setPad(true, false);
     const hosting = this.me !== null && this.lobby.host === this.me;
     this.players.replaceChildren(...this.lobby.players.map((entry) => {
       const tags = [];
