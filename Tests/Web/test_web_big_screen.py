@@ -4,7 +4,8 @@ podium; a screen that is neither the host's nor opened with the host's pass, ref
 answer pads from the start.
 
 The package is two public-domain quizzes whose posters travel in the seed bundle (Metropolis, Nosferatu), beginner:
-a stage every 2 s. Nothing sleeps; every wait is for a condition, with a timeout.
+a stage every 2 s. Nothing sleeps; every wait is for a condition, with a timeout. Its pictures (the big screen's, in
+README) go to .build-web/screenshots.
 """
 
 import re
@@ -12,12 +13,11 @@ import unittest
 
 from playwright.sync_api import expect
 
-from harness import ANSWER, AREAS, PHONE, REPOSITORY, WRONG_GUESS, Server, Session, assert_seen, read_qr
+from harness import ANSWER, AREAS, PHONE, SCREENSHOTS, WRONG_GUESS, Server, Session, assert_seen, read_qr
 
 TV = {"width": 1920, "height": 1080}
 SMALL_TV = {"width": 1280, "height": 720}
 SECOND_ANSWER = "Nosferatu"
-DOCS = REPOSITORY / "docs"
 
 session = None
 share_code = None
@@ -25,6 +25,7 @@ share_code = None
 
 def setUpModule():
     global session, share_code
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     session = Session()
     share_code = session.server.publish("Quiz night host", {
         "format": 1, "title": "Quiz night: two silent classics", "level": "beginner", "language": "en",
@@ -93,7 +94,7 @@ class BigScreenTests(unittest.TestCase):
         expect(columns.nth(0)).to_contain_text("Team 1")
         expect(columns.nth(0)).to_contain_text("Ada")
         expect(columns.nth(1)).to_contain_text("Bo")
-        screen.screenshot(path=str(DOCS / "web-big-screen-lobby.png"))
+        screen.screenshot(path=str(SCREENSHOTS / "web-big-screen-lobby.png"))
         # The host's own lobby shows the QR code too.
         host.locator("#room-qr").scroll_into_view_if_needed()
         assert_seen(self, host.locator("#room-qr"), "the QR code on the host's phone")
@@ -115,7 +116,7 @@ class BigScreenTests(unittest.TestCase):
         ada.get_by_label("Your guess").fill(WRONG_GUESS)
         ada.get_by_label("Your guess").press("Enter")
         expect(screen.locator("#screen-answered")).to_have_text("1 of 3 answered")
-        screen.screenshot(path=str(DOCS / "web-big-screen-quiz.png"))
+        screen.screenshot(path=str(SCREENSHOTS / "web-big-screen-quiz.png"))
 
         # Bo solves on his answer pad: no poster there, the time and the box large and in view.
         expect(bo.locator("#poster")).to_be_hidden()
@@ -124,7 +125,7 @@ class BigScreenTests(unittest.TestCase):
         bo.get_by_label("Your guess").press("Enter")
         expect(bo.locator("#verdict")).to_contain_text("Right!")
         assert_seen(self, bo.locator("#verdict"), "the verdict on the answer pad")
-        bo.screenshot(path=str(DOCS / "web-answer-pad-phone.png"))
+        bo.screenshot(path=str(SCREENSHOTS / "web-answer-pad-phone.png"))
         expect(screen.locator("#screen-answered")).to_have_text("2 of 3 answered")
         expect(screen.locator("#screen-solved-count")).to_have_text("1 solved")
         expect(screen.locator("#screen-solved")).to_contain_text("Bo solved it at stage")
@@ -146,7 +147,7 @@ class BigScreenTests(unittest.TestCase):
         screen.set_viewport_size(SMALL_TV)
         assert_seen(self, screen.locator("#screen-scoreboard"), "the scoreboard on a 720p screen")
         assert_seen(self, screen.locator("#screen-poster"), "the whole poster on a 720p screen")
-        screen.screenshot(path=str(DOCS / "web-big-screen-answer-720p.png"))
+        screen.screenshot(path=str(SCREENSHOTS / "web-big-screen-answer-720p.png"))
         screen.set_viewport_size(TV)
 
         # Quiz 2: Ada solves it and moves up; the host skips to the podium.
@@ -173,7 +174,7 @@ class BigScreenTests(unittest.TestCase):
         for name in ("Ada", "Bo"):
             expect(screen.locator("#screen-steps")).to_contain_text(name)
         assert_seen(self, screen.locator("#screen-steps .step-1"), "the winner's step on the TV")
-        screen.screenshot(path=str(DOCS / "web-big-screen-podium.png"))
+        screen.screenshot(path=str(SCREENSHOTS / "web-big-screen-podium.png"))
         self.assertEqual(posters_fetched_by_bo, [], "an answer pad fetches no poster")
 
     def test_a_screen_without_the_hosts_token_or_pass_is_refused(self):
