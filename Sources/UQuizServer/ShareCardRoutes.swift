@@ -11,6 +11,7 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import UQuizApp
+import UQuizStorage
 
 /// `GET /v1/results/{id}` (a finished play's result as its page shows it), `GET /v1/cards/s/{id}.jpg` and
 /// `GET /v1/cards/p/{code}.jpg` (the pictures). Readable by anyone with the link: nothing in them tells an answer.
@@ -218,7 +219,8 @@ struct SharePageTags {
 
     // MARK: - The pages' words
 
-    static func package(_ card: PackageCard, language: String, origin: String?) -> SharePageTags {
+    /// A package's card: its title, maker, level and how many quizzes, never a quiz of it.
+    static func package(_ card: PublishedPackage, language: String, origin: String?) -> SharePageTags {
         let code = card.shareCode
         let count = card.quizCount
         let description: String

@@ -604,6 +604,8 @@ extension LiveRoom {
             default: break
             }
             if large, deliverToLargeRoom(message, wire, in: &state) { continue }
+            // Counts for the big screens are not even written out for a room without one (they come with each guess).
+            if message.to == .screens, state.screens.isEmpty { continue }
             let text = RoomWire.encode(wire)
             switch message.to {
             case .everyone:

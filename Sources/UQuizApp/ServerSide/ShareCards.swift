@@ -4,26 +4,6 @@ import PosterGrid
 import QuizCore
 import UQuizStorage
 
-/// What a link to a package shows where it is pasted (a chat's preview): its title, maker, level and how many quizzes,
-/// never a quiz of it.
-public struct PackageCard: Sendable, Equatable {
-    public var shareCode: String
-    public var title: String
-    public var maker: String
-    public var level: Level
-    public var language: QuizLanguage
-    public var quizCount: Int
-
-    public init(_ package: PublishedPackage) {
-        shareCode = package.shareCode
-        title = package.title
-        maker = package.maker
-        level = package.level
-        language = package.language
-        quizCount = package.quizCount
-    }
-}
-
 /// What a link to a finished play shows: the package it played, the score and the share line (a square a quiz), and
 /// how each quiz went, which is all the share line tells too. No title, poster or hint of any quiz is in it.
 public struct ResultCard: Sendable, Equatable {
@@ -52,7 +32,7 @@ public final class ShareCards: Sendable {
     private let pictures: ExpiringMap<String, Data>
     /// The packages whose pages were asked for lately: a popular package's page costs no store read for its tags
     /// beside the one its script makes.
-    private let packageCards: ExpiringMap<String, PackageCard>
+    private let packageCards: ExpiringMap<String, PublishedPackage>
     static let lifetime: Duration = .seconds(600)
     static let packageCardLifetime: Duration = .seconds(60)
     static let capacity = 500
@@ -67,11 +47,11 @@ public final class ShareCards: Sendable {
 
     /// A readable package by its share code (any case); `PublishError.notFound` or `.removed` as its page says. Kept
     /// `packageCardLifetime`, so a change or a removal shows in a card within a minute.
-    public func package(shareCode: String) async throws -> PackageCard {
+    public func package(shareCode: String) async throws -> PublishedPackage {
         let key = shareCode.uppercased()
         let instant = now()
         if let kept = packageCards.value(for: key, at: instant) { return kept }
-        let card = PackageCard(try await BrowsePackages(environment: environment).package(shareCode: shareCode))
+        let card = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
         packageCards.set(card, for: key, at: instant)
         return card
     }
@@ -139,7 +119,7 @@ public final class ShareCards: Sendable {
     }
 
     /// A dark poster a quiz, each with one gold area like the icon's, and the level in notches: nothing of a quiz.
-    public static func picture(of card: PackageCard) -> RGBImage {
+    public static func picture(of card: PublishedPackage) -> RGBImage {
         let tiles = (0..<max(0, min(card.quizCount, 100))).map { _ in
             CardPicture.Tile(fill: CardPicture.Colour(34, 38, 46), spot: CardPicture.Colour.gold.mixed(with: .black, 0.35))
         }
