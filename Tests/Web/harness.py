@@ -168,6 +168,8 @@ def read_qr(locator):
     folder = Path(tempfile.mkdtemp(prefix="uquiz-qr-"))
     try:
         picture = folder / "qr.png"
+        # Its picture decoded first: an image in the page may be laid out before it is drawn.
+        locator.evaluate("(image) => image.decode()")
         locator.screenshot(path=str(picture))
         result = subprocess.run(["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
         return result.stdout.strip()
