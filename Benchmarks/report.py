@@ -249,6 +249,8 @@ def scaling_section(figures):
 
 ROOMS_HEADING = "## Live rooms (issue 17)"
 ROOMS_SPREAD_TARGET_MS = 10
+LARGE_ROOM_SPREAD_TARGET_MS = 20
+LARGE_ROOM_ACK_TARGET_MS = 50
 
 
 def rooms_section(figures):
@@ -290,13 +292,28 @@ def rooms_section(figures):
         verdict = f"<= {target} ms | {met(value <= target)}" if target else "- | -"
         return f"| {label} | {bold} | {floors_text} | {ratio} | {verdict} |"
 
+    def screen_row(label, key, target=None):
+        value = spread["screens"]["spread_with_screen"][key]
+        floor_values = [f["spread"]["screens"]["spread_with_screen"][key] for f in floors]
+        bold = f"**{ms(value)}**" if target else ms(value)
+        verdict = f"<= {target} ms | {met(value <= target)}" if target else "- | -"
+        return (f"| {label} | {bold} | {' / '.join(ms(v) for v in floor_values)} | {value / min(floor_values):.2f}x | "
+                f"{verdict} |")
+
+    def ack_row(label, key):
+        value = spread["guess_acks"][key]
+        floor_values = [f["spread"]["guess_acks"][key] for f in floors]
+        return (f"| {label} | {ms(value)} | {' / '.join(ms(v) for v in floor_values)} | "
+                f"{value / min(floor_values):.2f}x | - | - |")
+
     lines = [
         ROOMS_HEADING, "",
         f"`bash Benchmarks/rooms.sh`, {figures['date']}: {one['players']:,} players in {one['rooms']} rooms of "
         f"{one['players'] // one['rooms']} on one `uquiz serve --rate-limits off` (release, static, SQLite) on "
         f"127.0.0.1, every room on the Silent Classics (stages 2 s apart, 20 s a quiz), all hosts sending `start` at "
         f"once, so the {one['rooms']} rooms fan out at nearly the same instants; {one['quizzes']} quizzes per room, "
-        "7 broadcasts each (`quizLoading`, `quizStarted`, 4 × `stageRevealed`, `quizEnded`). Every player joins with "
+        "7 broadcasts each (`quizLoading`, `quizStarted`, 4 × `stageRevealed`, `quizEnded`). Each room has a big "
+        "screen (opened with its host's token, after the host). Every player joins with "
         "its token and answers `loaded` (at once, without fetching the poster) and `pong`; in each quiz 3 players a "
         "room guess wrong after stage 2 and 2 guess right after stage 3; everyone leaves 2 to 3 s after the last "
         f"quiz's end. The clients are {one['workers']} Python processes (`websockets`; the players of a room spread "
@@ -316,6 +333,11 @@ def rooms_section(figures):
         row("spread of a stage (`quizStarted`, `stageRevealed`) in a room at the sockets, p99", "socket", "p99_ms",
             ROOMS_SPREAD_TARGET_MS, part="stages"),
         row("spread of a stage in a room at the sockets, p50", "socket", "p50_ms", part="stages"),
+        screen_row("spread of a stage with the room's big screen counted as one more receiver, p99", "p99_ms",
+                   ROOMS_SPREAD_TARGET_MS),
+        screen_row("spread of a stage with the big screen, p50", "p50_ms"),
+        ack_row("a guess sent to its `guessJudged` at the player's socket, p99", "p99_ms"),
+        ack_row("a guess sent to its `guessJudged` at the player's socket, p50", "p50_ms"),
         row("spread of any broadcast in a room at the sockets, p99", "socket", "p99_ms"),
         row("spread of any broadcast in a room at the sockets, p50", "socket", "p50_ms"),
         row("spread in a room at the sockets, max", "socket", "max_ms"),
@@ -363,6 +385,16 @@ def rooms_section(figures):
               f"- The floor server's cadence is the real stage spacing ({floors[0]['cadence_s']['stage']:.0f} s) with "
               "shorter waits after a quiz's last stage and between quizzes: the spread of a broadcast does not "
               "depend on them."]
+    lines.append(
+        "- Where the room's CPU went (measured 2026-11-28 on this machine, same bench, no screens, no perf): the "
+        "build of 2026-11-24 (8db2df9) used 6.9 s of server CPU over the play, against 3.3 s in this section on "
+        "2026-11-24; the floor server's CPU share was 3.3x its share of then and its clients' CPU 3.5x, so the "
+        "doubling was the machine, not the code. perf over a play (499 Hz, call graphs) then put a fifth of the server's samples in Dispatch's "
+        "timer manager: every socket's heartbeat was a task sleeping 500 ms, a Dispatch timer each, 2,200 a second "
+        "for 1,100 sockets. One task per room now beats all its connections' heartbeats (`RoomHeartbeats`): 5.4 s "
+        "for the same play (the manager's share 23% → 6%). What is left: the socket writes (about a fifth, as on "
+        "the floor), the rooms' checkpoints (7%: JSON of the room after each change, one write at a time), encoding "
+        "each message once a room (3%), and the scheduling of one writer task per socket.")
     two = figures["two"]
     s = two["spread"]["socket"]
     lines.append(f"- Two instances on one database file (rooms opened and hosts joined on the first, the others of "
@@ -380,7 +412,60 @@ def rooms_section(figures):
                  "what the p99 measures; the target is for one instance, and rooms that matter for timing should be "
                  "reached on the instance holding them (a load balancer routing `/v1/rooms/{code}` and `/r/{code}` "
                  "by code keeps every player there).")
+    if "large" in figures:
+        lines += [""] + large_room_lines(figures["large"], figures["large-floor"], ms, met, per_player_kb, cpu)
+    else:
+        lines += ["", "One room of 2,000 players with a big screen (`ROOMS_BENCH_LARGE=1 bash Benchmarks/rooms.sh`) is "
+                  "not measured yet: its 2,000 joins (100 handshakes at once) still outrun the server, whose token "
+                  "checks then miss the store's deadline (2 s), and the bench stops at the first player refused. "
+                  "Each join walked every seated player's name through the look-alike check (a fifth of the "
+                  "server's samples; now made once a seat) and wrote the whole room's checkpoint (a large room's is "
+                  "now written at most once a second, off the players' path); seat 536 is where it stops now, "
+                  "against 208 before."]
     return rewrap("\n".join(lines)) + "\n"
+
+
+def large_room_lines(large, floor, ms, met, per_player_kb, cpu):
+    """One room of 2,000 players and a big screen (a large room), beside the floor's same room."""
+    stages, floor_stages = large["spread"]["screens"], floor["spread"]["screens"]
+    acks, floor_acks = large["spread"]["guess_acks"], floor["spread"]["guess_acks"]
+    spread = lambda figures, key: figures["spread_with_screen"][key]
+    counts = large["client_counts"]
+    return [
+        f"One room of {large['players']:,} players and a big screen (`uquiz serve --room-seats {large['players']}`, "
+        "a large room: its lobby goes out once a second with the latest 100 names, who solved only to the screen and "
+        "the solver, each player's board the first ten and their own line), "
+        f"{large['quizzes']} quizzes, the same players' behaviour by tens (3 of 10 guess wrong after stage 2, 2 of 10 "
+        "right after stage 3: hundreds of guesses within a second), beside the floor server's same room (which tells "
+        "who solved and the lobby as sparingly). With one room, each figure is over "
+        f"{stages['stages']} stage broadcasts, so its p99 is its maximum.", "",
+        "| one room of 2,000 | uquiz | floor | × floor | target | |",
+        "|---|---|---|---:|---|---|",
+        f"| spread of a stage, the screen counted, p99 | **{ms(spread(stages, 'p99_ms'))}** | "
+        f"{ms(spread(floor_stages, 'p99_ms'))} | {spread(stages, 'p99_ms') / spread(floor_stages, 'p99_ms'):.2f}x | "
+        f"<= {LARGE_ROOM_SPREAD_TARGET_MS} ms | {met(spread(stages, 'p99_ms') <= LARGE_ROOM_SPREAD_TARGET_MS)} |",
+        f"| spread of a stage, the screen counted, p50 | {ms(spread(stages, 'p50_ms'))} | "
+        f"{ms(spread(floor_stages, 'p50_ms'))} | {spread(stages, 'p50_ms') / spread(floor_stages, 'p50_ms'):.2f}x | "
+        "- | - |",
+        f"| the screen's receipt of a stage less the first player's, p99 | "
+        f"{ms(stages['screen_after_first']['p99_ms'])} | {ms(floor_stages['screen_after_first']['p99_ms'])} | - | - "
+        "| - |",
+        f"| a guess sent to its `guessJudged` at the socket, p99 ({acks['guesses']:,} guesses) | "
+        f"**{ms(acks['p99_ms'])}** | {ms(floor_acks['p99_ms'])} | {acks['p99_ms'] / floor_acks['p99_ms']:.2f}x | "
+        f"<= {LARGE_ROOM_ACK_TARGET_MS} ms | {met(acks['p99_ms'] <= LARGE_ROOM_ACK_TARGET_MS)} |",
+        f"| a guess sent to its `guessJudged`, p50 | {ms(acks['p50_ms'])} | {ms(floor_acks['p50_ms'])} | "
+        f"{acks['p50_ms'] / floor_acks['p50_ms']:.2f}x | - | - |",
+        f"| server memory per connected player | **{per_player_kb(large):.1f} KB** | - | - | - | - |",
+        f"| server CPU over the play | {cpu(large):.1f}% of one core ({large['server_cpu_seconds']:.1f} s in "
+        f"{large['play_seconds']:.1f} s) | {cpu(floor):.1f}% | - | - | - |",
+        f"| all {large['players']:,} joined and the screen open in | {large['connected_in_seconds']:.1f} s | "
+        f"{floor['connected_in_seconds']:.1f} s | - | - | - |",
+        "",
+        f"Judged: {counts.get('guess accepted', 0):,} right and {counts.get('guess wrong', 0):,} wrong guesses; "
+        f"{large['spread']['broadcasts']} broadcasts received by all ({large['spread']['incomplete']} not). Memory "
+        f"per player is (VmRSS with everyone connected − before the room) / players: "
+        f"{large['rss_before_rooms_kb']['VmRSS'] / 1024:.1f} MiB → {large['rss_connected_kb']['VmRSS'] / 1024:.1f} "
+        f"MiB, peak {large['rss_after_kb']['VmHWM'] / 1024:.1f} MiB."]
 
 
 PUBLIC_HEADING = "## A public service under floods (issue 27)"

@@ -33,6 +33,7 @@ import importlib.util
 import json
 import os
 import random
+import signal
 import socket
 import struct
 import subprocess
@@ -43,7 +44,11 @@ import time
 # quiz, 8 s between quizzes.
 SHARE_CODE = "FE7NWW"
 ROOMS = int(os.environ.get("ROOMS_BENCH_ROOMS", "100"))
-PER_ROOM = 10
+# Players a room seats, the host included (a room over 50 is a large room: `uquiz serve --room-seats N`).
+PER_ROOM = int(os.environ.get("ROOMS_BENCH_PER_ROOM", "10"))
+# A big screen per room (1) or none (0): it opens with the host's token after the host joined, and its receipts are
+# stamped like a player's but kept apart from the players' spread.
+SCREENS = os.environ.get("ROOMS_BENCH_SCREENS", "1") == "1"
 # Quizzes played per room: each is 7 broadcasts (loading, started, 4 stages, ended) and about 28 s.
 QUIZZES = int(os.environ.get("ROOMS_BENCH_QUIZZES", "2"))
 # Client processes: one asyncio loop reading 1,000 sockets would add spread of its own.
@@ -52,8 +57,11 @@ WORKERS = int(os.environ.get("ROOMS_BENCH_WORKERS", "4"))
 CONNECTING_AT_ONCE = 25
 RECORDED = ("quizLoading", "quizStarted", "stageRevealed", "quizEnded")
 WRONG_GUESS = "Not a movie of this package"
-# Seats (0 is the host) that guess wrong after stage 2, and right after stage 3.
+# Seats (0 is the host) that guess wrong after stage 2, and right after stage 3, by their place in each ten: 3 and 2
+# players of ten.
 WRONG_SEATS, RIGHT_SEATS = (1, 2, 3), (4, 5)
+# The seat a room's big screen is recorded under.
+SCREEN_SEAT = -1
 # The floor server's cadence: the real stage spacing, shorter waits at a quiz's end and between quizzes.
 FLOOR_STAGE_S, FLOOR_END_S, FLOOR_INTERLUDE_S = 2.0, 4.0, 3.0
 
@@ -123,10 +131,13 @@ def stamping_connection():
 
 
 class Player:
-    def __init__(self, spec, titles, receipts, counts):
+    def __init__(self, spec, titles, receipts, acks, counts):
         self.__dict__.update(spec)
         self.titles = titles
         self.receipts = receipts
+        # Milliseconds from sending a guess (CLOCK_REALTIME) to the kernel's receipt of its `guessJudged`.
+        self.acks = acks
+        self.guesses_sent = collections.deque()
         self.counts = counts
         self.ws = None
         self.done = asyncio.get_running_loop().create_future()
@@ -153,12 +164,15 @@ class Player:
                         "body": error.response.body[:200].decode("utf-8", "replace")}
             except Exception as error:
                 return {"room": self.room, "seat": self.seat, "url": self.url, "error": repr(error)}
-        await self.send({"type": "join", "name": self.name, "playerToken": self.token})
+        if self.screen:
+            await self.send({"type": "screen", "playerToken": self.token})
+        else:
+            await self.send({"type": "join", "name": self.name, "playerToken": self.token})
         try:
             while True:
                 message = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
                 self.ws.stamps.popleft()
-                if message["type"] == "welcome":
+                if message["type"] in ("welcome", "screenWelcome"):
                     break
                 if message["type"] == "error":
                     return {"room": self.room, "seat": self.seat, "url": self.url, "message": message}
@@ -174,12 +188,16 @@ class Player:
     async def guess_later(self, quiz, text, delay):
         await asyncio.sleep(delay)
         if not self.done.done():
+            self.guesses_sent.append(time.time_ns())
             await self.send({"type": "guess", "quiz": quiz, "text": text})
 
     async def leave_later(self, delay):
         await asyncio.sleep(delay)
         try:
-            await self.send({"type": "leave"})
+            if self.screen:
+                await self.ws.close()
+            else:
+                await self.send({"type": "leave"})
         except Exception:
             pass
 
@@ -193,12 +211,12 @@ class Player:
                 if kind in RECORDED:
                     quiz = message["quiz"]
                     receipts.append((room, quiz, kind, message.get("stage", 0), kernel_at, read_at, seat))
-                    if kind == "quizLoading":
+                    if kind == "quizLoading" and not self.screen:
                         await self.send({"type": "loaded", "quiz": quiz})
-                    elif kind == "stageRevealed" and message["stage"] == 2 and seat in WRONG_SEATS:
+                    elif kind == "stageRevealed" and message["stage"] == 2 and seat % 10 in WRONG_SEATS:
                         asyncio.get_running_loop().create_task(
                             self.guess_later(quiz, WRONG_GUESS, self.random.uniform(0.2, 1.5)))
-                    elif kind == "stageRevealed" and message["stage"] == 3 and seat in RIGHT_SEATS:
+                    elif kind == "stageRevealed" and message["stage"] == 3 and seat % 10 in RIGHT_SEATS:
                         asyncio.get_running_loop().create_task(
                             self.guess_later(quiz, self.titles[quiz], self.random.uniform(0.2, 1.0)))
                     elif kind == "quizEnded" and quiz >= QUIZZES:
@@ -210,6 +228,8 @@ class Player:
                     await self.send({"type": "pong", "serverTime": message["serverTime"]})
                 elif kind == "guessJudged":
                     self.counts[f"guess {message['judgement']}"] += 1
+                    if self.guesses_sent:
+                        self.acks.append((kernel_at - self.guesses_sent.popleft()) / 1e6)
                 elif kind == "error":
                     self.counts[f"error {message.get('code')}"] += 1
                 elif kind in ("roomExpired", "kicked"):
@@ -232,15 +252,15 @@ async def worker():
     loop = asyncio.get_running_loop()
     readline = lambda: loop.run_in_executor(None, sys.stdin.readline)
     job = json.loads(await readline())
-    receipts, counts = [], collections.Counter()
+    receipts, acks, counts = [], [], collections.Counter()
     titles = {int(k): v for k, v in job["titles"].items()}
-    players = [Player(spec, titles, receipts, counts) for spec in job["players"]]
+    players = [Player(spec, titles, receipts, acks, counts) for spec in job["players"]]
     semaphore = asyncio.Semaphore(CONNECTING_AT_ONCE)
     reply = lambda value: print(json.dumps(value), flush=True)
     while True:
         command = (await readline()).strip()
-        if command in ("hosts", "others"):
-            group = [p for p in players if p.host == (command == "hosts")]
+        if command in ("hosts", "screens", "others"):
+            group = [p for p in players if (p.host, p.screen) == (command == "hosts", command == "screens")]
             errors = [e for e in await asyncio.gather(*(p.join(semaphore) for p in group)) if e]
             reply({"joined": len(group) - len(errors), "errors": errors})
         elif command == "start":
@@ -262,7 +282,7 @@ async def worker():
                 failures.append("did not leave within 15 s")
             path = job["receipts"]
             with open(path, "w") as f:
-                json.dump(receipts, f)
+                json.dump({"receipts": receipts, "acks": acks}, f)
             reply({"receipts": path, "counts": counts, "failures": failures[:20], "failed": len(failures)})
         else:
             for player in players:
@@ -279,13 +299,15 @@ async def worker():
 async def floor_server():
     from websockets.asyncio.server import broadcast, serve
     titles = answers()
-    rooms = collections.defaultdict(lambda: {"players": [], "loaded": collections.Counter(),
+    rooms = collections.defaultdict(lambda: {"players": [], "screens": [], "loaded": collections.Counter(),
                                              "all_loaded": collections.defaultdict(asyncio.Event)})
 
     def lobby(room):
-        return {"v": 1, "type": "lobby", "host": 1, "players": [
-            {"player": i + 1, "name": name, "connected": True, "watching": False}
-            for i, (_, name) in enumerate(room["players"])]}
+        """The latest 100 names, as a large room's lobby carries."""
+        first = max(0, len(room["players"]) - 100)
+        return {"v": 1, "type": "lobby", "host": 1, "playerCount": len(room["players"]), "players": [
+            {"player": first + i + 1, "name": name, "connected": True, "watching": False}
+            for i, (_, name) in enumerate(room["players"][first:])]}
 
     def clock(kind, quiz, stage):
         return json.dumps({"v": 1, "type": kind, "quiz": quiz, "stage": stage, "stageCount": 5,
@@ -295,7 +317,7 @@ async def floor_server():
 
     async def run(code):
         room = rooms[code]
-        sockets = lambda: [ws for ws, _ in room["players"]]
+        sockets = lambda: [ws for ws, _ in room["players"]] + room["screens"]
         for quiz in range(1, QUIZZES + 1):
             broadcast(sockets(), json.dumps({
                 "v": 1, "type": "quizLoading", "quiz": quiz, "quizCount": 25, "stageCount": 5,
@@ -310,7 +332,9 @@ async def floor_server():
                 await asyncio.sleep(FLOOR_STAGE_S)
                 broadcast(sockets(), clock("stageRevealed", quiz, stage))
             await asyncio.sleep(FLOOR_END_S)
-            scoreboard = [{"player": i + 1, "name": name, "score": 0} for i, (_, name) in enumerate(room["players"])]
+            # The first ten lines, as a large room sends (a room of 10 has no more).
+            scoreboard = [{"player": i + 1, "name": name, "score": 0}
+                          for i, (_, name) in enumerate(room["players"][:10])]
             broadcast(sockets(), json.dumps({
                 "v": 1, "type": "quizEnded", "quiz": quiz, "quizCount": 25, "answerTitle": titles[quiz],
                 "answerYear": "1927", "ending": "timeUp", "solvers": [], "scoreboard": scoreboard,
@@ -328,7 +352,12 @@ async def floor_server():
                 room["players"].append((ws, message["name"]))
                 await ws.send(json.dumps({"v": 1, "type": "welcome", "code": code, "player": len(room["players"]),
                                           "resumeToken": "x" * 43, "seatHoldMs": 90000}))
-                broadcast([w for w, _ in room["players"]], json.dumps(lobby(room)))
+                # A large room's lobby is not the measure: the joiner alone hears it (not a square of messages).
+                lobby_to = [w for w, _ in room["players"]] if len(room["players"]) <= 50 else [ws]
+                broadcast(lobby_to, json.dumps(lobby(room)))
+            elif kind == "screen":
+                room["screens"].append(ws)
+                await ws.send(json.dumps({"v": 1, "type": "screenWelcome", "code": code, "token": "x" * 43}))
             elif kind == "start":
                 asyncio.get_running_loop().create_task(run(code))
             elif kind == "loaded":
@@ -340,7 +369,9 @@ async def floor_server():
                 await ws.send(json.dumps({"v": 1, "type": "guessJudged", "quiz": message["quiz"],
                                           "judgement": "accepted" if right else "wrong"}))
                 if right:
-                    broadcast([w for w, _ in room["players"]], json.dumps(
+                    # A large room tells who solved only to the screens and the solver, as uquiz does.
+                    to = [w for w, _ in room["players"]] if len(room["players"]) <= 50 else [ws]
+                    broadcast(to + room["screens"], json.dumps(
                         {"v": 1, "type": "solved", "quiz": message["quiz"], "player": 1, "stage": 3}))
             elif kind == "leave":
                 await ws.close(1000, "left the room")
@@ -387,7 +418,7 @@ class Workers:
         self.procs = []
         titles = answers()
         for index in range(WORKERS):
-            share = [p for p in players if (p["room"] * PER_ROOM + p["seat"]) % WORKERS == index]
+            share = players[index::WORKERS]
             proc = subprocess.Popen([sys.executable, __file__, "worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     text=True)
             proc.stdin.write(json.dumps({"players": share, "titles": titles,
@@ -448,25 +479,59 @@ def spread_figures(groups):
     return result
 
 
+def screen_figures(socket_groups, screen_stamps):
+    """Where each room's big screen received a stage (`quizStarted`, `stageRevealed`), against its players' receipts
+    at the sockets: the stage's spread with the screen counted as one more receiver, the screen's receipt less the
+    room's first, and how often the screen was not within the players' first and last."""
+    with_screen, after_first, outside = [], [], 0
+    for key, screen_at in screen_stamps.items():
+        ts = socket_groups.get(key, [])
+        if key[2] not in ("quizStarted", "stageRevealed") or len(ts) != PER_ROOM:
+            continue
+        first, last = min(ts), max(ts)
+        with_screen.append((max(last, screen_at) - min(first, screen_at)) / 1e6)
+        after_first.append((screen_at - first) / 1e6)
+        outside += not first <= screen_at <= last
+    with_screen.sort()
+    after_first.sort()
+    return {"stages": len(with_screen), "outside_players": outside,
+            "spread_with_screen": {"p50_ms": percentile(with_screen, 50), "p99_ms": percentile(with_screen, 99),
+                                   "max_ms": with_screen[-1] if with_screen else None},
+            "screen_after_first": {"p50_ms": percentile(after_first, 50), "p99_ms": percentile(after_first, 99),
+                                   "max_ms": after_first[-1] if after_first else None}}
+
+
 def spreads(receipt_files):
-    """Per broadcast (room, quiz, type, stage): last receipt - first, on the kernel's receive timestamps ("socket") and
-    on the client's reads ("read"); and how many broadcasts were not received by all."""
+    """Per broadcast (room, quiz, type, stage): last receipt - first among the room's players, on the kernel's receive
+    timestamps ("socket") and on the client's reads ("read"); how many broadcasts were not received by all; where the
+    big screens received the stages; and how long each guess took to be judged."""
     socket_groups, read_groups = collections.defaultdict(list), collections.defaultdict(list)
+    screen_stamps, acks = {}, []
     for path in receipt_files:
-        for room, quiz, kind, stage, kernel_at, read_at, _seat in json.load(open(path)):
+        recorded = json.load(open(path))
+        acks += recorded["acks"]
+        for room, quiz, kind, stage, kernel_at, read_at, seat in recorded["receipts"]:
+            if kernel_at == 0:
+                raise SystemExit("a receipt has no kernel timestamp (SO_TIMESTAMPNS)")
+            if seat == SCREEN_SEAT:
+                screen_stamps[(room, quiz, kind, stage)] = kernel_at
+                continue
             socket_groups[(room, quiz, kind, stage)].append(kernel_at)
             read_groups[(room, quiz, kind, stage)].append(read_at)
-    if any(t == 0 for ts in socket_groups.values() for t in ts):
-        raise SystemExit("a receipt has no kernel timestamp (SO_TIMESTAMPNS)")
+    acks.sort()
     return {"broadcasts": sum(1 for ts in read_groups.values() if len(ts) == PER_ROOM),
             "incomplete": sum(1 for ts in read_groups.values() if len(ts) != PER_ROOM),
             "receipts": sum(len(ts) for ts in read_groups.values()),
-            "socket": spread_figures(socket_groups), "read": spread_figures(read_groups)}
+            "socket": spread_figures(socket_groups), "read": spread_figures(read_groups),
+            "screens": screen_figures(socket_groups, screen_stamps) if screen_stamps else None,
+            "guess_acks": {"guesses": len(acks), "p50_ms": percentile(acks, 50), "p99_ms": percentile(acks, 99),
+                           "max_ms": acks[-1] if acks else None}}
 
 
 def drive(name, players, server_pids, work, tag, out):
     """Runs the players through their rooms; the figures."""
-    results = {"name": name, "rooms": ROOMS, "players": len(players), "quizzes": QUIZZES, "workers": WORKERS,
+    results = {"name": name, "rooms": ROOMS, "players": sum(1 for p in players if not p["screen"]),
+               "screens": sum(1 for p in players if p["screen"]), "quizzes": QUIZZES, "workers": WORKERS,
                "loadavg_before": loadavg()}
     workers = Workers(players, work, tag)
     try:
@@ -475,6 +540,11 @@ def drive(name, players, server_pids, work, tag, out):
         errors = [e for r in replies for e in r["errors"]]
         if errors:
             raise SystemExit(f"{name}: hosts could not join: {errors[:3]}")
+        if SCREENS:
+            replies = workers.command("screens")
+            errors = [e for r in replies for e in r["errors"]]
+            if errors:
+                raise SystemExit(f"{name}: screens could not open: {errors[:3]}")
         replies = workers.command("others")
         errors = [e for r in replies for e in r["errors"]]
         if errors:
@@ -485,9 +555,18 @@ def drive(name, players, server_pids, work, tag, out):
         results["rss_connected_kb"] = rss_kb(server_pids)
         server_cpu = sum(cpu_seconds(pid) for pid in server_pids)
         client_cpu = sum(cpu_seconds(pid) for pid in workers.pids)
+        profiler = None
+        if os.environ.get("ROOMS_BENCH_PERF") and tag != "floor":
+            # Where the server's CPU of the play goes: perf samples of its processes, with call graphs.
+            profiler = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-o", os.environ["ROOMS_BENCH_PERF"],
+                                         "-p", ",".join(map(str, server_pids))],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started = time.monotonic()
         replies = workers.command("start")
         wall = time.monotonic() - started
+        if profiler:
+            profiler.send_signal(signal.SIGINT)
+            profiler.wait()
         results["play_seconds"] = wall
         results["server_cpu_seconds"] = sum(cpu_seconds(pid) for pid in server_pids) - server_cpu
         results["client_cpu_seconds"] = sum(cpu_seconds(pid) for pid in workers.pids) - client_cpu
@@ -506,8 +585,15 @@ def drive(name, players, server_pids, work, tag, out):
         workers.stop()
     s = results["spread"]
     figures = lambda f: f"p50 {f['p50_ms']:.3f} ms, p99 {f['p99_ms']:.3f} ms, max {f['max_ms']:.3f} ms"
+    screens = s["screens"]
+    screen_text = (f"; stages with the screen {figures(screens['spread_with_screen'])}, screen after the first "
+                   f"{figures(screens['screen_after_first'])}, {screens['outside_players']} of {screens['stages']} "
+                   "outside the players'") if screens else ""
+    acks = s["guess_acks"]
     log(f"{name}: {s['broadcasts']} broadcasts ({s['incomplete']} not received by all), spread at the sockets "
-        f"{figures(s['socket'])}, at the client's reads {figures(s['read'])}; "
+        f"{figures(s['socket'])}, of a stage {figures(s['socket']['stages'])}, at the client's reads "
+        f"{figures(s['read'])}{screen_text}; {acks['guesses']} guesses judged in "
+        + (figures(acks) if acks["guesses"] else "-") + "; "
         f"server CPU {results['server_cpu_seconds']:.1f} s in "
         f"{results['play_seconds']:.1f} s; clients {results['client_cpu_seconds']:.1f} s; {results['client_counts']}")
     return results
@@ -536,8 +622,12 @@ def uquiz(name, out, pids, urls):
         for seat in range(PER_ROOM):
             # The host on the first instance, the others alternating between all of them.
             base = urls[0] if seat == 0 else urls[seat % len(urls)]
-            players.append({"room": room, "seat": seat, "host": seat == 0, "name": f"R{room} P{seat}",
+            players.append({"room": room, "seat": seat, "host": seat == 0, "screen": False, "name": f"R{room} P{seat}",
                             "token": tokens[room * PER_ROOM + seat], "url": ws_url(base, f"/v1/rooms/{code}/ws")})
+        if SCREENS:
+            # On the instance holding the room, with the host's token.
+            players.append({"room": room, "seat": SCREEN_SEAT, "host": False, "screen": True, "name": None,
+                            "token": tokens[room * PER_ROOM], "url": ws_url(urls[0], f"/v1/rooms/{code}/ws")})
 
     work = os.path.dirname(os.path.abspath(out))
     results = drive(name, players, pids, work, "uquiz", out)
@@ -555,8 +645,10 @@ def floor(out):
         if not line.startswith("listening on "):
             raise SystemExit(f"the floor server did not start: {line!r}")
         base = line.split()[-1]
-        players = [{"room": room, "seat": seat, "host": seat == 0, "name": f"R{room} P{seat}", "token": None,
-                    "url": f"{base}/v1/rooms/F{room:03d}/ws"} for room in range(ROOMS) for seat in range(PER_ROOM)]
+        seats = list(range(PER_ROOM)) + ([SCREEN_SEAT] if SCREENS else [])
+        players = [{"room": room, "seat": seat, "host": seat == 0, "screen": seat == SCREEN_SEAT,
+                    "name": f"R{room} P{seat}", "token": None, "url": f"{base}/v1/rooms/F{room:03d}/ws"}
+                   for room in range(ROOMS) for seat in seats]
         before = rss_kb([server.pid])
         results = drive("floor", players, [server.pid], os.path.dirname(os.path.abspath(out)), "floor", out)
         results["rss_before_rooms_kb"] = before

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# The live-room benchmarks of issue 17, on 127.0.0.1: 1,000 players in 100 rooms of 10 playing 2 quizzes of the Silent
-# Classics on one `uquiz serve`, and the spread between the first and the last player of a room receiving each of its
-# broadcasts (quizLoading, quizStarted, stageRevealed, quizEnded), beside the same fan-out from a trivial broadcast
-# server (the floor, measured before and after in the same run); the server's memory per connected player and its CPU
-# over the play. Then the same across two instances on one database file, half of each room's players relayed by the
-# second instance to the first (which holds the rooms). The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
+# The live-room benchmarks, on 127.0.0.1: 1,000 players in 100 rooms of 10, each room with a big screen, playing 2
+# quizzes of the Silent Classics on one `uquiz serve`, and the spread between the first and the last player of a room
+# receiving each of its broadcasts (quizLoading, quizStarted, stageRevealed, quizEnded), the screen's receipt of each
+# stage against its players', and how long a guess takes to be judged, beside the same fan-out from a trivial
+# broadcast server (the floor, measured before and after in the same run); the server's memory per connected player
+# and its CPU over the play. Then the same across two instances on one database file, half of each room's players
+# relayed by the second instance to the first (which holds the rooms); then one room of 2,000 players with a screen. The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
 # from PyPI in a virtual environment under .build-rooms/; every run is bounded (about 30 s of play each).
 # Usage: bash Benchmarks/rooms.sh [OUT.json]
 #   Alone, the "Live rooms (issue 17)" section of BENCHMARKS.md is rewritten in place; with OUT.json the figures go there.
-# Environment: ROOMS_BENCH_ROOMS (100), ROOMS_BENCH_QUIZZES (2 per room) and ROOMS_BENCH_WORKERS (4 client processes)
-#   change the load, for trying things out; the section's figures are for the defaults.
+# Environment: ROOMS_BENCH_ROOMS (100), ROOMS_BENCH_PER_ROOM (10), ROOMS_BENCH_SCREENS (1: a screen a room; 0: none),
+#   ROOMS_BENCH_QUIZZES (2 per room) and ROOMS_BENCH_WORKERS (4 client processes) change the load, for trying things
+#   out; the section's figures are for the defaults. ROOMS_BENCH_PERF=FILE records perf samples (with call graphs) of
+#   the server over each uquiz play into FILE (the last run's stays).
 # The two-instance part alone: two `uquiz serve --rate-limits off --db SAME.sqlite` and
 #   .build-rooms/venv/bin/python Benchmarks/rooms-bench.py uquiz "2 instances" OUT.json PID_A,PID_B URL_A URL_B
 set -euo pipefail
@@ -51,10 +54,23 @@ serve two-b --db "$work/two.sqlite" "${one_address[@]}"
 "$python" Benchmarks/rooms-bench.py uquiz "2 instances" "$work/two.json" "$a_pid,$started_pid" "$a_url" "$started_url"
 stop_servers
 
+# One room of 2,000 players and its big screen: a large room (`--room-seats 2000`), 3 quizzes, beside the floor's
+# same room. Only with ROOMS_BENCH_LARGE=1 for now: its 2,000 joins still outrun the token checks (see BENCHMARKS.md).
+if [ "${ROOMS_BENCH_LARGE:-0}" = 1 ]; then
+  large=(env ROOMS_BENCH_ROOMS=1 ROOMS_BENCH_PER_ROOM=2000 ROOMS_BENCH_QUIZZES=3)
+  "${large[@]}" "$python" Benchmarks/rooms-bench.py floor "$work/large-floor.json"
+  serve large --db "$work/large.sqlite" "${one_address[@]}" --room-seats 2000
+  "${large[@]}" "$python" Benchmarks/rooms-bench.py uquiz "2,000 in one room" "$work/large.json" "$started_pid" \
+    "$started_url"
+  stop_servers
+fi
+
 python3 - "$work" "${out:-$work/rooms.json}" <<'PY'
 import datetime, json, os, sys
 work, out = sys.argv[1:3]
-figures = {name: json.load(open(f"{work}/{name}.json")) for name in ("floor", "one", "floor-after", "two")}
+figures = {name: json.load(open(f"{work}/{name}.json"))
+           for name in ("floor", "one", "floor-after", "two", "large-floor", "large")
+           if os.path.exists(f"{work}/{name}.json")}
 figures["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 figures["cores"] = os.cpu_count()
 json.dump(figures, open(out, "w"), indent=1)

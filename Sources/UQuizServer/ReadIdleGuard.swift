@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import UQuizApp
 
 /// The server's connections with the WebSocket upgrade, closed when the client sends nothing for `idleTimeout`.
 ///
@@ -87,13 +88,20 @@ public final class ConnectionsPerAddress: Sendable {
     }
 }
 
-/// Closes a new connection at once when its address has `ConnectionsPerAddress.limit` open already; counts it while
-/// it is open otherwise.
+/// Refuses a new connection at once when its address has `ConnectionsPerAddress.limit` open already; counts it while
+/// it is open otherwise. The refusal is a JSON 503 with `Retry-After` naming the limit (as nginx's `limit_conn`
+/// answers), written before the client's request is read: the server then stops writing, drops what the client sends
+/// and closes once the client has read it and closed, or after `lingering` (a close with unread bytes would be a
+/// reset that loses the answer).
 final class LimitConnectionsPerAddress: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
+    typealias OutboundOut = ByteBuffer
+    static let lingering = TimeAmount.seconds(2)
+    static let retryAfterSeconds = 5
     let connections: ConnectionsPerAddress
     private var counted: String?
     private var decided = false
+    private var refused = false
 
     init(connections: ConnectionsPerAddress) {
         self.connections = connections
@@ -115,8 +123,32 @@ final class LimitConnectionsPerAddress: ChannelInboundHandler, RemovableChannelH
         if connections.enter(address) {
             counted = address
         } else {
-            context.close(promise: nil)
+            refuse(context)
         }
+    }
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        refused = true
+        ServerCounters.rateLimited("connections_per_address")
+        let body = JSONBody.encoded(ServerAPI.ErrorBody(
+            code: "too_many_connections",
+            message: "this address has \(connections.limit) connections open to this server, the most one address may "
+                + "(--max-connections-per-address); close one and try again"))
+        var response = context.channel.allocator.buffer(capacity: 256 + body.readableBytes)
+        response.writeString(
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\n"
+                + "content-length: \(body.readableBytes)\r\nretry-after: \(Self.retryAfterSeconds)\r\nconnection: close\r\n\r\n")
+        response.writeImmutableBuffer(body)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: Self.lingering) { channel.close(promise: nil) }
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A refused connection's request goes nowhere.
+        if !refused { context.fireChannelRead(data) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

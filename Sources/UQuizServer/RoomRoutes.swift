@@ -121,13 +121,7 @@ struct RoomRoutes {
             }
         }
         // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
-        let heartbeat = Task {
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
-                await connection.heartbeat()
-                if connection.isClosed { return }
-            }
-        }
+        connection.beginHeartbeats()
         // The reader: every message goes to the connection, which judges its size and rate. It ends when the client
         // closes or goes, or as soon as the server has closed the connection.
         do {
@@ -141,7 +135,6 @@ struct RoomRoutes {
         } catch {}
         await connection.closed()
         continuation.finish()
-        heartbeat.cancel()
         await writer.value
     }
 }

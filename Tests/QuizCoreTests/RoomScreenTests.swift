@@ -54,10 +54,21 @@ struct RoomScreenTests {
         #expect(tokens.dropFirst().allSatisfy(script.room.isScreen))
     }
 
+    @Test func aRoomWithoutAScreenCountsNoAnswers() throws {
+        var (script, ana, ben) = try roomInLobby()
+        try script.act { try $0.start(by: ana, at: $1) }
+        for player in [ana, ben] { try script.act { try $0.loaded(player, quiz: 1, at: $1) } }
+        try script.act { try $0.guess(by: ben, quiz: 1, text: "Vertigo", at: $1) }
+        try script.act { try $0.guess(by: ana, quiz: 1, text: "Inception", at: $1) }
+        #expect(!script.screen.contains { if case .progress = $0 { true } else { false } })
+        #expect(script.screen.contains(.solved(quiz: 1, player: ana, stage: 1)), "what everyone is told is still there")
+    }
+
     /// The screen sees the stages, counts of who answered and solved, and who solved at which stage; no guess's text
     /// and no answer before the quiz ends.
     @Test func aScreenCountsAnswersAndNeverSeesWhatWasTyped() throws {
         var (script, ana, ben) = try roomInLobby()
+        _ = script.room.addScreen(at: script.now, using: &script.generator)
         try script.act { try $0.start(by: ana, at: $1) }
         for player in [ana, ben] { try script.act { try $0.loaded(player, quiz: 1, at: $1) } }
         #expect(script.screen.contains(.progress(RoomProgress(quiz: 1, players: 2, answered: 0, solved: 0))))

@@ -229,9 +229,9 @@ struct ServeFaultTests {
 
     // MARK: Slow clients
 
-    /// One address holds at most `--max-connections-per-address` connections: one past it is closed as it opens
-    /// (which one of a burst depends on the order the server's threads set them up), while other addresses are
-    /// served, and a connection closed makes room for a new one.
+    /// One address holds at most `--max-connections-per-address` connections: one past it is answered a 503 naming
+    /// the limit and closed as it opens (which one of a burst depends on the order the server's threads set them up),
+    /// while other addresses are served, and a connection closed makes room for a new one.
     @Test func oneAddressHoldsAtMostItsConnections() throws {
         let server = try Server(["--max-connections-per-address", "3"])
         var held = try (0..<4).map { _ in try server.connect() }
@@ -241,6 +241,13 @@ struct ServeFaultTests {
             closed = held.indices.first { held[$0].waitForClose(within: 0.05) }
         }
         let gone = try #require(closed, "one of four connections from 127.0.0.1 is closed")
+        let refusal = try held[gone].reply(within: 1)
+        #expect(refusal.status == 503 && refusal.headers["retry-after"] == "5")
+        let body = try #require(try JSONSerialization.jsonObject(with: refusal.body) as? [String: Any])
+        let problem = try #require(body["error"] as? [String: Any])
+        #expect(problem["code"] as? String == "too_many_connections")
+        #expect((problem["message"] as? String)?.contains("3 connections open") == true)
+        #expect((problem["message"] as? String)?.contains("--max-connections-per-address") == true)
         held.remove(at: gone)
         #expect(held.allSatisfy { !$0.waitForClose(within: 0.2) }, "the other three stay open")
         #expect(try server.request("GET", "/healthz", from: "127.0.0.2").status == 200, "another address is served")

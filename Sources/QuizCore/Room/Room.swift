@@ -59,6 +59,8 @@ public struct Room: Sendable {
     struct Seat: Sendable {
         let id: RoomPlayerID
         let name: String
+        /// `ReadableName.skeleton(name)`, made once: a join compares it with every seated player's.
+        let nameSkeleton: String
         /// `ResumeToken.digest` of the seat's token.
         let tokenDigest: String
         /// Set while the connection is lost; the seat is freed `seatHold` later.
@@ -204,16 +206,16 @@ public struct Room: Sendable {
                 String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
             guard !trimmed.isEmpty, trimmed.count <= RoomRules.maxNameLength, ReadableName.firstHidden(in: trimmed) == nil
             else { throw .invalidName }
-            let seated = room.seats.filter(\.isSeated)
-            guard seated.count < room.rules.seats else { throw .roomFull(limit: room.rules.seats) }
+            guard room.seats.count(where: \.isSeated) < room.rules.seats else { throw .roomFull(limit: room.rules.seats) }
             // Names that look alike are one name: "Ada" and "Аda" (a Cyrillic А) cannot both sit in a room.
             let skeleton = ReadableName.skeleton(trimmed)
-            guard !seated.contains(where: { ReadableName.skeleton($0.name) == skeleton }) else { throw .nameTaken }
+            guard !room.seats.contains(where: { $0.isSeated && $0.nameSkeleton == skeleton }) else { throw .nameTaken }
             var token = ResumeToken.random(using: &generator)
             while room.seats.contains(where: { $0.tokenDigest == token.digest }) { token = ResumeToken.random(using: &generator) }
             room.joinCount += 1
             let id = RoomPlayerID(room.joinCount)
-            room.seats.append(Seat(id: id, name: trimmed, tokenDigest: token.digest, firstQuiz: room.firstQuizForNewcomer))
+            room.seats.append(Seat(
+                id: id, name: trimmed, nameSkeleton: skeleton, tokenDigest: token.digest, firstQuiz: room.firstQuizForNewcomer))
             // Once the game is on, a newcomer joins the smallest team (in the lobby they pick one).
             if room.teams != nil, room.phase != .lobby { room.placeInSmallestTeam(room.seats.count - 1) }
             if room.host == nil { room.host = id }
@@ -346,7 +348,9 @@ public struct Room: Sendable {
             let judgement = RoomGuessJudgement(verdict, result: round.result)
             out.append(RoomMessage(to: .player(id), .guessJudged(quiz: quiz, judgement: judgement)))
             let solved = round.result?.solved == true
-            if solved || !wasCounted { out.append(RoomMessage(to: .screens, .progress(room.progress(of: quiz)))) }
+            if room.hasScreens && (solved || !wasCounted) {
+                out.append(RoomMessage(to: .screens, .progress(room.progress(of: quiz))))
+            }
             if let result = round.result, result.solved {
                 out.append(RoomMessage(to: .everyone, .solved(quiz: quiz, player: id, stage: result.stageReached)))
                 room.endIfEveryoneDone(at: room.now, into: &out)
@@ -517,7 +521,7 @@ public struct Room: Sendable {
         }
         phase = .playing(quiz: quiz)
         out.append(RoomMessage(to: .everyone, .quizStarted(quizClock())))
-        out.append(RoomMessage(to: .screens, .progress(progress(of: quiz))))
+        if hasScreens { out.append(RoomMessage(to: .screens, .progress(progress(of: quiz)))) }
     }
 
     /// A player's round of quiz `quiz` started at `start`, on the room's rules (checked in `init`, so it cannot throw).

@@ -146,7 +146,8 @@ extension Room {
                 departure = known
             }
             seats.append(Seat(
-                id: RoomPlayerID(saved.player), name: saved.name, tokenDigest: saved.tokenDigest,
+                id: RoomPlayerID(saved.player), name: saved.name, nameSkeleton: ReadableName.skeleton(saved.name),
+                tokenDigest: saved.tokenDigest,
                 droppedAt: saved.droppedAt.map { .microseconds($0) }, departure: departure,
                 firstQuiz: saved.firstQuiz, loadedQuiz: saved.loadedQuiz, round: nil, results: results, team: saved.team))
         }

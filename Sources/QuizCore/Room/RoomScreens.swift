@@ -55,6 +55,10 @@ extension Room {
         return token
     }
 
+    /// Whether a screen was ever opened: a room without one does not count its answers for nobody (a count is a walk
+    /// over every seat, and a large room's guesses come by the thousand).
+    var hasScreens: Bool { !screenDigests.isEmpty }
+
     /// Whether `token` is one of this room's screens'.
     public func isScreen(_ token: ResumeToken) -> Bool { screenDigests.contains(token.digest) }
 

@@ -117,9 +117,13 @@ public final class RoomConnection: Sendable {
         }
     }
 
+    /// Has the room beat this connection's heartbeat every `RoomHeartbeats.interval` until it is closed.
+    public func beginHeartbeats() { live.heartbeats.add(self) }
+
     /// The socket ended (either side closed it, or it broke): the seat is held for a resume.
     public func closed() async {
         state.withLock { $0.closed = true }
+        live.heartbeats.remove(self)
         await dropFromRoom()
     }
 
@@ -275,15 +279,24 @@ public final class RoomConnection: Sendable {
         }
     }
 
+    /// The player `token` names, or `nil` once the client has been told why not.
+    private func authenticated(_ token: String) async -> Player? {
+        do {
+            return try await Players(environment: rooms.environment).authenticate(PlayerToken(text: token))
+        } catch PlayerError.unknownToken {
+            reply(.error(.init(code: "unknown_player_token", message: "playerToken: not a token this server gave out")))
+        } catch {
+            // The store did not answer in time: the token may be good, so nothing says it is not.
+            reply(.error(.init(code: "not_ready", message: "the server cannot check your token now; try again in a moment")))
+        }
+        return nil
+    }
+
     private func join(name: String, playerToken: String?) async {
         var account: Player?
         if let playerToken {
-            do {
-                account = try await Players(environment: rooms.environment).authenticate(PlayerToken(text: playerToken))
-            } catch {
-                reply(.error(.init(code: "unknown_player_token", message: "playerToken: not a token this server gave out")))
-                return
-            }
+            guard let player = await authenticated(playerToken) else { return }
+            account = player
             if account?.banned == true {
                 reply(.error(.init(code: "banned", message: "this player is banned from this server by its moderators")))
                 return
@@ -334,12 +347,8 @@ public final class RoomConnection: Sendable {
     private func openScreen(_ credential: RoomWire.ScreenCredential) async {
         var account: Int64?
         if case .playerToken(let text) = credential {
-            do {
-                account = try await Players(environment: rooms.environment).authenticate(PlayerToken(text: text)).id
-            } catch {
-                reply(.error(.init(code: "unknown_player_token", message: "playerToken: not a token this server gave out")))
-                return
-            }
+            guard let player = await authenticated(text) else { return }
+            account = player.id
         }
         do throws(RoomError) {
             try await live.command { state, instant throws(RoomError) in

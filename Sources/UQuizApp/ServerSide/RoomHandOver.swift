@@ -19,7 +19,8 @@ struct RoomCheckpointRecord: Codable {
 }
 
 /// Runs writes of a changing state one at a time so that the last one written is the latest: a call while a write runs
-/// asks for one more write after it (calls meanwhile share that one) and returns once it is done.
+/// asks for one more write after it (calls meanwhile share that one), at least `spacing` after the one before, and
+/// returns once it is done.
 final class LatestWins: Sendable {
     private struct State {
         var running = false
@@ -29,7 +30,7 @@ final class LatestWins: Sendable {
 
     private let state = Mutex(State())
 
-    func run(_ write: () async -> Void) async {
+    func run(spacing: Duration = .zero, _ write: () async -> Void) async {
         let leads = state.withLock { state in
             if state.running {
                 state.again = true
@@ -50,7 +51,11 @@ final class LatestWins: Sendable {
             return
         }
         while true {
+            let started = ContinuousClock.now
             await write()
+            if spacing > .zero, state.withLock({ $0.again }) {
+                try? await Task.sleep(until: started + spacing)
+            }
             let waiters: [CheckedContinuation<Void, Never>]? = state.withLock { state in
                 if state.again {
                     state.again = false
@@ -199,24 +204,27 @@ extension ServerRooms {
 extension LiveRoom {
     var isGone: Bool { state.withLock { $0.gone } }
 
-    /// Writes the room's checkpoint to the store (a listed room only), after any write of it still running.
-    func saveCheckpoint() async {
+    /// Writes the room's checkpoint to the store (a listed room only), after any write of it still running and at
+    /// least `spacing` after it.
+    func saveCheckpoint(spacing: Duration = .zero) async {
         guard listed else { return }
-        await checkpoints.run {
+        await checkpoints.run(spacing: spacing) {
             guard let data = checkpointRecord() else { return }
             await rooms.storeCheckpoint(data, of: self)
         }
     }
 
+    /// The room's checkpoint, taken under the room's lock and encoded after it: a large room's encoding takes
+    /// milliseconds that its players' messages would otherwise wait for.
     private func checkpointRecord() -> Data? {
-        state.withLock { state in
+        let record: RoomCheckpointRecord? = state.withLock { state in
             guard let checkpoint = state.room.checkpoint else { return nil }
-            let record = RoomCheckpointRecord(
+            return RoomCheckpointRecord(
                 room: checkpoint, packageId: packageId, openedBy: openedBy,
                 accounts: Dictionary(uniqueKeysWithValues: state.accounts.map { (String($0.key.value), $0.value) }),
                 anyoneJoined: state.anyoneJoined, resultsStored: state.resultsStored, handedOver: state.handedOver)
-            return try? JSONEncoder().encode(record)
         }
+        return record.flatMap { try? JSONEncoder().encode($0) }
     }
 
     /// What the poster route may show of each quiz of `room`: every stage of the quizzes that ended, and the stages

@@ -482,6 +482,7 @@ final class LiveRoom: Sendable {
     let listed: Bool
     let rooms: ServerRooms
     let state: Mutex<State>
+    let heartbeats = RoomHeartbeats()
     /// Writes the room's checkpoints one at a time, the latest state last.
     let checkpoints = LatestWins()
 
@@ -664,7 +665,15 @@ extension LiveRoom {
             await rooms.recordAnswersShown(to: Array(Set(aftermath.answersShownTo)), packageId: packageId, code: code)
         }
         if let rows = aftermath.results { await rooms.store(rows, code: code) }
-        if aftermath.changed && !aftermath.expired { await saveCheckpoint() }
+        if aftermath.changed && !aftermath.expired {
+            if state.withLock({ $0.room.rules.isLarge }) {
+                // A large room changes by the thousand (joins, guesses) and its checkpoint is the whole room: it is
+                // written at most once a `lobbyInterval`, and no player's next message waits for it.
+                Task { await saveCheckpoint(spacing: Self.lobbyInterval) }
+            } else {
+                await saveCheckpoint()
+            }
+        }
         if aftermath.expired {
             await rooms.remove(code)
             state.withLock { state in
