@@ -55,6 +55,9 @@ QUIZZES = int(os.environ.get("ROOMS_BENCH_QUIZZES", "2"))
 WORKERS = int(os.environ.get("ROOMS_BENCH_WORKERS", "4"))
 # Handshakes in flight per worker.
 CONNECTING_AT_ONCE = 25
+# Joins a second over all workers (0: as fast as the handshakes in flight go). People joining an event from a QR code
+# arrive over a minute or so, not all in the same second.
+JOINS_PER_SECOND = float(os.environ.get("ROOMS_BENCH_JOINS_PER_SECOND", "0"))
 RECORDED = ("quizLoading", "quizStarted", "stageRevealed", "quizEnded")
 WRONG_GUESS = "Not a movie of this package"
 # Seats (0 is the host) that guess wrong after stage 2, and right after stage 3, by their place in each ten: 3 and 2
@@ -146,9 +149,10 @@ class Player:
         self.random = random.Random(f"{self.room}/{self.seat}")
         self.gone = asyncio.get_running_loop().create_future()
 
-    async def join(self, semaphore):
+    async def join(self, semaphore, pacer):
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidStatus
+        await pacer()
         async with semaphore:
             try:
                 host, port = self.url.split("/")[2].rsplit(":", 1)
@@ -256,12 +260,21 @@ async def worker():
     titles = {int(k): v for k, v in job["titles"].items()}
     players = [Player(spec, titles, receipts, acks, counts) for spec in job["players"]]
     semaphore = asyncio.Semaphore(CONNECTING_AT_ONCE)
+    # This worker's share of JOINS_PER_SECOND: each join takes the next slot.
+    slots = {"next": time.monotonic()}
+
+    async def pacer():
+        if JOINS_PER_SECOND <= 0:
+            return
+        slot = max(slots["next"], time.monotonic())
+        slots["next"] = slot + WORKERS / JOINS_PER_SECOND
+        await asyncio.sleep(slot - time.monotonic())
     reply = lambda value: print(json.dumps(value), flush=True)
     while True:
         command = (await readline()).strip()
         if command in ("hosts", "screens", "others"):
             group = [p for p in players if (p.host, p.screen) == (command == "hosts", command == "screens")]
-            errors = [e for e in await asyncio.gather(*(p.join(semaphore) for p in group)) if e]
+            errors = [e for e in await asyncio.gather(*(p.join(semaphore, pacer) for p in group)) if e]
             reply({"joined": len(group) - len(errors), "errors": errors})
         elif command == "start":
             for player in players:

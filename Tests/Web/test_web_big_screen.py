@@ -199,6 +199,8 @@ class BigScreenTests(unittest.TestCase):
         box.fill(screen_pass)
         stranger.get_by_role("button", name="Open the screen").click()
         expect(stranger.locator("#screen-code")).to_have_text(code)
+        # The QR code is an image the page asks for once it is in: seen once it has loaded.
+        expect(stranger.locator("#screen-qr")).to_be_visible()
         assert_seen(self, stranger.locator("#screen-qr"), "the QR code on a screen opened with the pass")
 
         another = session.new_page(self, TV)

@@ -199,7 +199,7 @@ public struct Room: Sendable {
     public mutating func join(
         name: String, at instant: Duration, using generator: inout some RandomNumberGenerator
     ) throws(RoomError) -> RoomJoin {
-        let (joined, messages) = try perform(at: instant) {
+        let (joined, messages) = try performInPlace(at: instant) {
             (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             if case .finished = room.phase { throw .roomFinished }
             let trimmed = ReadableName.normalized(
@@ -211,11 +211,15 @@ public struct Room: Sendable {
             let skeleton = ReadableName.skeleton(trimmed)
             guard !room.seats.contains(where: { $0.isSeated && $0.nameSkeleton == skeleton }) else { throw .nameTaken }
             var token = ResumeToken.random(using: &generator)
-            while room.seats.contains(where: { $0.tokenDigest == token.digest }) { token = ResumeToken.random(using: &generator) }
+            var digest = token.digest
+            while room.seats.contains(where: { $0.tokenDigest == digest }) {
+                token = ResumeToken.random(using: &generator)
+                digest = token.digest
+            }
             room.joinCount += 1
             let id = RoomPlayerID(room.joinCount)
             room.seats.append(Seat(
-                id: id, name: trimmed, nameSkeleton: skeleton, tokenDigest: token.digest, firstQuiz: room.firstQuizForNewcomer))
+                id: id, name: trimmed, nameSkeleton: skeleton, tokenDigest: digest, firstQuiz: room.firstQuizForNewcomer))
             // Once the game is on, a newcomer joins the smallest team (in the lobby they pick one).
             if room.teams != nil, room.phase != .lobby { room.placeInSmallestTeam(room.seats.count - 1) }
             if room.host == nil { room.host = id }
@@ -265,7 +269,7 @@ public struct Room: Sendable {
 
     /// The player has the first poster of `quiz`; the quiz starts as soon as every connected player of it has.
     public mutating func loaded(_ player: RoomPlayerID, quiz: Int, at instant: Duration) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
+        try performInPlace(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.connectedIndex(of: player)
             guard case .loading(let loading, _) = room.phase, loading == quiz else { throw .quizNotRunning(quiz: quiz) }
             room.seats[index].loadedQuiz = quiz
@@ -332,7 +336,7 @@ public struct Room: Sendable {
     public mutating func guess(
         by player: RoomPlayerID, quiz: Int, text: String, latencyAllowance: Duration = .zero, at instant: Duration
     ) throws(RoomError) -> [RoomMessage] {
-        try perform(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
+        try performInPlace(at: instant) { (room: inout Room, out: inout [RoomMessage]) throws(RoomError) in
             let index = try room.playingIndex(of: player, quiz: quiz)
             guard text.count <= RoomRules.maxGuessLength else { throw .guessTooLong(limit: RoomRules.maxGuessLength) }
             let allowance = min(max(latencyAllowance, .zero), RoomRules.maxLatencyAllowance)
@@ -378,6 +382,22 @@ public struct Room: Sendable {
     }
 
     // MARK: - Inside
+
+    /// `perform` for a command whose body throws only before it changes the room: it runs on the room itself, without
+    /// the copy of every seat `perform` makes (a large room's joins, `loaded`s and guesses come by the thousand, and
+    /// that copy was most of their cost). When a timer of the room is due by `instant`, it is `perform`, so that
+    /// nothing the advance tells is lost to a throw.
+    mutating func performInPlace<Value>(
+        at instant: Duration, _ body: (inout Room, inout [RoomMessage]) throws(RoomError) -> Value
+    ) throws(RoomError) -> (Value, [RoomMessage]) {
+        if let due = nextDeadline, due <= max(now, instant) { return try perform(at: instant, body) }
+        if case .expired = phase { throw .roomExpired }
+        now = max(now, instant)
+        var messages: [RoomMessage] = []
+        let value = try body(&self, &messages)
+        lastActivity = now
+        return (value, messages)
+    }
 
     /// Runs a command on a copy brought to `instant`, which replaces the room only if the command succeeds.
     mutating func perform<Value>(

@@ -72,10 +72,13 @@ extension Room {
 
     /// The counts of the running quiz `quiz`.
     func progress(of quiz: Int) -> RoomProgress {
-        let playing = seats.filter { $0.isSeated && $0.round != nil }
-        return RoomProgress(
-            quiz: quiz, players: playing.count, answered: playing.filter(\.answered).count,
-            solved: playing.filter { $0.round?.result?.solved == true }.count)
+        var progress = RoomProgress(quiz: quiz, players: 0, answered: 0, solved: 0)
+        for seat in seats where seat.isSeated && seat.round != nil {
+            progress.players += 1
+            if seat.answered { progress.answered += 1 }
+            if seat.round?.result?.solved == true { progress.solved += 1 }
+        }
+        return progress
     }
 
     private static func digest(of pass: String) -> String { ResumeToken.digest(of: pass) }

@@ -9,9 +9,6 @@ extension LiveRoom {
     /// Sends `message` as a large room does; `false` for a message sent as in any room.
     func deliverToLargeRoom(_ message: RoomMessage, _ wire: RoomWire.ServerMessage, in state: inout State) -> Bool {
         switch (message.event, message.to) {
-        case (.lobbyChanged, .everyone):
-            state.lobbyPending = true
-            return true
         case (.solved(_, let solver, _), .everyone):
             let text = RoomWire.encode(wire)
             for screen in state.screens { screen.send(text) }

@@ -585,6 +585,12 @@ extension LiveRoom {
     func deliver(_ messages: [RoomMessage], in state: inout State, aftermath: inout Aftermath) {
         let large = state.room.rules.isLarge
         for message in messages {
+            if large, case .lobbyChanged = message.event, message.to == .everyone {
+                // Told later, at most once a `lobbyInterval` (`tellLobbyIfDue`): not worth a conversion per join.
+                aftermath.changed = true
+                state.lobbyPending = true
+                continue
+            }
             let wire = RoomWire.message(message.event, code: code)
             switch message.event {
             case .quizLoading(let quiz, _, _, _, _): state.announced[quiz] = max(state.announced[quiz] ?? 0, 1)
