@@ -6,23 +6,29 @@ import QuizCore
 /// snapshot) carries its first lines (`RoomWire.largeRoomBoardLines`) and, for each player, their own. So what one join
 /// or one quiz's end sends grows with the room, not with its square.
 extension LiveRoom {
-    /// Sends `message` as a large room does; `false` for a message sent as in any room.
-    func deliverToLargeRoom(_ message: RoomMessage, _ wire: RoomWire.ServerMessage, in state: inout State) -> Bool {
+    /// Sends `message` (its wire form made by `wire`) as a large room does; `false` for a message sent as in any room.
+    func deliverToLargeRoom(
+        _ message: RoomMessage, _ wire: () -> RoomWire.ServerMessage, in state: inout State
+    ) -> Bool {
         switch (message.event, message.to) {
+        case (.lobbyChanged, .everyone):
+            state.lobbyPending = true
+            return true
         case (.solved(_, let solver, _), .everyone):
-            let text = RoomWire.encode(wire)
+            let text = RoomWire.encode(wire())
             for screen in state.screens { screen.send(text) }
             state.connections[solver]?.send(text)
             return true
         case (.quizEnded, .everyone), (.podium, .everyone):
-            let shared = RoomWire.encode(RoomWire.forLargeRoom(wire, player: nil))
+            let whole = wire()
+            let shared = RoomWire.encode(RoomWire.forLargeRoom(whole, player: nil))
             for screen in state.screens { screen.send(shared) }
             for (player, connection) in state.connections {
-                connection.send(RoomWire.encode(RoomWire.forLargeRoom(wire, player: player.value)))
+                connection.send(RoomWire.encode(RoomWire.forLargeRoom(whole, player: player.value)))
             }
             return true
         case (.snapshot, .player(let player)):
-            state.connections[player]?.send(RoomWire.encode(RoomWire.forLargeRoom(wire, player: player.value)))
+            state.connections[player]?.send(RoomWire.encode(RoomWire.forLargeRoom(wire(), player: player.value)))
             return true
         default:
             return false

@@ -585,13 +585,6 @@ extension LiveRoom {
     func deliver(_ messages: [RoomMessage], in state: inout State, aftermath: inout Aftermath) {
         let large = state.room.rules.isLarge
         for message in messages {
-            if large, case .lobbyChanged = message.event, message.to == .everyone {
-                // Told later, at most once a `lobbyInterval` (`tellLobbyIfDue`): not worth a conversion per join.
-                aftermath.changed = true
-                state.lobbyPending = true
-                continue
-            }
-            let wire = RoomWire.message(message.event, code: code)
             switch message.event {
             case .quizLoading(let quiz, _, _, _, _): state.announced[quiz] = max(state.announced[quiz] ?? 0, 1)
             case .quizStarted(let clock), .stageRevealed(let clock):
@@ -610,10 +603,12 @@ extension LiveRoom {
                 aftermath.changed = true
             default: break
             }
+            // The wire form is made only for a message that is sent now (a large room's lobby waits, and so do
+            // counts for big screens when none is connected).
+            let wire = { RoomWire.message(message.event, code: self.code) }
             if large, deliverToLargeRoom(message, wire, in: &state) { continue }
-            // Counts for the big screens are not even written out for a room without one (they come with each guess).
             if message.to == .screens, state.screens.isEmpty { continue }
-            let text = RoomWire.encode(wire)
+            let text = RoomWire.encode(wire())
             switch message.to {
             case .everyone:
                 for connection in state.connections.values { connection.send(text) }
