@@ -84,6 +84,15 @@ extension PostgresQuizStore {
         try await read { session in try await session.one(OpenPlayById(values: [.text(id)])).map(Self.openPlay) }
     }
 
+    public func openPlays(playerId: Int64, limit: Int) async throws -> [OpenPlayRecord] {
+        try await read { session in
+            try await session.query(
+                "SELECT record FROM open_play WHERE player_id = $1 ORDER BY id LIMIT $2",
+                [.int(playerId), .int(Int64(limit))]
+            ).map(Self.openPlay)
+        }
+    }
+
     public func openDailyPlayId(playerId: Int64, day: String) async throws -> String? {
         try await read { session in try await Self.openDailyPlayId(playerId: playerId, day: day, in: session) }
     }

@@ -10,19 +10,29 @@ extension PostgresQuizStore {
         try await write { session in try await Self.recordServerPlay(play, in: session) }
     }
 
-    public func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown {
-        try await read { session in
-            let row = try await session.one(
-                """
-                SELECT EXISTS (SELECT 1 FROM publication WHERE package_id = $1 AND owner_id = $2) AS maker,
-                       EXISTS (SELECT 1 FROM play JOIN attempt ON attempt.play_id = play.id
-                               JOIN quiz seen ON seen.id = attempt.quiz_id
-                               WHERE play.player_id = $2
-                                 AND (attempt.quiz_id = ANY($3::bigint[])
-                                      OR seen.catalog_key IN (SELECT catalog_key FROM quiz WHERE id = ANY($3::bigint[])))) AS in_play,
-                       EXISTS (SELECT 1 FROM room_result WHERE player_id = $2 AND package_id = $1)
-                       OR EXISTS (SELECT 1 FROM answer_shown WHERE player_id = $2 AND package_id = $1) AS in_room
-                """, [.int(packageId), .int(playerId), .text("{" + quizIds.map(String.init).joined(separator: ",") + "}")])!
+    public func answersShown(
+        playerId: Int64, packageId: Int64, quizIds: [Int64], alsoShown: [Int64]
+    ) async throws -> AnswersShown {
+        // A quiz shows its answer where it was played, and so does any quiz on the same movie (a twin, in any package).
+        let sameAnswer = { (quiz: String) in
+            "(\(quiz).id = ANY($3::bigint[]) OR \(quiz).catalog_key IN (SELECT catalog_key FROM quiz WHERE id = ANY($3::bigint[])))"
+        }
+        let array = { (ids: [Int64]) in Bind.text("{" + ids.map(String.init).joined(separator: ",") + "}") }
+        let sql = """
+            SELECT EXISTS (SELECT 1 FROM publication WHERE package_id = $1 AND owner_id = $2) AS maker,
+                   EXISTS (SELECT 1 FROM play JOIN attempt ON attempt.play_id = play.id
+                           JOIN quiz seen ON seen.id = attempt.quiz_id
+                           WHERE play.player_id = $2 AND \(sameAnswer("seen")))
+                   OR EXISTS (SELECT 1 FROM quiz seen WHERE seen.id = ANY($4::bigint[]) AND \(sameAnswer("seen")))
+                   AS in_play,
+                   EXISTS (SELECT 1 FROM quiz seen
+                           WHERE seen.package_id IN (SELECT package_id FROM room_result WHERE player_id = $2
+                                                     UNION SELECT package_id FROM answer_shown WHERE player_id = $2)
+                             AND (seen.package_id = $1 OR \(sameAnswer("seen")))) AS in_room
+            """
+        let values: [Bind] = [.int(packageId), .int(playerId), array(quizIds), array(alsoShown)]
+        return try await read { session in
+            let row = try await session.one(sql, values)!
             return AnswersShown(maker: try row.bool("maker"), inPlay: try row.bool("in_play"), inRoom: try row.bool("in_room"))
         }
     }

@@ -76,6 +76,13 @@ extension AppDatabase {
             .map(OpenPlayRecord.init(storedJSON:))
     }
 
+    static func openPlays(playerId: Int64, limit: Int, in db: Database) throws -> [OpenPlayRecord] {
+        try String.fetchAll(
+            db.cachedStatement(sql: "SELECT record FROM openPlay WHERE playerId = ? ORDER BY id LIMIT ?"),
+            arguments: [playerId, limit]
+        ).map(OpenPlayRecord.init(storedJSON:))
+    }
+
     static func openDailyPlayId(playerId: Int64, day: String, in db: Database) throws -> String? {
         try String.fetchOne(
             db, sql: "SELECT id FROM openPlay WHERE playerId = ? AND dailyDay = ?", arguments: [playerId, day])

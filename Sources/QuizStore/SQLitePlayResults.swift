@@ -334,22 +334,32 @@ extension AppDatabase {
             db, sql: "SELECT publicId FROM play WHERE playerId = ? AND dailyDay = ?", arguments: [playerId, day])
     }
 
-    static func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64], in db: Database) throws -> AnswersShown {
-        let quizzes = quizIds.isEmpty ? "NULL" : quizIds.map { _ in "?" }.joined(separator: ",")
+    static func answersShown(
+        playerId: Int64, packageId: Int64, quizIds: [Int64], alsoShown: [Int64], in db: Database
+    ) throws -> AnswersShown {
+        let list = { (ids: [Int64]) in ids.isEmpty ? "NULL" : ids.map { _ in "?" }.joined(separator: ",") }
+        let quizzes = list(quizIds)
+        // A quiz shows its answer where it was played, and so does any quiz on the same movie (a twin, in any package).
+        let sameAnswer = { (quiz: String) in
+            "(\(quiz).id IN (\(quizzes)) OR \(quiz).catalogKey IN (SELECT catalogKey FROM quiz WHERE id IN (\(quizzes))))"
+        }
         let row = try Row.fetchOne(
             db,
             sql: """
                 SELECT EXISTS (SELECT 1 FROM publication WHERE packageId = ? AND ownerId = ?) AS maker,
                        EXISTS (SELECT 1 FROM play JOIN attempt ON attempt.playId = play.id
                                JOIN quiz seen ON seen.id = attempt.quizId
-                               WHERE play.playerId = ?
-                                 AND (attempt.quizId IN (\(quizzes))
-                                      OR seen.catalogKey IN (SELECT catalogKey FROM quiz WHERE id IN (\(quizzes))))) AS inPlay,
-                       EXISTS (SELECT 1 FROM roomResult WHERE playerId = ? AND packageId = ?)
-                       OR EXISTS (SELECT 1 FROM answerShown WHERE playerId = ? AND packageId = ?) AS inRoom
+                               WHERE play.playerId = ? AND \(sameAnswer("seen")))
+                       OR EXISTS (SELECT 1 FROM quiz seen WHERE seen.id IN (\(list(alsoShown))) AND \(sameAnswer("seen")))
+                       AS inPlay,
+                       EXISTS (SELECT 1 FROM quiz seen
+                               WHERE seen.packageId IN (SELECT packageId FROM roomResult WHERE playerId = ?
+                                                        UNION SELECT packageId FROM answerShown WHERE playerId = ?)
+                                 AND (seen.packageId = ? OR \(sameAnswer("seen")))) AS inRoom
                 """,
-            arguments: StatementArguments([packageId, playerId, playerId]) + StatementArguments(quizIds)
-                + StatementArguments(quizIds) + StatementArguments([playerId, packageId, playerId, packageId]))!
+            arguments: StatementArguments([packageId, playerId, playerId]) + StatementArguments(quizIds + quizIds)
+                + StatementArguments(alsoShown + quizIds + quizIds)
+                + StatementArguments([playerId, playerId, packageId]) + StatementArguments(quizIds + quizIds))!
         return AnswersShown(maker: row["maker"], inPlay: row["inPlay"], inRoom: row["inRoom"])
     }
 

@@ -239,8 +239,13 @@ extension SQLiteServerStore {
         try await write { db in try AppDatabase.insertServerPlay(play, in: db) }
     }
 
-    public func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown {
-        try await read { db in try AppDatabase.answersShown(playerId: playerId, packageId: packageId, quizIds: quizIds, in: db) }
+    public func answersShown(
+        playerId: Int64, packageId: Int64, quizIds: [Int64], alsoShown: [Int64]
+    ) async throws -> AnswersShown {
+        try await read { db in
+            try AppDatabase.answersShown(
+                playerId: playerId, packageId: packageId, quizIds: quizIds, alsoShown: alsoShown, in: db)
+        }
     }
 
     public func recordAnswersShown(playerIds: [Int64], packageId: Int64) async throws {
@@ -329,6 +334,10 @@ extension SQLiteServerStore {
 
     public func openPlay(id: String) async throws -> OpenPlayRecord? {
         try await read { db in try AppDatabase.openPlay(id: id, in: db) }
+    }
+
+    public func openPlays(playerId: Int64, limit: Int) async throws -> [OpenPlayRecord] {
+        try await read { db in try AppDatabase.openPlays(playerId: playerId, limit: limit, in: db) }
     }
 
     public func openDailyPlayId(playerId: Int64, day: String) async throws -> String? {

@@ -293,9 +293,10 @@ public struct AnswersShown: Hashable, Sendable {
     /// The player owns the package.
     public var maker: Bool
     /// A finished server play of the player holds an attempt at one of the quizzes, or at a quiz on the same movie in
-    /// any package (a twin quiz shows the same answer).
+    /// any package (a twin quiz shows the same answer), or a play still open has ended one of them or a twin.
     public var inPlay: Bool
-    /// A live room on the package ended one of its quizzes (naming its answer) while the player sat in it.
+    /// A live room on the package, or on a package with a quiz on the same movie as one of the quizzes, ended one of
+    /// its quizzes (naming its answer) while the player sat in it.
     public var inRoom: Bool
 
     public init(maker: Bool, inPlay: Bool, inRoom: Bool) {

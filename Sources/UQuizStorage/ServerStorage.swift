@@ -71,9 +71,11 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     /// Records a finished server play; returns whether it is the player's ranked play of the package: no daily play,
     /// no `unrankedReason`, and no ranked play of the package by the player yet.
     func recordServerPlay(_ play: FinishedServerPlay) async throws -> Bool
-    /// Whether the player owns the package, has finished a play with an attempt at one of `quizIds`, or sat in a live
-    /// room on the package when it ended a quiz.
-    func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64]) async throws -> AnswersShown
+    /// Whether the player owns the package; has finished a play with an attempt at one of `quizIds` (or at a quiz on
+    /// the same movie, in any package), or was shown the answer of one of `alsoShown` (quizzes ended in the player's
+    /// plays still open) that is one of them or on the same movie; or sat in a live room, on the package or on a package
+    /// with a quiz on one of their movies, when it ended a quiz.
+    func answersShown(playerId: Int64, packageId: Int64, quizIds: [Int64], alsoShown: [Int64]) async throws -> AnswersShown
     /// Notes that a live room on the package named a quiz's answer to these players.
     func recordAnswersShown(playerIds: [Int64], packageId: Int64) async throws
     func serverPlay(publicId: String) async throws -> StoredServerPlay?
@@ -120,6 +122,8 @@ public protocol OpenPlayStorage: Sendable {
     func appendOpenPlayEvents(_ seen: OpenPlayRecord, giving kept: OpenPlayRecord) async throws -> Bool
     /// The open play `id`, unlocked: for reading only.
     func openPlay(id: String) async throws -> OpenPlayRecord?
+    /// The player's open plays (at most `limit`), unlocked: for reading only.
+    func openPlays(playerId: Int64, limit: Int) async throws -> [OpenPlayRecord]
     /// The id of the player's open play of the daily quiz of `day`, if any.
     func openDailyPlayId(playerId: Int64, day: String) async throws -> String?
     /// Open plays of a package (of every package when `nil`).

@@ -57,6 +57,9 @@ func finishedPlay(_ id: String, packageId: Int64, player: Player, quizId: Int64,
             try await store.insertOpenPlay(openRecord(id: "d1", player: ann, packageId: id, quizIds: [quizzes[1]], daily: "2026-11-23"), maxOpen: 5)
             #expect(try await store.openDailyPlayId(playerId: ann.id, day: "2026-11-23") == "d1")
             #expect(try await store.openDailyPlayId(playerId: ann.id, day: "2026-11-24") == nil)
+            #expect(try await store.openPlays(playerId: ann.id, limit: 5).map(\.id) == ["d1", "p1"])
+            #expect(try await store.openPlays(playerId: ann.id, limit: 1).count == 1)
+            #expect(try await store.openPlays(playerId: bob.id, limit: 5).isEmpty)
             await #expect(throws: OpenPlayRefusal.dailyOpen(playId: "d1")) {
                 try await store.insertOpenPlay(openRecord(id: "d2", player: ann, packageId: id, quizIds: [quizzes[0]], daily: "2026-11-23"), maxOpen: 5)
             }

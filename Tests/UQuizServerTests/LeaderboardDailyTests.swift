@@ -174,6 +174,21 @@ struct LeaderboardDailyTests {
                 solved: 0, played: 1, shareLine: nil, finishedAt: Date())])
             let afterRoom = try await playPackage(code, token: ada)
             #expect(afterRoom["ranked"] as? Bool == false && afterRoom["unrankedReason"] as? String == "answer_seen_in_room")
+            // Eve skips the first quiz of another package, whose play she leaves open: that quiz is on this package's
+            // movie (a twin), so its answer is out when she plays this one.
+            let eve = try await client.newPlayer("Eve")
+            let specQuiz = try #require((validSpec()["quizzes"] as? [[String: Any]])?.first)
+            var twins = validSpec(title: "Twins")
+            twins["quizzes"] = [specQuiz, specQuiz.merging(["movie": 19]) { $1 }]
+            let twinsCode = try await client.publish(twins, token: maker)
+            let open = try await client.send(.post, "/v1/packages/\(twinsCode)/plays", token: eve)
+            let openId = try #require(open.json["id"] as? String, "\(open.text)")
+            clock.advance(.seconds(4))
+            #expect(try await client.send(.post, "/v1/plays/\(openId)/skips", json: ["quiz": 1], token: eve).status == .ok)
+            let afterTwin = try await playPackage(code, token: eve)
+            #expect(afterTwin["ranked"] as? Bool == false && afterTwin["unrankedReason"] as? String == "answer_seen_in_play")
+            #expect(try await client.send(.get, "/v1/plays/\(openId)", token: eve).json["finished"] as? Bool == false)
+
             let board = try await client.send(.get, "/v1/packages/\(code)/leaderboard")
             #expect((board.json["top"] as? [[String: Any]])?.map { $0["player"] as? String } == ["Bo"])
 

@@ -411,7 +411,7 @@ struct RoomUseCaseTests {
         let packageId = try bench.server.file.packageID(for: silentClassics)
         let quizIds = try await bench.server.database.quizIDs(packageId: packageId)
         func shown(_ player: Player) async throws -> Bool {
-            try await bench.server.database.answersShown(playerId: player.id, packageId: packageId, quizIds: quizIds).inRoom
+            try await bench.server.database.answersShown(playerId: player.id, packageId: packageId, quizIds: quizIds, alsoShown: []).inRoom
         }
         await host.say(.start)
         await host.say(.loaded(quiz: 1))

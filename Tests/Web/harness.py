@@ -215,7 +215,10 @@ class Session:
     """The server with the one-quiz package published, and chromium."""
 
     def __init__(self, environment_extra=None, arguments=()):
-        self.server = Server(arguments=arguments, environment_extra=environment_extra)
+        # Every page is another person whose guest player is made from this one address, more of them, and faster,
+        # than the default `players-per-address` (10, then one every 6 s) lets one address make.
+        self.server = Server(
+            arguments=["--limit", "players-per-address=1000/1", *arguments], environment_extra=environment_extra)
         self.playwright = None
         self.browser = None
         self.package_title = "Web test: one silent classic"

@@ -659,12 +659,35 @@ public final class ServerPlays: Sendable {
     /// whose answer has been out since its day. A ranked result is one earned without that.
     func unrankedReason(of record: OpenPlayRecord) async throws -> UnrankedReason? {
         if record.archivedDailyDay != nil { return .dailyArchive }
+        let others = try await environment.store().openPlays(playerId: record.playerId, limit: Self.openPlaysLooked + 1)
+            .filter { $0.id != record.id }
+        // More plays open at once than are looked at: their answers cannot all be checked, so none is assumed unseen.
+        if others.count > Self.openPlaysLooked { return .answerSeenInPlay }
         let shown = try await environment.store().answersShown(
-            playerId: record.playerId, packageId: record.packageId, quizIds: record.quizIds)
+            playerId: record.playerId, packageId: record.packageId, quizIds: record.quizIds,
+            alsoShown: try await endedQuizIds(of: others))
         if shown.maker { return .maker }
         if shown.inRoom { return .answerSeenInRoom }
         if shown.inPlay { return .answerSeenInPlay }
         return nil
+    }
+
+    /// How many of a player's other open plays a finishing play looks at for answers they showed.
+    static let openPlaysLooked = 100
+
+    /// The stored ids of the quizzes that have ended by now in these open plays: their answers have been shown.
+    private func endedQuizIds(of plays: [OpenPlayRecord]) async throws -> [Int64] {
+        let instant = currentInstant()
+        var ended: [Int64] = []
+        for record in plays {
+            // A play whose plan cannot be had now is taken as having shown all its answers, rather than none.
+            guard let plan = try? await plan(for: record) else {
+                ended += record.quizIds
+                continue
+            }
+            ended += record.quizIds.prefix(OpenPlay.replay(record, plan: plan, to: instant, interlude: rules.interlude).ended.count)
+        }
+        return ended
     }
 
     /// Records the plays whose time ran out with nobody asking (at most `limit`, the oldest first); how many it
