@@ -505,9 +505,12 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     public var relayedByInstance = false
     /// Whether the request came from one of the trusted proxies, whose `X-Forwarded-*` headers may be read.
     public var viaTrustedProxy = false
+    /// The connection the request came on.
+    let connection: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        connection = source.channel
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 }

@@ -270,7 +270,8 @@ struct LookupMissLimit: Sendable {
 /// address those headers are ignored (a client could write anything there).
 ///
 /// A request another instance forwarded, signed with the shared secret (`RelaySignature`), names its client too: that
-/// is the address its limits count, and the route knows its limits were taken by the forwarding instance.
+/// is the address its limits count, the route knows its limits were taken by the forwarding instance, and its
+/// connection no longer counts among the forwarding instance's (`LimitConnectionsPerAddress`).
 struct ForwardedClientMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let trustedProxies: Set<String>
@@ -289,6 +290,8 @@ struct ForwardedClientMiddleware: RouterMiddleware {
         {
             context.clientAddress = client
             context.relayedByInstance = true
+            // The relaying instance's connections are its clients', each limited there: not counted against its address.
+            context.connection.pipeline.fireUserInboundEventTriggered(LimitConnectionsPerAddress.RelayedByInstance())
         }
         return try await next(request, context)
     }

@@ -89,7 +89,7 @@ public final class ConnectionsPerAddress: Sendable {
 }
 
 /// Refuses a new connection at once when its address has `ConnectionsPerAddress.limit` open already; counts it while
-/// it is open otherwise. The refusal is a JSON 503 with `Retry-After` naming the limit (as nginx's `limit_conn`
+/// it is open otherwise, unless another instance turns out to relay its clients on it (`RelayedByInstance`). The refusal is a JSON 503 with `Retry-After` naming the limit (as nginx's `limit_conn`
 /// answers), written before the client's request is read: the server then stops writing, drops what the client sends
 /// and closes once the client has read it and closed, or after `lingering` (a close with unread bytes would be a
 /// reset that loses the answer).
@@ -155,6 +155,17 @@ final class LimitConnectionsPerAddress: ChannelInboundHandler, RemovableChannelH
         if let counted { connections.leave(counted) }
         counted = nil
         context.fireChannelInactive()
+    }
+
+    /// Sent through a connection's pipeline when a request on it was forwarded by another instance, signed with the
+    /// shared secret: the connection carries that instance's clients, whom it limits itself, so it stops counting
+    /// against the instance's address (many relayed players would otherwise fill it, and refuse its own requests).
+    struct RelayedByInstance: Sendable {}
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is RelayedByInstance else { return context.fireUserInboundEventTriggered(event) }
+        if let counted { connections.leave(counted) }
+        counted = nil
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UQuizCLI
-import UQuizServer
+@testable import UQuizServer
 import UQuizTestSupport
 
 #if canImport(Glibc)
@@ -260,6 +260,30 @@ struct ServeFaultTests {
         }
         #expect(served, "a connection closed makes room")
         #expect(!server.output.contains("error"), "a refused connection is routine, not an error: \(server.output.suffix(2000))")
+        #expect(server.stop() == 0)
+    }
+
+    /// Another instance relays its clients' room requests and sockets on connections of its own. Signed with the
+    /// instances' shared secret, those stop counting against its address once their first request is read (they are
+    /// its clients', limited there), so its relayed players never fill the cap and its own requests still get through;
+    /// a `UQuiz-Forwarded` header without the secret's signature (anyone can write one) counts as any connection does.
+    @Test func connectionsAnotherInstanceSignsDoNotCountAgainstItsAddress() throws {
+        let server = try Server(["--max-connections-per-address", "2"], environment: ["UQUIZ_INSTANCE_SECRET": "shared secret"])
+        let signature = try #require(RelaySignature(secret: "shared secret"))
+        func forwarded(_ header: (String) -> String) throws -> Connection {
+            let connection = try server.connect()
+            let reply = try connection.exchange("GET", "/healthz", headers: ["UQuiz-Forwarded": header("/healthz")])
+            #expect(reply.status == 200, "\(reply.status) \(reply.text)")
+            return connection
+        }
+        let signed = try (0..<3).map { _ in
+            try forwarded { signature.header(method: "GET", path: $0, client: "203.0.113.9", seconds: Int64(Date().timeIntervalSince1970)) }
+        }
+        #expect(try server.request("GET", "/healthz").status == 200, "three signed connections open, none counted")
+        let unsigned = try (0..<2).map { _ in try forwarded { _ in "1" } }
+        let refused = try server.request("GET", "/healthz")
+        #expect(refused.status == 503 && refused.errorCode == "too_many_connections", "two unsigned ones fill the cap of 2")
+        #expect(signed.count + unsigned.count == 5)
         #expect(server.stop() == 0)
     }
 
