@@ -52,13 +52,15 @@ extension PostgresQuizStore {
         }
     }
 
-    public func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date) async throws -> Bool {
+    public func claimRoomCode(
+        _ code: String, instance: String, host: Int64?, at date: Date, leaseUntil: Int64?
+    ) async throws -> Bool {
         try await write { session in
             try await session.one(
                 """
-                INSERT INTO room_directory (code, instance, opened_at, host_id) VALUES ($1, $2, $3, $4)
+                INSERT INTO room_directory (code, instance, opened_at, host_id, lease_until) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (code) DO NOTHING RETURNING code
-                """, [.text(code), .text(instance), .text(Self.timestamp(date)), .int(host)]) != nil
+                """, [.text(code), .text(instance), .text(Self.timestamp(date)), .int(host), .int(leaseUntil)]) != nil
         }
     }
 
@@ -98,9 +100,14 @@ extension PostgresQuizStore {
         }
     }
 
+    /// A lease statement that waits on another instance's lock gives up after this: that instance is stalled, and the
+    /// next round tries again, rather than hold a connection until the store's deadline and beyond.
+    static let leaseLockTimeout = "SET LOCAL lock_timeout = '1s'"
+
     public func renewRoomLeases(instance: String, until: Int64) async throws -> [String] {
         try await write { session in
-            try await session.query(
+            try await session.execute(Self.leaseLockTimeout)
+            return try await session.query(
                 "UPDATE room_directory SET lease_until = $2 WHERE instance = $1 RETURNING code", [.text(instance), .int(until)]
             ).map { try $0.string("code") }.sorted()
         }
@@ -125,6 +132,7 @@ extension PostgresQuizStore {
 
     public func takeOverRoom(_ code: String, instance: String, leaseUntil: Int64, now: Int64) async throws -> Data? {
         try await write { session in
+            try await session.execute(Self.leaseLockTimeout)
             try await session.execute(
                 "DELETE FROM room_directory WHERE code = $1 AND lease_until < $2 AND checkpoint IS NULL",
                 [.text(code), .int(now)])

@@ -237,8 +237,13 @@ extension PostgresURL {
     static let connectTimeout: Duration = .seconds(1)
 
     /// A statement or a row lock that waits this long is a database in trouble: the server ends it rather than hold
-    /// the caller. TLS is off: the database is reached on a private network.
-    static let startupParameters = [("statement_timeout", "15000"), ("lock_timeout", "10000"), ("application_name", "uquiz")]
+    /// the caller. A transaction whose client sends nothing for 5 s (its process frozen or stalled mid-transaction) is
+    /// ended by the server, so the rows it locked (a room holder's leases) do not hold everyone else for ever. TLS is
+    /// off: the database is reached on a private network.
+    static let startupParameters = [
+        ("statement_timeout", "15000"), ("lock_timeout", "10000"), ("idle_in_transaction_session_timeout", "5000"),
+        ("application_name", "uquiz"),
+    ]
 
     /// The settings of a single connection (migrations, administration).
     var connectionConfiguration: PostgresConnection.Configuration {

@@ -60,10 +60,15 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Records that the room `code` lives on `instance` (its base URL); `false` when the code is taken already.
-    static func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date, in db: Database) throws -> Bool {
+    static func claimRoomCode(
+        _ code: String, instance: String, host: Int64?, at date: Date, leaseUntil: Int64?, in db: Database
+    ) throws -> Bool {
         try db.execute(
-            sql: "INSERT INTO roomDirectory (code, instance, openedAt, hostId) VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
-            arguments: [code, instance, timestamp(date), host])
+            sql: """
+                INSERT INTO roomDirectory (code, instance, openedAt, hostId, leaseUntil) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (code) DO NOTHING
+                """,
+            arguments: [code, instance, timestamp(date), host, leaseUntil])
         return db.changesCount == 1
     }
 

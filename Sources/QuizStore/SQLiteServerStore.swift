@@ -384,8 +384,12 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.roomStats(playerId: playerId, in: db) }
     }
 
-    public func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date) async throws -> Bool {
-        try await write { db in try AppDatabase.claimRoomCode(code, instance: instance, host: host, at: date, in: db) }
+    public func claimRoomCode(
+        _ code: String, instance: String, host: Int64?, at date: Date, leaseUntil: Int64?
+    ) async throws -> Bool {
+        try await write { db in
+            try AppDatabase.claimRoomCode(code, instance: instance, host: host, at: date, leaseUntil: leaseUntil, in: db)
+        }
     }
 
     public func markRoomFinished(_ code: String) async throws {

@@ -166,9 +166,10 @@ public protocol RoomResultStorage: Sendable {
 /// stopped and handed it over, or died) is taken over by another instance from its checkpoint. Lease instants are
 /// microseconds on the servers' shared clock.
 public protocol RoomDirectoryStorage: Sendable {
-    /// Records that room `code`, hosted by player `host`, lives on `instance` (its base URL); `false` when the code is
+    /// Records that room `code`, hosted by player `host`, lives on `instance` (its base URL), leased until `leaseUntil`
+    /// (so that a holder dying before its first renewal leaves no room nobody takes over); `false` when the code is
     /// taken.
-    func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date) async throws -> Bool
+    func claimRoomCode(_ code: String, instance: String, host: Int64?, at date: Date, leaseUntil: Int64?) async throws -> Bool
     /// Notes that room `code` has reached its podium: it no longer counts among its host's rooms.
     func markRoomFinished(_ code: String) async throws
     /// The rooms `host` hosts that have not finished, on instances other than `instance`.
@@ -195,7 +196,7 @@ public protocol RoomDirectoryStorage: Sendable {
 extension RoomDirectoryStorage {
     /// A room whose host is not counted (tests of the directory alone).
     public func claimRoomCode(_ code: String, instance: String, at date: Date) async throws -> Bool {
-        try await claimRoomCode(code, instance: instance, host: nil, at: date)
+        try await claimRoomCode(code, instance: instance, host: nil, at: date, leaseUntil: nil)
     }
 }
 

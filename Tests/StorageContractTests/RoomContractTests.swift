@@ -41,6 +41,14 @@ import UQuizApp
             #expect(try await store.roomInstance(code: "K7QF") == nil)
             #expect(try await store.claimRoomCode("K7QF", instance: b, at: Date()))
             #expect(try await store.roomHolder(code: "K7QF") == RoomHolder(instance: b, leaseUntil: nil))
+            // Leased from its claim: a holder that dies before renewing leaves a room the others see ended, and
+            // forget (no checkpoint yet) rather than keep for ever.
+            #expect(try await store.claimRoomCode("R4WY", instance: a, host: nil, at: Date(), leaseUntil: 5_000))
+            #expect(try await store.roomHolder(code: "R4WY") == RoomHolder(instance: a, leaseUntil: 5_000))
+            #expect(try await store.roomsWithEndedLeases(now: 4_000, limit: 10).isEmpty)
+            #expect(try await store.roomsWithEndedLeases(now: 6_000, limit: 10) == ["R4WY"])
+            #expect(try await store.takeOverRoom("R4WY", instance: b, leaseUntil: 9_000, now: 6_000) == nil)
+            #expect(try await store.roomHolder(code: "R4WY") == nil)
         }
     }
 
@@ -51,9 +59,9 @@ import UQuizApp
             let a = "http://10.0.0.1:8080", b = "http://10.0.0.2:8080"
             let host = try await store.insertPlayer(name: "Host", tokenHash: tokenHash(1), at: Date())
             let other = try await store.insertPlayer(name: "Other", tokenHash: tokenHash(2), at: Date())
-            #expect(try await store.claimRoomCode("K7QF", instance: a, host: host.id, at: Date()))
-            #expect(try await store.claimRoomCode("M3XZ", instance: b, host: host.id, at: Date()))
-            #expect(try await store.claimRoomCode("R4WY", instance: b, host: other.id, at: Date()))
+            #expect(try await store.claimRoomCode("K7QF", instance: a, host: host.id, at: Date(), leaseUntil: nil))
+            #expect(try await store.claimRoomCode("M3XZ", instance: b, host: host.id, at: Date(), leaseUntil: nil))
+            #expect(try await store.claimRoomCode("R4WY", instance: b, host: other.id, at: Date(), leaseUntil: nil))
             #expect(try await store.claimRoomCode("T9PQ", instance: b, at: Date()))
             #expect(try await store.hostedRoomCount(host: host.id, notOn: a) == 1)
             #expect(try await store.hostedRoomCount(host: host.id, notOn: b) == 1)

@@ -294,6 +294,58 @@ struct RoomHandOverTests {
         #expect(try await stop(b, with: SIGTERM) == 0)
     }
 
+    /// A holder frozen past its lease (SIGSTOP: a long pause, a frozen machine): B takes the room over, and when the
+    /// holder wakes, with a stage of quiz 2 due meanwhile, it sends its players nothing of the room (no stage, no
+    /// answer, no result) before sending them to B, where the room plays on to one podium, kept once.
+    @Test func aHolderFrozenPastItsLeaseSendsNothingWhenItWakes() async throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let home = try Sandbox()
+        let d = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let b = try ServeCommandTests.RunningServer(sandbox: home, database: cluster.url)
+        let (code, players) = try await roomInQuiz2(holder: d, other: b)
+        let ann = players[0]
+        let clock = try #require(ann.messages.reversed().lazy.compactMap { message -> RoomWire.QuizClock? in
+            switch message {
+            case .quizStarted(let clock) where clock.quiz == 2: clock
+            case .stageRevealed(let clock) where clock.quiz == 2: clock
+            default: nil
+            }
+        }.first)
+        // The stage was due at most this long from now: the clock was read before now.
+        let stageDue = Date().addingTimeInterval(Double(try #require(clock.nextStageInMs)) / 1000)
+        let marks = players.map(\.messages.count)
+        for player in players { player.instances = [b.baseURL] }
+        kill(d.process.processIdentifier, SIGSTOP)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+            try cluster.value("SELECT instance FROM room_directory WHERE code = '\(code)'") != b.baseURL || Date() < stageDue
+        {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try cluster.value("SELECT instance FROM room_directory WHERE code = '\(code)'") == b.baseURL,
+                "B took the room over while D was frozen")
+        kill(d.process.processIdentifier, SIGCONT)
+        for (index, player) in players.enumerated() {
+            let (_, back) = try await player.waitFor("\(player.name) back on B", after: marks[index]) { message -> Bool? in
+                if case .snapshot = message { true } else { nil }
+            }
+            let meanwhile = player.messages[marks[index]..<(back - 1)].filter { message in
+                switch message {
+                case .stageRevealed, .quizEnded, .podium, .guessJudged, .quizLoading, .quizStarted: true
+                default: false
+                }
+            }
+            #expect(meanwhile.isEmpty, "\(player.name) got nothing of the room from the woken holder: \(meanwhile)")
+            #expect(player.closes.first == RoomWire.CloseReason.moved.code, "\(player.name) was sent on")
+        }
+        let scores = try await finish(players, from: marks)
+        #expect(scores["Bo"] ?? 0 > 0, "quiz 1's points are kept: \(scores)")
+        #expect(try cluster.value("SELECT COUNT(*) FROM room_result WHERE room_code = '\(code)'") == "3", "results kept once")
+        #expect(try await stop(b, with: SIGTERM) == 0)
+        #expect(try await stop(d, with: SIGTERM) == 0)
+    }
+
     /// One instance on SQLite: the room is checkpointed as on PostgreSQL, so a server restarted on the same file carries
     /// it on, and its players take their seats back.
     @Test func onSQLiteARoomOutlivesARestartOfItsServer() async throws {

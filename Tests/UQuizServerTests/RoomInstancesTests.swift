@@ -322,6 +322,35 @@ struct RoomInstancesTests {
         }
     }
 
+    /// A holder that stalled past its lease (a long pause, a frozen machine) and whose room was taken over meanwhile
+    /// sends nothing more of it when it wakes: before the room's next message it renews its lease, finds the room given
+    /// to another instance, and sends its players there, without judging the guess that woke it (no verdict, no
+    /// answer named).
+    @Test func aHolderPastItsLeaseSendsNothingOnceItsRoomIsTakenOver() async throws {
+        let server = try TestServer()
+        let answer = try server.quiz(silentClassics, 1).title
+        var rooms = Self.quickRooms
+        // A lease that has always run out by the room's next message: each one asks the directory first.
+        rooms.lease = .microseconds(1)
+        rooms.leaseRenewal = .seconds(600)
+        try await twoLiveInstances(server, rooms: rooms) { a, portA, _, _ in
+            let hostToken = try await a.newPlayer("Host")
+            let code = try await a.openRoom(token: hostToken)
+            let host = LiveRoomClient.connect(port: portA, code: code)
+            _ = try await host.join("Host", token: hostToken)
+            host.send(.start)
+            _ = try await host.waitFor("quizLoading 1") { if case .quizLoading(let l) = $0, l.quiz == 1 { l } else { nil } }
+            host.send(.loaded(quiz: 1))
+            _ = try await host.waitFor("quizStarted 1") { if case .quizStarted(let c) = $0, c.quiz == 1 { c } else { nil } }
+            // The directory gives the room to another instance, as when one took it over while A stalled.
+            #expect(try await server.database.takeOverRoom(code, instance: "http://127.0.0.1:1", leaseUntil: .max, now: .max) != nil)
+            host.send(.guess(quiz: 1, text: answer))
+            #expect(try await host.waitForClose() == RoomWire.CloseReason.moved.code)
+            #expect(!host.messages.contains { if case .guessJudged = $0 { true } else { false } }, "\(host.messages)")
+            #expect(!host.messages.contains { if case .quizEnded = $0 { true } else { false } })
+        }
+    }
+
     @Test func aRoomWhoseInstanceIsGoneSaysSoAndOneGivenToItselfIsA404() async throws {
         let server = try TestServer()
         try await twoLiveInstances(server) { _, _, b, portB in

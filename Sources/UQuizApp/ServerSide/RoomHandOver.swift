@@ -82,28 +82,57 @@ extension ServerRooms {
         }
     }
 
-    /// One round of `maintainLeases`. A room this instance holds in memory that the directory gives to another
-    /// instance (this one stalled past its lease and the room was taken over) is let go: its players are told to
-    /// reconnect, and reach it where it is now.
+    /// One round of `maintainLeases`: the leases renewed, and rooms whose lease ended taken over.
     public func renewLeases() async {
-        guard let instance = listeningURL, !isStopping else { return }
-        let instant = now()
+        guard listeningURL != nil, !isStopping else { return }
+        await leaseConfirmations.run { await renewOwnLeases() }
         do {
-            let store = try environment.store()
-            // Listed before the renewal: a room placed after it began may not be in what it returns yet.
-            let before = liveRooms.filter(\.listed)
-            let held = Set(try await store.renewRoomLeases(instance: instance, until: (instant + limits.lease).wholeMicroseconds))
-            for live in before where !held.contains(live.code.value) && !live.isGone {
-                environment.app.log("room \(live.code): another server instance holds it now; its players are sent there")
-                letGo(live)
-            }
-            for code in try await store.roomsWithEndedLeases(now: instant.wholeMicroseconds, limit: 20) {
+            for code in try await environment.store().roomsWithEndedLeases(now: now().wholeMicroseconds, limit: 20) {
                 guard let code = RoomCode(code) else { continue }
                 _ = await adopt(code)
             }
         } catch {
+            environment.app.log("live rooms: rooms whose lease ended could not be listed (\(error))")
+        }
+    }
+
+    /// Renews the lease on this instance's rooms. A room this instance holds in memory that the directory gives to
+    /// another instance (this one stalled past its lease and the room was taken over) is let go: its players are told
+    /// to reconnect, and reach it where it is now.
+    private func renewOwnLeases() async {
+        guard let instance = listeningURL, !isStopping else { return }
+        let instant = now()
+        do {
+            // Listed before the renewal: a room placed after it began may not be in what it returns yet.
+            let before = liveRooms.filter(\.listed)
+            let held = Set(try await environment.store().renewRoomLeases(
+                instance: instance, until: (instant + limits.lease).wholeMicroseconds))
+            leaseRenewedAt.withLock { $0 = instant }
+            for live in before where !held.contains(live.code.value) && !live.isGone {
+                environment.app.log("room \(live.code): another server instance holds it now; its players are sent there")
+                letGo(live)
+            }
+        } catch {
             environment.app.log("live rooms: the leases could not be renewed (\(error))")
         }
+    }
+
+    /// Whether the room may send and store what it does now. Another instance may take a room over once its lease has
+    /// ended, so a holder whose lease has run out on its own clock (it stalled: a long pause, a frozen machine, a
+    /// store that did not answer its renewals) first renews it. A room the directory has given to another instance
+    /// meanwhile is let go, unsent (its players reconnect to where it is now), and so is every room while the lease
+    /// cannot be renewed: better a reconnect than two holders naming answers and storing results.
+    func mayActFor(_ live: LiveRoom) async -> Bool {
+        guard live.listed, listeningURL != nil else { return true }
+        let asked = now()
+        if let renewed = leaseRenewedAt.withLock({ $0 }), asked < renewed + limits.lease { return true }
+        await leaseConfirmations.run { await renewOwnLeases() }
+        if live.isGone { return false }
+        // A renewal that began after the question went through: the room was still this instance's then.
+        if let renewed = leaseRenewedAt.withLock({ $0 }), renewed >= asked { return true }
+        environment.app.log("room \(live.code): its lease could not be renewed; its players are sent to reconnect")
+        letGo(live)
+        return false
     }
 
     /// Takes the room `code`, whose lease has ended, over from its checkpoint; `true` when it is here now. Whoever asks

@@ -74,6 +74,11 @@ public final class ServerRooms: Sendable {
     let stoppingFlag = Mutex(false)
     /// Rooms being taken over by this instance: whoever asks for one meanwhile waits for the same takeover.
     let adoptions = Mutex<[RoomCode: Task<Bool, Never>]>([:])
+    /// When (on `now`'s clock) this instance's last renewal of its leases that went through began: the directory
+    /// surely gives its rooms to it until one lease after. `nil` before the first.
+    let leaseRenewedAt = Mutex<Duration?>(nil)
+    /// Renewals asked for by rooms that found the lease past: those at the same moment share one.
+    let leaseConfirmations = LatestWins()
     let posters: StagePosterCache<String>
     private let preparedPackages = Mutex<[Int64: (task: Task<PreparedPackage, any Error>, at: Duration)]>([:])
 
@@ -182,7 +187,10 @@ public final class ServerRooms: Sendable {
         // 810,000 codes: a few tries find a free one unless the directory is nearly full.
         for _ in 0..<20 {
             let code = RoomCode.random(using: &generator)
-            if try await directory.claimRoomCode(code.value, instance: instance, host: host.id, at: environment.app.now()) {
+            let leaseUntil = (now() + limits.lease).wholeMicroseconds
+            if try await directory.claimRoomCode(
+                code.value, instance: instance, host: host.id, at: environment.app.now(), leaseUntil: leaseUntil)
+            {
                 return code
             }
         }
@@ -562,6 +570,7 @@ final class LiveRoom: Sendable {
 extension LiveRoom {
     /// Runs a room command under the lock: its messages are delivered, the timer re-armed, and any end handled.
     func command(_ body: (inout State, Duration) throws(RoomError) -> [RoomMessage]) async throws(RoomError) {
+        guard await rooms.mayActFor(self) else { return }
         let instant = rooms.now()
         var aftermath = Aftermath()
         let result: Result<Void, RoomError> = state.withLock { state in
@@ -648,6 +657,7 @@ extension LiveRoom {
     }
 
     func timerFired() async {
+        guard await rooms.mayActFor(self) else { return }
         var aftermath = Aftermath()
         let instant = rooms.now()
         state.withLock { state in
