@@ -768,6 +768,13 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            "pg14-report-address-group",
+            [
+                // The network a report came from (a /24 or /48, never the whole address), as SQLite's v20.
+                "ALTER TABLE report ADD COLUMN reporter_group text",
+            ]
+        ),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -13,14 +13,14 @@ extension PostgresQuizStore: ModerationStorage {
                 let inserted = try await session.one(
                     """
                     INSERT INTO report (target_kind, target_key, package_id, room_code, room_name, room_player_id,
-                                        reporter_id, reason, text, created_at)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                        reporter_id, reason, text, created_at, reporter_group)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                     ON CONFLICT (reporter_id, target_kind, target_key) DO NOTHING RETURNING id
                     """,
                     [
                         .text(report.target.kind), .text(key), .int(packageId), .text(room?.code), .text(room?.name),
                         .int(room?.playerId), .int(report.reporterId), .text(report.reason.rawValue), .text(report.text),
-                        .text(at),
+                        .text(at), .text(report.reporterGroup),
                     ])
             else { return .duplicate }
             let reporters = try await session.one(
@@ -30,7 +30,8 @@ extension PostgresQuizStore: ModerationStorage {
             if let packageId, let autoHide, reporters >= autoHide.reporters,
                 try await session.one(
                     """
-                    SELECT COUNT(DISTINCT r.reporter_id) AS n FROM report r JOIN player ON player.id = r.reporter_id
+                    SELECT COUNT(DISTINCT COALESCE(r.reporter_group, 'player ' || r.reporter_id)) AS n
+                    FROM report r JOIN player ON player.id = r.reporter_id
                     WHERE r.target_kind = $1 AND r.target_key = $2 AND player.created_at <= $3
                       AND r.created_at > COALESCE(
                           (SELECT MAX(a.at) FROM moderation_action a JOIN package ON package.share_code = a.target
@@ -84,7 +85,9 @@ extension PostgresQuizStore: ModerationStorage {
                 let reports = try await session.query(
                     """
                     SELECT r.id, r.reporter_id, player.name AS reporter_name, r.reason, r.text, r.created_at, r.package_id,
-                           r.room_code, r.room_name, r.room_player_id
+                           r.room_code, r.room_name, r.room_player_id, r.reporter_group,
+                           player.created_at AS reporter_made_at,
+                           (SELECT COUNT(*) FROM play WHERE play.player_id = r.reporter_id) AS reporter_plays
                     FROM report r JOIN player ON player.id = r.reporter_id
                     WHERE r.target_kind = $1 AND r.target_key = $2 ORDER BY r.id DESC
                     """, [.text(kind), .text(try target.string("target_key"))])
@@ -96,7 +99,9 @@ extension PostgresQuizStore: ModerationStorage {
                         ReportedTarget.Report(
                             id: try row.int64("id"), reporterId: try row.int64("reporter_id"),
                             reporterName: try row.string("reporter_name"), reason: try Self.decodeEnum(try row.string("reason")),
-                            text: try row.stringOrNil("text"), createdAt: try row.string("created_at"))
+                            text: try row.stringOrNil("text"), createdAt: try row.string("created_at"),
+                            reporterMadeAt: try row.string("reporter_made_at"), reporterPlays: try row.int("reporter_plays"),
+                            reporterGroup: try row.stringOrNil("reporter_group"))
                     })
                 if let packageId = try first.int64OrNil("package_id"),
                     let package = try await session.one(

@@ -9,12 +9,12 @@ extension AppDatabase {
         try db.execute(
             sql: """
                 INSERT INTO report (targetKind, targetKey, packageId, roomCode, roomName, roomPlayerId, reporterId, reason,
-                                    text, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reporterId, targetKind, targetKey) DO NOTHING
+                                    text, createdAt, reporterGroup)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reporterId, targetKind, targetKey) DO NOTHING
                 """,
             arguments: [
                 report.target.kind, key, packageId, room?.code, room?.name, room?.playerId, report.reporterId,
-                report.reason.rawValue, report.text, timestamp(date),
+                report.reason.rawValue, report.text, timestamp(date), report.reporterGroup,
             ])
         guard db.changesCount == 1 else { return .duplicate }
         let id = db.lastInsertedRowID
@@ -26,7 +26,8 @@ extension AppDatabase {
             try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(DISTINCT r.reporterId) FROM report r JOIN player ON player.id = r.reporterId
+                    SELECT COUNT(DISTINCT COALESCE(r.reporterGroup, 'player ' || r.reporterId))
+                    FROM report r JOIN player ON player.id = r.reporterId
                     WHERE r.targetKind = ? AND r.targetKey = ? AND player.createdAt <= ?
                       AND r.createdAt > COALESCE(
                           (SELECT MAX(a.at) FROM moderationAction a JOIN package ON package.shareCode = a.target
@@ -79,7 +80,8 @@ extension AppDatabase {
                 db,
                 sql: """
                     SELECT r.id, r.reporterId, player.name AS reporterName, r.reason, r.text, r.createdAt, r.packageId,
-                           r.roomCode, r.roomName, r.roomPlayerId
+                           r.roomCode, r.roomName, r.roomPlayerId, r.reporterGroup, player.createdAt AS reporterMadeAt,
+                           (SELECT COUNT(*) FROM play WHERE play.playerId = r.reporterId) AS reporterPlays
                     FROM report r JOIN player ON player.id = r.reporterId
                     WHERE r.targetKind = ? AND r.targetKey = ? ORDER BY r.id DESC
                     """,
@@ -91,7 +93,9 @@ extension AppDatabase {
                 reports: try reports.map { row in
                     ReportedTarget.Report(
                         id: row["id"], reporterId: row["reporterId"], reporterName: row["reporterName"],
-                        reason: try decodeEnum(row["reason"]), text: row["text"], createdAt: row["createdAt"])
+                        reason: try decodeEnum(row["reason"]), text: row["text"], createdAt: row["createdAt"],
+                        reporterMadeAt: row["reporterMadeAt"], reporterPlays: row["reporterPlays"],
+                        reporterGroup: row["reporterGroup"])
                 })
             if let packageId: Int64 = first["packageId"],
                 let package = try Row.fetchOne(

@@ -418,6 +418,11 @@ enum Schema {
             try db.drop(table: "daily")
             try db.rename(table: "dailyByLanguage", to: "daily")
         }
+        migrator.registerMigration("v20-report-address-group") { db in
+            // The network a report came from (a /24 or /48, never the whole address): reports from one network count
+            // once toward hiding a package, and a moderator sees which came together.
+            try db.execute(sql: "ALTER TABLE report ADD COLUMN reporterGroup TEXT")
+        }
         return migrator
     }
 }

@@ -18,7 +18,8 @@ struct ReportRoutes {
             let body = try JSONBody.decode(ServerAPI.ReportRequest.self, from: try await JSONBody.bytes(of: request))
             try await limit.take(player, address: context.clientAddress)
             let filed = try await reports.reportPackage(
-                shareCode: try context.parameters.require("code"), by: player, reason: body.reason, text: body.text)
+                shareCode: try context.parameters.require("code"), by: player, from: context.clientAddress,
+                reason: body.reason, text: body.text)
             return Self.answer(filed)
         }
         router.post("v1/rooms/{code}/reports") { request, context in
@@ -34,7 +35,8 @@ struct ReportRoutes {
                 return try await forwarding.answer(request, of: context.clientAddress, from: holder, body: .init(data: bytes))
             }
             let filed = try await reports.reportName(
-                name, inRoom: code, rooms: rooms, by: player, reason: body.reason, text: body.text)
+                name, inRoom: code, rooms: rooms, by: player, from: context.clientAddress, reason: body.reason,
+                text: body.text)
             return Self.answer(filed)
         }
     }

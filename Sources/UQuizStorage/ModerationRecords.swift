@@ -52,19 +52,22 @@ public struct NewReport: Sendable {
     public var reason: ReportReason
     /// What the reporter adds in their own words, if anything.
     public var text: String?
+    /// The network the report came from (`AddressGroup`), if known: reports from one network count once toward hiding.
+    public var reporterGroup: String?
 
-    public init(target: ReportTarget, reporterId: Int64, reason: ReportReason, text: String?) {
+    public init(target: ReportTarget, reporterId: Int64, reason: ReportReason, text: String?, reporterGroup: String? = nil) {
         self.target = target
         self.reporterId = reporterId
         self.reason = reason
         self.text = text
+        self.reporterGroup = reporterGroup
     }
 }
 
 /// When reports hide a package by themselves, pending a moderator's review: reports of players with standing, since
 /// the package was last restored, and never a package many people play.
 public struct AutoHide: Sendable, Equatable {
-    /// Distinct reporters with standing needed.
+    /// Networks (distinct `reporterGroup`s) of reporters with standing needed.
     public var reporters: Int
     /// A reporter has standing when their player was made at or before this and has finished `reporterPlays` plays:
     /// guests made a moment ago, or made only to report, do not count.
@@ -139,9 +142,15 @@ public struct ReportedTarget: Hashable, Sendable, Codable {
         public var reason: ReportReason
         public var text: String?
         public var createdAt: String
+        /// When the reporter's player was made, and how many plays they have finished: their standing.
+        public var reporterMadeAt: String
+        public var reporterPlays: Int
+        /// The network the report came from (a /24 or /48), when known.
+        public var reporterGroup: String?
 
         public init(
-            id: Int64, reporterId: Int64, reporterName: String, reason: ReportReason, text: String?, createdAt: String
+            id: Int64, reporterId: Int64, reporterName: String, reason: ReportReason, text: String?, createdAt: String,
+            reporterMadeAt: String, reporterPlays: Int, reporterGroup: String?
         ) {
             self.id = id
             self.reporterId = reporterId
@@ -149,6 +158,9 @@ public struct ReportedTarget: Hashable, Sendable, Codable {
             self.reason = reason
             self.text = text
             self.createdAt = createdAt
+            self.reporterMadeAt = reporterMadeAt
+            self.reporterPlays = reporterPlays
+            self.reporterGroup = reporterGroup
         }
     }
 
@@ -197,8 +209,9 @@ public struct BanChange: Equatable, Sendable {
 
 /// Reports, hidden packages and banned players: what moderation keeps, shared by every instance on the store.
 public protocol ModerationStorage: Sendable {
-    /// Stores a report unless its reporter reported the target already; a package reported by `autoHide.reporters`
-    /// distinct players with standing since it was last restored (or more), not protected and not hidden yet, is hidden
+    /// Stores a report unless its reporter reported the target already; a package reported by players with standing
+    /// from `autoHide.reporters` networks (`NewReport.reporterGroup`; each player without one counts as one) since it
+    /// was last restored (or more), not protected and not hidden yet, is hidden
     /// with `HiddenReason.reports` in the same transaction, the hiding recorded as an action of "server".
     func insertReport(_ report: NewReport, autoHide: AutoHide?, at date: Date) async throws -> ReportFiled
     /// The reported targets, the one with the newest report first, each with its reports (newest first).

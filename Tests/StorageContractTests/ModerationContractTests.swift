@@ -59,6 +59,32 @@ extension AutoHide {
         }
     }
 
+    /// Reports from one network (their `reporterGroup`) count once toward hiding; each report shows its reporter's
+    /// standing (made when, plays finished) and network.
+    @Test(arguments: StoreKind.allCases)
+    func reportsFromOneNetworkCountOnce(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let (id, _) = try await publish(makePackage(title: "Loud", code: "AAAAA2", quizzes: 1), on: store)
+            let made = Date(timeIntervalSince1970: 1_800_000_000)
+            var reporters: [Player] = []
+            for (index, name) in ["Ann", "Bob", "Cid"].enumerated() {
+                reporters.append(try await store.insertPlayer(name: name, tokenHash: tokenHash(UInt8(index + 1)), at: made))
+            }
+            try await recordPlay(on: store, packageId: id, player: reporters[0], score: 100, publicId: "p1")
+            for (reporter, group) in zip(reporters, ["203.0.113.0/24", "203.0.113.0/24", "198.51.100.0/24"]) {
+                let filed = try await store.insertReport(
+                    NewReport(target: .package(id: id), reporterId: reporter.id, reason: .spam, text: nil, reporterGroup: group),
+                    autoHide: .anyone(2), at: Date())
+                guard case .filed(_, _, let hidden) = filed else { Issue.record("\(filed)"); return }
+                #expect(hidden == (reporter.name == "Cid"), "\(reporter.name): the second network hides it")
+            }
+            let reports = try #require(try await store.reportedTargets(limit: 10).first?.reports)
+            #expect(reports.map(\.reporterGroup) == ["198.51.100.0/24", "203.0.113.0/24", "203.0.113.0/24"])
+            #expect(reports.map(\.reporterPlays) == [0, 0, 1])
+            #expect(reports.allSatisfy { $0.reporterMadeAt.hasPrefix("2027-01-15") }, "\(reports.map(\.reporterMadeAt))")
+        }
+    }
+
     /// Five guests made a moment ago hide nothing: a report counts toward hiding when its player is old enough and has
     /// finished a play, and only since the package was last restored; a protected package is never hidden by reports.
     @Test(arguments: StoreKind.allCases)

@@ -18,10 +18,15 @@ struct ModerationTests {
         return (id, token)
     }
 
-    static func report(_ code: String, by token: String, on server: Server, _ body: [String: Any]) throws -> ServeFaultTests.Reply {
+    /// A report of package `code` by `token`, sent from `address` (a loopback address: its /24 is the network the
+    /// server counts it under).
+    static func report(
+        _ code: String, by token: String, on server: Server, from address: String = "127.0.0.1", _ body: [String: Any]
+    ) throws -> ServeFaultTests.Reply {
         try server.request(
             "POST", "/v1/packages/\(code)/reports",
-            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"], body: ServeFaultTests.json(body))
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"], body: ServeFaultTests.json(body),
+            from: address)
     }
 
     /// The status `GET /v1/packages/CODE` answers once it is `expected` (the server keeps a package's answer for a
@@ -67,6 +72,39 @@ struct ModerationTests {
         #expect(server.stop() == 0)
     }
 
+    /// Today (UTC) as the server writes a date.
+    static func today() -> String {
+        let format = DateFormatter()
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd"
+        return format.string(from: Date())
+    }
+
+    /// Reporters with standing whose reports come from one network (a /24) count once toward hiding a package, and
+    /// the moderator sees which network each came from.
+    @Test func reportsFromOneNetworkCountOnce() throws {
+        let server = try Server(["--hide-after-reports", "2", "--reporter-min-age-hours", "0", "--reporter-min-plays", "0"])
+        let maker = try Self.newPlayer("Maker", on: server, from: "127.0.0.6")
+        let code = try Self.publishOneQuiz(by: maker.token, on: server)
+        for (name, address) in [("Ann", "127.0.5.1"), ("Bob", "127.0.5.2")] {
+            let reporter = try Self.newPlayer(name, on: server, from: address)
+            let filed = try Self.report(code, by: reporter.token, on: server, from: address, ["reason": "spam"])
+            #expect(filed.status == 201 && filed.json["hidden"] as? Bool == false, "\(name): \(filed.text)")
+        }
+        let cid = try Self.newPlayer("Cid", on: server, from: "127.0.6.1")
+        let third = try Self.report(code, by: cid.token, on: server, from: "127.0.6.1", ["reason": "spam"])
+        #expect(third.status == 201 && third.json["hidden"] as? Bool == true, "a second network: \(third.text)")
+        let reports = try server.sandbox.run(["admin", "reports", "--db", server.sandbox.path("server.sqlite")])
+        let row = reports.stdout.split(separator: "\n").first { $0.contains("package \(code)") }.map(String.init) ?? ""
+        #expect(row.contains(" 3 ") && row.contains(" 2 "), "3 reports from 2 networks: \(reports.stdout)")
+        #expect(reports.stdout.contains("Bob (#") && reports.stdout.contains("from 127.0.5.0/24, spam"), "\(reports.stdout)")
+        let json = try server.sandbox.run(["admin", "reports", "--json", "--db", server.sandbox.path("server.sqlite")])
+        let targets = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        let groups = (targets?.first?["reports"] as? [[String: Any]])?.compactMap { $0["reporterGroup"] as? String }
+        #expect(groups == ["127.0.6.0/24", "127.0.5.0/24", "127.0.5.0/24"], "\(json.stdout)")
+        #expect(server.stop() == 0)
+    }
+
     @Test func reportsHideAPackageAndAModeratorRestoresItAndBansAPlayer() throws {
         // Every reporter counts here, however new (the default asks a day's age and a finished play).
         let server = try Server(["--hide-after-reports", "2", "--reporter-min-age-hours", "0", "--reporter-min-plays", "0"])
@@ -78,7 +116,8 @@ struct ModerationTests {
         let cid = try Self.newPlayer("Cid", on: server, from: "127.0.0.4")
 
         // Reports: one per player; the second player's hides the package (2 is the threshold here).
-        let first = try Self.report(code.lowercased(), by: ann.token, on: server, ["reason": "spam", "text": "the same film ten times"])
+        let first = try Self.report(
+            code.lowercased(), by: ann.token, on: server, from: "127.0.2.1", ["reason": "spam", "text": "the same film ten times"])
         #expect(first.status == 201 && first.json["hidden"] as? Bool == false, "\(first.status) \(first.text)")
         let again = try Self.report("\(code)", by: ann.token, on: server, ["reason": "offensive"])
         #expect(again.status == 409 && again.errorCode == "conflict", "\(again.text)")
@@ -88,7 +127,7 @@ struct ModerationTests {
         let dee = try Self.newPlayer("Dee", on: server, from: "127.0.0.5")
         let playing = try server.request("POST", "/v1/packages/\(code)/plays", headers: ["Authorization": "Bearer \(dee.token)"])
         let playId = try #require(playing.json["id"] as? String, "\(playing.text)")
-        let second = try Self.report("\(code)", by: bob.token, on: server, ["reason": "offensive"])
+        let second = try Self.report("\(code)", by: bob.token, on: server, from: "127.0.3.1", ["reason": "offensive"])
         #expect(second.status == 201 && second.json["hidden"] as? Bool == true, "\(second.text)")
         // A play under way goes on as it would: it is read, and its quiz, once started, is played.
         let auth = ["Authorization": "Bearer \(dee.token)", "Content-Type": "application/json"]
@@ -113,7 +152,9 @@ struct ModerationTests {
         #expect(reports.status == 0, "\(reports.stderr)")
         let row = reports.stdout.split(separator: "\n").first { $0.contains("package \(code)") }.map(String.init) ?? ""
         #expect(row.contains("offensive 1, ") && row.contains("spam 1") && row.contains(" 2 ") && row.contains("reports"), "\(reports.stdout)")
-        #expect(reports.stdout.contains("Ann (#\(ann.id)): the same film ten times"), "\(reports.stdout)")
+        #expect(reports.stdout.contains(
+            "package \(code): Ann (#\(ann.id)), a player since \(Self.today()) ") && reports.stdout.contains(
+            ", 0 plays, from 127.0.2.0/24, spam: the same film ten times"), "\(reports.stdout)")
         let json = try server.sandbox.run(["admin", "reports", "--json", "--db", database])
         let targets = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(targets?.first?["code"] as? String == code && (targets?.first?["reports"] as? [Any])?.count == 2)

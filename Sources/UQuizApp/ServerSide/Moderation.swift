@@ -4,7 +4,8 @@ import UQuizStorage
 
 /// How the server's moderation runs.
 public struct ModerationRules: Sendable, Equatable {
-    /// A package reported by this many distinct players with standing hides itself until a moderator looks; 0 never.
+    /// A package reported by players with standing from this many networks (`AddressGroup`) hides itself until a
+    /// moderator looks; 0 never.
     public var hideAfterReports: Int
     /// A reporter counts toward hiding once their player is this old and has finished `reporterPlays` plays.
     public var reporterAge: Duration
@@ -58,24 +59,31 @@ public struct Reports: Sendable {
     }
 
     /// Reports a published or seed package (a removed one is `PublishError.removed`): one report per player, and a
-    /// package reported by `rules.hideAfterReports` distinct players is hidden at once, pending review.
+    /// package reported by players with standing from `rules.hideAfterReports` networks is hidden at once, pending
+    /// review.
     public func reportPackage(
-        shareCode: String, by player: Player, reason: ReportReason, text: String?
+        shareCode: String, by player: Player, from address: String, reason: ReportReason, text: String?
     ) async throws -> ReportFiled {
         let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
-        return try await file(.package(id: package.id), by: player, reason: reason, text: text)
+        return try await file(.package(id: package.id), by: player, from: address, reason: reason, text: text)
     }
 
     /// Reports a name someone took in room `code`, which this instance holds (`ServerRoomError.unknownRoom` else):
     /// the name as the room shows it, and the account of whoever took it when they joined with a token.
     public func reportName(
-        _ name: String, inRoom code: String, rooms: ServerRooms, by player: Player, reason: ReportReason, text: String?
+        _ name: String, inRoom code: String, rooms: ServerRooms, by player: Player, from address: String,
+        reason: ReportReason, text: String?
     ) async throws -> ReportFiled {
         guard let taker = try rooms.taker(of: name, inRoom: code) else { throw ModerationError.nameNotInRoom(name) }
-        return try await file(.room(code: code.uppercased(), name: taker.name, playerId: taker.playerId), by: player, reason: reason, text: text)
+        return try await file(
+            .room(code: code.uppercased(), name: taker.name, playerId: taker.playerId), by: player, from: address,
+            reason: reason, text: text)
     }
 
-    private func file(_ target: ReportTarget, by player: Player, reason: ReportReason, text: String?) async throws -> ReportFiled {
+    /// Files a report by `player` from the client address `address`, of which only its network is kept.
+    private func file(
+        _ target: ReportTarget, by player: Player, from address: String, reason: ReportReason, text: String?
+    ) async throws -> ReportFiled {
         var words: String?
         if let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             guard text.count <= ModerationRules.maxReportText else {
@@ -88,8 +96,10 @@ public struct Reports: Sendable {
         }
         let now = environment.app.now()
         let filed = try await environment.store().insertReport(
-            NewReport(target: target, reporterId: player.id, reason: reason, text: words), autoHide: rules.autoHide(at: now),
-            at: now)
+            NewReport(
+                target: target, reporterId: player.id, reason: reason, text: words,
+                reporterGroup: AddressGroup.of(address)),
+            autoHide: rules.autoHide(at: now), at: now)
         guard filed != .duplicate else { throw ModerationError.alreadyReported }
         return filed
     }

@@ -83,27 +83,33 @@ struct AdminReportsCommand: AdminSubcommand {
         try listing.show(try await desk.reports(limit: listing.limit), empty: "No reports.", text: Self.text)
     }
 
-    /// The table of targets, then the reporters' own words.
+    /// The table of targets, then who reported each (their standing, their network, their own words).
     static func text(_ targets: [ReportedTarget]) -> String {
         let rows = targets.map { target -> [String] in
             var reasons: [ReportReason: Int] = [:]
             for report in target.reports { reasons[report.reason, default: 0] += 1 }
             let said = ReportReason.allCases.compactMap { reason in reasons[reason].map { "\(reason.rawValue) \($0)" } }
             let owner = target.ownerId.map { "\(target.ownerName ?? "?") (#\($0))" } ?? "-"
+            let networks = Set(target.reports.map { $0.reporterGroup ?? "player \($0.reporterId)" }).count
             return [
-                "\(target.kind) \(target.code)", target.title, owner, "\(target.reports.count)",
+                "\(target.kind) \(target.code)", target.title, owner, "\(target.reports.count)", "\(networks)",
                 said.joined(separator: ", "), target.hidden?.rawValue ?? "-", target.reports.first?.createdAt ?? "",
             ]
         }
-        var text = TextTable(headers: ["TARGET", "TITLE OR NAME", "OWNER", "REPORTS", "REASONS", "HIDDEN", "NEWEST"], rows: rows)
-            .render(terminal: Terminal.current(), maxWidths: [1: 40])
-        let words = targets.flatMap { target in
-            target.reports.compactMap { report in
-                report.text.map { "\(target.kind) \(target.code), \(report.reporterName) (#\(report.reporterId)): \($0)" }
+        let table = TextTable(
+            headers: ["TARGET", "TITLE OR NAME", "OWNER", "REPORTS", "NETWORKS", "REASONS", "HIDDEN", "NEWEST"], rows: rows)
+        let reporters = targets.flatMap { target in
+            target.reports.map { report in
+                var line = "\(target.kind) \(target.code): \(report.reporterName) (#\(report.reporterId)), a player since "
+                    + "\(report.reporterMadeAt.prefix(16).replacingOccurrences(of: "T", with: " ")), "
+                    + "\(report.reporterPlays) \(report.reporterPlays == 1 ? "play" : "plays"), "
+                    + "from \(report.reporterGroup ?? "an unknown network"), \(report.reason.rawValue)"
+                if let words = report.text { line += ": " + words }
+                return "  " + SafeText.clean(line)
             }
         }
-        if !words.isEmpty { text += "\n\nIn their words:\n" + words.map { "  " + SafeText.clean($0) }.joined(separator: "\n") }
-        return text
+        return table.render(terminal: Terminal.current(), maxWidths: [1: 40])
+            + "\n\nReported by (newest first):\n" + reporters.joined(separator: "\n")
     }
 }
 

@@ -137,7 +137,7 @@ package struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Hide a package once this many distinct players have reported it, until a moderator looks (0: never; up to 1000).",
+            "Hide a package once players with standing from this many networks (/24, /48) have reported it, until a moderator looks (0: never; up to 1000).",
             valueName: "count"))
     package var hideAfterReports = 5
     @Option(
