@@ -4,9 +4,12 @@ import UQuizStorage
 
 /// Drafts of packages (`DraftStorage`), as PostgresStore keeps them too.
 extension AppDatabase {
-    static func insertDraft(playerId: Int64, document: String, at date: Date, limit: Int, in db: Database) throws -> DraftRecord? {
+    static func insertDraft(
+        playerId: Int64, document: String, at date: Date, limit: Int, quotaBytes: Int, in db: Database
+    ) throws -> DraftRecord? {
         let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM draft WHERE playerId = ?", arguments: [playerId]) ?? 0
         guard held < limit else { return nil }
+        try checkQuota(playerId: playerId, besides: nil, document: document, quotaBytes: quotaBytes, in: db)
         let now = timestamp(date)
         try db.execute(
             sql: "INSERT INTO draft (playerId, document, createdAt, updatedAt) VALUES (?, ?, ?, ?)",
@@ -25,7 +28,11 @@ extension AppDatabase {
             .map(draft(of:))
     }
 
-    static func updateDraft(id: Int64, playerId: Int64, document: String, at date: Date, in db: Database) throws -> DraftRecord? {
+    static func updateDraft(
+        id: Int64, playerId: Int64, document: String, at date: Date, quotaBytes: Int, in db: Database
+    ) throws -> DraftRecord? {
+        guard try draft(id: id, playerId: playerId, in: db) != nil else { return nil }
+        try checkQuota(playerId: playerId, besides: id, document: document, quotaBytes: quotaBytes, in: db)
         try db.execute(
             sql: "UPDATE draft SET document = ?, updatedAt = ? WHERE id = ? AND playerId = ?",
             arguments: [document, timestamp(date), id, playerId])
@@ -35,6 +42,21 @@ extension AppDatabase {
     static func deleteDraft(id: Int64, playerId: Int64, in db: Database) throws -> Bool {
         try db.execute(sql: "DELETE FROM draft WHERE id = ? AND playerId = ?", arguments: [id, playerId])
         return db.changesCount == 1
+    }
+
+    static func deleteDrafts(changedBefore date: Date, in db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM draft WHERE updatedAt < ?", arguments: [timestamp(date)])
+        return db.changesCount
+    }
+
+    /// Throws `DraftQuotaExceeded` when the player's drafts other than `besides`, with `document`, pass `quotaBytes`.
+    private static func checkQuota(
+        playerId: Int64, besides id: Int64?, document: String, quotaBytes: Int, in db: Database
+    ) throws {
+        let held = try Int.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(length(CAST(document AS BLOB))), 0) FROM draft WHERE playerId = ? AND id IS NOT ?",
+            arguments: [playerId, id]) ?? 0
+        if held + document.utf8.count > quotaBytes { throw DraftQuotaExceeded(heldBytes: held) }
     }
 
     private static func draft(of row: Row) -> DraftRecord {

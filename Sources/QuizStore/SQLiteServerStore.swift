@@ -430,8 +430,13 @@ extension SQLiteServerStore {
         }
     }
 
-    public func insertDraft(playerId: Int64, document: String, at date: Date, limit: Int) async throws -> DraftRecord? {
-        try await write { db in try AppDatabase.insertDraft(playerId: playerId, document: document, at: date, limit: limit, in: db) }
+    public func insertDraft(
+        playerId: Int64, document: String, at date: Date, limit: Int, quotaBytes: Int
+    ) async throws -> DraftRecord? {
+        try await write { db in
+            try AppDatabase.insertDraft(
+                playerId: playerId, document: document, at: date, limit: limit, quotaBytes: quotaBytes, in: db)
+        }
     }
 
     public func drafts(playerId: Int64) async throws -> [DraftRecord] {
@@ -442,8 +447,17 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.draft(id: id, playerId: playerId, in: db) }
     }
 
-    public func updateDraft(id: Int64, playerId: Int64, document: String, at date: Date) async throws -> DraftRecord? {
-        try await write { db in try AppDatabase.updateDraft(id: id, playerId: playerId, document: document, at: date, in: db) }
+    public func updateDraft(
+        id: Int64, playerId: Int64, document: String, at date: Date, quotaBytes: Int
+    ) async throws -> DraftRecord? {
+        try await write { db in
+            try AppDatabase.updateDraft(
+                id: id, playerId: playerId, document: document, at: date, quotaBytes: quotaBytes, in: db)
+        }
+    }
+
+    public func deleteDrafts(changedBefore date: Date) async throws -> Int {
+        try await write { db in try AppDatabase.deleteDrafts(changedBefore: date, in: db) }
     }
 
     public func deleteDraft(id: Int64, playerId: Int64) async throws -> Bool {

@@ -53,8 +53,10 @@ public struct ServerConfiguration: Sendable {
     /// Per client address: requests answered 401 although they carried an Authorization header.
     public var failedAuthentications: RateLimit
     /// Publishing, per player and per client address.
-    /// How many drafts a player keeps and how large each may be.
+    /// How many drafts a player keeps, how large they may be and for how long; new drafts, per player and per address.
     public var drafts = DraftLimits()
+    public var newDraftsPerPlayer: RateLimit = .newDraftsPerPlayer
+    public var newDraftsPerAddress: RateLimit = .newDraftsPerAddress
     public var publishesPerPlayer: RateLimit = .publishesPerPlayer
     public var publishesPerAddress: RateLimit = .publishesPerAddress
     /// Spending link codes, per client address.
@@ -147,6 +149,8 @@ public struct ServerConfiguration: Sendable {
         "code-misses-per-address": \.lookupMisses,
         "link-codes-per-address": \.linkCodes,
         "title-suggestions": \.titleSuggestions,
+        "drafts-per-player": \.newDraftsPerPlayer,
+        "drafts-per-address": \.newDraftsPerAddress,
     ]
 
     /// This configuration with every rate limit `RateLimit.unlimited`: what `uquiz serve --rate-limits off` runs, so that
@@ -285,7 +289,10 @@ func buildRoutes(
     DraftRoutes(
         environment: environment,
         drafts: Drafts(environment: environment.sharing, publishing: publishing, plays: plays, limits: configuration.drafts),
-        publishes: publishes
+        publishes: publishes,
+        creations: PlayerAndAddressLimit(
+            perPlayer: limiter(configuration.newDraftsPerPlayer, "drafts-per-player"),
+            perAddress: limiter(configuration.newDraftsPerAddress, "drafts-per-address"))
     ).add(to: router)
     PosterRoutes(
         environment: environment,
@@ -339,7 +346,9 @@ func buildRoutes(
         environment: environment.sharing, recent: recent, plays: plays, rooms: rooms, logger: logger)
     let services: [any Service] = [
         forgetting, instanceClient, ImageServerWatch(environment: environment.sharing, logger: logger),
-        UnusedUploadSweep(environment: environment.sharing, grace: configuration.unusedUploadGrace, logger: logger),
+        UnusedWorkSweep(
+            environment: environment.sharing, uploadGrace: configuration.unusedUploadGrace,
+            draftExpiry: configuration.drafts.expiry, logger: logger),
         OverduePlaySweep(plays: plays, interval: configuration.plays.sweepInterval, logger: logger),
     ]
     return (router, services)
@@ -378,18 +387,27 @@ struct PackageChangeFollower: Service {
     }
 }
 
-/// Removes, every hour, uploaded posters no quiz uses once they are `grace` old (`UploadPoster.removeUnused`). Any
-/// instance may; the store makes each removal once.
-struct UnusedUploadSweep: Service {
+/// Removes, every hour, drafts nobody changed for `draftExpiry` (`Drafts.removeExpired`), then uploaded posters no quiz
+/// or draft uses once they are `uploadGrace` old (`UploadPoster.removeUnused`). Any instance may; the store makes each
+/// removal once.
+struct UnusedWorkSweep: Service {
     let environment: SharingEnvironment
-    let grace: Duration
+    let uploadGrace: Duration
+    let draftExpiry: Duration
     let logger: Logger
 
     func run() async throws {
         // The first sweep an hour after the start: by then the store's migrations have run.
         await repeatUntilShutdown(every: .seconds(3600), waitingFirst: true) {
+            // Drafts first: an upload only an expired draft used goes in the same sweep.
             do {
-                let removed = try await UploadPoster.removeUnused(environment: environment, grace: grace)
+                let expired = try await Drafts.removeExpired(environment: environment, expiry: draftExpiry)
+                if expired > 0 { logger.info("removed \(expired) drafts nobody changed for \(draftExpiry.components.seconds / 86_400) days") }
+            } catch {
+                logger.warning("expired drafts could not be removed now (\(error)); trying again in an hour")
+            }
+            do {
+                let removed = try await UploadPoster.removeUnused(environment: environment, grace: uploadGrace)
                 if !removed.isEmpty { logger.info("removed \(removed.count) uploaded posters no quiz uses") }
             } catch {
                 logger.warning("unused uploads could not be removed now (\(error)); trying again in an hour")

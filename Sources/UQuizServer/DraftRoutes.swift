@@ -13,6 +13,8 @@ struct DraftRoutes {
     let drafts: Drafts
     /// Publishing a draft counts as a publish does.
     let publishes: PlayerAndAddressLimit
+    /// New drafts (saving one is not limited).
+    let creations: PlayerAndAddressLimit
     /// Previews' stage posters, kept while makers step through their stages.
     let posters = StagePosterCache<String>(byteLimit: 8 << 20)
 
@@ -23,8 +25,9 @@ struct DraftRoutes {
             let list = try await drafts.list(by: player)
             return Self.json(["drafts": list.map(Self.summary)])
         }
-        group.post { request, _ in
+        group.post { request, context in
             let player = try await request.authenticatedPlayer(environment)
+            try await creations.take(player, address: context.clientAddress)
             let draft = try await drafts.create(document: try await JSONBody.bytes(of: request), by: player)
             var response = Self.json(object(draft), status: .created)
             response.headers[.location] = "/v1/drafts/\(draft.id)"
@@ -74,7 +77,7 @@ struct DraftRoutes {
     private static func summary(_ draft: Drafts.View) -> [String: Any] {
         let document = (try? JSONSerialization.jsonObject(with: draft.document)) as? [String: Any] ?? [:]
         return [
-            "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt,
+            "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt, "expiresAt": draft.expiresAt,
             "title": document["title"] as? String ?? "", "quizCount": (document["quizzes"] as? [Any])?.count ?? 0,
             "ready": draft.problem == nil,
         ]
@@ -85,7 +88,7 @@ struct DraftRoutes {
     private func object(_ draft: Drafts.View) -> [String: Any] {
         let levels = environment.levels
         return [
-            "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt,
+            "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt, "expiresAt": draft.expiresAt,
             "document": (try? JSONSerialization.jsonObject(with: draft.document)) ?? [String: Any](),
             "problem": draft.problem.map { ["path": $0.path, "message": $0.problem] as [String: Any] } ?? NSNull(),
             "levels": Dictionary(uniqueKeysWithValues: Level.allCases.map { level in

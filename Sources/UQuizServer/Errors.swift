@@ -385,6 +385,11 @@ extension APIError {
             return .conflict("you keep \(limit) drafts already: publish or delete one first")
         case .tooLarge(let limit):
             return .init(status: .contentTooLarge, code: "too_large", message: "a draft holds at most \(limit) bytes")
+        case let .overQuota(held, quota, document):
+            return .init(
+                status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "quota_exceeded",
+                message:
+                    "your other drafts hold \(held) bytes and this one is \(document): at most \(quota) in all; delete a draft you no longer need")
         case .notAnObject:
             return .badRequest("$: a draft is a JSON object (the body POST /v1/packages takes, whole or not yet)")
         case let .noSuchQuiz(quiz, count):

@@ -53,6 +53,12 @@ public struct RateLimit: Sendable, Equatable {
     public static let publishesPerPlayer = RateLimit(burst: 10, interval: .seconds(60))
     public static let publishesPerAddress = RateLimit(burst: 30, interval: .seconds(20))
 
+    /// New drafts, per player: 10 at once, then 1 every 6 s; per client address: 30 at once, then 1 every 20 s, so that
+    /// guests made in turn from one address store at most a few MiB an hour (each draft is kept until it expires).
+    /// Saving a draft is not limited: the maker's page saves as they type.
+    public static let newDraftsPerPlayer = RateLimit(burst: 10, interval: .seconds(6))
+    public static let newDraftsPerAddress = RateLimit(burst: 30, interval: .seconds(20))
+
     /// Spending link codes, per client address: 10 at once, then 1 every 6 s. A code has 30^8 values and lasts 10
     /// minutes: at this pace one address tries 110 of them in its life.
     public static let linkCodes = RateLimit(burst: 10, interval: .seconds(6))

@@ -20,15 +20,29 @@ public struct DraftRecord: Sendable, Equatable {
     }
 }
 
+/// A draft not saved because the player's drafts would then hold more than their quota: the bytes of their other
+/// drafts.
+public struct DraftQuotaExceeded: Error, Equatable {
+    public var heldBytes: Int
+
+    public init(heldBytes: Int) {
+        self.heldBytes = heldBytes
+    }
+}
+
 /// Drafts of packages, each its maker's: another player's draft is, to every call, no draft at all.
 public protocol DraftStorage: Sendable {
-    /// Saves a new draft for `playerId`, unless they have `limit` drafts already (`nil` then).
-    func insertDraft(playerId: Int64, document: String, at date: Date, limit: Int) async throws -> DraftRecord?
+    /// Saves a new draft for `playerId`, unless they have `limit` drafts already (`nil` then). Throws
+    /// `DraftQuotaExceeded` when their drafts' documents would then hold more than `quotaBytes` (UTF-8).
+    func insertDraft(playerId: Int64, document: String, at date: Date, limit: Int, quotaBytes: Int) async throws -> DraftRecord?
     /// The player's drafts, the one changed last first.
     func drafts(playerId: Int64) async throws -> [DraftRecord]
     func draft(id: Int64, playerId: Int64) async throws -> DraftRecord?
-    /// Replaces the document of the player's draft `id`; `nil` when they have no such draft.
-    func updateDraft(id: Int64, playerId: Int64, document: String, at date: Date) async throws -> DraftRecord?
+    /// Replaces the document of the player's draft `id`; `nil` when they have no such draft. Throws
+    /// `DraftQuotaExceeded` as `insertDraft` does.
+    func updateDraft(id: Int64, playerId: Int64, document: String, at date: Date, quotaBytes: Int) async throws -> DraftRecord?
     /// `false` when the player has no such draft.
     func deleteDraft(id: Int64, playerId: Int64) async throws -> Bool
+    /// Deletes every draft last changed before `date`; how many.
+    func deleteDrafts(changedBefore date: Date) async throws -> Int
 }

@@ -122,6 +122,8 @@ extension ServeCommand {
         configuration.rooms.maxHostedRooms = maxHostedRooms
         configuration.rooms.seats = roomSeats
         configuration.drafts.maxDrafts = maxDrafts
+        configuration.drafts.quotaBytes = draftQuotaKib << 10
+        configuration.drafts.expiry = .seconds(draftExpiryDays * 86_400)
         configuration.rooms.lease = .seconds(roomLease)
         configuration.rooms.leaseRenewal = .seconds(roomLease) / 3
         configuration.uploadQuotaBytes = uploadQuotaMib << 20

@@ -11,29 +11,60 @@ import Testing
             let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
             let monday = Date(timeIntervalSince1970: 1_800_000_000)
             let first = try #require(try await store.insertDraft(
-                playerId: ann.id, document: #"{"title":"Silent"}"#, at: monday, limit: 2))
+                playerId: ann.id, document: #"{"title":"Silent"}"#, at: monday, limit: 2, quotaBytes: 1 << 20))
             #expect(first.playerId == ann.id && first.document == #"{"title":"Silent"}"# && first.createdAt == first.updatedAt)
             let second = try #require(try await store.insertDraft(
-                playerId: ann.id, document: "{}", at: monday.addingTimeInterval(60), limit: 2))
-            #expect(try await store.insertDraft(playerId: ann.id, document: "{}", at: monday, limit: 2) == nil, "at the limit")
-            #expect(try await store.insertDraft(playerId: bob.id, document: "{}", at: monday, limit: 2) != nil, "Bob has his own")
+                playerId: ann.id, document: "{}", at: monday.addingTimeInterval(60), limit: 2, quotaBytes: 1 << 20))
+            #expect(try await store.insertDraft(playerId: ann.id, document: "{}", at: monday, limit: 2, quotaBytes: 1 << 20) == nil, "at the limit")
+            #expect(try await store.insertDraft(playerId: bob.id, document: "{}", at: monday, limit: 2, quotaBytes: 1 << 20) != nil, "Bob has his own")
 
             #expect(try await store.drafts(playerId: ann.id).map(\.id) == [second.id, first.id], "the one changed last first")
             let saved = try #require(try await store.updateDraft(
-                id: first.id, playerId: ann.id, document: #"{"title":"Silent Classics"}"#, at: monday.addingTimeInterval(120)))
+                id: first.id, playerId: ann.id, document: #"{"title":"Silent Classics"}"#, at: monday.addingTimeInterval(120), quotaBytes: 1 << 20))
             #expect(saved.document == #"{"title":"Silent Classics"}"# && saved.createdAt == first.createdAt
                 && saved.updatedAt > first.updatedAt)
             #expect(try await store.drafts(playerId: ann.id).map(\.id) == [first.id, second.id])
 
             // Bob reaches none of Ann's drafts, whichever way he asks.
             #expect(try await store.draft(id: first.id, playerId: bob.id) == nil)
-            #expect(try await store.updateDraft(id: first.id, playerId: bob.id, document: "{}", at: monday) == nil)
+            #expect(try await store.updateDraft(id: first.id, playerId: bob.id, document: "{}", at: monday, quotaBytes: 1 << 20) == nil)
             #expect(try await store.deleteDraft(id: first.id, playerId: bob.id) == false)
             #expect(try await store.draft(id: first.id, playerId: ann.id) == saved)
 
             #expect(try await store.deleteDraft(id: first.id, playerId: ann.id))
             #expect(try await store.deleteDraft(id: first.id, playerId: ann.id) == false, "gone")
             #expect(try await store.drafts(playerId: ann.id).map(\.id) == [second.id])
+        }
+    }
+
+    /// A player's drafts hold at most their quota together (UTF-8 bytes, the draft being saved counted once), and
+    /// drafts nobody changed since a moment are removed, whoever's they are.
+    @Test(arguments: StoreKind.allCases)
+    func draftsHoldAQuotaAndExpireUnchanged(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ann = try await store.insertPlayer(name: "Ann", tokenHash: tokenHash(1), at: Date())
+            let bob = try await store.insertPlayer(name: "Bob", tokenHash: tokenHash(2), at: Date())
+            let monday = Date(timeIntervalSince1970: 1_800_000_000)
+            let title = #"{"title":"Ça"}"#  // 15 bytes: "Ç" is two
+            let first = try #require(try await store.insertDraft(
+                playerId: ann.id, document: title, at: monday, limit: 10, quotaBytes: 30))
+            _ = try #require(try await store.insertDraft(playerId: ann.id, document: title, at: monday, limit: 10, quotaBytes: 30))
+            await #expect(throws: DraftQuotaExceeded(heldBytes: 30)) {
+                try await store.insertDraft(playerId: ann.id, document: "{}", at: monday, limit: 10, quotaBytes: 30)
+            }
+            // Saving a draft counts it once: a size that fits beside the other fits, a larger one does not.
+            #expect(try await store.updateDraft(id: first.id, playerId: ann.id, document: #"{"title":"Ab"}"#, at: monday, quotaBytes: 30) != nil)
+            await #expect(throws: DraftQuotaExceeded(heldBytes: 15)) {
+                try await store.updateDraft(id: first.id, playerId: ann.id, document: #"{"title":"Abcd"}"#, at: monday, quotaBytes: 30)
+            }
+            #expect(try await store.draft(id: first.id, playerId: ann.id)?.document == #"{"title":"Ab"}"#, "left as it was")
+            #expect(try await store.insertDraft(playerId: bob.id, document: "{}", at: monday, limit: 10, quotaBytes: 30) != nil)
+
+            let later = monday.addingTimeInterval(86_400)
+            _ = try await store.updateDraft(id: first.id, playerId: ann.id, document: "{}", at: later, quotaBytes: 30)
+            #expect(try await store.deleteDrafts(changedBefore: later) == 2, "Ann's other one and Bob's")
+            #expect(try await store.drafts(playerId: ann.id).map(\.id) == [first.id])
+            #expect(try await store.drafts(playerId: bob.id).isEmpty)
         }
     }
 

@@ -172,7 +172,7 @@ import Testing
             #expect(try await upload("upload-d.jpg", 100, by: bob) == .stored)
             // A draft names d: a maker's work in progress keeps its upload.
             _ = try await store.insertDraft(
-                playerId: bob.id, document: #"{"title": "Mine", "quizzes": [{"poster": "upload-d.jpg"}]}"#, at: day, limit: 10)
+                playerId: bob.id, document: #"{"title": "Mine", "quizzes": [{"poster": "upload-d.jpg"}]}"#, at: day, limit: 10, quotaBytes: 1 << 20)
             #expect(try await store.bundledPoster(fileName: "upload-b.jpg") != nil)
             // A quiz uses a; b and c are used by none; c is newer than the cut-off.
             var package = makePackage(code: "AAAAA2", quizzes: 1)

@@ -123,6 +123,48 @@ struct DraftTests {
         }
     }
 
+    /// A player's drafts hold a quota together (507, the limit named, nothing changed), new drafts are limited per
+    /// address (guests made in turn from one address share it; saving is not limited), and a draft nobody changes is
+    /// removed once its `expiresAt` has passed, which its maker's list shows.
+    @Test func draftsHoldAQuotaAreLimitedPerAddressAndExpireUnchanged() async throws {
+        let date = ManualDate()
+        let server = try TestServer(now: date.now)
+        var configuration = ServerConfiguration()
+        configuration.drafts = DraftLimits(maxDocumentBytes: 1_000, quotaBytes: 1_500, expiry: .seconds(7 * 86_400))
+        configuration.newDraftsPerAddress = RateLimit(burst: 3, interval: .seconds(3600))
+        try await server.test(configuration: configuration) { client in
+            let maker = try await client.newPlayer("Maker")
+            let made = try await client.send(.post, "/v1/drafts", json: ["title": String(repeating: "a", count: 900)], token: maker)
+            let id = try #require(made.json["id"] as? Int, "\(made.text)")
+            let over = try await client.send(.post, "/v1/drafts", json: ["title": String(repeating: "b", count: 700)], token: maker)
+            #expect(over.status.code == 507 && over.errorCode == "quota_exceeded", "\(over.text)")
+            #expect(over.errorMessage.contains("at most 1500 in all"), "\(over.errorMessage)")
+            let saved = try await client.send(.put, "/v1/drafts/\(id)", json: ["title": String(repeating: "c", count: 950)], token: maker)
+            #expect(saved.status == .ok, "saving counts the draft once: \(saved.text)")
+            let list = try await client.send(.get, "/v1/drafts", token: maker).json["drafts"] as? [[String: Any]]
+            #expect(list?.count == 1, "the refused one was not kept")
+            let expected = date.now().addingTimeInterval(7 * 86_400).formatted(.iso8601)
+            #expect(list?.first?["expiresAt"] as? String == expected && saved.json["expiresAt"] as? String == expected)
+
+            // A second guest from the same address: one more new draft, then 429 (the address's three are used).
+            let guest = try await client.newPlayer("Guest")
+            #expect(try await client.send(.post, "/v1/drafts", json: [:] as [String: Any], token: guest).status == .created)
+            let limited = try await client.send(.post, "/v1/drafts", json: [:] as [String: Any], token: guest)
+            #expect(limited.status == .tooManyRequests, "\(limited.text)")
+            for _ in 0..<3 {
+                #expect(try await client.send(.put, "/v1/drafts/\(id)", json: ["title": "x"], token: maker).status == .ok)
+            }
+
+            // Eight days on, the guest's draft (unchanged for eight) goes; the maker's, changed seven days ago, stays.
+            date.advance(days: 1)
+            #expect(try await client.send(.put, "/v1/drafts/\(id)", json: ["title": "y"], token: maker).status == .ok)
+            date.advance(days: 7)
+            #expect(try await Drafts.removeExpired(environment: server.environment.sharing, expiry: .seconds(7 * 86_400)) == 1)
+            #expect((try await client.send(.get, "/v1/drafts", token: guest).json["drafts"] as? [Any])?.isEmpty == true)
+            #expect(try await client.send(.get, "/v1/drafts/\(id)", token: maker).status == .ok)
+        }
+    }
+
     @Test func aMovieOffersThePostersTheServerCanShowDefaultFirst() async throws {
         let server = try TestServer()
         try await server.test { client in

@@ -112,6 +112,17 @@ class WebMakerStumbleTests(unittest.TestCase):
             expect(page).to_have_url(re.compile(r"/make\?draft=\d+$"))
             expect(page.get_by_label("Title", exact=True)).to_be_visible()
 
+    def test_the_list_of_drafts_says_until_when_each_is_kept(self):
+        for viewport in (PHONE, DESKTOP):
+            page = self.maker_page(viewport)
+            draft = api(page, "POST", "/v1/drafts", spec("Left for later", AREAS[:1]))
+            page.goto("/make")
+            item = page.locator("#drafts li", has_text="Left for later")
+            until = page.evaluate("(at) => new Date(at).toLocaleDateString('en')", draft["expiresAt"])
+            kept = item.locator(".draft-expiry")
+            expect(kept).to_have_text(f"kept until {until} unless you change it")
+            assert_seen(self, kept, f"until when a draft is kept at {viewport}")
+
     def test_a_tap_at_the_edge_or_on_another_area_is_refused_before_placing(self):
         for viewport in (PHONE, DESKTOP):
             page, _ = self.open_draft(viewport)

@@ -12,6 +12,7 @@ addTexts({
     'make.drafts': 'Your drafts',
     'make.new': 'Start a new package',
     'make.untitled': 'Untitled',
+    'make.keptUntil': 'kept until {date} unless you change it',
     'make.packageTitle': 'Title',
     'make.level': 'Level',
     'make.language': 'Language',
@@ -105,6 +106,7 @@ addTexts({
     'make.drafts': '만들던 패키지',
     'make.new': '새 패키지 시작',
     'make.untitled': '제목 없음',
+    'make.keptUntil': '{date}까지 보관 (고치면 다시 늘어나요)',
     'make.packageTitle': '제목',
     'make.level': '난이도',
     'make.language': '언어',
@@ -425,6 +427,11 @@ class Maker {
   chooser(drafts, page) {
     const list = element('ul', { class: 'packages', id: 'drafts' }, drafts.map((draft) => element('li', {}, [
       element('a', { href: `/make?draft=${draft.id}`, text: draft.title || '' }, []),
+      // A draft nobody changes is removed after a while: its maker is told when, before it happens.
+      element('span', {
+        class: 'draft-expiry',
+        i18n: ['make.keptUntil', { date: new Date(draft.expiresAt).toLocaleDateString(currentLanguage()) }],
+      }),
     ])));
     for (const link of list.querySelectorAll('a')) if (!link.textContent) setText(link, 'make.untitled');
     this.main.replaceChildren(

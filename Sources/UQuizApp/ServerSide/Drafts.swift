@@ -31,6 +31,9 @@ public struct Drafts: Sendable {
         public var document: Data
         public var createdAt: String
         public var updatedAt: String
+        /// When the draft goes if nobody changes it before (`DraftLimits.expiry` after its last change), as `updatedAt`
+        /// is written.
+        public var expiresAt: String
         /// The first rule a publish of it would break (its JSON path and what to do); `nil` when the spec keeps every
         /// rule (its movies and posters are looked up when it is published).
         public var problem: SpecProblem?
@@ -38,8 +41,11 @@ public struct Drafts: Sendable {
 
     public func create(document: Data, by player: Player) async throws -> View {
         let text = try Self.object(document, limit: limits.maxDocumentBytes)
-        guard let saved = try await environment.store().insertDraft(
-            playerId: player.id, document: text, at: environment.app.now(), limit: limits.maxDrafts)
+        guard let saved = try await withinQuota(text, {
+            try await environment.store().insertDraft(
+                playerId: player.id, document: text, at: environment.app.now(), limit: limits.maxDrafts,
+                quotaBytes: limits.quotaBytes)
+        })
         else { throw DraftError.tooMany(limit: limits.maxDrafts) }
         return view(saved)
     }
@@ -55,8 +61,10 @@ public struct Drafts: Sendable {
 
     public func save(_ id: Int64, document: Data, by player: Player) async throws -> View {
         let text = try Self.object(document, limit: limits.maxDocumentBytes)
-        guard let saved = try await environment.store().updateDraft(
-            id: id, playerId: player.id, document: text, at: environment.app.now())
+        guard let saved = try await withinQuota(text, {
+            try await environment.store().updateDraft(
+                id: id, playerId: player.id, document: text, at: environment.app.now(), quotaBytes: limits.quotaBytes)
+        })
         else { throw DraftError.notFound(id) }
         return view(saved)
     }
@@ -133,6 +141,22 @@ public struct Drafts: Sendable {
         return SpecProblem("$.quizzes[\(quiz - 1)]" + problem.path.dropFirst(alone.count), problem.problem)
     }
 
+    /// Deletes the drafts nobody changed for `expiry`; how many. Run by a sweep of the server, never in a request: a
+    /// draft is work in progress, and one left for months is left for good (its maker's list says until when).
+    public static func removeExpired(environment: SharingEnvironment, expiry: Duration) async throws -> Int {
+        try await environment.store().deleteDrafts(
+            changedBefore: environment.app.now().addingTimeInterval(-Double(expiry.components.seconds)))
+    }
+
+    /// `write`'s answer, its store's quota refusal said as a draft's.
+    private func withinQuota<T>(_ document: String, _ write: () async throws -> T) async throws -> T {
+        do {
+            return try await write()
+        } catch let refusal as DraftQuotaExceeded {
+            throw DraftError.overQuota(heldBytes: refusal.heldBytes, quotaBytes: limits.quotaBytes, documentBytes: document.utf8.count)
+        }
+    }
+
     private func record(_ id: Int64, by player: Player) async throws -> DraftRecord {
         guard let record = try await environment.store().draft(id: id, playerId: player.id) else {
             throw DraftError.notFound(id)
@@ -153,7 +177,11 @@ public struct Drafts: Sendable {
         } catch {
             problem = SpecProblem("$", "\(error)")
         }
-        return View(id: record.id, document: document, createdAt: record.createdAt, updatedAt: record.updatedAt, problem: problem)
+        let changed = (try? Date(record.updatedAt, strategy: .iso8601)) ?? environment.app.now()
+        let expiresAt = changed.addingTimeInterval(Double(limits.expiry.components.seconds)).formatted(.iso8601)
+        return View(
+            id: record.id, document: document, createdAt: record.createdAt, updatedAt: record.updatedAt,
+            expiresAt: expiresAt, problem: problem)
     }
 
     /// The document as stored: a JSON object of at most `limit` bytes.
@@ -182,10 +210,19 @@ public struct DraftLimits: Sendable {
     public var maxDrafts: Int
     /// The largest document, in bytes (a package of 25 quizzes with aliases is a few KB).
     public var maxDocumentBytes: Int
+    /// The bytes all of a player's drafts hold together.
+    public var quotaBytes: Int
+    /// How long a draft nobody changes is kept.
+    public var expiry: Duration
 
-    public init(maxDrafts: Int = 50, maxDocumentBytes: Int = 64 << 10) {
+    public init(
+        maxDrafts: Int = 50, maxDocumentBytes: Int = 64 << 10, quotaBytes: Int = 1 << 20,
+        expiry: Duration = .seconds(90 * 86_400)
+    ) {
         self.maxDrafts = maxDrafts
         self.maxDocumentBytes = maxDocumentBytes
+        self.quotaBytes = quotaBytes
+        self.expiry = expiry
     }
 }
 
@@ -195,6 +232,8 @@ public enum DraftError: Error, Equatable {
     case notFound(Int64)
     case tooMany(limit: Int)
     case tooLarge(limit: Int)
+    /// The player's other drafts hold `heldBytes`; with this document they would pass `quotaBytes`.
+    case overQuota(heldBytes: Int, quotaBytes: Int, documentBytes: Int)
     case notAnObject
     case noSuchQuiz(Int, quizCount: Int)
     case noSuchStage(Int, stageCount: Int)

@@ -189,6 +189,10 @@ package struct ServeCommand: AsyncParsableCommand {
     package var roomLease = 3
     @Option(help: "Drafts one player keeps on the server at once (1 to 1000).")
     package var maxDrafts = 50
+    @Option(help: "Bytes all of one player's drafts may hold together, in KiB (64 to 102400).")
+    package var draftQuotaKib = 1024
+    @Option(help: "Days a draft nobody changes is kept before it is removed (1 to 3650); its maker's list says until when.")
+    package var draftExpiryDays = 90
     @Option(help: "Minutes a live room nobody has joined is kept before it expires (1 to 120).")
     package var unjoinedRoomMinutes = 5
     @Option(help: "Hours an uploaded poster no quiz uses is kept before it is removed (1 to 8760).")
@@ -200,6 +204,7 @@ package struct ServeCommand: AsyncParsableCommand {
         "refused-tokens-per-address",
         "publishes-per-player", "publishes-per-address", "rooms-per-player", "rooms-per-address", "reports-per-player",
         "reports-per-address", "code-misses-per-address", "link-codes-per-address", "title-suggestions",
+        "drafts-per-player", "drafts-per-address",
     ]
 
     /// `--limit`s as given: name, burst and seconds between tokens.
@@ -241,6 +246,8 @@ package struct ServeCommand: AsyncParsableCommand {
         guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
         guard (1...60).contains(roomLease) else { throw ValidationError("--room-lease must be from 1 to 60 seconds") }
         guard (1...1000).contains(maxDrafts) else { throw ValidationError("--max-drafts must be from 1 to 1000") }
+        guard (64...102_400).contains(draftQuotaKib) else { throw ValidationError("--draft-quota-kib must be from 64 to 102400") }
+        guard (1...3650).contains(draftExpiryDays) else { throw ValidationError("--draft-expiry-days must be from 1 to 3650") }
         guard (1...120).contains(unjoinedRoomMinutes) else { throw ValidationError("--unjoined-room-minutes must be from 1 to 120") }
         guard (1...8760).contains(unusedUploadHours) else { throw ValidationError("--unused-upload-hours must be from 1 to 8760") }
         guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
