@@ -4,8 +4,15 @@ import UQuizStorage
 /// Live rooms: their final results and the directory of which instance holds each open room, as QuizStore keeps them
 /// (RoomResults.swift), so the room routes run alike on both stores.
 extension PostgresQuizStore {
-    public func insertRoomResults(_ rows: [RoomResultRow]) async throws {
+    public func insertRoomResults(_ rows: [RoomResultRow], heldBy instance: String?) async throws -> Bool {
         try await write { session in
+            // The directory's row shared-locked: a takeover of the room waits for these results, or they see it.
+            if let instance, let code = rows.first?.roomCode {
+                try await session.execute(Self.leaseLockTimeout)
+                guard try await session.one(
+                    "SELECT code FROM room_directory WHERE code = $1 AND instance = $2 FOR SHARE", [.text(code), .text(instance)]
+                ) != nil else { return false }
+            }
             for row in rows {
                 try await session.execute(
                     """
@@ -19,6 +26,7 @@ extension PostgresQuizStore {
                         .text(Self.timestamp(row.finishedAt)),
                     ])
             }
+            return true
         }
     }
 

@@ -21,8 +21,16 @@ struct RoomResultRecord: Codable, FetchableRecord, MutablePersistableRecord, Sen
 }
 
 extension AppDatabase {
-    /// Stores a room's final results inside the caller's transaction: all of them or none.
-    static func insertRoomResults(_ rows: [RoomResultRow], in db: Database) throws {
+    /// Stores a room's final results inside the caller's transaction: all of them or none, and none when `instance`
+    /// (not `nil`) no longer holds the room in the directory.
+    static func insertRoomResults(_ rows: [RoomResultRow], heldBy instance: String?, in db: Database) throws -> Bool {
+        if let instance, let code = rows.first?.roomCode,
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM roomDirectory WHERE code = ? AND instance = ?)",
+                arguments: [code, instance]) != true
+        {
+            return false
+        }
         for row in rows {
             var record = RoomResultRecord(
                 id: nil, roomCode: row.roomCode, packageId: row.packageId, playerId: row.playerId, name: row.name,
@@ -30,6 +38,7 @@ extension AppDatabase {
                 finishedAt: timestamp(row.finishedAt))
             try record.insert(db)
         }
+        return true
     }
 
     /// The player's room results, newest first.

@@ -372,8 +372,8 @@ extension SQLiteServerStore {
 // MARK: - Rooms
 
 extension SQLiteServerStore {
-    public func insertRoomResults(_ rows: [RoomResultRow]) async throws {
-        try await write { db in try AppDatabase.insertRoomResults(rows, in: db) }
+    public func insertRoomResults(_ rows: [RoomResultRow], heldBy instance: String?) async throws -> Bool {
+        try await write { db in try AppDatabase.insertRoomResults(rows, heldBy: instance, in: db) }
     }
 
     public func roomResults(playerId: Int64, limit: Int) async throws -> [RoomResultRow] {

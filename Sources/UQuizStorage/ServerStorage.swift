@@ -150,8 +150,10 @@ public protocol StoreClock: Sendable {
 
 /// Where the final results of live rooms are kept: one row per player and room, written once at a room's end.
 public protocol RoomResultStorage: Sendable {
-    /// All the rows of one room in one transaction.
-    func insertRoomResults(_ rows: [RoomResultRow]) async throws
+    /// All the rows of one room in one transaction, when `instance` is `nil` (a room in no directory) or holds the room
+    /// in the room directory; `false`, and nothing stored, when another instance holds it now (this one stalled past
+    /// its lease and the room was taken over: its results are the new holder's to store).
+    func insertRoomResults(_ rows: [RoomResultRow], heldBy instance: String?) async throws -> Bool
     /// The player's latest `limit` room results, newest first.
     func roomResults(playerId: Int64, limit: Int) async throws -> [RoomResultRow]
     /// The player's room results added up.
@@ -191,6 +193,13 @@ public protocol RoomDirectoryStorage: Sendable {
     /// checkpoint. `nil` when another instance holds it (or took it first); a room whose lease ended with no checkpoint
     /// is forgotten.
     func takeOverRoom(_ code: String, instance: String, leaseUntil: Int64, now: Int64) async throws -> Data?
+}
+
+extension RoomResultStorage {
+    /// A room's rows stored whoever holds it (tests of the results alone).
+    public func insertRoomResults(_ rows: [RoomResultRow]) async throws {
+        _ = try await insertRoomResults(rows, heldBy: nil)
+    }
 }
 
 extension RoomDirectoryStorage {

@@ -23,6 +23,13 @@ import UQuizApp
             #expect(results.map(\.roomCode) == ["M3XZ", "K7QF"], "newest first")
             #expect(results.last == row("K7QF", ann.id, "Ann", rank: 1, score: 900, solved: 2))
             #expect(try await store.roomStats(playerId: 999) == RoomStats(rooms: 0, wins: 0, points: 0, solved: 0, played: 0))
+            // A holder that no longer holds its room in the directory stores nothing of it; the one that does, stores.
+            let a = "http://10.0.0.1:8080", b = "http://10.0.0.2:8080"
+            #expect(try await store.claimRoomCode("T9PQ", instance: a, at: Date()))
+            #expect(try await store.insertRoomResults([row("T9PQ", ann.id, "Ann", rank: 1, score: 50, solved: 1)], heldBy: b) == false)
+            #expect(try await store.roomStats(playerId: ann.id).rooms == 2, "nothing stored")
+            #expect(try await store.insertRoomResults([row("T9PQ", ann.id, "Ann", rank: 1, score: 50, solved: 1)], heldBy: a))
+            #expect(try await store.roomStats(playerId: ann.id).rooms == 3)
         }
     }
 

@@ -437,10 +437,13 @@ public final class ServerRooms: Sendable {
         }
     }
 
-    /// Stores a finished room's results; a failure is logged, and the room goes on showing its podium.
-    func store(_ rows: [RoomResultRow], code: RoomCode) async {
+    /// Stores a finished room's results, if this instance still holds the room (`listed`: in the directory); a failure
+    /// is logged, and the room goes on showing its podium.
+    func store(_ rows: [RoomResultRow], code: RoomCode, listed: Bool) async {
         do {
-            try await environment.store().insertRoomResults(rows)
+            if try await environment.store().insertRoomResults(rows, heldBy: listed ? listeningURL : nil) == false {
+                environment.app.log("room \(code): another server instance holds it now; its results are that one's to keep")
+            }
         } catch {
             environment.app.log("room \(code): its results could not be stored: \(error)")
         }
@@ -675,7 +678,7 @@ extension LiveRoom {
         if !aftermath.answersShownTo.isEmpty {
             await rooms.recordAnswersShown(to: Array(Set(aftermath.answersShownTo)), packageId: packageId, code: code)
         }
-        if let rows = aftermath.results { await rooms.store(rows, code: code) }
+        if let rows = aftermath.results { await rooms.store(rows, code: code, listed: listed) }
         if aftermath.changed && !aftermath.expired {
             if state.withLock({ $0.room.rules.isLarge }) {
                 // A large room changes by the thousand (joins, guesses) and its checkpoint is the whole room: it is
