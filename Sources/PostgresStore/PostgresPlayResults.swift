@@ -135,11 +135,11 @@ extension PostgresQuizStore {
     /// The best `limit` ranked plays by score, then less quiz time (then the earlier finish), and `playerId`'s line;
     /// each part an indexed read whose cost follows what it returns, as AppDatabase's `leaderboard` explains.
     /// Outside a transaction: the parts need not see one instant, and BEGIN and COMMIT would cost two round trips more.
-    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> RankedPlays {
         try await read { session in
             let scoreCounts = try await session.query(Self.leaderboardScores, [.int(packageId)]).reduce(into: [Int: Int]()) { counts, row in counts[try row.int("score")] = try row.int("plays") }
             let top = try await session.query(Self.leaderboardTop, [.int(packageId), .int(limit)]).map(Self.leaderboardEntry)
-            var board = Leaderboard(
+            var board = RankedPlays(
                 top: LeaderboardRanking.ranked(top), mine: nil, rankedPlays: scoreCounts.values.reduce(0, +),
                 scoreCounts: scoreCounts)
             guard let playerId else { return board }

@@ -174,7 +174,7 @@ extension PostgresQuizStore {
     }
 
     /// The leaderboard as the window functions over every ranked play computed it before the tallies.
-    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> RankedPlays {
         try await read { session in
             let rows = try await session.query(
                 """
@@ -188,7 +188,7 @@ extension PostgresQuizStore {
                   AND NOT EXISTS (SELECT 1 FROM banned_player b WHERE b.player_id = play.player_id)
                 ORDER BY position
                 """, [.int(packageId)])
-            var board = Leaderboard(top: [], mine: nil, rankedPlays: rows.count)
+            var board = RankedPlays(top: [], mine: nil, rankedPlays: rows.count)
             for row in rows {
                 let entry = LeaderboardEntry(
                     rank: try row.int("rank"), playerId: try row.int64("player_id"), player: try row.string("name"),

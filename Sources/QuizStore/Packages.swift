@@ -22,7 +22,7 @@ extension AppDatabase {
     }
 
     /// The packages matching `filter`, oldest first, at most `limit` of them (all when `nil`).
-    public func packages(matching filter: PackageFilter = .init(), limit: Int? = nil) throws -> PackagePage {
+    public func packages(matching filter: PackageFilter = .init(), limit: Int? = nil) throws -> PackageListPage {
         try read { db in
             var (conditions, arguments) = Self.conditions(level: filter.level, language: filter.language)
             if let origin = filter.origin {
@@ -61,7 +61,7 @@ extension AppDatabase {
                 }
                 for index in summaries.indices { summaries[index].serverCodes = copies[summaries[index].id] ?? [:] }
             }
-            return PackagePage(rows: summaries, total: total)
+            return PackageListPage(rows: summaries, total: total)
         }
     }
 

@@ -94,13 +94,13 @@ extension AppDatabase {
     /// rows are the first of the `play_board` index; the count and the histogram come from the kept
     /// `leaderboardScore`; a rank is one plus the plays with a better score (from the same tally) and those with the
     /// same score in less time (a range of the index).
-    static func leaderboard(packageId: Int64, limit: Int, playerId: Int64?, in db: Database) throws -> Leaderboard {
+    static func leaderboard(packageId: Int64, limit: Int, playerId: Int64?, in db: Database) throws -> RankedPlays {
         let scoreCounts = try Row.fetchAll(
             db.cachedStatement(sql: leaderboardScores),
             arguments: [packageId]
         ).reduce(into: [Int: Int]()) { counts, row in counts[row["score"]] = row["plays"] }
         let rows = try Row.fetchAll(db.cachedStatement(sql: leaderboardTop), arguments: [packageId, limit])
-        var board = Leaderboard(
+        var board = RankedPlays(
             top: LeaderboardRanking.ranked(rows.map(entry)), mine: nil,
             rankedPlays: scoreCounts.values.reduce(0, +), scoreCounts: scoreCounts)
         guard let playerId else { return board }

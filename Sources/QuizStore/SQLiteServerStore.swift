@@ -257,7 +257,7 @@ extension SQLiteServerStore {
         try await read { db in try AppDatabase.serverPlay(publicId: publicId, in: db) }
     }
 
-    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+    public func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> RankedPlays {
         try await read { db in try AppDatabase.leaderboard(packageId: packageId, limit: limit, playerId: playerId, in: db) }
     }
 

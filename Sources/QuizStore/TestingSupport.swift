@@ -120,7 +120,7 @@ extension SQLiteServerStore {
 
     /// The leaderboard as the window functions over every ranked play computed it before the tallies: the reference
     /// the indexed reads must agree with.
-    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard {
+    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> RankedPlays {
         try await read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -138,7 +138,7 @@ extension SQLiteServerStore {
                     SELECT * FROM board ORDER BY position
                     """,
                 arguments: [packageId])
-            var board = Leaderboard(top: [], mine: nil, rankedPlays: rows.count)
+            var board = RankedPlays(top: [], mine: nil, rankedPlays: rows.count)
             for row in rows {
                 let entry = LeaderboardEntry(
                     rank: row["rank"], playerId: row["playerId"], player: row["name"], score: row["score"],

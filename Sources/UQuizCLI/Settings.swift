@@ -431,7 +431,7 @@ package struct Settings: Sendable {
 
     /// Where `uquiz serve` keeps its data: a PostgreSQL server when the database setting is a `postgres://` or
     /// `postgresql://` URL (as given: it may hold a password, never printed), else the SQLite file of `databasePath()`.
-    package func serverDatabase() throws -> ServerDatabase {
+    package func serverDatabase() throws -> ServerDatabaseLocation {
         if let (value, _) = try lookup(SettingKeys.database),
             ["postgres://", "postgresql://"].contains(where: { value.lowercased().hasPrefix($0) })
         {
@@ -440,7 +440,7 @@ package struct Settings: Sendable {
         return .sqlite(path: try sqlitePath())
     }
 
-    package enum ServerDatabase {
+    package enum ServerDatabaseLocation {
         case sqlite(path: String)
         case postgres(url: String)
     }

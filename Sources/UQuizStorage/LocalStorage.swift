@@ -24,7 +24,7 @@ public protocol CatalogStorage: Sendable {
 /// (SQLite) implements it.
 public protocol QuizStorage: CatalogStorage {
     // Packages
-    func packages(matching filter: PackageFilter, limit: Int?) throws -> PackagePage
+    func packages(matching filter: PackageFilter, limit: Int?) throws -> PackageListPage
     func packageID(for reference: String) throws -> Int64
     func insert(_ package: QuizPackage) throws -> Int64
     /// Inserts a new package under its code or, when that is taken, the next from `newCode`, chosen inside the write.

@@ -16,7 +16,7 @@ public struct PackageFilter: Sendable, Equatable {
 }
 
 /// One page of `list`: the rows shown and how many match in all.
-public struct PackagePage: Sendable {
+public struct PackageListPage: Sendable {
     public var rows: [PackageSummary]
     public var total: Int
 

@@ -65,7 +65,7 @@ public struct LeaderboardEntry: Hashable, Sendable {
 }
 
 /// The ranked plays of a package: the best `limit`, the asker's own line (wherever it ranks) and how many there are.
-public struct Leaderboard: Hashable, Sendable {
+public struct RankedPlays: Hashable, Sendable {
     public var top: [LeaderboardEntry]
     public var mine: LeaderboardEntry?
     public var rankedPlays: Int

@@ -79,7 +79,7 @@ public protocol SharingStorage: ServerCatalogStorage, OpenPlayStorage, RateLimit
     /// Notes that a live room on the package named a quiz's answer to these players.
     func recordAnswersShown(playerIds: [Int64], packageId: Int64) async throws
     func serverPlay(publicId: String) async throws -> StoredServerPlay?
-    func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard
+    func leaderboard(packageId: Int64, limit: Int, playerId: Int64?) async throws -> RankedPlays
     func quizSolveStats(packageId: Int64) async throws -> [QuizSolveStats]
     /// The daily quiz of a UTC day in a language, chosen (by `pick`, numbered by `number` from the language's first
     /// day) on the first ask and fixed from then on. `among` says which of the language's quizzes it is drawn from

@@ -9,7 +9,7 @@ import UQuizStorage
 /// recount, and the leaderboard's indexed reads against the window functions over every ranked play they replaced.
 protocol TallyInspecting {
     func tallyMismatchesForTesting() async throws -> [String]
-    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> Leaderboard
+    func leaderboardByWindowFunctionsForTesting(packageId: Int64, limit: Int, playerId: Int64?) async throws -> RankedPlays
     func queryPlansForTesting(packageId: Int64) async throws -> [String: String]
 }
 

@@ -13,7 +13,7 @@ public struct PackageLibrary: Sendable {
     }
 
     /// The packages matching `filter`, oldest first, at most `limit` of them (all when `nil`).
-    public func list(_ filter: PackageFilter = .init(), limit: Int? = nil) throws -> PackagePage {
+    public func list(_ filter: PackageFilter = .init(), limit: Int? = nil) throws -> PackageListPage {
         try environment.store().packages(matching: filter, limit: limit)
     }
 

@@ -7,7 +7,7 @@ import Synchronization
 /// sees how each quiz fares.
 public struct LeaderboardView: Sendable {
     public var package: PublishedPackage
-    public var board: Leaderboard
+    public var board: RankedPlays
     /// Only for the package's owner.
     public var quizzes: [QuizSolveStats]?
     /// How many stages each quiz reveals, in order; only for the package's owner.
