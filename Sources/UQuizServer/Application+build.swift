@@ -459,7 +459,7 @@ struct ImageServerWatch: Service {
         await cancelWhenGracefulShutdown {
             var last = ImageServerReach.State.unknown
             while !Task.isCancelled {
-                await environment.imageReach.probe(environment.app.imageClient)
+                await environment.imageReach.probe(environment.tmdbPosters.imageClient)
                 let now = environment.imageReach.current
                 if now != last {
                     logger.info("TMDB's image server is \(now.rawValue): \(now == .unreachable ? "packages with TMDB posters are not listed" : "every package is listed")")

@@ -38,6 +38,24 @@ public struct CreatePackage: Sendable {
         _ index: Int, of spec: PackageDocument.Checked, resolved: ResolvedMovie, language: QuizLanguage,
         hasStoredPoster: (String) throws -> Bool, autoAreas: Bool, seed: UInt64
     ) async throws -> Quiz {
+        try await Self.quiz(
+            index, of: spec, resolved: resolved, language: language, hasStoredPoster: hasStoredPoster, geometry: geometry
+        ) { poster in
+            guard autoAreas else { return nil }
+            return await automaticAreas(
+                count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
+                seed: seed &+ UInt64(index))
+        }
+    }
+
+    /// Quiz `index` of `spec` on its resolved movie and `geometry`, as `quiz(_:of:…)` makes it, with `chosenAreas`
+    /// giving the areas of a quiz the spec gives none (`nil`: `CreatePackageError.noAreas`). Needs nothing from
+    /// outside: what the server builds a publication's quizzes by.
+    public static func quiz(
+        _ index: Int, of spec: PackageDocument.Checked, resolved: ResolvedMovie, language: QuizLanguage,
+        hasStoredPoster: (String) throws -> Bool, geometry: GridGeometry,
+        chosenAreas: ((path: String, source: PosterSource)) async -> [Cell]? = { _ in nil }
+    ) async throws -> Quiz {
         let entry = spec.quizzes[index]
         guard let poster = entry.poster.map({ (path: $0, source: PosterPath.source(ofSpecPoster: $0)) })
             ?? Self.defaultPoster(of: resolved.movie, in: language)
@@ -46,13 +64,9 @@ public struct CreatePackage: Sendable {
             throw CreatePackageError.noStoredPoster(quiz: index + 1, name: poster.path)
         }
         var areas = entry.areas
-        if areas == nil {
-            guard autoAreas else { throw CreatePackageError.noAreas(quiz: index + 1, movie: entry.movie) }
-            areas = await automaticAreas(
-                count: levels[spec.level].areaCount, posterPath: poster.path, source: poster.source,
-                seed: seed &+ UInt64(index))
-        }
-        var made = quiz(of: resolved, language: language, poster: poster, areas: areas!)
+        if areas == nil { areas = await chosenAreas(poster) }
+        guard let areas else { throw CreatePackageError.noAreas(quiz: index + 1, movie: entry.movie) }
+        var made = quiz(of: resolved, language: language, poster: poster, areas: areas, geometry: geometry)
         made.aliases = entry.aliases
         return made
     }
@@ -84,6 +98,13 @@ public struct CreatePackage: Sendable {
     /// A quiz on a movie: its title in the package's language, its facts, the chosen poster and the areas.
     public func quiz(
         of resolved: ResolvedMovie, language: QuizLanguage, poster: (path: String, source: PosterSource), areas: [Cell]
+    ) -> Quiz {
+        Self.quiz(of: resolved, language: language, poster: poster, areas: areas, geometry: geometry)
+    }
+
+    static func quiz(
+        of resolved: ResolvedMovie, language: QuizLanguage, poster: (path: String, source: PosterSource), areas: [Cell],
+        geometry: GridGeometry
     ) -> Quiz {
         let movie = resolved.movie
         return Quiz(

@@ -136,21 +136,7 @@ public struct PosterLoader: Sendable {
         case .bundled:
             return try? environment.catalog().bundledPoster(fileName: posterPath)
         case .tmdb:
-            guard let cache = try? environment.posterCache().checking(JPEG.isReadable), let width = try? environment.posterPlayWidth() else {
-                return nil
-            }
-            let size = "w\(width)"
-            if let cached = try? await environment.heavyWork.run({ cache.data(for: posterPath, size: size) }) {
-                return cached
-            }
-            guard let client = try? environment.imageClient(),
-                let data = try? await client.downloadPosters([posterPath], size: size)[0].get()
-            else {
-                environment.log("poster \(posterPath) unavailable: it is neither cached nor downloadable now")
-                return nil
-            }
-            _ = try? await environment.heavyWork.run { try cache.store(data, for: posterPath, size: size) }
-            return data
+            return await environment.tmdbPosterFiles.jpeg(posterPath: posterPath)
         }
     }
 }

@@ -29,7 +29,7 @@ public final class SharedCatalogTitles: Sendable {
     func current(_ environment: SharingEnvironment) async throws -> CatalogTitles {
         try await titles.value(of: 0) {
             let movies = try await environment.store().wholeCatalog()
-            let work = environment.app.heavyWork
+            let work = environment.heavyWork
             async let lookup = work.run { CatalogTitleLookup(movies: movies) }
             async let index = work.run { TitleIndex(movies.map(TitleIndex.Movie.init)) }
             return CatalogTitles(lookup: try await lookup, index: try await index)

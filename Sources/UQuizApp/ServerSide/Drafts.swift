@@ -43,7 +43,7 @@ public struct Drafts: Sendable {
         let text = try Self.object(document, limit: limits.maxDocumentBytes)
         guard let saved = try await withinQuota(text, {
             try await environment.store().insertDraft(
-                playerId: player.id, document: text, at: environment.app.now(), limit: limits.maxDrafts,
+                playerId: player.id, document: text, at: environment.now(), limit: limits.maxDrafts,
                 quotaBytes: limits.quotaBytes)
         })
         else { throw DraftError.tooMany(limit: limits.maxDrafts) }
@@ -63,7 +63,7 @@ public struct Drafts: Sendable {
         let text = try Self.object(document, limit: limits.maxDocumentBytes)
         guard let saved = try await withinQuota(text, {
             try await environment.store().updateDraft(
-                id: id, playerId: player.id, document: text, at: environment.app.now(), quotaBytes: limits.quotaBytes)
+                id: id, playerId: player.id, document: text, at: environment.now(), quotaBytes: limits.quotaBytes)
         })
         else { throw DraftError.notFound(id) }
         return view(saved)
@@ -89,7 +89,7 @@ public struct Drafts: Sendable {
             _ = try await environment.store().deleteDraft(id: id, playerId: player.id)
         } catch {
             // Published all the same: the draft stays in the maker's list, where they may delete it.
-            environment.app.log("draft \(id): published as \(published.shareCode), but could not be forgotten: \(error)")
+            environment.log("draft \(id): published as \(published.shareCode), but could not be forgotten: \(error)")
         }
         return (published, spec.package.shareCode != nil)
     }
@@ -145,7 +145,7 @@ public struct Drafts: Sendable {
     /// draft is work in progress, and one left for months is left for good (its maker's list says until when).
     public static func removeExpired(environment: SharingEnvironment, expiry: Duration) async throws -> Int {
         try await environment.store().deleteDrafts(
-            changedBefore: environment.app.now().addingTimeInterval(-Double(expiry.components.seconds)))
+            changedBefore: environment.now().addingTimeInterval(-Double(expiry.components.seconds)))
     }
 
     /// `write`'s answer, its store's quota refusal said as a draft's.
@@ -177,7 +177,7 @@ public struct Drafts: Sendable {
         } catch {
             problem = SpecProblem("$", "\(error)")
         }
-        let changed = (try? Date(record.updatedAt, strategy: .iso8601)) ?? environment.app.now()
+        let changed = (try? Date(record.updatedAt, strategy: .iso8601)) ?? environment.now()
         let expiresAt = changed.addingTimeInterval(Double(limits.expiry.components.seconds)).formatted(.iso8601)
         return View(
             id: record.id, document: document, createdAt: record.createdAt, updatedAt: record.updatedAt,

@@ -94,7 +94,7 @@ public struct Reports: Sendable {
             }
             words = ReadableName.normalized(text)
         }
-        let now = environment.app.now()
+        let now = environment.now()
         let filed = try await environment.store().insertReport(
             NewReport(
                 target: target, reporterId: player.id, reason: reason, text: words,

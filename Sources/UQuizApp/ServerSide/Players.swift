@@ -34,7 +34,7 @@ public struct Players: Sendable {
         try PackageDocument.checkText(name, path: "$.name", name: "name")
         let name = ReadableName.normalized(name)
         let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
-        let player = try await environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.app.now())
+        let player = try await environment.store().insertPlayer(name: name, tokenHash: token.hash, at: environment.now())
         return (player, token)
     }
 
@@ -85,7 +85,7 @@ extension Players {
     public func linkCode(for player: Player) async throws -> LinkCode {
         let bytes = environment.tokenBytes(LinkCode.length)
         let code = String(bytes.map { LinkCode.alphabet[Int($0) % LinkCode.alphabet.count] })
-        let expiresAt = environment.app.now().addingTimeInterval(LinkCode.lifetime)
+        let expiresAt = environment.now().addingTimeInterval(LinkCode.lifetime)
         try await environment.store().insertLinkCode(codeHash: LinkCode.hash(code), playerId: player.id, expiresAt: expiresAt)
         return LinkCode(code: String(code.prefix(4)) + "-" + String(code.suffix(4)), expiresAt: expiresAt)
     }
@@ -97,7 +97,7 @@ extension Players {
         let token = PlayerToken(text: Base64URL.encode(Data(environment.tokenBytes(PlayerToken.byteCount))))
         guard
             let player = try await environment.store().redeemLinkCode(
-                codeHash: LinkCode.hash(code), at: environment.app.now(), tokenHash: token.hash)
+                codeHash: LinkCode.hash(code), at: environment.now(), tokenHash: token.hash)
         else { throw PlayerError.unknownLinkCode }
         return (player, token)
     }

@@ -40,11 +40,11 @@ public struct PublishPackage: Sendable {
     public func publish(_ spec: PackageSpec, visibility: Visibility, by player: Player) async throws -> PublishedPackage {
         let (checked, language) = try check(spec)
         let quizzes = try await quizzes(of: checked, language: language)
-        var generator = AreaLayout.SeededGenerator(seed: environment.app.randomSeed())
+        var generator = AreaLayout.SeededGenerator(seed: environment.randomSeed())
         let package = QuizPackage(
             shareCode: .random(using: &generator), seedId: nil, origin: .user, title: checked.title,
             maker: checked.maker ?? player.name, level: checked.level, language: language,
-            createdAt: ISO8601DateFormatter().string(from: environment.app.now()), quizzes: quizzes)
+            createdAt: ISO8601DateFormatter().string(from: environment.now()), quizzes: quizzes)
         let store = try environment.store()
         let otherCodes = (1..<ShareCode.triesPerNewPackage).map { _ in ShareCode.random(using: &generator) }
         let saved = try await store.insertPublished(package, owner: player.id, visibility: visibility, otherCodes: otherCodes)
@@ -119,7 +119,6 @@ public struct PublishPackage: Sendable {
             let index = checked.quizzes.firstIndex { $0.movie == movie } ?? 0
             return "$.quizzes[\(index)]"
         }
-        let create = CreatePackage(environment: environment.app, levels: levels, geometry: geometry)
         let movies = ServerMovies(environment: environment)
         let store = try environment.store()
         do {
@@ -133,9 +132,9 @@ public struct PublishPackage: Sendable {
                     stored.insert(poster)
                 }
                 quizzes.append(
-                    try await create.quiz(
+                    try await CreatePackage.quiz(
                         index, of: checked, resolved: resolved, language: language,
-                        hasStoredPoster: { stored.contains($0) }, autoAreas: false, seed: 0))
+                        hasStoredPoster: { stored.contains($0) }, geometry: geometry))
             }
             return quizzes
         } catch CreatePackageError.noPoster(_, let movie) {

@@ -92,7 +92,7 @@ extension ServerRooms {
                 _ = await adopt(code)
             }
         } catch {
-            environment.app.log("live rooms: rooms whose lease ended could not be listed (\(error))")
+            environment.log("live rooms: rooms whose lease ended could not be listed (\(error))")
         }
     }
 
@@ -109,11 +109,11 @@ extension ServerRooms {
                 instance: instance, until: (instant + limits.lease).wholeMicroseconds))
             leaseRenewedAt.withLock { $0 = instant }
             for live in before where !held.contains(live.code.value) && !live.isGone {
-                environment.app.log("room \(live.code): another server instance holds it now; its players are sent there")
+                environment.log("room \(live.code): another server instance holds it now; its players are sent there")
                 letGo(live)
             }
         } catch {
-            environment.app.log("live rooms: the leases could not be renewed (\(error))")
+            environment.log("live rooms: the leases could not be renewed (\(error))")
         }
     }
 
@@ -130,7 +130,7 @@ extension ServerRooms {
         if live.isGone { return false }
         // A renewal that began after the question went through: the room was still this instance's then.
         if let renewed = leaseRenewedAt.withLock({ $0 }), renewed >= asked { return true }
-        environment.app.log("room \(live.code): its lease could not be renewed; its players are sent to reconnect")
+        environment.log("room \(live.code): its lease could not be renewed; its players are sent to reconnect")
         letGo(live)
         return false
     }
@@ -161,7 +161,7 @@ extension ServerRooms {
             else { return false }
             data = taken
         } catch {
-            environment.app.log("room \(code): could not be taken over (\(error))")
+            environment.log("room \(code): could not be taken over (\(error))")
             return false
         }
         do {
@@ -172,13 +172,13 @@ extension ServerRooms {
                 replayingRunningQuiz: !record.handedOver)
             let live = place(restored: room, record: record, quizzes: prepared.quizzes)
             ServerCounters.roomTakenOver(handedOver: record.handedOver)
-            environment.app.log(
+            environment.log(
                 "room \(code): carried on here from its checkpoint (\(record.handedOver ? "handed over by a server instance that stopped" : "its server instance stopped answering; a quiz that was running starts again"))")
             await live.tick()
             await live.saveCheckpoint()
             return true
         } catch {
-            environment.app.log("room \(code): could not be carried on from its checkpoint (\(error)); it is gone")
+            environment.log("room \(code): could not be carried on from its checkpoint (\(error)); it is gone")
             await release(code)
             return false
         }
@@ -208,10 +208,10 @@ extension ServerRooms {
             try await environment.store().endRoomLeases(instance: instance)
         } catch {
             // Their leases then end on their own, a few seconds later.
-            environment.app.log("live rooms: their leases could not be ended (\(error)); another instance takes them over when they run out")
+            environment.log("live rooms: their leases could not be ended (\(error)); another instance takes them over when they run out")
         }
         for room in live { letGo(room) }
-        if !live.isEmpty { environment.app.log("live rooms: \(live.count) handed over to the other server instances") }
+        if !live.isEmpty { environment.log("live rooms: \(live.count) handed over to the other server instances") }
     }
 
     /// Keeps `data` as the room's checkpoint; a room the directory no longer gives to this instance is let go.
@@ -221,11 +221,11 @@ extension ServerRooms {
             if try await environment.store().saveRoomCheckpoint(live.code.value, instance: instance, checkpoint: data) == false,
                 !live.isGone
             {
-                environment.app.log("room \(live.code): another server instance holds it now; its players are sent there")
+                environment.log("room \(live.code): another server instance holds it now; its players are sent there")
                 letGo(live)
             }
         } catch {
-            environment.app.log("room \(live.code): its checkpoint could not be kept (\(error))")
+            environment.log("room \(live.code): its checkpoint could not be kept (\(error))")
         }
     }
 }

@@ -34,7 +34,7 @@ struct ServerMovies: Sendable {
     func find(_ query: String, language: QuizLanguage, page: Int, year: Int?) async throws -> FoundMovies {
         let store = try environment.store()
         let reason: OfflineReason
-        if let client = try environment.app.movieClient() {
+        if let client = try environment.movieClient() {
             do {
                 if let found = try await withDeadline(searchDeadline, {
                     try await client.search(query, language: language, page: page, year: year)
@@ -47,7 +47,7 @@ struct ServerMovies: Sendable {
             } catch let error as MovieSearchError {
                 reason = .unreachable(error.localizedDescription)
             }
-            if case .unreachable(let why) = reason { environment.app.log("movie search answered from the catalog: \(why)") }
+            if case .unreachable(let why) = reason { environment.log("movie search answered from the catalog: \(why)") }
         } else {
             reason = .noCredentials
         }
@@ -58,14 +58,14 @@ struct ServerMovies: Sendable {
     func resolve(_ reference: MovieReference) async throws -> ResolvedMovie {
         let store = try environment.store()
         let known = try await store.catalogMovie(key: reference.catalogKey)
-        let client = try environment.app.movieClient()
+        let client = try environment.movieClient()
         if case .tmdb(let id) = reference, let client {
             do {
                 let fetched = try await MovieSearching.tmdbFacts(id: id, client: client, known: known)
                 let stored = try await store.upsertMovies([fetched.movie]).first ?? fetched.movie
                 return ResolvedMovie(movie: stored, genreIds: fetched.genreIds)
             } catch let error as MovieSearchError where error.isUnreachable {
-                environment.app.log("TMDB unreachable for movie \(id), using the catalog: \(error.localizedDescription)")
+                environment.log("TMDB unreachable for movie \(id), using the catalog: \(error.localizedDescription)")
             }
         }
         guard let known else { throw MovieLookupProblem.notInCatalog(reference, hadCredentials: client != nil) }
@@ -78,7 +78,7 @@ struct ServerMovies: Sendable {
     func posters(of reference: MovieReference, language: QuizLanguage) async throws -> [MoviePoster] {
         let movie = try await resolve(reference).movie
         var images: [PosterImage] = []
-        if let id = movie.tmdbId, let client = try environment.app.movieClient() {
+        if let id = movie.tmdbId, let client = try environment.movieClient() {
             do {
                 if let found = try await withDeadline(searchDeadline, { try await client.posters(movieID: id, language: language) }) {
                     images = found
@@ -86,7 +86,7 @@ struct ServerMovies: Sendable {
                     client.recordUnanswered()
                 }
             } catch let error as MovieSearchError {
-                environment.app.log("TMDB gave no posters of movie \(id), using the catalog's: \(error.localizedDescription)")
+                environment.log("TMDB gave no posters of movie \(id), using the catalog's: \(error.localizedDescription)")
             }
         }
         // A poster's language as TMDB's image list says, else the language the catalog keeps it for (the one asked
@@ -127,7 +127,10 @@ struct ServerPosters: Sendable {
             guard let bytes else { throw .bundledPosterMissing }
             return bytes
         case .tmdb:
-            return try await PosterLoader(environment: environment.app).jpeg(posterPath: posterPath, source: source)
+            guard let jpeg = await environment.tmdbPosters.jpeg(posterPath: posterPath) else {
+                throw .downloadFailed("no image at \(posterPath)")
+            }
+            return jpeg
         }
     }
 
@@ -139,7 +142,7 @@ struct ServerPosters: Sendable {
         if let cut = cache.cached(key) { return cut }
         let whole = try await jpeg(for: quiz)
         do {
-            return try await environment.app.heavyWork.run { try cache.cut(key) { whole } }
+            return try await environment.heavyWork.run { try cache.cut(key) { whole } }
         } catch {
             throw .unreadable
         }

@@ -233,7 +233,7 @@ public final class ServerPlays: Sendable {
     /// (`UnrankedReason.dailyArchive`) and outside the streak, as often as the player likes; an open play of it is
     /// resumed.
     public func startArchivedDaily(day: String, language: QuizLanguage, by player: Player) async throws -> PlayView {
-        guard day < Self.dayText(environment.app.now()),
+        guard day < Self.dayText(environment.now()),
             let choice = try await environment.store().dailyChoice(day: day, language: language)
         else { throw PlayError.noArchivedDaily(day: day) }
         guard let packageId = choice.packageId, let quizId = choice.quizId else {
@@ -275,7 +275,7 @@ public final class ServerPlays: Sendable {
         let record = OpenPlayRecord(
             id: Base64URL.encode(Data(environment.tokenBytes(16))), playerId: player.id, playerName: player.name,
             packageId: plan.packageId, quizIds: plan.quizIDs, dailyDay: daily?.day, dailyNumber: daily?.number,
-            archivedDailyDay: archivedDay, startedAt: environment.app.now(), startMicros: Self.micros(instant),
+            archivedDailyDay: archivedDay, startedAt: environment.now(), startMicros: Self.micros(instant),
             endsByMicros: Self.micros(plan.latestEnd(startingAt: instant, interlude: rules.interlude)))
         do {
             try await environment.store().insertOpenPlay(record, maxOpen: rules.maxOpenPlays)
@@ -370,7 +370,7 @@ public final class ServerPlays: Sendable {
     /// Today's daily quiz in `language` (today in UTC by the environment's wall clock), chosen on the first ask of
     /// the day from the packages in that language.
     public func today(language: QuizLanguage) async throws -> DailyChoice {
-        let date = environment.app.now()
+        let date = environment.now()
         let day = Self.dayText(date)
         // Read first: only the day's first ask needs a write.
         if let known = try await environment.store().dailyChoice(day: day, language: language) { return known }
@@ -391,7 +391,7 @@ public final class ServerPlays: Sendable {
     public func streak(of player: Player) async throws -> DailyStreak {
         let results = try await environment.store().dailyResults(playerId: player.id)
         let solvedDays = Set(results.filter(\.solved).compactMap { Self.dayIndex(of: $0.day) })
-        let today = Self.dayIndex(environment.app.now())
+        let today = Self.dayIndex(environment.now())
         let recent = results.filter { result in
             Self.dayIndex(of: result.day).map { today - $0 < DailyStreak.calendarDays && $0 <= today } ?? false
         }.sorted { $0.day < $1.day }.map { DailyStreak.Day(day: $0.day, solved: $0.solved) }

@@ -81,7 +81,7 @@ extension ServerPlays {
     /// The daily quizzes of `language` before `before` (today when `nil`), newest first, `limit` at most; days whose
     /// quiz its maker deleted are left out.
     public func dailyArchive(language: QuizLanguage, before: String?, limit: Int) async throws -> DailyArchivePage {
-        let today = Self.dayText(environment.app.now())
+        let today = Self.dayText(environment.now())
         let choices = try await environment.store().dailyArchive(
             language: language, before: min(before ?? today, today), limit: limit)
         var days: [DailyView] = []

@@ -189,7 +189,7 @@ public final class ServerRooms: Sendable {
             let code = RoomCode.random(using: &generator)
             let leaseUntil = (now() + limits.lease).wholeMicroseconds
             if try await directory.claimRoomCode(
-                code.value, instance: instance, host: host.id, at: environment.app.now(), leaseUntil: leaseUntil)
+                code.value, instance: instance, host: host.id, at: environment.now(), leaseUntil: leaseUntil)
             {
                 return code
             }
@@ -415,7 +415,7 @@ public final class ServerRooms: Sendable {
         do {
             try await environment.store().releaseRoomCode(code.value, instance: instance)
         } catch {
-            environment.app.log("room \(code): could not be taken out of the room directory: \(error)")
+            environment.log("room \(code): could not be taken out of the room directory: \(error)")
         }
     }
 
@@ -424,7 +424,7 @@ public final class ServerRooms: Sendable {
         do {
             try await environment.store().markRoomFinished(code.value)
         } catch {
-            environment.app.log("room \(code): its end could not be noted in the room directory: \(error)")
+            environment.log("room \(code): its end could not be noted in the room directory: \(error)")
         }
     }
 
@@ -433,7 +433,7 @@ public final class ServerRooms: Sendable {
         do {
             try await environment.store().recordAnswersShown(playerIds: playerIds, packageId: packageId)
         } catch {
-            environment.app.log("room \(code): the players its answers were shown to could not be stored: \(error)")
+            environment.log("room \(code): the players its answers were shown to could not be stored: \(error)")
         }
     }
 
@@ -442,10 +442,10 @@ public final class ServerRooms: Sendable {
     func store(_ rows: [RoomResultRow], code: RoomCode, listed: Bool) async {
         do {
             if try await environment.store().insertRoomResults(rows, heldBy: listed ? listeningURL : nil) == false {
-                environment.app.log("room \(code): another server instance holds it now; its results are that one's to keep")
+                environment.log("room \(code): another server instance holds it now; its results are that one's to keep")
             }
         } catch {
-            environment.app.log("room \(code): its results could not be stored: \(error)")
+            environment.log("room \(code): its results could not be stored: \(error)")
         }
     }
 }
@@ -698,7 +698,7 @@ extension LiveRoom {
     }
 
     func rows(of podium: RoomPodium, accounts: [RoomPlayerID: Int64]) -> [RoomResultRow] {
-        let finishedAt = rooms.environment.app.now()
+        let finishedAt = rooms.environment.now()
         return podium.places.map { place in
             RoomResultRow(
                 roomCode: code.value, packageId: packageId, playerId: accounts[place.player], name: place.name,

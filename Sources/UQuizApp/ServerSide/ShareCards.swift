@@ -103,7 +103,7 @@ public final class ShareCards: Sendable {
     /// Encodes `draw`'s picture on the heavy-work pool and keeps it under `key`.
     private func keep(_ key: String, _ draw: @escaping @Sendable () -> RGBImage) async throws -> Data {
         let instant = now()
-        let data = try await environment.app.heavyWork.run { try JPEG.encode(draw(), quality: Self.quality) }
+        let data = try await environment.heavyWork.run { try JPEG.encode(draw(), quality: Self.quality) }
         pictures.set(data, for: key, at: instant)
         return data
     }

@@ -1,14 +1,25 @@
 import Foundation
+import MovieSearch
 import PosterGrid
 import QuizCore
 import UQuizStorage
 
-/// What the sharing use cases run on: the application's environment, the sharing store (`store`, opened on first use
-/// like the rest of the store), and the source of token bytes, which must be unpredictable (the system's generator;
-/// tests may pin it).
+/// What the server's use cases run on, and nothing of the command line's: the server's store (`store`: SQLite or
+/// PostgreSQL, opened on first use), the clock, randomness, TMDB and the poster cache, the log, the pool heavy work runs
+/// on, and the source of token bytes, which must be unpredictable (the system's generator; tests may pin it).
 public struct SharingEnvironment: Sendable {
-    public var app: AppEnvironment
+    /// Wall-clock time, for what is recorded.
+    public var now: @Sendable () -> Date
+    /// A fresh seed for share codes and automatic areas; tests pin it.
+    public var randomSeed: @Sendable () -> UInt64
     public var store: @Sendable () throws -> any ServerStorage
+    /// TMDB with credentials, or `nil` without them (search then answers from the catalog).
+    public var movieClient: @Sendable () throws -> TMDBClient?
+    /// TMDB's posters, from the poster cache or the image server.
+    public var tmdbPosters: TMDBPosterFiles
+    public var log: @Sendable (String) -> Void
+    /// Where JPEGs are cut and drawn and the title index built: a pool of its own, off Swift's cooperative threads.
+    public var heavyWork: any HeavyWork
     public var tokenBytes: @Sendable (Int) -> [UInt8]
     /// Players authenticated before, shared by every request of this process.
     public let knownPlayers: KnownPlayers
@@ -17,14 +28,22 @@ public struct SharingEnvironment: Sendable {
     /// The whole catalog's exact titles, shared by every judge this process makes.
     public let catalogTitles: SharedCatalogTitles
 
+    /// The server's environment from the clock, randomness, TMDB, poster cache, log and heavy-work pool of `app` (what
+    /// a front end built from its settings, or a test from fakes), on the server's own `store`: `app`'s store is not
+    /// kept (it is the command line's).
     public init(
         app: AppEnvironment, store: @escaping @Sendable () throws -> any ServerStorage,
         tokenBytes: @escaping @Sendable (Int) -> [UInt8] = SharingEnvironment.systemRandomBytes,
         knownPlayers: KnownPlayers = KnownPlayers(), imageReach: ImageServerReach = ImageServerReach(),
         catalogTitles: SharedCatalogTitles = SharedCatalogTitles()
     ) {
-        self.app = app
+        now = app.now
+        randomSeed = app.randomSeed
         self.store = store
+        movieClient = app.movieClient
+        tmdbPosters = app.tmdbPosterFiles
+        log = app.log
+        heavyWork = app.heavyWork
         self.tokenBytes = tokenBytes
         self.knownPlayers = knownPlayers
         self.imageReach = imageReach
@@ -34,7 +53,7 @@ public struct SharingEnvironment: Sendable {
     /// Whether the quizzes this server offers may have TMDB posters: it has TMDB credentials (without them it may have
     /// no way to TMDB's images either) and its image server has not been found unreachable. Otherwise the packages it
     /// lists and the daily quizzes it draws are those whose posters it holds.
-    public var reachesTMDB: Bool { imageReach.current != .unreachable && ((try? app.movieClient()) ?? nil) != nil }
+    public var reachesTMDB: Bool { imageReach.current != .unreachable && ((try? movieClient()) ?? nil) != nil }
 
     /// Whether TMDB's image server was found unreachable: a server with no credentials may still fetch TMDB posters.
     public var imagesUnreachable: Bool { imageReach.current == .unreachable }

@@ -77,7 +77,7 @@ public final class TitleSuggestions: Sendable {
         }
         let index = try await index()
         let key = Asked(text: readable, language: language)
-        let hasTMDB = try environment.app.movieClient() != nil
+        let hasTMDB = try environment.movieClient() != nil
         if index.movies.count >= rules.minimumTitles {
             let found = look(up: typed, language: language, in: index)
             var pending = false
@@ -94,7 +94,7 @@ public final class TitleSuggestions: Sendable {
 
     /// Whether a look-up of enough text would be answered.
     private func isAvailable() async throws -> Bool {
-        if try environment.app.movieClient() != nil { return true }
+        if try environment.movieClient() != nil { return true }
         return try await index().movies.count >= rules.minimumTitles
     }
 
@@ -165,7 +165,7 @@ public final class TitleSuggestions: Sendable {
             state.recentVersion += 1
             return (state.recent, state.recentVersion)
         }
-        let index = try await environment.app.heavyWork.run { TitleIndex(recent) }
+        let index = try await environment.heavyWork.run { TitleIndex(recent) }
         state.withLock { state in
             if version > state.recentIndexVersion { (state.recentIndex, state.recentIndexVersion) = (index, version) }
         }

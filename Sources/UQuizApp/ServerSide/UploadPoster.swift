@@ -61,7 +61,7 @@ public struct UploadPoster: Sendable {
         }
         let jpeg = try JPEG.encode(image, quality: Self.quality)
         let name = Self.name(of: jpeg)
-        let now = environment.app.now()
+        let now = environment.now()
         let stored = try await environment.store().storeUpload(
             fileName: name, jpeg: jpeg,
             attribution: "uploaded by player \(player.id) at \(ISO8601DateFormatter().string(from: now))",
@@ -97,7 +97,7 @@ extension UploadPoster {
     /// Removes uploaded posters no quiz uses that were stored more than `grace` ago: an upload is meant for a package,
     /// and one never published with (or left by every package) should not be kept for ever.
     public static func removeUnused(environment: SharingEnvironment, grace: Duration) async throws -> [String] {
-        let cutoff = environment.app.now().addingTimeInterval(-Double(grace.components.seconds))
+        let cutoff = environment.now().addingTimeInterval(-Double(grace.components.seconds))
         return try await environment.store().deleteUnusedUploads(storedBefore: cutoff)
     }
 }
