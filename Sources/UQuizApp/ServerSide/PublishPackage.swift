@@ -119,7 +119,7 @@ public struct PublishPackage: Sendable {
             let index = checked.quizzes.firstIndex { $0.movie == movie } ?? 0
             return "$.quizzes[\(index)]"
         }
-        let movies = ServerMovies(environment: environment)
+        let movies = TMDBOrCatalog(environment: environment)
         let store = try environment.store()
         do {
             var quizzes: [Quiz] = []

@@ -3,104 +3,6 @@ import QuizCore
 import UQuizStorage
 import Synchronization
 
-/// A package's leaderboard as a viewer sees it: everyone sees the ranked plays; the maker (the package's owner) also
-/// sees how each quiz fares.
-public struct LeaderboardView: Sendable {
-    public var package: PublishedPackage
-    public var board: RankedPlays
-    /// Only for the package's owner.
-    public var quizzes: [QuizSolveStats]?
-    /// How many stages each quiz reveals, in order; only for the package's owner.
-    public var stageCounts: [Int]?
-
-    /// Each quiz's solves per stage, from stage 1 to the quiz's last; only for the package's owner.
-    public func solvedAtStage(of quiz: QuizSolveStats) -> [StageCount] {
-        let stages = stageCounts.flatMap { $0.indices.contains(quiz.position - 1) ? $0[quiz.position - 1] : nil } ?? 0
-        return Distribution.stages(quiz.solvedAtStage, through: stages)
-    }
-}
-
-/// Leaderboards: the best ranked plays of a package (each player's first finished play of it) and the viewer's own.
-public struct Leaderboards: Sendable {
-    public let environment: SharingEnvironment
-    /// How many lines the top of a board holds.
-    public static let topCount = 100
-
-    public init(environment: SharingEnvironment) {
-        self.environment = environment
-    }
-
-    public func board(shareCode: String, viewer: Player?) async throws -> LeaderboardView {
-        let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
-        let store = try environment.store()
-        let board = try await store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
-        let isMaker = viewer != nil && package.ownerId == viewer?.id
-        guard isMaker else { return LeaderboardView(package: package, board: board) }
-        return LeaderboardView(
-            package: package, board: board, quizzes: try await store.quizSolveStats(packageId: package.id),
-            stageCounts: try await store.package(id: package.id).quizzes.map(\.areas.count))
-    }
-}
-
-/// A day's daily quiz as a viewer sees it: which quiz of which package (never its answer), and for a signed-in player
-/// their streak and today's play.
-public struct DailyView: Sendable {
-    public var choice: DailyChoice
-    public var package: QuizPackage
-    public var stageCount: Int
-    public var streak: DailyStreak?
-    /// The viewer's daily play of today, finished or not: of this daily quiz, or of another language's (one a day
-    /// counts), which `playedAnotherLanguage` says.
-    public var play: PlayView?
-    public var playedAnotherLanguage = false
-}
-
-/// A page of the daily archive: past days' quizzes, newest first, and the day to ask before for the next page.
-public struct DailyArchivePage: Sendable {
-    public var days: [DailyView]
-    public var before: String?
-}
-
-extension ServerPlays {
-    /// How many past days a page of the daily archive lists at most, and by default.
-    public static let archivePageSizes = 1...60
-    public static let archiveDefaultPageSize = 30
-
-    /// Today's daily quiz in `language`, with `viewer`'s streak and play when there is a viewer.
-    public func daily(viewer: Player?, language: QuizLanguage) async throws -> DailyView {
-        let choice = try await today(language: language)
-        var view = try await dailyView(of: choice)
-        if let viewer {
-            view.streak = try await streak(of: viewer)
-            view.play = try await dailyPlay(of: viewer, day: choice.day)
-            view.playedAnotherLanguage = view.play.map { $0.shareCode != view.package.shareCode.value } ?? false
-        }
-        return view
-    }
-
-    /// The daily quizzes of `language` before `before` (today when `nil`), newest first, `limit` at most; days whose
-    /// quiz its maker deleted are left out.
-    public func dailyArchive(language: QuizLanguage, before: String?, limit: Int) async throws -> DailyArchivePage {
-        let today = Self.dayText(environment.now())
-        let choices = try await environment.store().dailyArchive(
-            language: language, before: min(before ?? today, today), limit: limit)
-        var days: [DailyView] = []
-        for choice in choices {
-            do { days.append(try await dailyView(of: choice)) } catch PlayError.dailyDeleted {}
-        }
-        return DailyArchivePage(days: days, before: choices.count == limit ? choices.last?.day : nil)
-    }
-
-    private func dailyView(of choice: DailyChoice) async throws -> DailyView {
-        guard let packageId = choice.packageId, let position = choice.position else {
-            throw PlayError.dailyDeleted(number: choice.number)
-        }
-        let package = try await environment.store().package(id: packageId)
-        guard package.quizzes.indices.contains(position) else { throw PlayError.dailyDeleted(number: choice.number) }
-        return DailyView(choice: choice, package: package, stageCount: package.quizzes[position].areas.count)
-    }
-}
-
 /// Movie search for makers through the server, so TMDB's credentials never leave it: `MovieSearching` (TMDB, the
 /// catalog when TMDB cannot be reached or no credentials are set), with answers kept for `lifetime` on the server's
 /// monotonic clock so that many makers typing the same title cost TMDB one request.
@@ -153,7 +55,7 @@ public final class ServerMovieSearch: Sendable {
             noteShown(hit, at: instant)
             return hit
         }
-        let found = try await ServerMovies(environment: environment, searchDeadline: searchDeadline)
+        let found = try await TMDBOrCatalog(environment: environment, searchDeadline: searchDeadline)
             .find(query, language: language, page: page, year: year)
         noteShown(found, at: instant)
         // A catalog answer given because TMDB was unreachable is not kept: TMDB may answer the next ask.
@@ -190,7 +92,7 @@ public final class ServerMovieSearch: Sendable {
         let key = PostersKey(movie: movie, language: language)
         let instant = now()
         if let hit = posterChoices.value(for: key, at: instant) { return hit }
-        let posters = try await ServerMovies(environment: environment, searchDeadline: searchDeadline)
+        let posters = try await TMDBOrCatalog(environment: environment, searchDeadline: searchDeadline)
             .posters(of: movie, language: language)
         posterChoices.set(posters, for: key, at: instant)
         return posters
