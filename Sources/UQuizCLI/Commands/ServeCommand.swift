@@ -235,54 +235,13 @@ package struct ServeCommand: AsyncParsableCommand {
     package init() {}
 
     package func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
-        guard (1...3600).contains(headTimeout) else { throw ValidationError("--head-timeout must be from 1 to 3600 seconds") }
-        guard (1...3600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
+        for bound in numericBounds where !bound.range.contains(bound.value) {
+            throw ValidationError(
+                "--\(bound.flag) must be from \(bound.range.lowerBound) to \(bound.range.upperBound)\(bound.unit)")
+        }
         _ = try parsedLimits
-        guard (1...100_000).contains(maxRooms) else { throw ValidationError("--max-rooms must be from 1 to 100000") }
-        guard (1...100).contains(maxHostedRooms) else { throw ValidationError("--max-hosted-rooms must be from 1 to 100") }
-        guard (2...2_000).contains(roomSeats) else { throw ValidationError("--room-seats must be from 2 to 2000") }
-        guard (1...10_240).contains(uploadQuotaMib) else { throw ValidationError("--upload-quota-mib must be from 1 to 10240") }
-        guard (1...60).contains(roomLease) else { throw ValidationError("--room-lease must be from 1 to 60 seconds") }
-        guard (1...1000).contains(maxDrafts) else { throw ValidationError("--max-drafts must be from 1 to 1000") }
-        guard (64...102_400).contains(draftQuotaKib) else { throw ValidationError("--draft-quota-kib must be from 64 to 102400") }
-        guard (1...3650).contains(draftExpiryDays) else { throw ValidationError("--draft-expiry-days must be from 1 to 3650") }
-        guard (1...120).contains(unjoinedRoomMinutes) else { throw ValidationError("--unjoined-room-minutes must be from 1 to 120") }
-        guard (1...8760).contains(unusedUploadHours) else { throw ValidationError("--unused-upload-hours must be from 1 to 8760") }
-        guard (0...1000).contains(hideAfterReports) else { throw ValidationError("--hide-after-reports must be from 0 to 1000") }
-        guard (0...8760).contains(reporterMinAgeHours) else {
-            throw ValidationError("--reporter-min-age-hours must be from 0 to 8760")
-        }
-        guard (0...1000).contains(reporterMinPlays) else { throw ValidationError("--reporter-min-plays must be from 0 to 1000") }
-        guard (1...100_000_000).contains(protectAfterPlays) else {
-            throw ValidationError("--protect-after-plays must be from 1 to 100000000")
-        }
-        guard (1...100_000).contains(maxConnectionsPerAddress) else {
-            throw ValidationError("--max-connections-per-address must be from 1 to 100000")
-        }
         for proxy in trustedProxies where !Self.isIPAddress(proxy) {
             throw ValidationError("--trusted-proxy \"\(proxy)\" is not an IP address (like 10.0.0.2 or ::1)")
-        }
-        guard (100...60_000).contains(tmdbDeadline) else {
-            throw ValidationError("--tmdb-deadline must be from 100 to 60000 milliseconds")
-        }
-        guard (1...1000).contains(tmdbMaxInFlight) else { throw ValidationError("--tmdb-max-in-flight must be from 1 to 1000") }
-        guard (10...60_000).contains(tmdbQueueTimeout) else {
-            throw ValidationError("--tmdb-queue-timeout must be from 10 to 60000 milliseconds")
-        }
-        guard (1...10_000).contains(tmdbRate) else { throw ValidationError("--tmdb-rate must be from 1 to 10000") }
-        guard (1...1_000_000).contains(tmdbCacheEntries) else {
-            throw ValidationError("--tmdb-cache-entries must be from 1 to 1000000")
-        }
-        guard (0...1000).contains(tmdbBreakerFailures) else { throw ValidationError("--tmdb-breaker-failures must be from 0 to 1000") }
-        guard (1...3600).contains(tmdbBreakerCooldown) else { throw ValidationError("--tmdb-breaker-cooldown must be from 1 to 3600") }
-        guard (0...10_000_000).contains(suggestMinTitles) else {
-            throw ValidationError("--suggest-min-titles must be from 0 to 10000000")
-        }
-        guard (0...100).contains(suggestTmdbFills) else { throw ValidationError("--suggest-tmdb-fills must be from 0 to 100") }
-        guard (50...60_000).contains(dbDeadline) else {
-            throw ValidationError("--db-deadline must be from 50 to 60000 milliseconds")
         }
         if let instanceURL {
             let parts = URLComponents(string: instanceURL)
@@ -292,6 +251,41 @@ package struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--instance-url must be http://HOST[:PORT] with no path, e.g. http://10.0.0.5:8080")
             }
         }
+    }
+
+    /// Every numeric option, its value and the values it may take (with the unit its message names).
+    private var numericBounds: [(flag: String, value: Int, range: ClosedRange<Int>, unit: String)] {
+        [
+            ("port", port, 0...65535, ""),
+            ("idle-timeout", idleTimeout, 1...3600, " seconds"),
+            ("head-timeout", headTimeout, 1...3600, " seconds"),
+            ("body-timeout", bodyTimeout, 1...3600, " seconds"),
+            ("max-rooms", maxRooms, 1...100_000, ""),
+            ("max-hosted-rooms", maxHostedRooms, 1...100, ""),
+            ("room-seats", roomSeats, 2...2_000, ""),
+            ("upload-quota-mib", uploadQuotaMib, 1...10_240, ""),
+            ("room-lease", roomLease, 1...60, " seconds"),
+            ("max-drafts", maxDrafts, 1...1000, ""),
+            ("draft-quota-kib", draftQuotaKib, 64...102_400, ""),
+            ("draft-expiry-days", draftExpiryDays, 1...3650, ""),
+            ("unjoined-room-minutes", unjoinedRoomMinutes, 1...120, ""),
+            ("unused-upload-hours", unusedUploadHours, 1...8760, ""),
+            ("hide-after-reports", hideAfterReports, 0...1000, ""),
+            ("reporter-min-age-hours", reporterMinAgeHours, 0...8760, ""),
+            ("reporter-min-plays", reporterMinPlays, 0...1000, ""),
+            ("protect-after-plays", protectAfterPlays, 1...100_000_000, ""),
+            ("max-connections-per-address", maxConnectionsPerAddress, 1...100_000, ""),
+            ("tmdb-deadline", tmdbDeadline, 100...60_000, " milliseconds"),
+            ("tmdb-max-in-flight", tmdbMaxInFlight, 1...1000, ""),
+            ("tmdb-queue-timeout", tmdbQueueTimeout, 10...60_000, " milliseconds"),
+            ("tmdb-rate", tmdbRate, 1...10_000, ""),
+            ("tmdb-cache-entries", tmdbCacheEntries, 1...1_000_000, ""),
+            ("tmdb-breaker-failures", tmdbBreakerFailures, 0...1000, ""),
+            ("tmdb-breaker-cooldown", tmdbBreakerCooldown, 1...3600, ""),
+            ("suggest-min-titles", suggestMinTitles, 0...10_000_000, ""),
+            ("suggest-tmdb-fills", suggestTmdbFills, 0...100, ""),
+            ("db-deadline", dbDeadline, 50...60_000, " milliseconds"),
+        ]
     }
 
     /// In `uquiz-net`, which links the server (see `NetworkCommands`).

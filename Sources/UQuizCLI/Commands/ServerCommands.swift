@@ -254,14 +254,16 @@ struct BrowseCommand: AsyncParsableCommand {
                 ]
             })
         print(table.render(terminal: context.terminal))
-        if let next = page.nextCursor {
-            // The same filters again, or the next page would be another list's.
-            var flags = sort == .new ? [] : ["--sort", sort.rawValue]
-            if let level { flags += ["--level", level.rawValue] }
-            if let language { flags += ["--language", language.rawValue] }
-            if let search { flags += ["--search", "'" + search.replacingOccurrences(of: "'", with: "'\\''") + "'"] }
-            print(SafeText.clean((["More: uquiz browse"] + flags + ["--cursor", next]).joined(separator: " ")))
-        }
+        if let next = page.nextCursor { print(nextPageCommand(cursor: next)) }
+    }
+
+    /// The command that lists the next page: the same filters again, or it would be another list's.
+    func nextPageCommand(cursor: String) -> String {
+        var flags = sort == .new ? [] : ["--sort", sort.rawValue]
+        if let level { flags += ["--level", level.rawValue] }
+        if let language { flags += ["--language", language.rawValue] }
+        if let search { flags += ["--search", "'" + search.replacingOccurrences(of: "'", with: "'\\''") + "'"] }
+        return SafeText.clean((["More: uquiz browse"] + flags + ["--cursor", cursor]).joined(separator: " "))
     }
 }
 

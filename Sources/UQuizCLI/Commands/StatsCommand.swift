@@ -37,7 +37,11 @@ struct StatsCommand: AsyncParsableCommand {
                     + "there: `uquiz leaderboard CODE` and `uquiz daily` show yours.")
             return
         }
-        let terminal = context.terminal
+        Self.printSummary(stats, terminal: context.terminal)
+    }
+
+    /// The overall figures, the stages answers come at and the packages' charts, and the hardest quizzes.
+    static func printSummary(_ stats: PlayStats, terminal: Terminal) {
         let width = BarChart.terminalWidth()
         let glyphs = BarChart.Glyphs.current()
         print(terminal.bold("Overall"))
