@@ -125,11 +125,14 @@ let package = Package(
         // the capabilities' boundaries and an environment (clock, randomness, store, clients) built once at start-up.
         // Crypto: player tokens are issued and checked here (SHA-256 of the token is all that is stored), so every front
         // end that authenticates players (the server today, a WebSocket or CLI client later) shares one rule.
+        // The wire both sides speak: the API's Codable bodies (`ServerAPI`) and the live rooms' messages (`RoomWire`),
+        // what the server answers and its clients read. It names no use case of either side.
+        .target(name: "UQuizWire", dependencies: ["PosterGrid", "QuizCore", "UQuizStorage"]),
         .target(
             name: "UQuizApp",
             dependencies: [
                 .product(name: "Metrics", package: "swift-metrics"),
-                "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt",
+                "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt", "UQuizWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -138,7 +141,7 @@ let package = Package(
         .target(
             name: "UQuizServer",
             dependencies: [
-                "UQuizApp", "QuizCore", "UQuizStorage", "PosterGrid",
+                "UQuizApp", "UQuizWire", "QuizCore", "UQuizStorage", "PosterGrid",
                 // What the server counts and times, and `GET /metrics` that says it (Metrics.swift).
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -169,7 +172,7 @@ let package = Package(
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "UQuizApp", "PosterGrid", "QuizCore", "UQuizStorage", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                "UQuizApp", "UQuizWire", "PosterGrid", "QuizCore", "UQuizStorage", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,13 +196,13 @@ let package = Package(
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
         .testTarget(
             name: "UQuizAppTests",
-            dependencies: ["UQuizApp", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid"]
+            dependencies: ["UQuizApp", "UQuizWire", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid"]
         ),
         // The server's router in process (HummingbirdTesting), over a real SQLite file seeded from the bundle.
         .testTarget(
             name: "UQuizServerTests",
             dependencies: [
-                "UQuizServer", "UQuizApp", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
+                "UQuizServer", "UQuizApp", "UQuizWire", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
                 // A real fake-tmdb process behind movie search, for TMDB's failures.
                 "UQuizTestSupport", "MovieSearch",
                 // To read what the server sent gzip-compressed.
@@ -242,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "UQuizCLITests",
             dependencies: [
-                "uquiz", "uquiz-net", "UQuizCLI", "UQuizServer", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
+                "uquiz", "uquiz-net", "UQuizCLI", "UQuizServer", "UQuizWire", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "PosterArt", "MovieSearch",
                 // The terminal's room socket, as real WebSocket clients of `uquiz serve` processes.
                 "RoomSocket",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -4,6 +4,7 @@ import NIOCore
 import PosterArt
 import PosterGrid
 import UQuizApp
+import UQuizWire
 
 /// A maker's drafts: `/v1/drafts` (list, make), `/v1/drafts/{id}` (read, save, delete), its publish and the stage
 /// posters of its preview. Every route is the draft's maker's alone: another player's draft is a 404. The rules live

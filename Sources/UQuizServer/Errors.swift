@@ -5,6 +5,7 @@ import NIOCore
 import QuizCore
 import UQuizStorage
 import UQuizApp
+import UQuizWire
 
 /// An error as the client sees it: a status, a stable code, a message that names what was wrong and never holds a
 /// secret, and any headers the status calls for (`WWW-Authenticate`, `Retry-After`).

@@ -4,6 +4,7 @@ import PosterGrid
 import QuizCore
 import UQuizStorage
 import UQuizApp
+import UQuizWire
 
 /// Publishing, finding, updating and deleting packages. What goes out about a package is `PackageMetadata` only: it is
 /// built from `PublishedPackage`, which holds no quiz, so no answer, TMDB id, poster path or area can be in a response.

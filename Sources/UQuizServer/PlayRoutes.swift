@@ -5,6 +5,7 @@ import PosterGrid
 import QuizCore
 import UQuizStorage
 import UQuizApp
+import UQuizWire
 
 /// Plays judged by the server, leaderboards, the daily quiz and movie search: each route reads its input, calls one
 /// use case (`ServerPlays`, `Leaderboards`, `ServerMovieSearch`) and shapes its answer. What a play's JSON holds comes

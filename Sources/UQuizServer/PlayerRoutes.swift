@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import UQuizStorage
 import UQuizApp
+import UQuizWire
 
 /// `POST /v1/players`: a guest player and its token; `GET /v1/players/me`: who a token is, with their plays, rooms and
 /// daily streak; `PATCH /v1/players/me`: a new name.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import UQuizStorage
 import UQuizApp
+import UQuizWire
 
 /// Poster uploads: `POST /v1/posters` with a JPEG body, for a quiz's `poster` in a spec. The body limit of this path is
 /// the upload cap (`UploadPoster.maxBytes`), set where the router is built; the checks and storing are the use case's.

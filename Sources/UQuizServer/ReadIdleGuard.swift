@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 import UQuizApp
+import UQuizWire
 
 /// The server's connections with the WebSocket upgrade, closed when the client sends nothing for `idleTimeout`.
 ///

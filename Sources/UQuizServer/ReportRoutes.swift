@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import UQuizApp
 import UQuizStorage
+import UQuizWire
 
 /// Players' reports: of a package (`POST /v1/packages/{code}/reports`) and of a name taken in a live room
 /// (`POST /v1/rooms/{code}/reports`, answered by the instance holding the room). The rules live in `Reports`.

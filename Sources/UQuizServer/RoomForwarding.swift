@@ -8,6 +8,7 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 import UQuizApp
+import UQuizWire
 
 /// Rooms across several instances. A room lives in the memory of the instance that opened it (its holder),
 /// which the store's room directory names by base URL. Another instance asked about the room forwards: a lobby or

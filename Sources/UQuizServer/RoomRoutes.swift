@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 import UQuizApp
+import UQuizWire
 
 /// Live rooms: opening one, its lobby, its WebSocket and its stage posters. The rules live in `ServerRooms`
 /// and `RoomConnection` (UQuizApp); these routes carry bytes between them and the sockets.

@@ -4,6 +4,7 @@ import QuizCore
 import Testing
 import UQuizApp
 import UQuizStorage
+import UQuizWire
 
 /// The hand-written JSON of a play's state and the answers that carry it reads as their `Codable` form does, on
 /// generated plays: every quiz status, absent and present optionals, results, Unicode and control characters in titles.

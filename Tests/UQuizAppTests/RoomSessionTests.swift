@@ -3,6 +3,7 @@ import MovieSearch
 import Synchronization
 import Testing
 import UQuizApp
+import UQuizWire
 
 /// A server message as the server's JSON text, so a test reads like the wire.
 func serverMessage(_ json: String) throws -> RoomWire.ServerMessage {

@@ -4,6 +4,7 @@ import QuizCore
 import Synchronization
 import Testing
 import UQuizApp
+import UQuizWire
 
 /// A transport that answers from a script, one outcome per request, and remembers what was sent.
 final class ScriptedTransport: BlockingHTTPTransport {

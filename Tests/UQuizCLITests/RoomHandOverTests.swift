@@ -3,6 +3,7 @@ import RoomSocket
 import Testing
 import UQuizApp
 import UQuizTestSupport
+import UQuizWire
 
 #if canImport(Glibc)
     import Glibc

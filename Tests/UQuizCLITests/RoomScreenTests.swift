@@ -5,6 +5,7 @@ import Testing
 import UQuizApp
 
 @testable import UQuizCLI
+import UQuizWire
 
 /// The room's screen computed from a session fed the server's messages, without a terminal or a server.
 @Suite("The live room's screen, computed without a terminal")

@@ -2,6 +2,7 @@ import Foundation
 import QuizCore
 import Testing
 import UQuizApp
+import UQuizWire
 
 /// A room for an event (more than 50 seats): phones are told counts, the latest names, who solved only when it is
 /// them, and the first ten of each board with their own place; the big screen the same without a place of its own.

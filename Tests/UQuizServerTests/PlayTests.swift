@@ -11,6 +11,7 @@ import Synchronization
 import Testing
 import UQuizApp
 import UQuizServer
+import UQuizWire
 
 /// The server's monotonic clock, moved by hand: no test sleeps, and every time below is exact.
 final class ManualClock: Sendable {

@@ -10,6 +10,7 @@ import Synchronization
 import Testing
 import UQuizApp
 import UQuizServer
+import UQuizWire
 
 /// Live rooms with two server instances on one store, both listening on loopback: a room lives on the instance that
 /// opened it, and players who reach the other instance are forwarded there (HTTP) and relayed (WebSocket).

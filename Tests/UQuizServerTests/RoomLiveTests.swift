@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import UQuizApp
 import UQuizServer
+import UQuizWire
 
 /// A room client on a real WebSocket over loopback: it keeps every message the server sent, sends what the test says,
 /// and notes the close code the server gave.

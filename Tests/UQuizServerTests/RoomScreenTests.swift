@@ -2,6 +2,7 @@ import Foundation
 import QuizCore
 import Testing
 import UQuizApp
+import UQuizWire
 
 /// A room's big screen in process: opened with the host's token or pass only, told counts and never a guess, and
 /// back with its own token after a lost connection.

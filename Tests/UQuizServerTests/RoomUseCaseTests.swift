@@ -5,6 +5,7 @@ import UQuizStorage
 import Synchronization
 import Testing
 import UQuizApp
+import UQuizWire
 
 /// What a transport would send and close, for connections driven in process.
 final class RecordingOutbox: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import UQuizStorage
+import UQuizWire
 
 /// Publishing a local package on a server: the first time a copy of its own, under the code the server gives it
 /// (recorded with the local package); after that, the same copy updated under the same code, unless a new copy is

@@ -1,4 +1,5 @@
 import Foundation
+import UQuizWire
 
 /// What woke the room's loop.
 public enum RoomInputEvent: Sendable, Equatable {

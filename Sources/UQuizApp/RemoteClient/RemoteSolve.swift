@@ -1,4 +1,5 @@
 import Foundation
+import UQuizWire
 
 /// What a player typed, or what came instead, before a deadline.
 public enum RemoteLine: Sendable, Equatable {

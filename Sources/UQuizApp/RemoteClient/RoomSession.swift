@@ -1,4 +1,5 @@
 import Foundation
+import UQuizWire
 
 /// A player's side of a live room as pure state: it is fed the server's messages and the player's typed
 /// lines, with the instant each came on the client's monotonic clock, and says what to send and which poster to fetch.

@@ -1,5 +1,6 @@
 import Foundation
 import QuizCore
+import UQuizWire
 
 /// Live rooms through the REST API beside their WebSocket.
 extension ServerClient {

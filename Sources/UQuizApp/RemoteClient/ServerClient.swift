@@ -2,6 +2,7 @@ import Foundation
 import MovieSearch
 import QuizCore
 import UQuizStorage
+import UQuizWire
 
 /// A UQuiz server as a front end reaches it: the REST API (`openapi.yaml`) over the same HTTP transport as TMDB
 /// (libcurl live), with the same retries, and every failure as a `ServerClientError` a front end can say in one line.

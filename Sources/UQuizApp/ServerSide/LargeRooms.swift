@@ -1,4 +1,5 @@
 import QuizCore
+import UQuizWire
 
 /// What a large room (`RoomRules.isLarge`: more seats than `RoomRules.maxPlayers`) tells whom. Its lobby goes out at
 /// most once a `LiveRoom.lobbyInterval`, with the latest names only (`RoomWire.largeRoomLobbyNames`) and the count;

@@ -3,6 +3,7 @@ import Foundation
 import QuizCore
 import UQuizStorage
 import Synchronization
+import UQuizWire
 
 /// A bearer token as handed to a player once: 32 random bytes, base64url without padding (43 characters).
 public struct PlayerToken: Sendable, Equatable, CustomStringConvertible {

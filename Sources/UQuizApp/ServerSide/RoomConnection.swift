@@ -2,6 +2,7 @@ import Foundation
 import QuizCore
 import UQuizStorage
 import Synchronization
+import UQuizWire
 
 /// One WebSocket connection to a live room, whatever carries it: the transport hands it every text message
 /// (`receive`), calls `heartbeat` about every second, and `closed` when the socket ends; it sends and closes through

@@ -2,6 +2,7 @@ import Foundation
 import QuizCore
 import Synchronization
 import UQuizStorage
+import UQuizWire
 
 /// What the store keeps of a live room for another instance to carry it on: the room's checkpoint and what the server
 /// knows around it.

@@ -4,6 +4,7 @@ import PosterGrid
 import QuizCore
 import UQuizStorage
 import Synchronization
+import UQuizWire
 
 /// The bounds of live rooms on one instance.
 public struct RoomLimits: Sendable {

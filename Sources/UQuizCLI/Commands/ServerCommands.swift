@@ -6,6 +6,7 @@ import QuizCore
 import QuizStore
 import UQuizStorage
 import UQuizApp
+import UQuizWire
 
 /// `--server URL`, for the commands that talk to a UQuiz server; without it, `server.url` from `uquiz login`.
 struct ServerOptions: ParsableArguments {

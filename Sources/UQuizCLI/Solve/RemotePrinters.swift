@@ -1,6 +1,7 @@
 import Foundation
 import QuizCore
 import UQuizApp
+import UQuizWire
 
 /// A play on a server told line by line (`solve CODE --server URL`): one line per event, or one JSON object per line.
 /// Everything the server sends is escaped before it meets the terminal.

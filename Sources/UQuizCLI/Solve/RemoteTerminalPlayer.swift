@@ -4,6 +4,7 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import UQuizApp
+import UQuizWire
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import UQuizApp
+import UQuizWire
 
 /// A live room told line by line (`uquiz room ... --plain`, or without a terminal), or with `--json` every server
 /// message as it came, one JSON object per line, for bots. Everything the server sends is escaped before it meets the

@@ -5,6 +5,7 @@ import PosterArt
 import QuizCore
 import PosterGrid
 import UQuizApp
+import UQuizWire
 
 #if canImport(Glibc)
     import Glibc

@@ -40,6 +40,15 @@ public enum RoomWire {
         public var phase: String
         public var players: [LobbyPlayer]
         public var host: Int?
+
+        package init(code: String, shareCode: String, quizCount: Int, phase: String, players: [LobbyPlayer], host: Int? = nil) {
+            self.code = code
+            self.shareCode = shareCode
+            self.quizCount = quizCount
+            self.phase = phase
+            self.players = players
+            self.host = host
+        }
     }
 
     // MARK: - Client to server
@@ -115,6 +124,13 @@ public enum RoomWire {
         /// Secret: keep it to resume after a lost connection (the seat is held `seatHoldMs`).
         public var resumeToken: String
         public var seatHoldMs: Int
+
+        package init(code: String, player: Int, resumeToken: String, seatHoldMs: Int) {
+            self.code = code
+            self.player = player
+            self.resumeToken = resumeToken
+            self.seatHoldMs = seatHoldMs
+        }
     }
 
     /// A big screen is in: it keeps `screenToken` to come back after a lost connection.
@@ -122,12 +138,22 @@ public enum RoomWire {
         public var code: String
         /// Secret, like a resume token.
         public var screenToken: String
+
+        package init(code: String, screenToken: String) {
+            self.code = code
+            self.screenToken = screenToken
+        }
     }
 
     /// To the host: the pass a big screen opens with, once, within `expiresInMs`.
     public struct ScreenPass: Codable, Sendable, Equatable {
         public var pass: String
         public var expiresInMs: Int
+
+        package init(pass: String, expiresInMs: Int) {
+            self.pass = pass
+            self.expiresInMs = expiresInMs
+        }
     }
 
     /// To big screens: how many players of the running quiz have answered and solved it.
@@ -136,6 +162,13 @@ public enum RoomWire {
         public var players: Int
         public var answered: Int
         public var solved: Int
+
+        package init(quiz: Int, players: Int, answered: Int, solved: Int) {
+            self.quiz = quiz
+            self.players = players
+            self.answered = answered
+            self.solved = solved
+        }
     }
 
     public struct LobbyPlayer: Codable, Sendable, Equatable {
@@ -145,12 +178,25 @@ public enum RoomWire {
         public var watching: Bool
         /// With teams: their team, once picked or given.
         public var team: Int?
+
+        package init(player: Int, name: String, connected: Bool, watching: Bool, team: Int? = nil) {
+            self.player = player
+            self.name = name
+            self.connected = connected
+            self.watching = watching
+            self.team = team
+        }
     }
 
     public struct Teams: Codable, Sendable, Equatable {
         public var count: Int
         /// `mean` or `best`: a team's points for a quiz from its players'.
         public var scoring: String
+
+        package init(count: Int, scoring: String) {
+            self.count = count
+            self.scoring = scoring
+        }
     }
 
     public struct Lobby: Codable, Sendable, Equatable {
@@ -161,6 +207,13 @@ public enum RoomWire {
         public var host: Int?
         /// Absent when the room plays without teams.
         public var teams: Teams?
+
+        package init(players: [LobbyPlayer], playerCount: Int? = nil, host: Int? = nil, teams: Teams? = nil) {
+            self.players = players
+            self.playerCount = playerCount
+            self.host = host
+            self.teams = teams
+        }
     }
 
     /// One team's line of the teams' board: its players best first.
@@ -169,10 +222,21 @@ public enum RoomWire {
         public var team: Int
         public var score: Int
         public var players: [Int]
+
+        package init(rank: Int, team: Int, score: Int, players: [Int]) {
+            self.rank = rank
+            self.team = team
+            self.score = score
+            self.players = players
+        }
     }
 
     public struct PlayerRef: Codable, Sendable, Equatable {
         public var player: Int
+
+        package init(player: Int) {
+            self.player = player
+        }
     }
 
     public struct QuizLoading: Codable, Sendable, Equatable {
@@ -183,6 +247,15 @@ public enum RoomWire {
         public var serverTime: Int
         /// Stage 1's poster: fetch it, then send `loaded`.
         public var posterURL: String
+
+        package init(quiz: Int, quizCount: Int, stageCount: Int, startsWithinMs: Int, serverTime: Int, posterURL: String) {
+            self.quiz = quiz
+            self.quizCount = quizCount
+            self.stageCount = stageCount
+            self.startsWithinMs = startsWithinMs
+            self.serverTime = serverTime
+            self.posterURL = posterURL
+        }
     }
 
     public struct QuizClock: Codable, Sendable, Equatable {
@@ -194,6 +267,16 @@ public enum RoomWire {
         public var serverTime: Int
         /// The poster with the revealed stages' areas only.
         public var posterURL: String
+
+        package init(quiz: Int, stage: Int, stageCount: Int, nextStageInMs: Int? = nil, endsInMs: Int, serverTime: Int, posterURL: String) {
+            self.quiz = quiz
+            self.stage = stage
+            self.stageCount = stageCount
+            self.nextStageInMs = nextStageInMs
+            self.endsInMs = endsInMs
+            self.serverTime = serverTime
+            self.posterURL = posterURL
+        }
     }
 
     public struct GuessJudged: Codable, Sendable, Equatable {
@@ -202,17 +285,35 @@ public enum RoomWire {
         public var judgement: String
         public var points: Int?
         public var stage: Int?
+
+        package init(quiz: Int, judgement: String, points: Int? = nil, stage: Int? = nil) {
+            self.quiz = quiz
+            self.judgement = judgement
+            self.points = points
+            self.stage = stage
+        }
     }
 
     public struct HintShown: Codable, Sendable, Equatable {
         public var quiz: Int
         public var hint: String
+
+        package init(quiz: Int, hint: String) {
+            self.quiz = quiz
+            self.hint = hint
+        }
     }
 
     public struct Solved: Codable, Sendable, Equatable {
         public var quiz: Int
         public var player: Int
         public var stage: Int
+
+        package init(quiz: Int, player: Int, stage: Int) {
+            self.quiz = quiz
+            self.player = player
+            self.stage = stage
+        }
     }
 
     public struct Score: Codable, Sendable, Equatable {
@@ -223,6 +324,16 @@ public enum RoomWire {
         public var solved: Int
         public var played: Int
         public var left: Bool
+
+        package init(rank: Int, player: Int, name: String, score: Int, solved: Int, played: Int, left: Bool) {
+            self.rank = rank
+            self.player = player
+            self.name = name
+            self.score = score
+            self.solved = solved
+            self.played = played
+            self.left = left
+        }
     }
 
     public struct Solver: Codable, Sendable, Equatable {
@@ -231,6 +342,14 @@ public enum RoomWire {
         public var points: Int
         public var stage: Int
         public var seconds: Double
+
+        package init(player: Int, name: String, points: Int, stage: Int, seconds: Double) {
+            self.player = player
+            self.name = name
+            self.points = points
+            self.stage = stage
+            self.seconds = seconds
+        }
     }
 
     public struct QuizEnded: Codable, Sendable, Equatable {
@@ -248,6 +367,20 @@ public enum RoomWire {
         public var serverTime: Int
         /// The whole poster, now that the quiz has ended.
         public var posterURL: String
+
+        package init(quiz: Int, quizCount: Int, answerTitle: String, answerYear: String? = nil, ending: String, solvers: [Solver], scoreboard: [Score], teamScoreboard: [TeamScore]? = nil, nextQuizInMs: Int? = nil, serverTime: Int, posterURL: String) {
+            self.quiz = quiz
+            self.quizCount = quizCount
+            self.answerTitle = answerTitle
+            self.answerYear = answerYear
+            self.ending = ending
+            self.solvers = solvers
+            self.scoreboard = scoreboard
+            self.teamScoreboard = teamScoreboard
+            self.nextQuizInMs = nextQuizInMs
+            self.serverTime = serverTime
+            self.posterURL = posterURL
+        }
     }
 
     public struct Place: Codable, Sendable, Equatable {
@@ -257,17 +390,35 @@ public enum RoomWire {
         public var score: Int
         public var left: Bool
         public var shareLine: String?
+
+        package init(rank: Int, player: Int, name: String, score: Int, left: Bool, shareLine: String? = nil) {
+            self.rank = rank
+            self.player = player
+            self.name = name
+            self.score = score
+            self.left = left
+            self.shareLine = shareLine
+        }
     }
 
     public struct Podium: Codable, Sendable, Equatable {
         public var places: [Place]
         /// With teams: the teams in their final order.
         public var teams: [TeamScore]?
+
+        package init(places: [Place], teams: [TeamScore]? = nil) {
+            self.places = places
+            self.teams = teams
+        }
     }
 
     public struct Expired: Codable, Sendable, Equatable {
         /// `idle`, `ended` or `empty`.
         public var reason: String
+
+        package init(reason: String) {
+            self.reason = reason
+        }
     }
 
     public struct QuizResultView: Codable, Sendable, Equatable {
@@ -275,6 +426,13 @@ public enum RoomWire {
         public var points: Int
         public var stage: Int
         public var seconds: Double
+
+        package init(outcome: String, points: Int, stage: Int, seconds: Double) {
+            self.outcome = outcome
+            self.points = points
+            self.stage = stage
+            self.seconds = seconds
+        }
     }
 
     /// Everything the player may know now: sent after `welcome`, on joining and on resuming.
@@ -305,21 +463,55 @@ public enum RoomWire {
         public var lastQuiz: QuizEnded?
         public var podium: Podium?
         public var serverTime: Int
+
+        package init(code: String, you: Int? = nil, quizCount: Int, lobby: Lobby, phase: String, loading: QuizLoading? = nil, clock: QuizClock? = nil, nextQuizInMs: Int? = nil, standing: String? = nil, hint: String? = nil, result: QuizResultView? = nil, progress: Progress? = nil, scoreboard: [Score], teamScoreboard: [TeamScore]? = nil, lastQuiz: QuizEnded? = nil, podium: Podium? = nil, serverTime: Int) {
+            self.code = code
+            self.you = you
+            self.quizCount = quizCount
+            self.lobby = lobby
+            self.phase = phase
+            self.loading = loading
+            self.clock = clock
+            self.nextQuizInMs = nextQuizInMs
+            self.standing = standing
+            self.hint = hint
+            self.result = result
+            self.progress = progress
+            self.scoreboard = scoreboard
+            self.teamScoreboard = teamScoreboard
+            self.lastQuiz = lastQuiz
+            self.podium = podium
+            self.serverTime = serverTime
+        }
     }
 
     /// A command refused; the connection stays open.
     public struct Failure: Codable, Sendable, Equatable {
         public var code: String
         public var message: String
+
+        package init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
     }
 
     public struct Ping: Codable, Sendable, Equatable {
         public var serverTime: Int
+
+        package init(serverTime: Int) {
+            self.serverTime = serverTime
+        }
     }
 
     public struct Pong: Codable, Sendable, Equatable {
         public var clientTime: Double
         public var serverTime: Int
+
+        package init(clientTime: Double, serverTime: Int) {
+            self.clientTime = clientTime
+            self.serverTime = serverTime
+        }
     }
 
     public struct Empty: Codable, Sendable, Equatable {}
@@ -628,13 +820,13 @@ public enum RoomWire {
 
 extension RoomWire {
     /// Milliseconds of the server's monotonic clock, as every message states it.
-    static func milliseconds(_ instant: Duration) -> Int { Int((instant / .milliseconds(1)).rounded(.down)) }
+    package static func milliseconds(_ instant: Duration) -> Int { Int((instant / .milliseconds(1)).rounded(.down)) }
 
-    static func posterURL(code: RoomCode, quiz: Int, stage: Int?) -> String {
+    package static func posterURL(code: RoomCode, quiz: Int, stage: Int?) -> String {
         "/v1/rooms/\(code.value)/quizzes/\(quiz)/poster" + (stage.map { "?stage=\($0)" } ?? "")
     }
 
-    static func lobby(_ lobby: RoomLobby) -> Lobby {
+    package static func lobby(_ lobby: RoomLobby) -> Lobby {
         Lobby(
             players: lobby.players.map {
                 LobbyPlayer(player: $0.player.value, name: $0.name, connected: $0.connected, watching: $0.watching, team: $0.team)
@@ -642,18 +834,18 @@ extension RoomWire {
             host: lobby.host?.value, teams: lobby.teams.map { Teams(count: $0.count, scoring: $0.scoring.rawValue) })
     }
 
-    static func teamBoard(_ board: [RoomTeamScore]?) -> [TeamScore]? {
+    package static func teamBoard(_ board: [RoomTeamScore]?) -> [TeamScore]? {
         board?.map { TeamScore(rank: $0.rank, team: $0.team, score: $0.score, players: $0.players.map(\.value)) }
     }
 
-    static func clock(_ clock: RoomQuizClock, code: RoomCode) -> QuizClock {
+    package static func clock(_ clock: RoomQuizClock, code: RoomCode) -> QuizClock {
         QuizClock(
             quiz: clock.quiz, stage: clock.stage, stageCount: clock.stageCount, nextStageInMs: clock.nextStageInMs,
             endsInMs: clock.endsInMs, serverTime: milliseconds(clock.serverTime),
             posterURL: posterURL(code: code, quiz: clock.quiz, stage: clock.stage))
     }
 
-    static func scoreboard(_ scores: [RoomScore]) -> [Score] {
+    package static func scoreboard(_ scores: [RoomScore]) -> [Score] {
         scores.map {
             Score(
                 rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, solved: $0.solved,
@@ -661,7 +853,7 @@ extension RoomWire {
         }
     }
 
-    static func quizEnded(_ summary: RoomQuizSummary, code: RoomCode) -> QuizEnded {
+    package static func quizEnded(_ summary: RoomQuizSummary, code: RoomCode) -> QuizEnded {
         QuizEnded(
             quiz: summary.quiz, quizCount: summary.quizCount, answerTitle: summary.answerTitle,
             answerYear: summary.answerYear, ending: summary.ending.rawValue,
@@ -673,11 +865,11 @@ extension RoomWire {
             serverTime: milliseconds(summary.serverTime), posterURL: posterURL(code: code, quiz: summary.quiz, stage: nil))
     }
 
-    static func progress(_ progress: RoomProgress) -> Progress {
+    package static func progress(_ progress: RoomProgress) -> Progress {
         Progress(quiz: progress.quiz, players: progress.players, answered: progress.answered, solved: progress.solved)
     }
 
-    static func podium(_ podium: RoomPodium) -> Podium {
+    package static func podium(_ podium: RoomPodium) -> Podium {
         Podium(
             places: podium.places.map {
                 Place(rank: $0.rank, player: $0.player.value, name: $0.name, score: $0.score, left: $0.left, shareLine: $0.shareLine)
@@ -685,7 +877,7 @@ extension RoomWire {
             teams: teamBoard(podium.teams))
     }
 
-    static func judgement(_ judgement: RoomGuessJudgement, quiz: Int) -> GuessJudged {
+    package static func judgement(_ judgement: RoomGuessJudgement, quiz: Int) -> GuessJudged {
         switch judgement {
         case let .accepted(points, stage): GuessJudged(quiz: quiz, judgement: "accepted", points: points, stage: stage)
         case .empty: GuessJudged(quiz: quiz, judgement: "empty")
@@ -695,7 +887,7 @@ extension RoomWire {
         }
     }
 
-    static func snapshot(_ snapshot: RoomSnapshot) -> Snapshot {
+    package static func snapshot(_ snapshot: RoomSnapshot) -> Snapshot {
         let code = snapshot.code
         var wire = Snapshot(
             code: code.value, you: snapshot.you?.value, quizCount: snapshot.quizCount, lobby: lobby(snapshot.lobby),
@@ -737,7 +929,7 @@ extension RoomWire {
     }
 
     /// The wire form of one room event. `nil` for none: every event has one.
-    static func message(_ event: RoomEvent, code: RoomCode) -> ServerMessage {
+    package static func message(_ event: RoomEvent, code: RoomCode) -> ServerMessage {
         switch event {
         case .lobbyChanged(let lobby): .lobby(Self.lobby(lobby))
         case .hostChanged(let player): .hostChanged(PlayerRef(player: player.value))
@@ -760,7 +952,7 @@ extension RoomWire {
     }
 
     /// A refused command as the client reads it: a stable code and a sentence.
-    static func failure(_ error: RoomError) -> Failure {
+    package static func failure(_ error: RoomError) -> Failure {
         switch error {
         case .roomExpired: Failure(code: "room_expired", message: "the room has expired")
         case .roomFinished: Failure(code: "room_finished", message: "the room's last quiz has ended")

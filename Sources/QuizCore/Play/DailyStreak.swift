@@ -1,8 +1,4 @@
 import Foundation
-import PosterArt
-import PosterGrid
-import QuizCore
-import UQuizStorage
 
 /// A player's daily streak and the days behind it.
 public struct DailyStreak: Sendable, Equatable {

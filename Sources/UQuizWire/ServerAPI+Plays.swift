@@ -30,17 +30,20 @@ extension ServerAPI {
         public var result: QuizResult?
         public var answer: Answer?
 
-        public init(_ view: QuizView) {
-            number = view.number
-            status = view.status.rawValue
-            stageCount = view.stageCount
-            stage = view.stage
-            startsInMs = view.startsInMs
-            stagesInMs = view.stagesInMs
-            endsInMs = view.endsInMs
-            hint = view.hint
-            result = view.result
-            answer = view.answer.map { Answer(title: $0.title, year: $0.year, original: $0.original) }
+        public init(
+            number: Int, status: String, stageCount: Int, stage: Int, startsInMs: Int?, stagesInMs: [Int]?, endsInMs: Int?,
+            hint: String?, result: QuizResult?, answer: Answer?
+        ) {
+            self.number = number
+            self.status = status
+            self.stageCount = stageCount
+            self.stage = stage
+            self.startsInMs = startsInMs
+            self.stagesInMs = stagesInMs
+            self.endsInMs = endsInMs
+            self.hint = hint
+            self.result = result
+            self.answer = answer
         }
     }
 
@@ -59,18 +62,21 @@ extension ServerAPI {
         public var quizzes: [QuizState]
         public var shareLine: String?
 
-        public init(_ view: PlayView) {
-            id = view.id
-            shareCode = view.shareCode
-            packageTitle = view.packageTitle
-            daily = view.dailyNumber
-            finished = view.finished
-            ranked = view.ranked
-            unrankedReason = view.unrankedReason
-            score = view.score
-            currentQuiz = view.currentQuiz
-            quizzes = view.quizzes.map(QuizState.init)
-            shareLine = view.shareLine
+        public init(
+            id: String, shareCode: String, packageTitle: String, daily: Int?, finished: Bool, ranked: Bool?,
+            unrankedReason: UnrankedReason?, score: Int, currentQuiz: Int?, quizzes: [QuizState], shareLine: String?
+        ) {
+            self.id = id
+            self.shareCode = shareCode
+            self.packageTitle = packageTitle
+            self.daily = daily
+            self.finished = finished
+            self.ranked = ranked
+            self.unrankedReason = unrankedReason
+            self.score = score
+            self.currentQuiz = currentQuiz
+            self.quizzes = quizzes
+            self.shareLine = shareLine
         }
 
         /// The play once `answer`'s change is merged in: what the server would answer for the whole play then.
@@ -121,15 +127,18 @@ extension ServerAPI {
         public var shareLine: String?
         public var play: PlayState?
 
-        public init(judgement: String, change: PlayChange, play: PlayState? = nil) {
+        public init(
+            judgement: String, finished: Bool, ranked: Bool?, unrankedReason: UnrankedReason?, score: Int,
+            currentQuiz: Int?, quizzes: [QuizState], shareLine: String?, play: PlayState? = nil
+        ) {
             self.judgement = judgement
-            finished = change.finished
-            ranked = change.ranked
-            unrankedReason = change.unrankedReason
-            score = change.score
-            currentQuiz = change.currentQuiz
-            quizzes = change.quizzes.map(QuizState.init)
-            shareLine = change.shareLine
+            self.finished = finished
+            self.ranked = ranked
+            self.unrankedReason = unrankedReason
+            self.score = score
+            self.currentQuiz = currentQuiz
+            self.quizzes = quizzes
+            self.shareLine = shareLine
             self.play = play
         }
     }
@@ -248,18 +257,6 @@ extension ServerAPI {
             self.you = you
         }
 
-        /// `view` as the wire shows it.
-        public init(_ view: DailyView) {
-            self.init(
-                number: view.choice.number, day: view.choice.day, shareCode: view.package.shareCode.value,
-                packageTitle: view.package.title, quiz: (view.choice.position ?? 0) + 1, level: view.package.level,
-                language: view.package.language, stageCount: view.stageCount,
-                you: view.streak.map {
-                    You(
-                        streak: $0.current, bestStreak: $0.best, play: view.play.map(PlayState.init),
-                        playedAnotherLanguage: view.playedAnotherLanguage ? true : nil)
-                })
-        }
     }
 
     /// A page of past daily quizzes of one language, newest first; `before` is the day to ask before for the next

@@ -145,7 +145,7 @@ public enum ServerAPI {
         /// The latest room results, newest first.
         public var recentRooms: [RoomResult]
 
-        init(
+        package init(
             player: Player, plays: PlayerPlayTotals, recentPlays: [PlayerPlayRow], streak: DailyStreak,
             rooms: RoomStats, recent: [RoomResultRow]
         ) {
