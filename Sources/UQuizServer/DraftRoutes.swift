@@ -96,6 +96,11 @@ struct DraftRoutes {
                 (level.rawValue, ["areas": levels[level].areaCount, "stageSeconds": levels[level].stageDuration.seconds] as [String: Any])
             }),
             "timeLimitSeconds": levels.timeLimit.seconds,
+            // The grid areas are placed on: a server may set another than the standard one.
+            "grid": [
+                "columns": environment.geometry.columns, "rows": environment.geometry.rows,
+                "areaSize": environment.geometry.areaSize, "margin": environment.geometry.margin,
+            ],
         ]
     }
 

@@ -28,6 +28,10 @@ struct DraftTests {
             let problem = made.json["problem"] as? [String: Any]
             #expect(problem?["path"] as? String == "$" && (problem?["message"] as? String)?.contains("format") == true,
                     "\(made.text)")
+            // The grid areas are placed on, as this server has it: the maker's page draws and checks by it.
+            let grid = made.json["grid"] as? [String: Int]
+            #expect(grid == ["columns": seedGeometry.columns, "rows": seedGeometry.rows, "areaSize": seedGeometry.areaSize,
+                             "margin": seedGeometry.margin], "\(made.text)")
 
             // An area outside the grid's margin is refused at its path, and the draft keeps it for the maker to mend.
             var broken = Self.ready

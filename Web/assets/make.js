@@ -196,10 +196,18 @@ addTexts({
   },
 });
 
-/// The server's standard grid (GridGeometry.standard): 50 columns, 75 rows, 5 x 5 areas kept 2 cells from the edge.
-/// An area is given by its centre as [row, column], `reach` cells or more from the edge.
+/// The grid areas are placed on, as the server's draft says it (`grid`; the standard one until a draft arrives): 50
+/// columns, 75 rows, 5 x 5 areas kept 2 cells from the edge. An area is given by its centre as [row, column], `reach`
+/// cells or more from the edge.
 const grid = { columns: 50, rows: 75, area: 5, margin: 2 };
-const reach = (grid.area - 1) / 2 + grid.margin;
+let reach = (grid.area - 1) / 2 + grid.margin;
+
+/// Takes the server's grid (a draft's `grid`), which a server may set otherwise than the standard one.
+function useGrid(server) {
+  if (!server) return;
+  Object.assign(grid, { columns: server.columns, rows: server.rows, area: server.areaSize, margin: server.margin });
+  reach = (grid.area - 1) / 2 + grid.margin;
+}
 const saveDelayMs = 600;
 
 export async function showMake(main) {
@@ -498,6 +506,7 @@ class Maker {
 
   /// The editor of `draft`, saved now when `unsaved`.
   show(draft, unsaved = false) {
+    useGrid(draft.grid);
     this.draft = draft;
     this.sent = [];
     this.document = { quizzes: [], ...draft.document };
