@@ -170,9 +170,18 @@ def read_qr(locator):
         picture = folder / "qr.png"
         # Its picture decoded first: an image in the page may be laid out before it is drawn.
         locator.evaluate("(image) => image.decode()")
-        locator.screenshot(path=str(picture))
-        result = subprocess.run(["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
-        return result.stdout.strip()
+        text = ""
+        # A camera looks again when a frame does not read; so does this, a few frames apart, with the page's CSS
+        # animations finished (a screen's entrance moves what is around the code).
+        for _ in range(3):
+            locator.screenshot(path=str(picture), animations="disabled")
+            result = subprocess.run(
+                ["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
+            text = result.stdout.strip()
+            if text:
+                break
+            locator.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        return text
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
