@@ -569,7 +569,9 @@ public final class ServerPlays: Sendable {
     /// whose answer has been out since its day. A ranked result is one earned without that.
     func unrankedReason(of record: OpenPlayRecord) async throws -> UnrankedReason? {
         if record.archivedDailyDay != nil { return .dailyArchive }
-        let others = try await environment.store().openPlays(playerId: record.playerId, limit: Self.openPlaysLooked + 1)
+        // One more than are looked at besides this play itself, which may be among them: more than that many others
+        // then shows there were more.
+        let others = try await environment.store().openPlays(playerId: record.playerId, limit: Self.openPlaysLooked + 2)
             .filter { $0.id != record.id }
         // More plays open at once than are looked at: their answers cannot all be checked, so none is assumed unseen.
         if others.count > Self.openPlaysLooked { return .answerSeenInPlay }
