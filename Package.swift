@@ -16,7 +16,10 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "MovieSearch", targets: ["MovieSearch"]),
         .library(name: "PosterArt", targets: ["PosterArt"]),
-        .library(name: "UQuizApp", targets: ["UQuizApp"]),
+        .library(name: "UQuizRules", targets: ["UQuizRules"]),
+        .library(name: "ServerUseCases", targets: ["ServerUseCases"]),
+        .library(name: "RemoteClient", targets: ["RemoteClient"]),
+        .library(name: "LocalUseCases", targets: ["LocalUseCases"]),
         .library(name: "UQuizCLI", targets: ["UQuizCLI"]),
         .library(name: "UQuizServer", targets: ["UQuizServer"]),
     ],
@@ -111,37 +114,53 @@ let package = Package(
         // Terminal size and raw mode: ioctl is variadic, which Swift cannot call.
         .target(name: "CTerminal"),
         // The WebSocket client of live rooms (issue 17), for the terminal's `uquiz room`: the only client module that
-        // knows WebSockets, as MovieSearch is the only one that knows HTTP. It adapts UQuizApp's room-socket port.
+        // knows WebSockets, as MovieSearch is the only one that knows HTTP. It adapts RemoteClient's room-socket port.
         .target(
             name: "RoomSocket",
             dependencies: [
-                "UQuizApp",
+                "RemoteClient",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The application layer: the use cases every front end calls (create, play, search, posters, seed, ...), over
-        // the capabilities' boundaries and an environment (clock, randomness, store, clients) built once at start-up.
-        // Crypto: player tokens are issued and checked here (SHA-256 of the token is all that is stored), so every front
-        // end that authenticates players (the server today, a WebSocket or CLI client later) shares one rule.
         // The wire both sides speak: the API's Codable bodies (`ServerAPI`) and the live rooms' messages (`RoomWire`),
         // what the server answers and its clients read. It names no use case of either side.
         .target(name: "UQuizWire", dependencies: ["PosterGrid", "QuizCore", "UQuizStorage"]),
+        // The application layer, by the side it serves. First what both sides' use cases apply: how a search is
+        // answered, how a quiz is built from a spec, how a play runs (`SolveLoop`), TMDB's poster files.
         .target(
-            name: "UQuizApp",
+            name: "UQuizRules",
+            dependencies: ["PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt"]
+        ),
+        // The server's use cases (players, plays, boards, the daily, rooms, drafts, moderation) over `ServerStorage` and
+        // the server's own environment; it knows nothing of the command line.
+        // Crypto: player tokens are issued and checked here (SHA-256 of the token is all that is stored).
+        .target(
+            name: "ServerUseCases",
             dependencies: [
+                "UQuizRules", "UQuizWire", "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt",
                 .product(name: "Metrics", package: "swift-metrics"),
-                "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt", "UQuizWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The HTTP front end (`uquiz serve`): Hummingbird routes that map requests to UQuizApp's use cases and their
+        // The client of a UQuiz server (`uquiz play`, `publish`, `room`): the API over the one HTTP transport, plays
+        // and rooms driven from a front end's input, and the room-socket port `RoomSocket` implements.
+        .target(name: "RemoteClient", dependencies: ["UQuizRules", "UQuizWire", "PosterGrid", "QuizCore", "MovieSearch"]),
+        // The command line's own use cases (create, search, play, posters, seed, publish) over its local SQLite store
+        // and an environment (clock, randomness, store, clients) built once at start-up.
+        .target(
+            name: "LocalUseCases",
+            dependencies: [
+                "UQuizRules", "RemoteClient", "UQuizWire", "PosterGrid", "QuizCore", "UQuizStorage", "MovieSearch", "PosterArt",
+            ]
+        ),
+        // The HTTP front end (`uquiz serve`): Hummingbird routes that map requests to ServerUseCases and their
         // errors to statuses; the REST contract is `openapi.yaml`, embedded in the binary and served as it is.
         .target(
             name: "UQuizServer",
             dependencies: [
-                "UQuizApp", "UQuizWire", "QuizCore", "UQuizStorage", "PosterGrid",
+                "ServerUseCases", "UQuizRules", "UQuizWire", "QuizCore", "UQuizStorage", "PosterGrid",
                 // What the server counts and times, and `GET /metrics` that says it (Metrics.swift).
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -172,7 +191,9 @@ let package = Package(
         .target(
             name: "UQuizCLI",
             dependencies: [
-                "UQuizApp", "UQuizWire", "PosterGrid", "QuizCore", "UQuizStorage", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                "LocalUseCases", "RemoteClient", "UQuizRules", "UQuizWire", "PosterGrid", "QuizCore", "UQuizStorage", "QuizStore", "MovieSearch", "PosterArt", "CTerminal",
+                // `uquiz admin`: the moderation desk of the server's use cases, run on the server's database.
+                "ServerUseCases",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -183,7 +204,7 @@ let package = Package(
         .executableTarget(
             name: "uquiz-net",
             dependencies: [
-                "UQuizCLI", "UQuizApp", "UQuizServer", "UQuizStorage", "QuizStore", "PostgresStore", "RoomSocket",
+                "UQuizCLI", "LocalUseCases", "ServerUseCases", "RemoteClient", "UQuizRules", "UQuizServer", "UQuizStorage", "QuizStore", "PostgresStore", "RoomSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Bootstrapping swift-metrics with the Prometheus registry `GET /metrics` reads.
@@ -195,14 +216,14 @@ let package = Package(
         .testTarget(name: "QuizCoreTests", dependencies: ["QuizCore", "PosterGrid"]),
         // Use cases in process: an in-memory store, a scripted clock and input, fakes for the network.
         .testTarget(
-            name: "UQuizAppTests",
-            dependencies: ["UQuizApp", "UQuizWire", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid"]
+            name: "UseCaseTests",
+            dependencies: ["LocalUseCases", "ServerUseCases", "RemoteClient", "UQuizRules", "UQuizWire", "UQuizTestSupport", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid"]
         ),
         // The server's router in process (HummingbirdTesting), over a real SQLite file seeded from the bundle.
         .testTarget(
             name: "UQuizServerTests",
             dependencies: [
-                "UQuizServer", "UQuizApp", "UQuizWire", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
+                "UQuizServer", "ServerUseCases", "LocalUseCases", "UQuizRules", "UQuizWire", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid",
                 // A real fake-tmdb process behind movie search, for TMDB's failures.
                 "UQuizTestSupport", "MovieSearch",
                 // To read what the server sent gzip-compressed.
@@ -223,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "StorageContractTests",
             dependencies: [
-                "PostgresStore", "UQuizApp", "UQuizServer", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
+                "PostgresStore", "ServerUseCases", "LocalUseCases", "UQuizRules", "UQuizServer", "UQuizStorage", "QuizStore", "QuizCore", "PosterGrid", "MovieSearch",
                 "UQuizTestSupport",
                 // Two server instances' routers in process on one PostgreSQL database.
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -236,7 +257,7 @@ let package = Package(
         // Client tests talk to a real fake-tmdb process on 127.0.0.1 through the real libcurl transport.
         .testTarget(name: "MovieSearchTests", dependencies: ["MovieSearch", "UQuizTestSupport"]),
         // Starts fake-tmdb processes for the test targets; the dependency gets the binary built.
-        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal", "UQuizApp", "UQuizStorage"], path: "Tests/Support"),
+        .target(name: "UQuizTestSupport", dependencies: ["fake-tmdb", "CTerminal", "LocalUseCases", "ServerUseCases", "UQuizRules", "UQuizStorage"], path: "Tests/Support"),
         .testTarget(
             name: "QuizStoreTests",
             dependencies: ["QuizStore", "UQuizStorage", "QuizCore", "PosterGrid", "UQuizTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

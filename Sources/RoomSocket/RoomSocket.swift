@@ -2,8 +2,8 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
+import RemoteClient
 import Synchronization
-import UQuizApp
 
 #if canImport(Glibc)
     import Glibc

@@ -1,10 +1,11 @@
 import Foundation
+import LocalUseCases
 import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizRules
 import UQuizStorage
-import UQuizApp
 
 /// Where the interactive `create` reads answers and writes prompts: the terminal, or a test's pipes.
 struct LineIO: Sendable {

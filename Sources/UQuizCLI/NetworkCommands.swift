@@ -1,5 +1,6 @@
 import Foundation
-import UQuizApp
+import RemoteClient
+import ServerUseCases
 
 #if canImport(Glibc)
     import Glibc

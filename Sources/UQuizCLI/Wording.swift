@@ -1,6 +1,7 @@
 import MovieSearch
 import PosterGrid
-import UQuizApp
+import RemoteClient
+import UQuizRules
 
 /// The CLI's words for what the application layer reports as types.
 enum Wording {

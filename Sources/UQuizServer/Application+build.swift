@@ -8,18 +8,18 @@
 // request and response types to map onto the use cases' own. The document and the router are kept in step by a test
 // (`OpenAPIDocumentTests`): every route the router has is in the document and every operation of the document is a route.
 //
-// This module only maps HTTP to UQuizApp's use cases (players, publishing, posters, browsing, plays) and their errors to
+// This module only maps HTTP to ServerUseCases' (players, publishing, posters, browsing, plays) and their errors to
 // statuses; the rules live in the use cases, so a WebSocket or CLI client calls the same code.
 
 import Foundation
-import UQuizStorage
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PosterGrid
+import ServerUseCases
 import ServiceLifecycle
-import UQuizApp
+import UQuizStorage
 
 /// Where the server listens.
 public struct ServerConfiguration: Sendable {

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import PosterArt
 import PosterGrid
-import UQuizApp
+import ServerUseCases
 import UQuizWire
 
 /// A maker's drafts: `/v1/drafts` (list, make), `/v1/drafts/{id}` (read, save, delete), its publish and the stage

@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 import NIOCore
 import QuizCore
+import ServerUseCases
+import UQuizRules
 import UQuizStorage
-import UQuizApp
 import UQuizWire
 
 /// An error as the client sees it: a status, a stable code, a message that names what was wrong and never holds a

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Metrics
 import Prometheus
-import UQuizApp
+import ServerUseCases
 
 /// The server's metrics: the registry every counter and timer of the process lands in (once `MetricsSystem` is
 /// bootstrapped with `PrometheusMetricsFactory.uquiz(registry:)`), and the bearer token `GET /metrics` asks for.

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import PosterGrid
 import QuizCore
+import ServerUseCases
 import UQuizStorage
-import UQuizApp
 import UQuizWire
 
 /// Publishing, finding, updating and deleting packages. What goes out about a package is `PackageMetadata` only: it is

@@ -3,8 +3,9 @@ import Hummingbird
 import NIOCore
 import PosterGrid
 import QuizCore
+import ServerUseCases
+import UQuizRules
 import UQuizStorage
-import UQuizApp
 import UQuizWire
 
 /// Plays judged by the server, leaderboards, the daily quiz and movie search: each route reads its input, calls one

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
+import ServerUseCases
 import UQuizStorage
-import UQuizApp
 import UQuizWire
 
 /// `POST /v1/players`: a guest player and its token; `GET /v1/players/me`: who a token is, with their plays, rooms and

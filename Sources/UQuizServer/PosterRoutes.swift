@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
+import ServerUseCases
 import UQuizStorage
-import UQuizApp
 import UQuizWire
 
 /// Poster uploads: `POST /v1/posters` with a JPEG body, for a quiz's `poster` in a spec. The body limit of this path is

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import PosterGrid
 import QuizCore
-import UQuizApp
+import ServerUseCases
 
 /// Reading a path or query value, with the one 400 a client gets for each kind of bad value (naming the parameter).
 enum QueryValue {

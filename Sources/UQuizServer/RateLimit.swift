@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import QuizCore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
-import UQuizApp
+import UQuizStorage
 
 /// How often a client may do something: `burst` at once, then one more every `interval`.
 public struct RateLimit: Sendable, Equatable {

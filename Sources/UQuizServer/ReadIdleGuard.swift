@@ -4,8 +4,8 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServerUseCases
 import Synchronization
-import UQuizApp
 import UQuizWire
 
 /// The server's connections with the WebSocket upgrade, closed when the client sends nothing for `idleTimeout`.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import UQuizApp
+import ServerUseCases
 import UQuizStorage
 import UQuizWire
 

@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import UQuizApp
 import UQuizWire
 
 /// First in the pipeline: tells the head deadline (which sits after the HTTP decoder) that bytes arrived, so that it

@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import QuizCore
-import UQuizApp
 
 /// One log line per request, through swift-log: method, path (never the query or headers, so no token or cursor is
 /// written), route template, status and duration, with the request id Hummingbird gives the request's logger; the id

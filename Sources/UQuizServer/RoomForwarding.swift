@@ -1,13 +1,12 @@
 import AsyncHTTPClient
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdWSClient
 import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
-import UQuizApp
 import UQuizWire
 
 /// Rooms across several instances. A room lives in the memory of the instance that opened it (its holder),

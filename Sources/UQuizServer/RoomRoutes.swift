@@ -3,11 +3,11 @@ import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
-import UQuizApp
+import ServerUseCases
 import UQuizWire
 
 /// Live rooms: opening one, its lobby, its WebSocket and its stage posters. The rules live in `ServerRooms`
-/// and `RoomConnection` (UQuizApp); these routes carry bytes between them and the sockets.
+/// and `RoomConnection` (ServerUseCases); these routes carry bytes between them and the sockets.
 struct RoomRoutes {
     let environment: ServerEnvironment
     let rooms: ServerRooms

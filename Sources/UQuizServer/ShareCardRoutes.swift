@@ -10,7 +10,7 @@ import NIOCore
 import PosterArt
 import PosterGrid
 import QuizCore
-import UQuizApp
+import ServerUseCases
 import UQuizStorage
 
 /// `GET /v1/results/{id}` (a finished play's result as its page shows it), `GET /v1/cards/s/{id}.jpg` and

@@ -1,5 +1,5 @@
 import NIOPosix
-import UQuizApp
+import UQuizRules
 
 /// The server's `HeavyWork`: SwiftNIO's process-wide thread pool (as many threads as cores, made on first use), so
 /// poster files and JPEG cuts never hold a thread of Swift's cooperative pool.

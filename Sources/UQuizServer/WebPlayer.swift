@@ -7,7 +7,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import QuizCore
-import UQuizApp
+import ServerUseCases
 
 /// The web player's files: `index.html` (the one page, a template) and `assets/` (scripts, styles, icon).
 ///

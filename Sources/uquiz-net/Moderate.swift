@@ -1,7 +1,7 @@
 import Foundation
 import PostgresStore
 import QuizStore
-import UQuizApp
+import ServerUseCases
 import UQuizCLI
 import UQuizStorage
 

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 import Metrics
-import Prometheus
 import PostgresStore
+import Prometheus
 import QuizStore
+import ServerUseCases
 import ServiceLifecycle
-import UQuizApp
 import UQuizCLI
 import UQuizServer
 import UQuizStorage
@@ -44,10 +44,17 @@ extension ServeCommand {
             return MetricsEndpoint(registry: registry, token: token)
         }
         let database = try openDatabase(context, logger: logger)
-        var useCases = try context.servingEnvironment(self)
-        useCases.heavyWork = ThreadPoolWork()
+        // The clock, randomness, TMDB and poster cache the settings give, on the server's own store (not the command
+        // line's) and a pool of its own for heavy work.
+        let settings = try context.servingEnvironment(self)
+        let heavyWork = ThreadPoolWork()
+        var posters = settings.tmdbPosterFiles
+        posters.heavyWork = heavyWork
+        let sharing = SharingEnvironment(
+            now: settings.now, randomSeed: settings.randomSeed, store: { database.store }, movieClient: settings.movieClient,
+            tmdbPosters: posters, log: settings.log, heavyWork: heavyWork)
         let environment = ServerEnvironment(
-            sharing: SharingEnvironment(app: useCases, store: { database.store }),
+            sharing: sharing,
             levels: try context.settings.levelRules(), geometry: try context.settings.gridGeometry())
         var configuration = try configuration(context, onPostgres: database.onPostgres, logger: logger)
         configuration.metrics = metrics

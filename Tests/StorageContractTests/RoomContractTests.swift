@@ -1,8 +1,7 @@
 import Foundation
 import QuizStore
-import UQuizStorage
 import Testing
-import UQuizApp
+import UQuizStorage
 
 /// What a store keeps of live rooms: final results and the directory of which instance holds each open room.
 @Suite struct RoomContractTests {

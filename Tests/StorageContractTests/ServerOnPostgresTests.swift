@@ -1,18 +1,19 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
+import LocalUseCases
 import Logging
 import MovieSearch
 import PosterGrid
 @testable import PostgresStore
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 
 /// `uquiz serve`'s routes on PostgreSQL: two instances (two routers, each with its own memory) on one database seeded
 /// from the bundle, as the server runs them in production.

@@ -3,9 +3,8 @@ import PosterGrid
 @testable import PostgresStore
 import QuizCore
 import QuizStore
-import UQuizStorage
 import Testing
-import UQuizApp
+import UQuizStorage
 
 /// Every boundary the server's store gives; both stores implement all of them.
 typealias ContractStore = ServerStorage

@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import UQuizApp
+import UQuizRules
 
 /// A fresh folder under the system's temporary directory, removed when the test's scope ends.
 public final class TemporaryFolder: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
+import RemoteClient
 import RoomSocket
 import Testing
-import UQuizApp
 import UQuizTestSupport
 import UQuizWire
 

@@ -1,8 +1,8 @@
 import Foundation
 import PosterArt
 import PosterGrid
+import RemoteClient
 import Testing
-import UQuizApp
 
 @testable import UQuizCLI
 import UQuizWire

@@ -3,7 +3,7 @@ import GRDB
 import PosterGrid
 import QuizCore
 import Testing
-import UQuizApp
+import UQuizRules
 import UQuizTestSupport
 
 @testable import UQuizCLI

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LocalUseCases
+import ServerUseCases
 import Testing
-import UQuizApp
 import UQuizServer
 
 /// A maker's drafts over HTTP: saved as they go in whatever state, told what a publish would refuse, previewed with the

@@ -4,11 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 
 @Suite("The server's endpoints in process")
 struct EndpointTests {

@@ -1,7 +1,7 @@
 import Foundation
 import QuizCore
+import ServerUseCases
 import Testing
-import UQuizApp
 import UQuizWire
 
 /// A room for an event (more than 50 seats): phones are told counts, the latest names, who solved only when it is

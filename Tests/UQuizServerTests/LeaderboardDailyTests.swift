@@ -2,14 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import MovieSearch
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
-import MovieSearch
+import UQuizStorage
 import UQuizTestSupport
 
 /// The wall clock, moved by hand: the daily quiz's day follows it.

@@ -6,11 +6,11 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 
 extension TestClientProtocol {
     /// Starts a play of `code` and ends its first quiz at once, solved (a right guess) or skipped: for a package of one

@@ -2,15 +2,16 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalUseCases
 import PosterArt
 import PosterGrid
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 import UQuizWire
 
 /// The server's monotonic clock, moved by hand: no test sleeps, and every time below is exact.

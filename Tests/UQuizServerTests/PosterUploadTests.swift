@@ -7,11 +7,11 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 
 /// A JPEG of `width` x `height` pixels in a gradient (so that cutting it shows something), encoded by TurboJPEG.
 func gradientJPEG(width: Int = 100, height: Int = 150, quality: Int = 90) throws -> Data {

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalUseCases
+import ServerUseCases
 import Testing
-import UQuizApp
 import UQuizServer
 
 /// What a free service needs against floods: writes that cost it for good are limited per player and per address

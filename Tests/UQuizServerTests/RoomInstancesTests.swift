@@ -1,15 +1,15 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Logging
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 import UQuizWire
 
 /// Live rooms with two server instances on one store, both listening on loopback: a room lives on the instance that

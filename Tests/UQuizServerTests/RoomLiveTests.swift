@@ -5,9 +5,9 @@ import HummingbirdWSClient
 import Logging
 import NIOWebSocket
 import QuizCore
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
 import UQuizWire
 

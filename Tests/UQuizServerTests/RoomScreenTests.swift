@@ -1,7 +1,7 @@
 import Foundation
 import QuizCore
+import ServerUseCases
 import Testing
-import UQuizApp
 import UQuizWire
 
 /// A room's big screen in process: opened with the host's token or pass only, told counts and never a guess, and

@@ -1,10 +1,10 @@
 import Foundation
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
+import UQuizStorage
 import UQuizWire
 
 /// What a transport would send and close, for connections driven in process.

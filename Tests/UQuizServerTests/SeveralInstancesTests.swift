@@ -4,11 +4,11 @@ import HummingbirdTesting
 import Logging
 import QuizCore
 import QuizStore
-import UQuizStorage
+import ServerUseCases
 import Synchronization
 import Testing
-import UQuizApp
 import UQuizServer
+import UQuizStorage
 
 /// Two routers on one store are two server instances: nothing of a play or a rate limit may live in one of them.
 @Suite("Several instances on one store")

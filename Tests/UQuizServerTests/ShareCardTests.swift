@@ -6,7 +6,6 @@ import NIOCore
 import PosterArt
 import QuizCore
 import Testing
-import UQuizApp
 @testable import UQuizServer
 
 /// Share cards: the Open Graph tags of a package's page and of a finished play's result page, written by the server

@@ -1,14 +1,15 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LocalUseCases
 import Logging
 import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
-import UQuizStorage
-import UQuizApp
+import ServerUseCases
 import UQuizServer
+import UQuizStorage
 
 /// The repository's checkout, found from this file's place in it.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,6 @@ import Hummingbird
 import HummingbirdTesting
 import MovieSearch
 import Testing
-import UQuizApp
 import UQuizServer
 import UQuizTestSupport
 

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalUseCases
+import ServerUseCases
 import Testing
-import UQuizApp
 import UQuizServer
 import UQuizStorage
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuizStore
-import UQuizApp
+import ServerUseCases
 import UQuizStorage
 
 /// `uquiz admin`: a moderator's work on the server's database (the one `uquiz serve` runs on: `--db`, a SQLite file

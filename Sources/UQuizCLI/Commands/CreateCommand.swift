@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import LocalUseCases
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizRules
 import UQuizStorage
-import UQuizApp
 
 struct CreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

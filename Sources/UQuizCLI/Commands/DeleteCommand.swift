@@ -1,6 +1,6 @@
-import QuizCore
 import ArgumentParser
-import UQuizApp
+import LocalUseCases
+import QuizCore
 import QuizStore
 import UQuizStorage
 

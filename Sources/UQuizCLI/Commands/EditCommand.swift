@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import UQuizApp
+import LocalUseCases
 import PosterGrid
 import QuizCore
 import QuizStore
+import UQuizRules
 import UQuizStorage
 
 struct EditCommand: AsyncParsableCommand {

@@ -1,9 +1,10 @@
 import ArgumentParser
-import UQuizApp
+import LocalUseCases
 import PosterGrid
 import QuizCore
 import QuizStore
 import UQuizStorage
+import UQuizWire
 
 // Levels and languages are read in any case (`--level Expert`).
 extension Level: ExpressibleByArgument {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import UQuizApp
 import MovieSearch
 import QuizCore
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MovieSearch
 import QuizCore
-import UQuizApp
+import RemoteClient
 
 /// `uquiz room`: live rooms in the terminal, played on a UQuiz server with friends at the same time.
 struct RoomCommand: AsyncParsableCommand {

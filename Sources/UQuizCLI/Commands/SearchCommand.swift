@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
+import LocalUseCases
 import MovieSearch
 import QuizCore
 import QuizStore
 import UQuizStorage
-import UQuizApp
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
-import UQuizApp
 import Foundation
+import LocalUseCases
 import QuizStore
 import UQuizStorage
 

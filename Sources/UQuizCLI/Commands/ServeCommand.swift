@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import UQuizApp
 
 /// `uquiz serve`: the quiz backend over HTTP, on the same database and use cases as every other command.
 package struct ServeCommand: AsyncParsableCommand {

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import LocalUseCases
 import MovieSearch
 import PosterGrid
 import QuizCore
 import QuizStore
+import RemoteClient
 import UQuizStorage
-import UQuizApp
 import UQuizWire
 
 /// `--server URL`, for the commands that talk to a UQuiz server; without it, `server.url` from `uquiz login`.

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import LocalUseCases
 import PosterGrid
 import QuizCore
 import QuizStore
+import RemoteClient
+import UQuizRules
 import UQuizStorage
-import UQuizApp
 
 struct SolveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

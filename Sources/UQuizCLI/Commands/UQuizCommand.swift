@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
+import LocalUseCases
 import Logging
 import MovieSearch
 import QuizCore
 import QuizStore
 import UQuizStorage
-import UQuizApp
 
 /// `uquiz`: make and solve movie-poster quizzes from the shell.
 public struct UQuizCommand: AsyncParsableCommand {

@@ -1,10 +1,11 @@
 import CTerminal
 import Foundation
+import LocalUseCases
 import MovieSearch
 import PosterArt
 import PosterGrid
 import QuizCore
-import UQuizApp
+import RemoteClient
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import QuizCore
-import UQuizApp
+import RemoteClient
 
 /// The guess line of a player on a server's clock (a play on a server, a live room): keys typed into a line, Enter hands
 /// it over, `?` on an empty line asks for the hint. There is no pause, so Escape only says so. Movie titles suggested

@@ -1,7 +1,8 @@
 import Foundation
 import QuizCore
+import RemoteClient
 import Synchronization
-import UQuizApp
+import UQuizRules
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
+import LocalUseCases
 import QuizCore
-import UQuizApp
+import RemoteClient
 import UQuizWire
 
 /// A play on a server told line by line (`solve CODE --server URL`): one line per event, or one JSON object per line.

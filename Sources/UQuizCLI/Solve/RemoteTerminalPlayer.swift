@@ -1,9 +1,10 @@
 import CTerminal
 import Foundation
+import LocalUseCases
 import PosterArt
 import PosterGrid
 import QuizCore
-import UQuizApp
+import RemoteClient
 import UQuizWire
 
 #if canImport(Glibc)

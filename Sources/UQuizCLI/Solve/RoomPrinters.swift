@@ -1,5 +1,6 @@
 import Foundation
-import UQuizApp
+import LocalUseCases
+import RemoteClient
 import UQuizWire
 
 /// A live room told line by line (`uquiz room ... --plain`, or without a terminal), or with `--json` every server

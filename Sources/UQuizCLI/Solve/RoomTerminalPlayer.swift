@@ -1,10 +1,11 @@
 import CTerminal
 import Foundation
+import LocalUseCases
 import MovieSearch
 import PosterArt
-import QuizCore
 import PosterGrid
-import UQuizApp
+import QuizCore
+import RemoteClient
 import UQuizWire
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import QuizCore
-import UQuizApp
+import UQuizRules
 
 /// `--plain`: a line per event with its time since the quiz started, for scripts and screen readers.
 final class PlainSolvePrinter: SolveObserver {

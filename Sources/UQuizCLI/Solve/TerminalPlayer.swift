@@ -1,11 +1,12 @@
 import CTerminal
 import Dispatch
 import Foundation
+import LocalUseCases
 import PosterArt
 import PosterGrid
 import QuizCore
 import Synchronization
-import UQuizApp
+import UQuizRules
 
 /// What the player's screen shows at one instant, computed from the game's state alone (`frame(of:size:)`), so a
 /// test can check a screen without a terminal.
