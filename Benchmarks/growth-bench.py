@@ -150,7 +150,7 @@ def query_db(db, sql):
 
 def cursors(db, postgres):
     """The cursors DEEP packages into `new` and `popular` (or as deep as the server's public packages go, less a
-    page), made as BrowsePackages makes them, and the depth."""
+    page), made as Packages makes them, and the depth."""
     if postgres:
         public = ("FROM package p LEFT JOIN publication pub ON pub.package_id = p.id "
                   "JOIN package_tally t ON t.package_id = p.id "

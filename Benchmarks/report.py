@@ -603,7 +603,7 @@ def growth_section(figures):
     lines += ["", "Method notes:",
               "- The machine has 2 cores shared with builds while this ran: absolute figures move with that load; the "
               "ratio of two servers measured in the same seconds, and `/healthz` beside them, are what to read.",
-              "- The deep cursors are built from the database the way `BrowsePackages` encodes them "
+              "- The deep cursors are built from the database the way `Packages` encodes them "
               "(`createdAt|id`, `popular|plays|id`, base64url), at the depth given, or the seed server's last pages.",
               "- Package metadata has a 1 s cache per share code: measured once from it, and once past it (each "
               "sample 1.05 s after the last request of that package).",

@@ -22,7 +22,7 @@ public struct DailyArchivePage: Sendable {
     public var before: String?
 }
 
-extension ServerPlays {
+extension Plays {
     /// How many past days a page of the daily archive lists at most, and by default.
     public static let archivePageSizes = 1...60
     public static let archiveDefaultPageSize = 30

@@ -3,6 +3,7 @@ import PosterArt
 import PosterGrid
 import QuizCore
 import UQuizStorage
+import UQuizWire
 
 /// A maker's drafts on the server: a package being made, saved as the maker goes (from any device of the player), never
 /// listed or playable, checked by the same rules a publication is, previewed with the stage posters a play would show,
@@ -12,12 +13,12 @@ import UQuizStorage
 /// the maker left it: any JSON object is kept as it is, and what a publish would refuse of it is said beside it.
 public struct Drafts: Sendable {
     public let environment: SharingEnvironment
-    public let publishing: PublishPackage
+    public let publishing: Publications
     /// The plays an update of a published package must not change under them.
-    public let plays: ServerPlays
+    public let plays: Plays
     public let limits: DraftLimits
 
-    public init(environment: SharingEnvironment, publishing: PublishPackage, plays: ServerPlays, limits: DraftLimits = .init()) {
+    public init(environment: SharingEnvironment, publishing: Publications, plays: Plays, limits: DraftLimits = .init()) {
         self.environment = environment
         self.publishing = publishing
         self.plays = plays
@@ -101,20 +102,25 @@ public struct Drafts: Sendable {
     /// need not keep the rules yet, and the whole poster needs no area.
     public func poster(_ id: Int64, quiz: Int, stage: Int?, by player: Player, cache: StagePosterCache<String>) async throws -> Data {
         let draft = try await record(id, by: player)
-        let document = (try? JSONSerialization.jsonObject(with: Data(draft.document.utf8))) as? [String: Any] ?? [:]
-        let quizzes = document["quizzes"] as? [Any] ?? []
+        let document = (try? JSONDecoder().decode(JSONValue.self, from: Data(draft.document.utf8))) ?? .object([:])
+        let quizzes = document["quizzes"]?.array ?? []
         guard quizzes.indices.contains(quiz - 1) else { throw DraftError.noSuchQuiz(quiz, quizCount: quizzes.count) }
-        var alone = quizzes[quiz - 1] as? [String: Any] ?? [:]
+        var alone: [String: JSONValue] = [:]
+        if case .object(let members) = quizzes[quiz - 1] { alone = members }
         // Any area will do for the whole poster; the standard grid's centre is inside every margin.
-        if stage == nil { alone["areas"] = [[GridGeometry.standard.rows / 2, GridGeometry.standard.columns / 2]] }
-        let preview: [String: Any] = [
-            "format": document["format"] ?? 1, "title": "Preview", "level": "beginner",
-            "language": (document["language"] as? String).flatMap(QuizLanguage.init(rawValue:))?.rawValue ?? "en",
-            "quizzes": [alone],
-        ]
+        if stage == nil {
+            alone["areas"] = .array([.array([
+                .integer(Int64(GridGeometry.standard.rows / 2)), .integer(Int64(GridGeometry.standard.columns / 2)),
+            ])])
+        }
+        let language = document["language"]?.string.flatMap(QuizLanguage.init(rawValue:)) ?? .en
+        let preview = JSONValue.object([
+            "format": document["format"] ?? .integer(1), "title": .string("Preview"), "level": .string("beginner"),
+            "language": .string(language.rawValue), "quizzes": .array([.object(alone)]),
+        ])
         let chosen: Quiz
         do {
-            let (spec, _) = try Self.specAndVisibility(try JSONSerialization.data(withJSONObject: preview))
+            let (spec, _) = try Self.specAndVisibility(try JSONEncoder().encode(preview))
             chosen = try await publishing.quizzes(of: spec)[0]
         } catch let problem as SpecProblem {
             throw Self.inDraft(problem, quiz: quiz)
@@ -125,7 +131,7 @@ public struct Drafts: Sendable {
             throw DraftError.noSuchStage(stage, stageCount: chosen.areas.count)
         }
         do {
-            return try await ServerPosters(environment: environment).poster(
+            return try await QuizPosters(environment: environment).poster(
                 of: chosen, revealed: stage.map { Array(chosen.areas.prefix($0)) }, cache: cache)
         } catch {
             throw DraftError.posterUnavailable
@@ -187,7 +193,7 @@ public struct Drafts: Sendable {
     /// The document as stored: a JSON object of at most `limit` bytes.
     static func object(_ document: Data, limit: Int) throws -> String {
         guard document.count <= limit else { throw DraftError.tooLarge(limit: limit) }
-        guard (try? JSONSerialization.jsonObject(with: document)) is [String: Any] else { throw DraftError.notAnObject }
+        guard case .object = try? JSONDecoder().decode(JSONValue.self, from: document) else { throw DraftError.notAnObject }
         return String(decoding: document, as: UTF8.self)
     }
 
@@ -195,10 +201,11 @@ public struct Drafts: Sendable {
     /// visibility when it names one.
     public static func specAndVisibility(_ body: Data) throws(SpecProblem) -> (PackageSpec, Visibility?) {
         let spec = try PackageSpec.decode(body)
-        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-        guard let value = object?["visibility"], !(value is NSNull) else { return (spec, nil) }
-        guard let text = value as? String, let visibility = Visibility(rawValue: text) else {
-            throw SpecProblem("$.visibility", "\"\(value)\" is not a visibility: use public or unlisted")
+        let object = try? JSONDecoder().decode(JSONValue.self, from: body)
+        guard let value = object?["visibility"], value != .null else { return (spec, nil) }
+        guard let text = value.string, let visibility = Visibility(rawValue: text) else {
+            let said = value.string ?? String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+            throw SpecProblem("$.visibility", "\"\(said)\" is not a visibility: use public or unlisted")
         }
         return (spec, visibility)
     }

@@ -31,7 +31,7 @@ public struct Leaderboards: Sendable {
     }
 
     public func board(shareCode: String, viewer: Player?) async throws -> LeaderboardView {
-        let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let package = try await Packages(environment: environment).package(shareCode: shareCode)
         let store = try environment.store()
         let board = try await store.leaderboard(packageId: package.id, limit: Self.topCount, playerId: viewer?.id)
         let isMaker = viewer != nil && package.ownerId == viewer?.id

@@ -25,7 +25,7 @@ public struct ModerationRules: Sendable, Equatable {
         guard hideAfterReports > 0 else { return nil }
         return AutoHide(
             reporters: hideAfterReports, madeBy: date.addingTimeInterval(-Double(reporterAge.components.seconds)),
-            reporterPlays: reporterPlays, protectedPlays: protectedPlays, day: ServerPlays.dayText(date))
+            reporterPlays: reporterPlays, protectedPlays: protectedPlays, day: Plays.dayText(date))
     }
 
     /// The most characters a report's own words may have.
@@ -64,14 +64,14 @@ public struct Reports: Sendable {
     public func reportPackage(
         shareCode: String, by player: Player, from address: String, reason: ReportReason, text: String?
     ) async throws -> ReportFiled {
-        let package = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let package = try await Packages(environment: environment).package(shareCode: shareCode)
         return try await file(.package(id: package.id), by: player, from: address, reason: reason, text: text)
     }
 
     /// Reports a name someone took in room `code`, which this instance holds (`ServerRoomError.unknownRoom` else):
     /// the name as the room shows it, and the account of whoever took it when they joined with a token.
     public func reportName(
-        _ name: String, inRoom code: String, rooms: ServerRooms, by player: Player, from address: String,
+        _ name: String, inRoom code: String, rooms: Rooms, by player: Player, from address: String,
         reason: ReportReason, text: String?
     ) async throws -> ReportFiled {
         guard let taker = try rooms.taker(of: name, inRoom: code) else { throw ModerationError.nameNotInRoom(name) }

@@ -18,7 +18,7 @@ struct OpenPlay {
 
     let id: String
     let player: Player
-    let plan: ServerPlays.PlayPlan
+    let plan: Plays.PlayPlan
     let startedAt: Date
     /// The instant the play started on the shared clock.
     let startInstant: Duration
@@ -35,7 +35,7 @@ struct OpenPlay {
     /// The current quiz's wrong guesses so far.
     var wrongGuesses: [String] = []
 
-    init(_ record: OpenPlayRecord, plan: ServerPlays.PlayPlan, interlude: Duration) {
+    init(_ record: OpenPlayRecord, plan: Plays.PlayPlan, interlude: Duration) {
         id = record.id
         player = Player(id: record.playerId, name: record.playerName)
         self.plan = plan
@@ -49,7 +49,7 @@ struct OpenPlay {
     /// The play as it stands at `instant`: the record's actions done again, each at its instant, then the clock run on.
     /// `QuizRound` is a pure function of these, so every instance rebuilds the same play.
     static func replay(
-        _ record: OpenPlayRecord, plan: ServerPlays.PlayPlan, to instant: Duration, interlude: Duration
+        _ record: OpenPlayRecord, plan: Plays.PlayPlan, to instant: Duration, interlude: Duration
     ) -> OpenPlay {
         var play = OpenPlay(record, plan: plan, interlude: interlude)
         for action in record.events { _ = play.apply(action, interlude: interlude) }

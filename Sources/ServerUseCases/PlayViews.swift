@@ -125,7 +125,7 @@ extension HintOutcome: CarriesPlayView {
     mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) { play.setRanked(ranked, reason: reason) }
 }
 
-extension ServerPlays.PosterSight: CarriesPlayView {
+extension Plays.PosterSight: CarriesPlayView {
     mutating func setRanked(_ ranked: Bool, reason: UnrankedReason?) {}
 }
 

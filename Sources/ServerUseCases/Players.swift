@@ -107,7 +107,7 @@ extension Players {
     public static let recentCount = 20
 
     /// The player's plays and live-room results added up and the latest few, with their daily streak (`streak`, as
-    /// `ServerPlays.streak(of:)` counts it).
+    /// `Plays.streak(of:)` counts it).
     public func stats(of player: Player, streak: DailyStreak) async throws -> ServerAPI.PlayerStats {
         let store = try environment.store()
         let totals = try await store.playerPlayTotals(playerId: player.id)

@@ -31,12 +31,12 @@ public final class RoomConnection: Sendable {
     static let latencySamples = 5
 
     let live: LiveRoom
-    let rooms: ServerRooms
+    let rooms: Rooms
     let openedAt: Duration
     private let outbox: @Sendable (RoomOutbound) -> Void
     private let state: Mutex<State>
 
-    init(live: LiveRoom, rooms: ServerRooms, outbox: @escaping @Sendable (RoomOutbound) -> Void, openedAt: Duration) {
+    init(live: LiveRoom, rooms: Rooms, outbox: @escaping @Sendable (RoomOutbound) -> Void, openedAt: Duration) {
         self.live = live
         self.rooms = rooms
         self.outbox = outbox

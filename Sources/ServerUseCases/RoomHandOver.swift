@@ -73,7 +73,7 @@ final class LatestWins: Sendable {
     }
 }
 
-extension ServerRooms {
+extension Rooms {
     /// Renews this instance's leases and takes over the rooms whose lease ended, every `RoomLimits.leaseRenewal`,
     /// until the task is cancelled.
     public func maintainLeases() async {

@@ -51,7 +51,7 @@ public final class ShareCards: Sendable {
         let key = shareCode.uppercased()
         let instant = now()
         if let kept = packageCards.value(for: key, at: instant) { return kept }
-        let card = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let card = try await Packages(environment: environment).package(shareCode: shareCode)
         packageCards.set(card, for: key, at: instant)
         return card
     }
@@ -59,7 +59,7 @@ public final class ShareCards: Sendable {
     /// The finished play `playId` of a package (not a daily play, whose link is the daily quiz's) whose package
     /// anyone may still read; `nil` for any other id: unknown, still open, daily, or of a package removed since.
     public func result(playId: String) async throws -> ResultCard? {
-        guard ServerPlays.isPlayId(playId) else { return nil }
+        guard Plays.isPlayId(playId) else { return nil }
         let store = try environment.store()
         guard let stored = try await store.serverPlay(publicId: playId), stored.dailyDay == nil else { return nil }
         let package: QuizPackage

@@ -39,7 +39,7 @@ public final class TitleSuggestions: Sendable {
     static let tmdbPage = 20
 
     let environment: SharingEnvironment
-    let search: ServerMovieSearch
+    let search: MovieSearches
     let rules: Rules
     private let now: @Sendable () -> Duration
     private let state = Mutex(State())
@@ -61,7 +61,7 @@ public final class TitleSuggestions: Sendable {
         var language: QuizLanguage
     }
 
-    public init(environment: SharingEnvironment, search: ServerMovieSearch, rules: Rules, now: @escaping @Sendable () -> Duration) {
+    public init(environment: SharingEnvironment, search: MovieSearches, rules: Rules, now: @escaping @Sendable () -> Duration) {
         self.environment = environment
         self.search = search
         self.rules = rules

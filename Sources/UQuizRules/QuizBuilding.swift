@@ -3,7 +3,7 @@ import QuizCore
 import UQuizStorage
 
 /// How a quiz is built from a maker's spec and its resolved movie, on either side: the command line's `CreatePackage`
-/// and the server's `PublishPackage` build quizzes by these, so a package is the same whichever side made it.
+/// and the server's `Publications` build quizzes by these, so a package is the same whichever side made it.
 package enum QuizBuilding {
     /// Quiz `index` of `spec` on its resolved movie and `geometry`, as `CreatePackage.quiz(_:of:…)` makes it, with `chosenAreas`
     /// giving the areas of a quiz the spec gives none (`nil`: `CreatePackageError.noAreas`). Needs nothing from

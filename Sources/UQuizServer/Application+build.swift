@@ -26,7 +26,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// 0 asks the system for a free port; `onListening` is told which.
     public var port: Int
-    /// The most a request body may hold (413 beyond); a poster upload may hold `UploadPoster.maxBytes`.
+    /// The most a request body may hold (413 beyond); a poster upload may hold `PosterUploads.maxBytes`.
     public var maxBodyBytes: Int
     /// A connection with no request for this long is closed.
     public var idleTimeout: Duration
@@ -94,7 +94,7 @@ public struct ServerConfiguration: Sendable {
     /// address count that client rather than the proxy. Empty (the default): those headers are ignored.
     public var trustedProxies: Set<String> = []
     /// The most bytes one player's uploaded posters may hold together (507 beyond).
-    public var uploadQuotaBytes = UploadPoster.defaultQuotaBytes
+    public var uploadQuotaBytes = PosterUploads.defaultQuotaBytes
     /// Connections one client address may hold open at once (a trusted proxy's are not counted).
     public var maxConnectionsPerAddress = 64
     /// Uploaded posters no quiz uses are removed once this old (checked every hour).
@@ -186,7 +186,7 @@ public struct ServerEnvironment: Sendable {
 /// stops, as `uquiz serve` does with `RoomHandOver`, makes them itself).
 public func buildApplication(
     configuration: ServerConfiguration, environment: ServerEnvironment, logger: Logger,
-    now: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: ServerRooms? = nil,
+    now: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: Rooms? = nil,
     services: [any Service] = [],
     beforeServerStarts: @escaping @Sendable () async throws -> Void = {},
     onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
@@ -229,8 +229,8 @@ public func buildApplication(
 /// serve` passes `SharedClock.now`, the same time on every instance): a play's stages and score follow it alone.
 public func buildRouter(
     environment: ServerEnvironment, configuration: ServerConfiguration = .init(),
-    monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: ServerRooms? = nil,
-    plays: ServerPlays? = nil, logger: Logger = Logger(label: "uquiz.serve")
+    monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, rooms: Rooms? = nil,
+    plays: Plays? = nil, logger: Logger = Logger(label: "uquiz.serve")
 ) -> Router<ServerRequestContext> {
     buildRoutes(
         environment: environment, configuration: configuration, monotonicNow: monotonicNow, rooms: rooms, plays: plays,
@@ -242,7 +242,7 @@ public func buildRouter(
 /// packages when any instance changes one.
 func buildRoutes(
     environment: ServerEnvironment, configuration: ServerConfiguration,
-    monotonicNow: @escaping @Sendable () -> Duration, rooms: ServerRooms?, plays: ServerPlays? = nil, logger: Logger
+    monotonicNow: @escaping @Sendable () -> Duration, rooms: Rooms?, plays: Plays? = nil, logger: Logger
 ) -> (router: Router<ServerRequestContext>, services: [any Service]) {
     let router = Router(context: ServerRequestContext.self)
     let relaySignature = RelaySignature(secret: configuration.instanceSecret)
@@ -265,12 +265,12 @@ func buildRoutes(
             limiter: limiter(configuration.failedAuthentications, "refused-tokens-per-address")))
     router.add(
         middleware: BodyLimitMiddleware(
-            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: UploadPoster.maxBytes],
+            maxBytes: configuration.maxBodyBytes, maxBytesByPath: [PosterRoutes.path: PosterUploads.maxBytes],
             bodyTimeout: configuration.bodyTimeout))
     HealthRoutes(environment: environment).add(to: router)
     // One set of plays for the routes that play and the one that updates packages, which must not change one under a
     // play.
-    let plays = plays ?? ServerPlays(
+    let plays = plays ?? Plays(
         environment: environment.sharing, levels: environment.levels, rules: configuration.plays, now: monotonicNow)
     PlayerRoutes(environment: environment, plays: plays).add(
         to: router, creationLimit: RateLimitMiddleware(limiter: limiter(configuration.playerCreation, "players-per-address")),
@@ -284,7 +284,7 @@ func buildRoutes(
     PackageRoutes(
         environment: environment, plays: plays, recent: recent, misses: misses, publishes: publishes
     ).add(to: router.group("v1/packages"))
-    let publishing = PublishPackage(
+    let publishing = Publications(
         environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
     DraftRoutes(
         environment: environment,
@@ -301,7 +301,7 @@ func buildRoutes(
             perAddress: limiter(configuration.posterUploadsPerAddress, "poster-uploads-per-address")),
         quotaBytes: configuration.uploadQuotaBytes
     ).add(to: router)
-    let movieSearch = ServerMovieSearch(
+    let movieSearch = MovieSearches(
         environment: environment.sharing, searchDeadline: configuration.tmdbSearchDeadline, now: monotonicNow)
     let titles = TitleSuggestions(
         environment: environment.sharing, search: movieSearch, rules: configuration.titles, now: monotonicNow)
@@ -360,8 +360,8 @@ func buildRoutes(
 struct PackageChangeFollower: Service {
     let environment: SharingEnvironment
     let recent: RecentAnswers
-    let plays: ServerPlays
-    let rooms: ServerRooms
+    let plays: Plays
+    let rooms: Rooms
     let logger: Logger
 
     func run() async throws {
@@ -388,7 +388,7 @@ struct PackageChangeFollower: Service {
 }
 
 /// Removes, every hour, drafts nobody changed for `draftExpiry` (`Drafts.removeExpired`), then uploaded posters no quiz
-/// or draft uses once they are `uploadGrace` old (`UploadPoster.removeUnused`). Any instance may; the store makes each
+/// or draft uses once they are `uploadGrace` old (`PosterUploads.removeUnused`). Any instance may; the store makes each
 /// removal once.
 struct UnusedWorkSweep: Service {
     let environment: SharingEnvironment
@@ -407,7 +407,7 @@ struct UnusedWorkSweep: Service {
                 logger.warning("expired drafts could not be removed now (\(error)); trying again in an hour")
             }
             do {
-                let removed = try await UploadPoster.removeUnused(environment: environment, grace: uploadGrace)
+                let removed = try await PosterUploads.removeUnused(environment: environment, grace: uploadGrace)
                 if !removed.isEmpty { logger.info("removed \(removed.count) uploaded posters no quiz uses") }
             } catch {
                 logger.warning("unused uploads could not be removed now (\(error)); trying again in an hour")
@@ -416,10 +416,10 @@ struct UnusedWorkSweep: Service {
     }
 }
 
-/// Records, every `interval`, the plays whose time ran out with nobody asking (`ServerPlays.sweepOverdue`), beside the
+/// Records, every `interval`, the plays whose time ran out with nobody asking (`Plays.sweepOverdue`), beside the
 /// requests rather than inside one of them.
 struct OverduePlaySweep: Service {
-    let plays: ServerPlays
+    let plays: Plays
     let interval: Duration
     let logger: Logger
 
@@ -471,13 +471,13 @@ struct ImageServerWatch: Service {
     }
 }
 
-/// Hands this instance's live rooms over to the other instances when it shuts down gracefully (`ServerRooms.handOver`).
+/// Hands this instance's live rooms over to the other instances when it shuts down gracefully (`Rooms.handOver`).
 /// Among the application's services it runs once the server has stopped; `uquiz serve` runs one more before the server
 /// (later in its own service group, so signalled first), so that the players, told to reconnect, are answered.
 public struct RoomHandOver: Service {
-    let rooms: ServerRooms
+    let rooms: Rooms
 
-    public init(rooms: ServerRooms) {
+    public init(rooms: Rooms) {
         self.rooms = rooms
     }
 
@@ -490,7 +490,7 @@ public struct RoomHandOver: Service {
 
 /// Renews this instance's leases on its rooms and takes over rooms whose holder stopped renewing, while it runs.
 struct RoomLeases: Service {
-    let rooms: ServerRooms
+    let rooms: Rooms
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await rooms.maintainLeases() }
@@ -501,8 +501,8 @@ struct RoomLeases: Service {
 public func makeRooms(
     environment: ServerEnvironment, configuration: ServerConfiguration,
     monotonicNow: @escaping @Sendable () -> Duration
-) -> ServerRooms {
-    ServerRooms(
+) -> Rooms {
+    Rooms(
         environment: environment.sharing, levels: environment.levels, limits: configuration.rooms, now: monotonicNow)
 }
 

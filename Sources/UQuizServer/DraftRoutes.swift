@@ -24,24 +24,24 @@ struct DraftRoutes {
         group.get { request, _ in
             let player = try await request.authenticatedPlayer(environment)
             let list = try await drafts.list(by: player)
-            return Self.json(["drafts": list.map(Self.summary)])
+            return JSONBody.response(ServerAPI.DraftList(drafts: list.map(Self.summary)))
         }
         group.post { request, context in
             let player = try await request.authenticatedPlayer(environment)
             try await creations.take(player, address: context.clientAddress)
             let draft = try await drafts.create(document: try await JSONBody.bytes(of: request), by: player)
-            var response = Self.json(object(draft), status: .created)
+            var response = JSONBody.response(body(draft), status: .created)
             response.headers[.location] = "/v1/drafts/\(draft.id)"
             return response
         }
         group.get("{id}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
-            return Self.json(object(try await drafts.draft(try Self.id(context), by: player)))
+            return JSONBody.response(body(try await drafts.draft(try Self.id(context), by: player)))
         }
         group.put("{id}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
             let document = try await JSONBody.bytes(of: request)
-            return Self.json(object(try await drafts.save(try Self.id(context), document: document, by: player)))
+            return JSONBody.response(body(try await drafts.save(try Self.id(context), document: document, by: player)))
         }
         group.delete("{id}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
@@ -75,37 +75,28 @@ struct DraftRoutes {
     }
 
     /// What the list shows of a draft: enough to pick it, without its quizzes.
-    private static func summary(_ draft: Drafts.View) -> [String: Any] {
-        let document = (try? JSONSerialization.jsonObject(with: draft.document)) as? [String: Any] ?? [:]
-        return [
-            "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt, "expiresAt": draft.expiresAt,
-            "title": document["title"] as? String ?? "", "quizCount": (document["quizzes"] as? [Any])?.count ?? 0,
-            "ready": draft.problem == nil,
-        ]
+    private static func summary(_ draft: Drafts.View) -> ServerAPI.DraftSummary {
+        let document = try? JSONDecoder().decode(JSONValue.self, from: draft.document)
+        return ServerAPI.DraftSummary(
+            id: draft.id, createdAt: draft.createdAt, updatedAt: draft.updatedAt, expiresAt: draft.expiresAt,
+            title: document?["title"]?.string ?? "", quizCount: document?["quizzes"]?.array?.count ?? 0,
+            ready: draft.problem == nil)
     }
 
     /// A draft as its maker edits it, with this server's level rules: what the maker's page places areas by and plays
     /// its preview at, so the preview keeps the play's timing.
-    private func object(_ draft: Drafts.View) -> [String: Any] {
+    private func body(_ draft: Drafts.View) -> ServerAPI.Draft {
         let levels = environment.levels
-        return [
-            "id": draft.id, "createdAt": draft.createdAt, "updatedAt": draft.updatedAt, "expiresAt": draft.expiresAt,
-            "document": (try? JSONSerialization.jsonObject(with: draft.document)) ?? [String: Any](),
-            "problem": draft.problem.map { ["path": $0.path, "message": $0.problem] as [String: Any] } ?? NSNull(),
-            "levels": Dictionary(uniqueKeysWithValues: Level.allCases.map { level in
-                (level.rawValue, ["areas": levels[level].areaCount, "stageSeconds": levels[level].stageDuration.seconds] as [String: Any])
+        let geometry = environment.geometry
+        return ServerAPI.Draft(
+            id: draft.id, createdAt: draft.createdAt, updatedAt: draft.updatedAt, expiresAt: draft.expiresAt,
+            document: (try? JSONDecoder().decode(JSONValue.self, from: draft.document)) ?? .object([:]),
+            problem: draft.problem.map { ($0.path, $0.problem) },
+            levels: Dictionary(uniqueKeysWithValues: Level.allCases.map { level in
+                (level.rawValue, (levels[level].areaCount, levels[level].stageDuration.seconds))
             }),
-            "timeLimitSeconds": levels.timeLimit.seconds,
+            timeLimitSeconds: levels.timeLimit.seconds,
             // The grid areas are placed on: a server may set another than the standard one.
-            "grid": [
-                "columns": environment.geometry.columns, "rows": environment.geometry.rows,
-                "areaSize": environment.geometry.areaSize, "margin": environment.geometry.margin,
-            ],
-        ]
-    }
-
-    private static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return JSONBody.response(encoded: ByteBuffer(bytes: data), status: status)
+            grid: (geometry.columns, geometry.rows, geometry.areaSize, geometry.margin))
     }
 }

@@ -166,7 +166,7 @@ struct APIError: Error {
         case .tooManyBytes:
             return .init(
                 status: .contentTooLarge, code: "too_large",
-                message: "a poster is at most \(UploadPoster.maxBytes / 1024 / 1024) MiB")
+                message: "a poster is at most \(PosterUploads.maxBytes / 1024 / 1024) MiB")
         case .notAJPEG:
             return .unsupportedMediaType("the body is not a JPEG")
         case .undecodable(let detail):
@@ -175,7 +175,7 @@ struct APIError: Error {
             return .init(
                 status: .unprocessableContent, code: "broken_rule",
                 message:
-                    "the poster is \(width) x \(height) pixels: use \(minWidth) x \(minHeight) to \(UploadPoster.maxWidth) x \(UploadPoster.maxHeight)")
+                    "the poster is \(width) x \(height) pixels: use \(minWidth) x \(minHeight) to \(PosterUploads.maxWidth) x \(PosterUploads.maxHeight)")
         case let .overQuota(held, quota, upload):
             return .init(
                 status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "quota_exceeded",

@@ -48,7 +48,7 @@ extension PrometheusMetricsFactory {
 struct MetricsRoutes {
     let endpoint: MetricsEndpoint
     let environment: ServerEnvironment
-    let rooms: ServerRooms
+    let rooms: Rooms
 
     func add(to router: Router<ServerRequestContext>) {
         let openRooms = endpoint.registry.makeGauge(name: "uquiz_open_rooms", help: "Live rooms this instance holds.")

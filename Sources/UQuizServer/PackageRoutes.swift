@@ -11,7 +11,7 @@ import UQuizWire
 struct PackageRoutes {
     let environment: ServerEnvironment
     /// The plays in memory, which an update must not change a package under.
-    let plays: ServerPlays
+    let plays: Plays
     /// Package metadata answered in the last second, by share code.
     let recent: RecentAnswers
     let misses: LookupMissLimit
@@ -25,7 +25,7 @@ struct PackageRoutes {
             return try await misses.lookup(from: context.clientAddress) {
                 JSONBody.response(
                     encoded: try await recent.answer(for: code.uppercased()) {
-                        let package = try await BrowsePackages(environment: environment.sharing).package(shareCode: code)
+                        let package = try await Packages(environment: environment.sharing).package(shareCode: code)
                         return JSONBody.encoded(ServerAPI.PackageMetadata(package))
                     })
             }
@@ -37,20 +37,16 @@ struct PackageRoutes {
         }
         group.get("{code}/spec") { request, context in
             let player = try await request.authenticatedPlayer(environment)
-            let (spec, visibility) = try await PublishPackage(
+            let (spec, visibility) = try await Publications(
                 environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
             ).spec(shareCode: try context.parameters.require("code"), by: player)
-            // The spec's fields and the visibility, as the body of a publish or an update.
-            var object = (try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec))) as? [String: Any] ?? [:]
-            object["visibility"] = visibility.rawValue
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            return JSONBody.response(encoded: ByteBuffer(bytes: data))
+            return JSONBody.response(ServerAPI.SpecAndVisibility(spec: spec, visibility: visibility))
         }
         group.delete("{code}") { request, context in
             let player = try await request.authenticatedPlayer(environment)
             let code = try context.parameters.require("code")
             defer { recent.forget(code.uppercased()) }
-            try await PublishPackage(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
+            try await Publications(environment: environment.sharing, levels: environment.levels, geometry: environment.geometry)
                 .delete(shareCode: code, by: player)
             return Response(status: .noContent)
         }
@@ -80,12 +76,12 @@ struct PackageRoutes {
         if let q = try query.get("q").map({ try QueryValue.searchText($0, name: "q") })?
             .trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty
         {
-            guard q.count <= BrowsePackages.maxSearchLength else {
-                throw APIError.badRequest("q: at most \(BrowsePackages.maxSearchLength) characters")
+            guard q.count <= Packages.maxSearchLength else {
+                throw APIError.badRequest("q: at most \(Packages.maxSearchLength) characters")
             }
             text = q
         }
-        let page = try await BrowsePackages(environment: environment.sharing).page(
+        let page = try await Packages(environment: environment.sharing).page(
             order: order, BrowseFilter(level: level, language: language, text: text), after: cursor, limit: limit)
         return JSONBody.response(ServerAPI.PackagePage(packages: page.packages.map(ServerAPI.PackageMetadata.init), nextCursor: page.next?.text))
     }
@@ -94,7 +90,7 @@ struct PackageRoutes {
         let player = try await request.authenticatedPlayer(environment)
         try await publishes.take(player, address: address)
         let (spec, visibility) = try await Self.specAndVisibility(of: request)
-        let published = try await PublishPackage(
+        let published = try await Publications(
             environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
         ).publish(spec, visibility: visibility ?? .public, by: player)
         var response = JSONBody.response(ServerAPI.Published(shareCode: published.shareCode), status: .created)
@@ -108,7 +104,7 @@ extension PackageRoutes {
     private func update(_ request: Request, code: String) async throws -> Response {
         let player = try await request.authenticatedPlayer(environment)
         let (spec, visibility) = try await Self.specAndVisibility(of: request)
-        let updated = try await PublishPackage(
+        let updated = try await Publications(
             environment: environment.sharing, levels: environment.levels, geometry: environment.geometry
         ).update(shareCode: code, with: spec, visibility: visibility, by: player, plays: plays)
         return JSONBody.response(ServerAPI.PackageMetadata(updated))

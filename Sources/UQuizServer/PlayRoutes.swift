@@ -9,13 +9,13 @@ import UQuizStorage
 import UQuizWire
 
 /// Plays judged by the server, leaderboards, the daily quiz and movie search: each route reads its input, calls one
-/// use case (`ServerPlays`, `Leaderboards`, `ServerMovieSearch`) and shapes its answer. What a play's JSON holds comes
+/// use case (`Plays`, `Leaderboards`, `MovieSearches`) and shapes its answer. What a play's JSON holds comes
 /// from `PlayView`, which the use case builds from what the server clock has reached, so no route can send an answer
 /// early.
 struct PlayRoutes {
     let environment: ServerEnvironment
-    let plays: ServerPlays
-    let movies: ServerMovieSearch
+    let plays: Plays
+    let movies: MovieSearches
     let titles: TitleSuggestions
     let playStarts: RateLimiter
     let guesses: RateLimiter
@@ -92,8 +92,8 @@ struct PlayRoutes {
         router.get("v1/daily/archive") { request, _ in
             let query = request.uri.queryParameters
             let limit = try query.get("limit").map {
-                try QueryValue.wholeNumber($0, name: "limit", in: ServerPlays.archivePageSizes)
-            } ?? ServerPlays.archiveDefaultPageSize
+                try QueryValue.wholeNumber($0, name: "limit", in: Plays.archivePageSizes)
+            } ?? Plays.archiveDefaultPageSize
             let page = try await plays.dailyArchive(
                 language: try QueryValue.language(of: request), before: try query.get("before").map(QueryValue.day),
                 limit: limit)
@@ -147,8 +147,8 @@ struct PlayRoutes {
         guard let text = try query.get("movie").map({ try QueryValue.searchText($0, name: "movie") }), !text.isEmpty else {
             throw APIError.badRequest("movie: a TMDB id or a catalog key is needed")
         }
-        guard text.count <= ServerMovieSearch.maxQueryLength else {
-            throw APIError.badRequest("movie: at most \(ServerMovieSearch.maxQueryLength) characters")
+        guard text.count <= MovieSearches.maxQueryLength else {
+            throw APIError.badRequest("movie: at most \(MovieSearches.maxQueryLength) characters")
         }
         let movie: MovieReference = Int(text).map { .tmdb($0) } ?? .catalog(text)
         return (player, movie, try query.get("language").map(QueryValue.language) ?? .en)
@@ -203,11 +203,11 @@ struct PlayRoutes {
         else {
             throw APIError.badRequest("q: a title or part of one is needed")
         }
-        guard text.count <= ServerMovieSearch.maxQueryLength else {
-            throw APIError.badRequest("q: at most \(ServerMovieSearch.maxQueryLength) characters")
+        guard text.count <= MovieSearches.maxQueryLength else {
+            throw APIError.badRequest("q: at most \(MovieSearches.maxQueryLength) characters")
         }
         let language = try query.get("language").map(QueryValue.language) ?? .en
-        let page = try query.get("page").map { try QueryValue.wholeNumber($0, name: "page", in: ServerMovieSearch.pages) } ?? 1
+        let page = try query.get("page").map { try QueryValue.wholeNumber($0, name: "page", in: MovieSearches.pages) } ?? 1
         var year: Int?
         if let value = query.get("year") {
             guard let parsed = Int(value), (1870...2100).contains(parsed) else {

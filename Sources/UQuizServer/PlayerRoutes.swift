@@ -8,7 +8,7 @@ import UQuizWire
 /// daily streak; `PATCH /v1/players/me`: a new name.
 struct PlayerRoutes {
     let environment: ServerEnvironment
-    let plays: ServerPlays
+    let plays: Plays
 
     /// `creationLimit` limits making players only (per client address), not reading one; `linkLimit` spending link
     /// codes (per client address: a code is short, so guessing one must be slow).
@@ -33,7 +33,7 @@ struct PlayerRoutes {
         router.get("v1/players/me/packages") { request, _ in
             let player = try await request.authenticatedPlayer(environment)
             let query = request.uri.queryParameters
-            let page = try await BrowsePackages(environment: environment.sharing).owned(
+            let page = try await Packages(environment: environment.sharing).owned(
                 by: player, after: try QueryValue.pageCursor(query.get("cursor")), limit: try QueryValue.pageSize(query.get("limit")))
             return JSONBody.response(ServerAPI.OwnedPackages(page.packages, nextCursor: page.next?.text))
         }

@@ -5,7 +5,7 @@ import UQuizStorage
 import UQuizWire
 
 /// Poster uploads: `POST /v1/posters` with a JPEG body, for a quiz's `poster` in a spec. The body limit of this path is
-/// the upload cap (`UploadPoster.maxBytes`), set where the router is built; the checks and storing are the use case's.
+/// the upload cap (`PosterUploads.maxBytes`), set where the router is built; the checks and storing are the use case's.
 struct PosterRoutes {
     let environment: ServerEnvironment
     /// Per player and per client address.
@@ -24,7 +24,7 @@ struct PosterRoutes {
                 throw APIError.unsupportedMediaType("Content-Type: send the poster as image/jpeg")
             }
             try await uploads.take(player, address: context.clientAddress)
-            let uploaded = try await UploadPoster(
+            let uploaded = try await PosterUploads(
                 environment: environment.sharing, geometry: environment.geometry, quotaBytes: quotaBytes
             ).upload(try await JSONBody.bytes(of: request), by: player)
             return JSONBody.response(

@@ -46,9 +46,9 @@ enum QueryValue {
         return value
     }
 
-    /// A page's size from `limit`, the default when there is none; 400 outside `BrowsePackages.pageSizes`.
+    /// A page's size from `limit`, the default when there is none; 400 outside `Packages.pageSizes`.
     static func pageSize(_ text: String?) throws -> Int {
-        try text.map { try wholeNumber($0, name: "limit", in: BrowsePackages.pageSizes) } ?? BrowsePackages.defaultPageSize
+        try text.map { try wholeNumber($0, name: "limit", in: Packages.pageSizes) } ?? Packages.defaultPageSize
     }
 
     /// Where a page starts from `cursor`: `nil` for the first page, 400 for a text this server did not give out.

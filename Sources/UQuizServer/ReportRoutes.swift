@@ -9,7 +9,7 @@ import UQuizWire
 struct ReportRoutes {
     let environment: ServerEnvironment
     let reports: Reports
-    let rooms: ServerRooms
+    let rooms: Rooms
     let forwarding: RoomForwarding
     let limit: PlayerAndAddressLimit
 

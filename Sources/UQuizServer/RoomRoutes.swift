@@ -6,11 +6,11 @@ import NIOWebSocket
 import ServerUseCases
 import UQuizWire
 
-/// Live rooms: opening one, its lobby, its WebSocket and its stage posters. The rules live in `ServerRooms`
+/// Live rooms: opening one, its lobby, its WebSocket and its stage posters. The rules live in `Rooms`
 /// and `RoomConnection` (ServerUseCases); these routes carry bytes between them and the sockets.
 struct RoomRoutes {
     let environment: ServerEnvironment
-    let rooms: ServerRooms
+    let rooms: Rooms
     let forwarding: RoomForwarding
     let openings: PlayerAndAddressLimit
     let misses: LookupMissLimit

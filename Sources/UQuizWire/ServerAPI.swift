@@ -340,3 +340,127 @@ public enum ServerAPI {
         public init(code: String, message: String) { error = Detail(code: code, message: message) }
     }
 }
+
+extension ServerAPI {
+    /// A draft in `GET /v1/drafts`: enough to pick it, without its quizzes.
+    public struct DraftSummary: Codable, Sendable {
+        public var id: Int64
+        public var createdAt: String
+        public var updatedAt: String
+        public var expiresAt: String
+        public var title: String
+        public var quizCount: Int
+        /// Whether the draft keeps every rule a publish checks (its movies and posters aside).
+        public var ready: Bool
+
+        package init(
+            id: Int64, createdAt: String, updatedAt: String, expiresAt: String, title: String, quizCount: Int, ready: Bool
+        ) {
+            self.id = id
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.expiresAt = expiresAt
+            self.title = title
+            self.quizCount = quizCount
+            self.ready = ready
+        }
+    }
+
+    /// `GET /v1/drafts` answer.
+    public struct DraftList: Codable, Sendable {
+        public var drafts: [DraftSummary]
+        package init(drafts: [DraftSummary]) { self.drafts = drafts }
+    }
+
+    /// A draft as its maker edits it (`GET`, `POST`, `PUT` of `/v1/drafts…`), with this server's rules: the level
+    /// rules and the grid the maker's page places areas by and plays its preview at.
+    public struct Draft: Codable, Sendable {
+        public struct Problem: Codable, Sendable {
+            /// The JSON path of the part that breaks the rule.
+            public var path: String
+            public var message: String
+        }
+
+        public struct LevelRule: Codable, Sendable {
+            public var areas: Int
+            public var stageSeconds: Double
+        }
+
+        public struct Grid: Codable, Sendable {
+            public var columns: Int
+            public var rows: Int
+            public var areaSize: Int
+            public var margin: Int
+        }
+
+        public var id: Int64
+        public var createdAt: String
+        public var updatedAt: String
+        public var expiresAt: String
+        /// The document as saved.
+        public var document: JSONValue
+        /// The first rule a publish of it would break; `null` (said, not left out) when it keeps every rule.
+        public var problem: Problem?
+        /// By level's name.
+        public var levels: [String: LevelRule]
+        public var timeLimitSeconds: Double
+        public var grid: Grid
+
+        package init(
+            id: Int64, createdAt: String, updatedAt: String, expiresAt: String, document: JSONValue,
+            problem: (path: String, message: String)?, levels: [String: (areas: Int, stageSeconds: Double)],
+            timeLimitSeconds: Double, grid: (columns: Int, rows: Int, areaSize: Int, margin: Int)
+        ) {
+            self.id = id
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.expiresAt = expiresAt
+            self.document = document
+            self.problem = problem.map { Problem(path: $0.path, message: $0.message) }
+            self.levels = levels.mapValues { LevelRule(areas: $0.areas, stageSeconds: $0.stageSeconds) }
+            self.timeLimitSeconds = timeLimitSeconds
+            self.grid = Grid(columns: grid.columns, rows: grid.rows, areaSize: grid.areaSize, margin: grid.margin)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, createdAt, updatedAt, expiresAt, document, problem, levels, timeLimitSeconds, grid
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(updatedAt, forKey: .updatedAt)
+            try container.encode(expiresAt, forKey: .expiresAt)
+            try container.encode(document, forKey: .document)
+            try container.encode(problem, forKey: .problem)
+            try container.encode(levels, forKey: .levels)
+            try container.encode(timeLimitSeconds, forKey: .timeLimitSeconds)
+            try container.encode(grid, forKey: .grid)
+        }
+    }
+}
+
+extension ServerAPI {
+    /// `GET /v1/packages/{code}/spec` answer: the spec's fields and its visibility side by side, as the body of a
+    /// publish or an update is written.
+    public struct SpecAndVisibility: Encodable, Sendable {
+        public var spec: PackageSpec
+        public var visibility: Visibility
+
+        package init(spec: PackageSpec, visibility: Visibility) {
+            self.spec = spec
+            self.visibility = visibility
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case visibility
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try spec.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(visibility, forKey: .visibility)
+        }
+    }
+}

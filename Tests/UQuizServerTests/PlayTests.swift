@@ -485,7 +485,7 @@ struct PlayTests {
     @Test func aPlayThatRanOutOfTimeWithNobodyAskingIsStoredByASweepAndReadBack() async throws {
         let server = try TestServer()
         let clock = ManualClock()
-        let plays = ServerPlays(
+        let plays = Plays(
             environment: server.environment.sharing, levels: server.environment.levels, rules: PlayRules(), now: clock.now)
         try await server.test(monotonicNow: clock.now, plays: plays) { client in
             let maker = try await client.newPlayer("Maker")

@@ -139,14 +139,14 @@ struct PosterUploadTests {
         // 1.5 MiB of comment segments around a valid JPEG: past the 1 MiB of every other body, within the poster cap.
         let comment = Data(repeating: UInt8(ascii: "c"), count: 65_000)
         let padded = withSegments(try gradientJPEG(), Array(repeating: (0xFE, comment), count: 25))
-        #expect(padded.count > 3 << 19 && padded.count < UploadPoster.maxBytes)
+        #expect(padded.count > 3 << 19 && padded.count < PosterUploads.maxBytes)
         try await TestServer().test { client in
             let token = try await client.newPlayer()
             let accepted = try await client.uploadPoster(padded, token: token)
             #expect(accepted.status == .created, "\(accepted.text)")
 
             var tooBig = Data([0xFF, 0xD8, 0xFF])
-            tooBig.append(Data(repeating: 0, count: UploadPoster.maxBytes + 1 - tooBig.count))
+            tooBig.append(Data(repeating: 0, count: PosterUploads.maxBytes + 1 - tooBig.count))
             let refused = try await client.uploadPoster(tooBig, token: token)
             #expect(refused.status == .contentTooLarge && refused.errorCode == "too_large")
             #expect(refused.errorMessage.contains("2 MiB"))

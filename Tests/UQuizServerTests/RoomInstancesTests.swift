@@ -188,7 +188,7 @@ struct RoomInstancesTests {
     @Test func anInstanceStartingForgetsItsEarlierRoomsAndListsItsNewOnes() async throws {
         let server = try TestServer()
         let database = server.database
-        let rooms = ServerRooms(
+        let rooms = Rooms(
             environment: server.environment.sharing, levels: .standard, runsTimers: false,
             now: { .zero })
         let host = try await Players(environment: server.environment.sharing).register(name: "Host").player

@@ -60,7 +60,7 @@ extension RoomConnection {
 struct RoomBench {
     let server: TestServer
     let clock = ManualClock()
-    let rooms: ServerRooms
+    let rooms: Rooms
     let host: (player: Player, token: PlayerToken)
     let code: RoomCode
 
@@ -68,7 +68,7 @@ struct RoomBench {
     init(limits: RoomLimits = RoomLimits(maxQueuedMessages: 100_000)) async throws {
         server = try TestServer()
         let database = server.database
-        rooms = ServerRooms(
+        rooms = Rooms(
             environment: server.environment.sharing, levels: .standard, limits: limits, runsTimers: false, now: clock.now)
         host = try await Players(environment: server.environment.sharing).register(name: "Host")
         code = try await rooms.open(shareCode: silentClassics, host: host.player)

@@ -62,7 +62,7 @@ final class TestServer: Sendable {
     /// Runs `test` against the router in process.
     func test<Value: Sendable>(
         configuration: ServerConfiguration = .init(),
-        monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, plays: ServerPlays? = nil,
+        monotonicNow: @escaping @Sendable () -> Duration = ServerClock.sinceStart, plays: Plays? = nil,
         _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         let router = buildRouter(

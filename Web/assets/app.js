@@ -10,7 +10,7 @@ import { counted, currentLanguage, relabel, setText, switchLanguage } from './i1
 import { element } from './ui.js';
 
 /// The longest a quiz of a play takes: LevelRules.standard's time limit (20 s at every level) after the server's 3 s
-/// pause before it (ServerPlays' interlude), as "How to play" says.
+/// pause before it (Plays' interlude), as "How to play" says.
 const quizSeconds = 23;
 
 /// The play's module, asked for as soon as a page may start a play, so that Start does not wait for it.

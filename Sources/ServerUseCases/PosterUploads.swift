@@ -10,7 +10,7 @@ import UQuizStorage
 /// so nothing of the uploaded file but its pixels (no EXIF, no GPS position, no comment, no thumbnail) is ever served
 /// to a player. It is kept among the database's poster images, as the bundled posters are, under a name made of the
 /// stored bytes' SHA-256: a spec names it as a quiz's `poster`, and the same image uploaded twice is one image.
-public struct UploadPoster: Sendable {
+public struct PosterUploads: Sendable {
     public let environment: SharingEnvironment
     public let geometry: GridGeometry
     /// The most bytes one player's uploads may hold together.
@@ -27,7 +27,7 @@ public struct UploadPoster: Sendable {
     /// The quality it is re-encoded at: a little above what stage posters are cut at, so cutting loses little.
     public static let quality = 90
 
-    public init(environment: SharingEnvironment, geometry: GridGeometry, quotaBytes: Int = UploadPoster.defaultQuotaBytes) {
+    public init(environment: SharingEnvironment, geometry: GridGeometry, quotaBytes: Int = PosterUploads.defaultQuotaBytes) {
         self.environment = environment
         self.geometry = geometry
         self.quotaBytes = quotaBytes
@@ -93,7 +93,7 @@ public enum PosterUploadError: Error, Equatable {
     case overQuota(heldBytes: Int, quotaBytes: Int, uploadBytes: Int)
 }
 
-extension UploadPoster {
+extension PosterUploads {
     /// Removes uploaded posters no quiz uses that were stored more than `grace` ago: an upload is meant for a package,
     /// and one never published with (or left by every package) should not be kept for ever.
     public static func removeUnused(environment: SharingEnvironment, grace: Duration) async throws -> [String] {

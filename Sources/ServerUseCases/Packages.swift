@@ -56,7 +56,7 @@ public struct BrowseCursor: Hashable, Sendable {
 
 /// The find use case: public packages newest or most played first, a page at a time, and any readable package by its
 /// share code, as metadata only (no quiz of it).
-public struct BrowsePackages: Sendable {
+public struct Packages: Sendable {
     public let environment: SharingEnvironment
 
     /// Page sizes a client may ask for, and the one it gets when it does not say.

@@ -7,7 +7,7 @@ import UQuizStorage
 /// Movie search for makers through the server, so TMDB's credentials never leave it: `TMDBOrCatalog` (TMDB, the
 /// catalog when TMDB cannot be reached or no credentials are set), with answers kept for `lifetime` on the server's
 /// monotonic clock so that many makers typing the same title cost TMDB one request.
-public final class ServerMovieSearch: Sendable {
+public final class MovieSearches: Sendable {
     public let environment: SharingEnvironment
     public let lifetime: Duration
     public let capacity: Int
@@ -77,7 +77,7 @@ public final class ServerMovieSearch: Sendable {
             throw MoviePosterError.unavailable(.downloadFailed("TMDB's image server does not answer"))
         }
         do {
-            return try await ServerPosters(environment: environment).jpeg(posterPath: poster, source: source)
+            return try await QuizPosters(environment: environment).jpeg(posterPath: poster, source: source)
         } catch {
             throw MoviePosterError.unavailable(error)
         }
@@ -112,7 +112,7 @@ public final class ServerMovieSearch: Sendable {
         }
         let chosen = posters[number - 1]
         do {
-            return try await ServerPosters(environment: environment).jpeg(posterPath: chosen.poster, source: chosen.source)
+            return try await QuizPosters(environment: environment).jpeg(posterPath: chosen.poster, source: chosen.source)
         } catch {
             throw MoviePosterError.unavailable(error)
         }

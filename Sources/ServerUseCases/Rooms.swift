@@ -58,10 +58,10 @@ public enum RoomOutbound: Sendable, Equatable {
 /// leases run out: either way another instance takes each room over from its checkpoint (`adopt`) when a player
 /// reconnects to it or its lease sweep finds the room.
 ///
-/// The clock is injected, as for `ServerPlays`: every command is stamped with `now()` when the server received it, and
+/// The clock is injected, as for `Plays`: every command is stamped with `now()` when the server received it, and
 /// a guess is judged at that instant (less the latency the server measured, bounded by the room): nothing a client
 /// says about time is read. With `runsTimers` off (tests on a hand-driven clock) time passes in `advanceRooms()` only.
-public final class ServerRooms: Sendable {
+public final class Rooms: Sendable {
     public let environment: SharingEnvironment
     public let levels: LevelRules
     public let limits: RoomLimits
@@ -101,7 +101,7 @@ public final class ServerRooms: Sendable {
     /// Opens a room on the package `shareCode` (any case) hosted by `host`, who must then join it first with their token.
     public func open(shareCode: String, host: Player) async throws -> RoomCode {
         guard !isStopping else { throw ServerRoomError.stopping }
-        let published = try await BrowsePackages(environment: environment).package(shareCode: shareCode)
+        let published = try await Packages(environment: environment).package(shareCode: shareCode)
         let prepared = try await prepared(packageId: published.id)
         guard !prepared.quizzes.isEmpty else { throw ServerRoomError.nothingToPlay }
         var levelRules = RoomRules(levels: levels, level: prepared.package.level)
@@ -153,7 +153,7 @@ public final class ServerRooms: Sendable {
             let task = Task {
                 let package = try await environment.store().package(id: packageId)
                 let quizzes = package.quizzes.filter { !$0.areas.isEmpty }
-                let judges = try await ServerPlays.judges(of: quizzes, environment: environment)
+                let judges = try await Plays.judges(of: quizzes, environment: environment)
                 let roomQuizzes = zip(quizzes, judges).map { RoomQuiz(quiz: $0, judge: $1) }
                 return PreparedPackage(package: package, quizzes: quizzes, roomQuizzes: roomQuizzes)
             }
@@ -354,7 +354,7 @@ public final class ServerRooms: Sendable {
             revealed = Array(spec.areas.prefix(stage))
         }
         do {
-            return try await ServerPosters(environment: environment).poster(of: spec, revealed: revealed, cache: posters)
+            return try await QuizPosters(environment: environment).poster(of: spec, revealed: revealed, cache: posters)
         } catch {
             throw ServerRoomError.posterUnavailable
         }
@@ -473,7 +473,7 @@ final class LiveRoom: Sendable {
         var resultsStored = false
         /// Set when this instance hands the room over or loses it to another: nothing changes it here any more.
         var gone = false
-        /// Set by `ServerRooms.handOver`: the last checkpoint is the room as it is.
+        /// Set by `Rooms.handOver`: the last checkpoint is the room as it is.
         var handedOver = false
         /// A large room's lobby changed and everyone has not been told yet (`lobbyInterval`).
         var lobbyPending = false
@@ -492,14 +492,14 @@ final class LiveRoom: Sendable {
     let serial: Int
     /// In the store's room directory, so checkpointed there (rooms opened before the instance listened are not).
     let listed: Bool
-    let rooms: ServerRooms
+    let rooms: Rooms
     let state: Mutex<State>
     let heartbeats = RoomHeartbeats()
     /// Writes the room's checkpoints one at a time, the latest state last.
     let checkpoints = LatestWins()
 
     init(
-        room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, serial: Int, listed: Bool, rooms: ServerRooms
+        room: Room, packageId: Int64, quizzes: [Quiz], openedBy: Int64, serial: Int, listed: Bool, rooms: Rooms
     ) {
         code = room.code
         self.packageId = packageId

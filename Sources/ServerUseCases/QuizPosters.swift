@@ -9,7 +9,7 @@ import UQuizStorage
 
 /// A quiz's whole poster as the server reads it: a bundled or uploaded poster from the store, a TMDB poster from the
 /// poster cache or downloaded.
-struct ServerPosters: Sendable {
+struct QuizPosters: Sendable {
     let environment: SharingEnvironment
 
     func jpeg(for quiz: Quiz) async throws(PosterUnavailable) -> Data {

@@ -42,7 +42,7 @@ public struct PlayRules: Sendable {
 /// The clock is injected: `now` is the shared clock (`SharedClock`: the database server's time, read through each
 /// instance's monotonic clock), which only moves forward; tests drive it by hand. Instants are kept to the microsecond,
 /// as they are stored, so a replay sees exactly what the request that saved an action saw.
-public final class ServerPlays: Sendable {
+public final class Plays: Sendable {
     public let environment: SharingEnvironment
     public let levels: LevelRules
     public let rules: PlayRules
@@ -98,7 +98,7 @@ public final class ServerPlays: Sendable {
                 packageId = kept
             } else {
                 let instant = now()
-                packageId = try await BrowsePackages(environment: environment).package(shareCode: shareCode).id
+                packageId = try await Packages(environment: environment).package(shareCode: shareCode).id
                 packageIds.set(packageId, for: key, at: instant)
             }
             return try await begin(plan: try await plan(packageId: packageId, fresh: fresh), player: player, daily: nil)
@@ -270,7 +270,7 @@ public final class ServerPlays: Sendable {
             seen = PosterSight(quiz: stored.quizzes[quiz - 1], revealed: nil)
         }
         do {
-            return try await ServerPosters(environment: environment).poster(of: seen.quiz, revealed: seen.revealed, cache: posters)
+            return try await QuizPosters(environment: environment).poster(of: seen.quiz, revealed: seen.revealed, cache: posters)
         } catch {
             throw PlayError.posterUnavailable
         }

@@ -7,7 +7,7 @@ import UQuizStorage
 /// The publish use case: a player's package spec (the format `uquiz create --from` reads) checked by the spec's one
 /// validator, its movies resolved and its quizzes built by `QuizBuilding` as the CLI builds them, then saved with its
 /// owner and visibility in one transaction under a fresh share code. Also the owner's update and delete.
-public struct PublishPackage: Sendable {
+public struct Publications: Sendable {
     public let environment: SharingEnvironment
     public let levels: LevelRules
     public let geometry: GridGeometry
@@ -63,7 +63,7 @@ public struct PublishPackage: Sendable {
     /// maker deletes it and publishes anew for a fresh board. `plays` is the server's plays in memory, which must not
     /// have an open play of the package either (the store checks both); this instance forgets its plan of the package.
     public func update(
-        shareCode text: String, with spec: PackageSpec, visibility: Visibility?, by player: Player, plays: ServerPlays
+        shareCode text: String, with spec: PackageSpec, visibility: Visibility?, by player: Player, plays: Plays
     ) async throws -> PublishedPackage {
         let store = try environment.store()
         // Who may comes before what: a player who may not change the package learns nothing of the rules from it.
