@@ -84,7 +84,7 @@ struct RoomHostCommand: AsyncParsableCommand {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(room.server)
         let name = try context.settings.playerName(flag: room.name)
-        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClientError) in
+        try await context.playRoom(client, connector: connector, options: room) { remote throws(ServerClientError) in
             try remote.host(shareCode: package, name: name)
         }
     }
@@ -119,7 +119,7 @@ struct RoomJoinCommand: AsyncParsableCommand {
         let client = try context.serverClient(room.server)
         let name = try context.settings.playerName(flag: room.name)
         let code = RoomCode(code)!.value
-        try context.playRoom(client, connector: connector, options: room) { remote throws(ServerClientError) in
+        try await context.playRoom(client, connector: connector, options: room) { remote throws(ServerClientError) in
             try remote.join(code: code, name: name)
         }
     }
@@ -128,7 +128,15 @@ struct RoomJoinCommand: AsyncParsableCommand {
 extension AppContext {
     /// Plays a room on the full screen or line by line, then says how it ended and exits with its status.
     func playRoom(
-        _ client: ServerClient, connector: any RoomSocketConnector, options: RoomOptions, start: (RemoteRoom) throws(ServerClientError) -> RoomSession
+        _ client: ServerClient, connector: any RoomSocketConnector, options: RoomOptions,
+        start: @escaping @Sendable (RemoteRoom) throws(ServerClientError) -> RoomSession
+    ) async throws {
+        try await SessionThread.run { try followRoom(client, connector: connector, options: options, start: start) }
+    }
+
+    private func followRoom(
+        _ client: ServerClient, connector: any RoomSocketConnector, options: RoomOptions,
+        start: (RemoteRoom) throws(ServerClientError) -> RoomSession
     ) throws {
         let write = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         let printer = RoomLinePrinter(

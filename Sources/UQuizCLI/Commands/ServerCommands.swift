@@ -44,6 +44,13 @@ extension AppContext {
     /// server keeps the time, judges and scores. Ctrl-C stops following it (exit 130).
     func playOnServer(
         _ client: ServerClient, json: Bool, fullScreen: Bool, bell: Bell = .off,
+        start: @escaping @Sendable (ServerClient) throws(ServerClientError) -> ServerAPI.PlayState
+    ) async throws {
+        try await SessionThread.run { try followPlay(client, json: json, fullScreen: fullScreen, bell: bell, start: start) }
+    }
+
+    private func followPlay(
+        _ client: ServerClient, json: Bool, fullScreen: Bool, bell: Bell,
         start: (ServerClient) throws(ServerClientError) -> ServerAPI.PlayState
     ) throws {
         let printer = RemoteSolvePrinter(json: json) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
@@ -54,13 +61,13 @@ extension AppContext {
                 client: client, interruption: interruption, environment: ProcessInfo.processInfo.environment)
             player.bell = bell
             outcome = try player.run {
-                try askServer(client) { client throws(ServerClientError) in
+                try sayingFailure(client) { client throws(ServerClientError) in
                     try RemoteSolve(client: client, input: player, observer: player).run(try start(client))
                 }
             }
         } else {
             let interruption = Interruption()
-            outcome = try askServer(client) { client throws(ServerClientError) in
+            outcome = try sayingFailure(client) { client throws(ServerClientError) in
                 try RemoteSolve(client: client, input: LineSolveInput(interruption: interruption), observer: printer)
                     .run(try start(client))
             }
@@ -70,8 +77,17 @@ extension AppContext {
         if outcome.stopped { throw ExitCode(128 + SIGINT) }
     }
 
-    /// Runs one exchange with the server, saying its failure in one line.
-    func askServer<Answer>(_ client: ServerClient, _ exchange: (ServerClient) throws(ServerClientError) -> Answer) throws -> Answer {
+    /// Runs one exchange with the server on a session thread, saying its failure in one line.
+    func askServer<Answer: Sendable>(
+        _ client: ServerClient, _ exchange: @escaping @Sendable (ServerClient) throws(ServerClientError) -> Answer
+    ) async throws -> Answer {
+        try await SessionThread.run { try sayingFailure(client, exchange) }
+    }
+
+    /// Runs `exchange` with the server where it is called, saying its failure in one line.
+    private func sayingFailure<Answer>(
+        _ client: ServerClient, _ exchange: (ServerClient) throws(ServerClientError) -> Answer
+    ) throws -> Answer {
         do {
             return try exchange(client)
         } catch {
@@ -108,10 +124,10 @@ struct LoginCommand: AsyncParsableCommand {
         let client = try context.serverClient(server)
         let player: ServerAPI.NewPlayer
         if let code {
-            player = try context.askServer(client) { client throws(ServerClientError) in try client.link(code: code) }
+            player = try await context.askServer(client) { client throws(ServerClientError) in try client.link(code: code) }
         } else {
             let name = try context.settings.playerName(flag: name)
-            player = try context.askServer(client) { client throws(ServerClientError) in try client.register(name: name) }
+            player = try await context.askServer(client) { client throws(ServerClientError) in try client.register(name: name) }
         }
         let file = UserConfigFile(path: context.settings.userFileLayer)
         try file.set([SettingKeys.serverURL.key: client.baseURL, SettingKeys.serverToken.key: player.token])
@@ -136,7 +152,7 @@ struct LinkCodeCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
-        let made = try context.askServer(client) { client throws(ServerClientError) in try client.makeLinkCode() }
+        let made = try await context.askServer(client) { client throws(ServerClientError) in try client.makeLinkCode() }
         if json {
             print(try JSONOutput.string(made))
         } else {
@@ -234,7 +250,7 @@ struct BrowseCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
-        let page = try context.askServer(client) { client throws(ServerClientError) in
+        let page = try await context.askServer(client) { client throws(ServerClientError) in
             try client.browse(
                 sort: sort.rawValue, level: level?.rawValue, language: language?.rawValue, search: search, limit: limit,
                 cursor: cursor)
@@ -292,7 +308,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try await AppContext.make(store)
         let client = try context.serverClient(server)
-        let board = try context.askServer(client) { client throws(ServerClientError) in try client.leaderboard(shareCode: code) }
+        let board = try await context.askServer(client) { client throws(ServerClientError) in try client.leaderboard(shareCode: code) }
         if json {
             print(try JSONOutput.string(board))
             return
@@ -379,7 +395,7 @@ struct DailyCommand: AsyncParsableCommand {
         let client = try context.serverClient(server)
         let language = try context.settings.language(flag: language)
         if archive {
-            let page = try context.askServer(client) { client throws(ServerClientError) in
+            let page = try await context.askServer(client) { client throws(ServerClientError) in
                 try client.dailyArchive(language: language)
             }
             if json {
@@ -394,7 +410,7 @@ struct DailyCommand: AsyncParsableCommand {
             return
         }
         guard play else {
-            let daily = try context.askServer(client) { client throws(ServerClientError) in try client.daily(language: language) }
+            let daily = try await context.askServer(client) { client throws(ServerClientError) in try client.daily(language: language) }
             if json {
                 print(try JSONOutput.string(daily))
                 return
@@ -412,7 +428,7 @@ struct DailyCommand: AsyncParsableCommand {
         let fullScreen = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !json
             && !["dumb", nil].contains(ProcessInfo.processInfo.environment["TERM"])
         let bell = Bell(enabled: try context.settings.sound(flag: false) && fullScreen)
-        try context.playOnServer(client, json: json, fullScreen: fullScreen, bell: bell) { client throws(ServerClientError) in
+        try await context.playOnServer(client, json: json, fullScreen: fullScreen, bell: bell) { client throws(ServerClientError) in
             if let day { return try client.startArchivedDaily(day: day, language: language) }
             return try client.startDaily(language: language)
         }

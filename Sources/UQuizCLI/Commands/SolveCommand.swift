@@ -96,7 +96,7 @@ struct SolveCommand: AsyncParsableCommand {
         // Read even when nothing rings (a line mode), so that a wrong setting is said whatever the mode.
         let bell = Bell(enabled: try context.settings.sound(flag: sound) && fullScreen)
         if let server, let package {
-            return try context.playOnServer(try context.serverClient(url: server), json: json, fullScreen: fullScreen, bell: bell) {
+            return try await context.playOnServer(try context.serverClient(url: server), json: json, fullScreen: fullScreen, bell: bell) {
                 client throws(ServerClientError) in try client.startPlay(shareCode: package)
             }
         }
@@ -122,9 +122,11 @@ struct SolveCommand: AsyncParsableCommand {
         let interruption = fullScreen ? Interruption { TerminalPlayer.restoreForGood() } : Interruption()
         let summary = try fullScreen
             ? await playOnScreen(plan, play: play, player: name, context: context, interruption: interruption, bell: bell)
-            : play.run(
-                plan, player: name, timeScale: timeScale, input: LineSolveInput(interruption: interruption),
-                observer: linePrinter(plan))
+            : await SessionThread.run { [self] in
+                try play.run(
+                    plan, player: name, timeScale: timeScale, input: LineSolveInput(interruption: interruption),
+                    observer: linePrinter(plan))
+            }
         printSummary(summary, plan: plan)
         if let failure = summary.recordingFailure { throw failure }
         // Stopped by Ctrl-C: the summary is out and the quizzes played are recorded; the shell still learns why.
@@ -146,14 +148,16 @@ struct SolveCommand: AsyncParsableCommand {
         loader.willDownload = { count in Console.note("Downloading \(count) poster\(count == 1 ? "" : "s")…") }
         let posters = await loader.rasters(
             for: plan.rounds.map { (plan.quizIDs[$0.number - 1], $0.quiz) }, language: plan.package.language, offline: offline)
-        let screen = TerminalPlayer(
-            posters: Dictionary(uniqueKeysWithValues: zip(plan.rounds.map(\.number), posters)), quizCount: plan.rounds.count,
-            levels: play.levels, timeScale: timeScale, packageTitle: plan.package.title,
-            environment: ProcessInfo.processInfo.environment, describe: Wording.posterUnavailable,
-            interruption: interruption)
-        screen.bell = bell
-        return try screen.run {
-            try play.run(plan, player: player, timeScale: timeScale, input: screen, observer: screen)
+        return try await SessionThread.run { [timeScale] in
+            let screen = TerminalPlayer(
+                posters: Dictionary(uniqueKeysWithValues: zip(plan.rounds.map(\.number), posters)), quizCount: plan.rounds.count,
+                levels: play.levels, timeScale: timeScale, packageTitle: plan.package.title,
+                environment: ProcessInfo.processInfo.environment, describe: Wording.posterUnavailable,
+                interruption: interruption)
+            screen.bell = bell
+            return try screen.run {
+                try play.run(plan, player: player, timeScale: timeScale, input: screen, observer: screen)
+            }
         }
     }
 
