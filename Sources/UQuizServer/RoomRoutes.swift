@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import NIOCore
 import NIOWebSocket
 import ServerUseCases
@@ -79,7 +80,7 @@ struct RoomRoutes {
                     break
                 }
             }
-            try await play(code: code, inbound, outbound)
+            try await play(code: code, inbound, outbound, logger: context.logger)
         }
     }
 
@@ -96,7 +97,9 @@ struct RoomRoutes {
     }
 
     /// A player's socket to a room this instance holds.
-    private func play(code: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
+    private func play(
+        code: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, logger: Logger
+    ) async throws {
         let (outgoing, continuation) = AsyncStream<RoomOutbound>.makeStream()
         let connection: RoomConnection
         do {
@@ -125,6 +128,7 @@ struct RoomRoutes {
         connection.beginHeartbeats()
         // The reader: every message goes to the connection, which judges its size and rate. It ends when the client
         // closes or goes, or as soon as the server has closed the connection.
+        var broken: (any Error)?
         do {
             for try await message in inbound.messages(maxSize: Self.maxReadBytes) {
                 switch message {
@@ -133,10 +137,18 @@ struct RoomRoutes {
                 }
                 if connection.isClosed { break }
             }
-        } catch {}
+        } catch {
+            broken = error
+        }
         await connection.closed()
         continuation.finish()
         await writer.value
+        // What broke the socket (a message past the read limit, text that is not UTF-8, a protocol error) is the
+        // WebSocket layer's to say in its close code; a normal end would tell the client it left.
+        if let broken {
+            logger.info("a room's socket ended: \(broken)", metadata: ["room": .string(code)])
+            throw broken
+        }
     }
 }
 

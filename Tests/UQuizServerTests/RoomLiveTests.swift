@@ -28,18 +28,19 @@ final class LiveRoomClient: Sendable {
         (outgoing, commands) = AsyncStream<String>.makeStream()
     }
 
-    static func connect(port: Int, code: String) -> LiveRoomClient {
+    /// A client of room `code`, sending its messages in frames of at most `frameSize` bytes (a longer one in pieces).
+    static func connect(port: Int, code: String, frameSize: Int = 1 << 16) -> LiveRoomClient {
         let client = LiveRoomClient()
-        Task { await client.run(url: "ws://127.0.0.1:\(port)/v1/rooms/\(code)/ws") }
+        Task { await client.run(url: "ws://127.0.0.1:\(port)/v1/rooms/\(code)/ws", frameSize: frameSize) }
         return client
     }
 
-    private func run(url: String) async {
+    private func run(url: String, frameSize: Int) async {
         var logger = Logger(label: "uquiz.room.client")
         logger.logLevel = .critical
         do {
             let frame = try await WebSocketClient.connect(
-                url: url, configuration: .init(maxFrameSize: 1 << 16), logger: logger
+                url: url, configuration: .init(maxFrameSize: frameSize), logger: logger
             ) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -310,6 +311,12 @@ struct RoomLiveTests {
             let big = LiveRoomClient.connect(port: port, code: code)
             big.sendRaw(#"{"v":1,"type":"join","name":""# + String(repeating: "x", count: 5_000) + #""}"#)
             #expect(try await big.waitForClose() == RoomWire.CloseReason.messageTooLarge.code)
+            // Past what the socket reads at all (16 KiB, in frames each within the frame limit): the WebSocket layer's own
+            // close says why, not a normal close.
+            let pieces = LiveRoomClient.connect(port: port, code: code, frameSize: 4 << 10)
+            pieces.sendRaw(#"{"v":1,"type":"join","name":""# + String(repeating: "x", count: 16 << 10) + #""}"#)
+            let piecesClose = try await pieces.waitForClose()
+            #expect(piecesClose == UInt16(webSocketErrorCode: .messageTooLarge), "closed with \(String(describing: piecesClose))")
             host.disconnect()
             _ = try await host.waitForClose()
         }
