@@ -107,6 +107,9 @@ class WebMakerOnTMDBTests(unittest.TestCase):
         timing = quiz.locator("p.meta[role=status]")
         expect(timing).to_have_text("Stage 3 of 3, 4 s into the quiz")
         expect(image).to_have_attribute("data-stage", "3")
+        # Under the poster on a phone: seen once scrolled to, as a person scrolls to it (the poster's own height comes
+        # with its picture, which a loaded machine may draw after the line was placed).
+        timing.scroll_into_view_if_needed()
         assert_seen(self, timing, "the preview's stage and time")
 
         # A reload keeps everything: the chosen poster, the answer, both quizzes.
