@@ -196,10 +196,14 @@ def measure_plays(pair, results):
     clients = pair.clients
     # Players made through the API, on each server: a start is measured round them; each finished play is a new
     # player's, so every finish is a first, ranked play (the costliest end).
-    tokens = {side: new_players(clients[side], "Growth starter", 16) for side in clients}
+    # A player plays a package once at a time (a second start goes on with the open play), so each start measured,
+    # and each play guessed in below, is a new player's.
+    starters = {side: new_players(clients[side], "Growth starter", WARMUP + SAMPLES) for side in clients}
+    tokens = {side: new_players(clients[side], "Growth guesser", 50) for side in clients}
 
     def start(side, client, index):
-        return client.call("POST", f"/v1/packages/{HOT}/plays", token=tokens[side][index % 16], expect=(201,))[0]
+        token = starters[side][index + WARMUP]
+        return client.call("POST", f"/v1/packages/{HOT}/plays", token=token, expect=(201,))[0]
 
     pair.measure("start a play of the hot package (`POST /v1/packages/HQT234/plays`)", start)
 
@@ -207,7 +211,7 @@ def measure_plays(pair, results):
     plays = {side: [] for side in clients}
     for index in range(50):
         for side in clients:
-            token = tokens[side][index % 16]
+            token = tokens[side][index]
             play = clients[side].json("POST", f"/v1/packages/{HOT}/plays", token=token, expect=(201,))
             plays[side].append((token, play["id"]))
     time.sleep(3.2)

@@ -36,14 +36,16 @@ def cpu_times():
 
 def wrk_all(name, urls, work, script_body=""):
     """One bounded wrk per instance, at the same time; their summed rate and worst percentiles, and the share of the
-    machine's CPU time the hypervisor took meanwhile (steal: a neighbour's load, which no ratio in the run corrects)."""
+    machine's CPU time the hypervisor took meanwhile (steal: a neighbour's load, which no ratio in the run corrects).
+    `script_body` is the Lua of every instance's wrk, or a function of the instance's index and wrk's thread count
+    giving each its own."""
     per = max(1, THREADS // len(urls))
     before = cpu_times()
     procs = []
     for index, url in enumerate(urls):
         script = os.path.join(work, f"{name}-{index}.lua")
         with open(script, "w") as f:
-            f.write(script_body + bench.REPORTER)
+            f.write((script_body(index, per) if callable(script_body) else script_body) + bench.REPORTER)
         command = ["wrk", f"-t{per}", f"-c{CONNECTIONS // len(urls)}", f"-d{SECONDS}s", "--timeout", "5s", "--latency",
                    "-s", script, url]
         procs.append(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
@@ -58,6 +60,7 @@ def wrk_all(name, urls, work, script_body=""):
               "p99_us": max(r["p99_us"] for r in runs), "requests": sum(r["requests"] for r in runs),
               "non_2xx_3xx": sum(r["non_2xx_3xx"] for r in runs),
               "errors": sum(r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"] for r in runs),
+              "reused": sum(r.get("reused", 0) for r in runs),
               "per_instance_rps": [round(r["rps"]) for r in runs]}
     after = cpu_times()
     result["steal"] = (after[1] - before[1]) / max(1, after[0] - before[0])
@@ -67,17 +70,26 @@ def wrk_all(name, urls, work, script_body=""):
     return result
 
 
-def tokens_script(tokens, method, path):
-    """Lua sending `method path` with the next player's token each time."""
+def fresh_tokens_script(tokens, method, path, threads):
+    """Lua sending `method path` with a token of `tokens` no request has used yet, each of wrk's `threads` threads
+    taking every `threads`-th one; past the end it starts again, and such requests are counted (`reused`)."""
     rows = ",\n".join(f'  "{token}"' for token in tokens)
     return f"""
 local tokens = {{
 {rows}
 }}
-local next_token = 0
+wrk_threads = {{}}
+function setup(thread)
+  thread:set("first", #wrk_threads + 1)
+  table.insert(wrk_threads, thread)
+end
+local sent = 0
+reused = 0
 request = function()
-  next_token = next_token % #tokens + 1
-  return wrk.format("{method}", "{path}", {{["Authorization"] = "Bearer " .. tokens[next_token]}}, nil)
+  local index = first + sent * {threads}
+  sent = sent + 1
+  if index > #tokens then reused = reused + 1 end
+  return wrk.format("{method}", "{path}", {{["Authorization"] = "Bearer " .. tokens[(index - 1) % #tokens + 1]}}, nil)
 end
 """
 
@@ -86,7 +98,23 @@ def paced(script_body, rps):
     """`script_body` sending at about `rps` requests a second in all: each connection waits between its requests
     (wrk's `delay`) so that together they ask for that rate; the time waited is not counted in the latencies."""
     delay_ms = 1000.0 * CONNECTIONS / max(rps, 1.0)
-    return script_body + f"\ndelay = function() return {delay_ms:.3f} end\n"
+    pace = f"\ndelay = function() return {delay_ms:.3f} end\n"
+    if callable(script_body):
+        return lambda index, threads: script_body(index, threads) + pace
+    return script_body + pace
+
+
+def starts_script(url, rps, name):
+    """The Lua of a run of play starts at up to `rps` a second for SECONDS: each start a new player's (a player's
+    second start of a package goes on with their open play, which is not what is measured), with players made for it
+    now, a share for each instance (`wrk_all`'s function of the instance's index)."""
+    count = int(rps * SECONDS * 1.5) + 1000
+    tokens = bench.new_players(url, f"Scale {name}", count)
+
+    def script(index, threads):
+        share = tokens[index::INSTANCES]
+        return fresh_tokens_script(share, "POST", f"/v1/packages/{bench.SHARE_CODE}/plays", threads)
+    return script, count
 
 
 def profiled(name, path, run):
@@ -109,27 +137,37 @@ def profiled(name, path, run):
 
 
 def main(name, work, out, urls):
+    global INSTANCES
+    INSTANCES = len(urls)
     client = bench.Client(urls[0])
-    tokens = [bench.new_player(client, f"Scale {index}") for index in range(bench.PLAYERS_PER_RUN)]
     for url in urls:
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", f"{url}/v1/packages/{bench.SHARE_CODE}"], capture_output=True,
                        timeout=30)
     results = {"name": name, "instances": len(urls), "loadavg_before": open("/proc/loadavg").read().split()[:3]}
     results["floor"] = wrk_all(f"{name} floor", [f"{u}/healthz" for u in urls], work)
     results["package"] = wrk_all(f"{name} package", [f"{u}/v1/packages/{bench.SHARE_CODE}" for u in urls], work)
-    start_script = tokens_script(tokens, "POST", f"/v1/packages/{bench.SHARE_CODE}/plays")
+    # Enough players for starts at up to 3 times the package fetch's rate (a start is far slower than a fetch).
+    start_script, players = starts_script(urls[0], results["package"]["rps"] / 3, "start")
     results["start"] = profiled(name, "start", lambda: wrk_all(f"{name} start", urls, work, start_script))
+    results["start"]["players"] = players
     # The latency a user sees when the server is busy but not saturated: half the rate just measured.
+    half_script, players = starts_script(urls[0], results["start"]["rps"] / 2, "start at half rate")
     results["start_half"] = wrk_all(f"{name} start at half rate", urls, work,
-                                    paced(start_script, results["start"]["rps"] / 2))
-    # Guesses on plays started just now, so their first quiz plays through the whole run (20 s a quiz).
-    plays = bench.start_plays(client, tokens, bench.PLAYS_PER_RUN)
+                                    paced(half_script, results["start"]["rps"] / 2))
+    results["start_half"]["players"] = players
+    for run in ("start", "start_half"):
+        if results[run]["reused"]:
+            raise SystemExit(f"{name} {run}: {results[run]['reused']} starts had no new player left; make more")
+    # Guesses on plays started just now, so their first quiz plays through the whole run (20 s a quiz); each play
+    # another player's.
+    tokens = bench.new_players(urls[0], "Scale guesser", 2 * bench.PLAYS_PER_RUN)
+    plays = bench.start_plays(client, tokens[:bench.PLAYS_PER_RUN], bench.PLAYS_PER_RUN)
     bench.wait_until_playing(client, plays)
     guess_script = bench.request_script(plays, "POST", lambda play: f"/v1/plays/{play}/guesses",
                                         {"quiz": 1, "text": bench.WRONG_GUESS})
     results["guess"] = profiled(name, "guess", lambda: wrk_all(f"{name} guess", urls, work, guess_script))
     # New plays again: the first ones' quiz 1 would time out during this run.
-    plays = bench.start_plays(client, tokens, bench.PLAYS_PER_RUN)
+    plays = bench.start_plays(client, tokens[bench.PLAYS_PER_RUN:], bench.PLAYS_PER_RUN)
     bench.wait_until_playing(client, plays)
     guess_script = bench.request_script(plays, "POST", lambda play: f"/v1/plays/{play}/guesses",
                                         {"quiz": 1, "text": bench.WRONG_GUESS})

@@ -31,19 +31,21 @@ WRK = ["wrk", "-t2", "-c32", "-d10s", "--timeout", "5s", "--latency"]
 WRONG_GUESS = "Not a movie of this package"
 # Each wrk run starts on new plays whose first quiz is playing, so its 10 s end before the quiz's 20 s do.
 PLAYS_PER_RUN = 64
-PLAYERS_PER_RUN = 16
 POSTER_STAGE = 3
 
 # Appended to every wrk script: one JSON line from wrk's own summary and latency histogram (microseconds).
 REPORTER = r"""
 function done(summary, latency, requests)
+  -- Requests past the end of a script's list of fresh players (`wrk_threads`, when the script keeps them).
+  local reused = 0
+  for _, thread in ipairs(wrk_threads or {}) do reused = reused + (thread:get("reused") or 0) end
   io.write(string.format(
     'WRK_JSON {"requests": %d, "duration_us": %d, "bytes": %d, "non_2xx_3xx": %d, "connect_errors": %d, ' ..
     '"read_errors": %d, "write_errors": %d, "timeouts": %d, "p50_us": %d, "p90_us": %d, "p99_us": %d, ' ..
-    '"max_us": %d, "mean_us": %.1f}\n',
+    '"max_us": %d, "mean_us": %.1f, "reused": %d}\n',
     summary.requests, summary.duration, summary.bytes, summary.errors.status, summary.errors.connect,
     summary.errors.read, summary.errors.write, summary.errors.timeout, latency:percentile(50),
-    latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
+    latency:percentile(90), latency:percentile(99), latency.max, latency.mean, reused))
 end
 """
 
@@ -81,11 +83,36 @@ def new_player(client, name):
     return json.loads(client.call("POST", "/v1/players", {"name": name}, expect=(201,)))["token"]
 
 
+def new_players(url, prefix, count, connections=4):
+    """`count` new players' tokens, made over `connections` connections at once."""
+    tokens = [None] * count
+    errors = []
+
+    def make(share):
+        try:
+            client = Client(url)
+            for index in range(share, count, connections):
+                tokens[index] = new_player(client, f"{prefix} {index}")
+        except BaseException as error:  # a player not made is a failed run, not a smaller one
+            errors.append(repr(error))
+
+    threads = [threading.Thread(target=make, args=(share,)) for share in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise SystemExit(f"making players: {errors[0]}")
+    return tokens
+
+
 def start_plays(client, tokens, count):
-    """`count` plays of the package, spread over `tokens`: [(token, play id)]."""
+    """A play of the package for each of the first `count` of `tokens`: [(token, play id)]. A player plays a package
+    once at a time (a second start goes on with the open play), so each play is another player's."""
+    if len(tokens) < count:
+        raise SystemExit(f"{count} plays need {count} players, not {len(tokens)}")
     plays = []
-    for index in range(count):
-        token = tokens[index % len(tokens)]
+    for token in tokens[:count]:
         play = json.loads(client.call("POST", f"/v1/packages/{SHARE_CODE}/plays", token=token, expect=(201,)))
         plays.append((token, play["id"]))
     return plays
@@ -166,9 +193,10 @@ end
 
 def load(url, pid, log_path, static_url, static_folder, work, out):
     client = Client(url)
-    tokens = [new_player(client, f"Bench {index}") for index in range(PLAYERS_PER_RUN)]
+    # Two batches of plays, each play another player's.
+    tokens = new_players(url, "Bench", 2 * PLAYS_PER_RUN)
     results = {"share_code": SHARE_CODE, "wrk": " ".join(WRK), "plays_per_run": PLAYS_PER_RUN,
-               "players_per_run": PLAYERS_PER_RUN}
+               "players_per_run": PLAYS_PER_RUN}
 
     # Warm-up: the first requests of a process pay for lazily built state (the store's statements, the poster cache).
     subprocess.run(["wrk", "-t1", "-c4", "-d2s", f"{url}/v1/packages/{SHARE_CODE}"], capture_output=True, timeout=30)
@@ -178,7 +206,7 @@ def load(url, pid, log_path, static_url, static_folder, work, out):
     results["floor"] = wrk("floor", f"{url}/healthz", work, log_path)
     results["package"] = wrk("package", f"{url}/v1/packages/{SHARE_CODE}", work, log_path)
 
-    plays = start_plays(client, tokens, PLAYS_PER_RUN)
+    plays = start_plays(client, tokens[:PLAYS_PER_RUN], PLAYS_PER_RUN)
     wait_until_playing(client, plays)
     results["guess"] = wrk(
         "guess", url, work, log_path,
@@ -187,7 +215,7 @@ def load(url, pid, log_path, static_url, static_folder, work, out):
 
     # The stage poster: stage 3 of 5 of quiz 1, as in StagePosterBenchmarks; cut by the first request, then every
     # request of the run is answered from the cache (stage 3 is revealed 4 s into the quiz, the run ends before 20 s).
-    plays = start_plays(client, tokens, PLAYS_PER_RUN)
+    plays = start_plays(client, tokens[PLAYS_PER_RUN:], PLAYS_PER_RUN)
     wait_until_playing(client, plays, stage=POSTER_STAGE)
     poster_path = lambda play: f"/v1/plays/{play}/quizzes/1/poster?stage={POSTER_STAGE}"
     token, play_id = plays[0]
@@ -218,7 +246,8 @@ def rss(pid):
 def memory(url, pid, count, out):
     client = Client(url)
     idle = rss(pid)
-    tokens = [new_player(client, f"Memory {index}") for index in range(100)]
+    # A player for each play (a player plays a package once at a time), all made before the plays are measured.
+    tokens = new_players(url, "Memory", count)
     # One play first, so that what any first play loads once (the package's plan, the store's statements) is not
     # counted per play.
     start_plays(client, tokens[:1], 1)

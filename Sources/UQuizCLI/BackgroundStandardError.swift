@@ -42,9 +42,9 @@ package final class BackgroundStandardError: TextOutputStream, Sendable {
     /// Returns once every line queued before the call is written.
     package func flushed() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            // Past the limit too: a flush is never dropped.
+            // Past the limit too: a flush is never dropped. It is answered once the batch it came with is written.
             pending.condition.lock()
-            pending.jobs.append { done.resume() }
+            pending.flushes.append(done)
             pending.condition.signal()
             pending.condition.unlock()
         }
@@ -54,26 +54,51 @@ package final class BackgroundStandardError: TextOutputStream, Sendable {
     private final class Pending: @unchecked Sendable {
         let condition = NSCondition()
         var jobs: [@Sendable () -> Void] = []
+        /// Callers of `flushed()`, waiting for the lines queued before them.
+        var flushes: [CheckedContinuation<Void, Never>] = []
         var dropped = 0
     }
 
     private static func writeForever(_ pending: Pending) {
         while true {
             pending.condition.lock()
-            while pending.jobs.isEmpty { pending.condition.wait() }
+            while pending.jobs.isEmpty && pending.flushes.isEmpty { pending.condition.wait() }
             let jobs = pending.jobs
             pending.jobs.removeAll(keepingCapacity: true)
+            let flushes = pending.flushes
+            pending.flushes.removeAll()
             let dropped = pending.dropped
             pending.dropped = 0
             pending.condition.unlock()
+            // The lines the jobs make are gathered and written together: one system call for the batch, not one
+            // a line (a busy server's log thread otherwise spends most of its time entering the kernel).
+            batch.removeAll(keepingCapacity: true)
+            batching = true
             for job in jobs { job() }
             if dropped > 0 { writeAll("\(dropped) log lines were dropped: the log's reader did not keep up\n") }
+            batching = false
+            write(batch)
+            for flush in flushes { flush.resume() }
+            // A rare long line does not keep its buffer for ever.
+            if batch.capacity > 1 << 20 { batch = [] }
         }
     }
 
-    /// Writes `string` to standard error whole (from the log's thread).
+    /// The log thread's batch of lines, and whether it is being gathered; touched by that thread alone (`writeAll` is
+    /// called only from the jobs it runs).
+    nonisolated(unsafe) private static var batch: [UInt8] = []
+    nonisolated(unsafe) private static var batching = false
+
+    /// Writes `string` to standard error whole (from the log's thread), with the rest of its batch when one is made.
     package static func writeAll(_ string: String) {
-        let bytes = Array(string.utf8)
+        if batching {
+            batch.append(contentsOf: string.utf8)
+            return
+        }
+        write(Array(string.utf8))
+    }
+
+    private static func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
