@@ -23,10 +23,17 @@ package final class BackgroundStandardError: TextOutputStream, Sendable {
 
     /// Queues `string` to be written as it is.
     package func write(_ string: String) {
-        later { Self.writeAll(string) }
+        later { [self] in addToBatch(string) }
     }
 
-    /// Queues `job` (which makes a line and writes it, with `writeAll`) for the log's thread, unless `limitLines` wait.
+    /// Adds `string` to the lines the log's thread writes once its jobs are run: what a job (run by `later`) writes
+    /// its line with, and only a job.
+    package func addToBatch(_ string: String) {
+        pending.batch.append(contentsOf: string.utf8)
+    }
+
+    /// Queues `job` (which makes a line and writes it, with `addToBatch`) for the log's thread, unless `limitLines`
+    /// wait.
     package func later(_ job: @escaping @Sendable () -> Void) {
         pending.condition.lock()
         defer { pending.condition.unlock() }
@@ -57,6 +64,10 @@ package final class BackgroundStandardError: TextOutputStream, Sendable {
         /// Callers of `flushed()`, waiting for the lines queued before them.
         var flushes: [CheckedContinuation<Void, Never>] = []
         var dropped = 0
+        /// The lines the jobs being run have made, written together: one system call a batch, not one a line (a
+        /// busy server's log thread otherwise spends most of its time entering the kernel). The log's thread alone
+        /// touches it, outside `condition`.
+        var batch: [UInt8] = []
     }
 
     private static func writeForever(_ pending: Pending) {
@@ -70,34 +81,18 @@ package final class BackgroundStandardError: TextOutputStream, Sendable {
             let dropped = pending.dropped
             pending.dropped = 0
             pending.condition.unlock()
-            // The lines the jobs make are gathered and written together: one system call for the batch, not one
-            // a line (a busy server's log thread otherwise spends most of its time entering the kernel).
-            batch.removeAll(keepingCapacity: true)
-            batching = true
             for job in jobs { job() }
-            if dropped > 0 { writeAll("\(dropped) log lines were dropped: the log's reader did not keep up\n") }
-            batching = false
-            write(batch)
+            if dropped > 0 {
+                pending.batch.append(contentsOf: "\(dropped) log lines were dropped: the log's reader did not keep up\n".utf8)
+            }
+            write(pending.batch)
             for flush in flushes { flush.resume() }
             // A rare long line does not keep its buffer for ever.
-            if batch.capacity > 1 << 20 { batch = [] }
+            pending.batch.removeAll(keepingCapacity: pending.batch.capacity <= 1 << 20)
         }
     }
 
-    /// The log thread's batch of lines, and whether it is being gathered; touched by that thread alone (`writeAll` is
-    /// called only from the jobs it runs).
-    nonisolated(unsafe) private static var batch: [UInt8] = []
-    nonisolated(unsafe) private static var batching = false
-
-    /// Writes `string` to standard error whole (from the log's thread), with the rest of its batch when one is made.
-    package static func writeAll(_ string: String) {
-        if batching {
-            batch.append(contentsOf: string.utf8)
-            return
-        }
-        write(Array(string.utf8))
-    }
-
+    /// Writes `bytes` to standard error whole (from the log's thread).
     private static func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {

@@ -118,10 +118,12 @@ struct DeferredLogHandler<Inner: TimedLogHandler>: WrappingLogHandler {
     }
 }
 
-/// Standard error as the log's thread writes it: at once, whole.
+/// Standard error as the log's thread writes it: with the rest of its batch.
 private struct LogThreadStandardError: TextOutputStream, Sendable {
+    let background: BackgroundStandardError
+
     func write(_ string: String) {
-        BackgroundStandardError.writeAll(string)
+        background.addToBatch(string)
     }
 }
 
@@ -133,7 +135,7 @@ extension Logger {
         stream: any TextOutputStream & Sendable = DirectStandardError()
     ) -> Logger {
         let background = stream as? BackgroundStandardError
-        let lineStream: any TextOutputStream & Sendable = background == nil ? stream : LogThreadStandardError()
+        let lineStream: any TextOutputStream & Sendable = background.map(LogThreadStandardError.init) ?? stream
         var logger = Logger(label: label) { label -> any LogHandler in
             switch format {
             case .text:
