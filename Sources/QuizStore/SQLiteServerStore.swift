@@ -49,14 +49,10 @@ public final class SQLiteServerStore: Sendable {
     func write<T: Sendable>(
         _ operation: String = #function, _ updates: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
-        let writer = writer
         let path = path
-        return try await deadline.run(path, name: operation) {
-            do {
-                return try await writer.write(updates)
-            } catch {
-                throw StoreError.from(error, path: path)
-            }
+        return try await deadline.run(path, name: operation) { answer in
+            // The callback form: the request's task waits for the writer's queue with no task of its own.
+            writer.asyncWrite(updates) { _, outcome in answer(outcome.mapError { StoreError.from($0, path: path) }) }
         }
     }
 
@@ -64,13 +60,10 @@ public final class SQLiteServerStore: Sendable {
     func read<T: Sendable>(
         _ operation: String = #function, _ value: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
-        let writer = writer
         let path = path
-        return try await deadline.run(path, name: operation) {
-            do {
-                return try await writer.read(value)
-            } catch {
-                throw StoreError.from(error, path: path)
+        return try await deadline.run(path, name: operation) { answer in
+            writer.asyncRead { database in
+                answer(Result { try value(try database.get()) }.mapError { StoreError.from($0, path: path) })
             }
         }
     }

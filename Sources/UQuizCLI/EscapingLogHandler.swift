@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import UQuizStorage
 
 /// Where log lines meet the terminal (`--verbose`, the server's request log): a message may quote a URL, a title, a
 /// server's answer or a client's path, so it is escaped like every other such text before the standard-error handler
@@ -62,18 +63,39 @@ package struct JSONLineLogHandler: TimedLogHandler {
         var fields: [String: String] = [:]
         for (key, value) in metadata { fields[key] = value.description }
         for (key, value) in event.metadata ?? [:] { fields[key] = value.description }
-        fields["time"] = Self.timeFormat.format(time)
+        fields["time"] = Self.time(time)
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = event.message.description
-        guard let line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
+        // Written by hand in sorted key order: Foundation's `JSONSerialization` boxed every field, and a busy server
+        // writes a line a request.
+        var line = JSONWriter(reservingCapacity: 512)
+        line.object { line in
+            for key in fields.keys.sorted() {
+                line.key(key)
+                line.string(fields[key]!)
+            }
+        }
         var stream = self.stream
-        stream.write(String(decoding: line, as: UTF8.self) + "\n")
+        stream.write(String(decoding: line.bytes, as: UTF8.self) + "\n")
     }
 
-    /// ISO 8601 in UTC with milliseconds; a value, made once and shared by every line.
-    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// `time` in ISO 8601, UTC, to the millisecond (`2026-11-29T03:12:54.120Z`), as `Date.ISO8601FormatStyle` with
+    /// fractional seconds writes it, by arithmetic on the calendar's fields.
+    static func time(_ time: Date) -> String {
+        let since1970 = time.timeIntervalSince1970
+        var seconds = time_t(since1970.rounded(.down))
+        let millis = Int(((since1970 - Double(seconds)) * 1000).rounded(.down))
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(fields.tm_year + 1900, 4) + "-" + digits(fields.tm_mon + 1, 2) + "-" + digits(fields.tm_mday, 2)
+            + "T" + digits(fields.tm_hour, 2) + ":" + digits(fields.tm_min, 2) + ":" + digits(fields.tm_sec, 2) + "."
+            + digits(Int32(millis), 3) + "Z"
+    }
 }
 
 /// A handler whose level and metadata are those of the handler it wraps.

@@ -25,9 +25,34 @@ public struct StoreDeadline: Sendable, Equatable {
     public func run<T: Sendable>(
         _ what: String, name: String = "call", _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
+        try await timed(name) { try await deadlined(what, operation) }
+    }
+
+    /// As `run`, for an operation that hands its outcome to `answer` from a thread of its own (GRDB's dispatch
+    /// queues) instead of returning it: it is started in the caller's task, with no task of its own, which spares each
+    /// call a task started and a trip back through the cooperative pool. Past the deadline the caller is answered and
+    /// the operation, which cannot be stopped, ends on its own.
+    public func run<T: Sendable>(
+        _ what: String, name: String = "call",
+        answering operation: (_ answer: @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
+    ) async throws -> T {
+        try await timed(name) {
+            let settled = FirstClaim()
+            let limit = duration
+            return try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
+                watch.watch(settled) {
+                    caller.resume(throwing: StoreError.unavailable(detail: "\(what): no answer within \(limit)"))
+                }
+                operation { outcome in if settled.claim() { caller.resume(with: outcome) } }
+            }
+        }
+    }
+
+    /// What `call` answers, timed as `uquiz_store_call_duration_seconds` by `name` and outcome.
+    private func timed<T>(_ name: String, _ call: () async throws -> T) async throws -> T {
         let started = ContinuousClock.now
         do {
-            let answer = try await deadlined(what, operation)
+            let answer = try await call()
             Self.record(name, "ok", since: started)
             return answer
         } catch {

@@ -50,6 +50,14 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
+    /// A key known only at run time (a log line's metadata), escaped as any string.
+    public mutating func key(_ key: String) {
+        if hasMember[hasMember.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        hasMember[hasMember.count - 1] = true
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     // MARK: Members
 
     public mutating func member(_ name: StaticString, _ value: String) {

@@ -169,7 +169,7 @@ extension ServeCommand {
             let store = try SQLiteServerStore.open(path: file.path, deadline: deadline)
             return ServerDatabase(store: store, services: [], prepare: {}, onPostgres: false)
         case .postgres(let url):
-            let store = try PostgresQuizStore(url: url, deadline: deadline)
+            let store = try PostgresQuizStore(url: url, maxConnections: dbConnections, deadline: deadline)
             logger.info("database \(store.redactedURL)")
             let settings = context.settings
             return ServerDatabase(

@@ -184,6 +184,29 @@ struct PostgresFaultTests {
         #expect(server.terminate() == 0)
     }
 
+    /// `--db-connections` bounds the connections an instance's calls use: under four clients at once with a bound of
+    /// one, the server's sessions on the database never pass that one and the session that listens for package changes,
+    /// and every request is answered (the others wait their turn for the connection).
+    @Test func anInstanceKeepsAtMostItsDatabaseConnections() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.stop() }
+        let home = try Sandbox()
+        let server = try ServeCommandTests.RunningServer(
+            sandbox: home, database: cluster.url, options: ["--rate-limits", "off", "--db-connections", "1"])
+        let load = Load(registeringAt: server.baseURL)
+        var most = 0
+        while load.answers.withLock({ $0.count }) < 200 {
+            let sessions = try cluster.value(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'uquiz' AND pid <> pg_backend_pid()")
+            most = max(most, Int(sessions) ?? .max)
+        }
+        load.stop()
+        let answers = load.answers.withLock { $0 }
+        #expect(answers.allSatisfy { $0.status == 201 }, "\(Set(answers.map(\.status)))")
+        #expect(most >= 1 && most <= 2, "the server held \(most) sessions at once")
+        #expect(server.terminate() == 0)
+    }
+
     /// SIGTERM while four clients make players as fast as they can: every request the server had taken gets its
     /// answer, what it answered 201 is stored, and the process exits within 10 s.
     ///

@@ -486,6 +486,7 @@ struct ServeFaultTests {
         for (flag, value, said) in [
             ("--unjoined-room-minutes", "0", "--unjoined-room-minutes must be from 1 to 120"),
             ("--unused-upload-hours", "9000", "--unused-upload-hours must be from 1 to 8760"),
+            ("--db-connections", "0", "--db-connections must be from 1 to 200"),
         ] {
             let result = try sandbox.run(["serve", "--port", "0", "--db", sandbox.path("s.sqlite"), flag, value])
             #expect(result.status != 0 && result.stdout.isEmpty)

@@ -63,6 +63,16 @@ package struct ServeCommand: AsyncParsableCommand {
     package var dbDeadline = 2000
     @Option(
         help: ArgumentHelp(
+            "Connections to PostgreSQL this instance's database calls use at most (1 to 200; not used on SQLite).",
+            discussion: """
+                Calls past this many wait for a connection, within --db-deadline. Each instance keeps its own and one \
+                more that listens for package changes, so instances x (this + 1) must stay under PostgreSQL's \
+                max_connections.
+                """,
+            valueName: "count"))
+    package var dbConnections = 8
+    @Option(
+        help: ArgumentHelp(
             "Answer a movie search from the catalog when TMDB has not answered within this long (100 to 60000).",
             valueName: "milliseconds"))
     package var tmdbDeadline = 3000
@@ -284,6 +294,7 @@ package struct ServeCommand: AsyncParsableCommand {
             ("suggest-min-titles", suggestMinTitles, 0...10_000_000, ""),
             ("suggest-tmdb-fills", suggestTmdbFills, 0...100, ""),
             ("db-deadline", dbDeadline, 50...60_000, " milliseconds"),
+            ("db-connections", dbConnections, 1...200, ""),
         ]
     }
 
