@@ -393,29 +393,44 @@ public final class Plays: Sendable {
         var packageId: Int64
         var shareCode: ShareCode
         var title: String
-        var loop: SolveLoop
+        private(set) var loop: SolveLoop
         var rounds: [SolveRound] { loop.rounds }
         var quizIDs: [Int64]
+        /// The quizzes' time limits together: how long the quizzes of a play last at most, the interludes aside.
+        private(set) var quizTime: Duration
+
+        init(packageId: Int64, shareCode: ShareCode, title: String, loop: SolveLoop, quizIDs: [Int64]) {
+            self.packageId = packageId
+            self.shareCode = shareCode
+            self.title = title
+            self.loop = loop
+            self.quizIDs = quizIDs
+            quizTime = Self.quizTime(of: loop)
+        }
+
+        /// Made once a plan, not on every start: a round's state is built to read its time limit.
+        private static func quizTime(of loop: SolveLoop) -> Duration {
+            loop.rounds.reduce(.zero) { total, round in
+                guard let state = loop.state(for: round, start: .zero) else { return total }
+                return total + (state.schedule.deadline ?? .zero)
+            }
+        }
 
         /// The plan of a daily play: the one quiz `quizId` (as quiz 1), or no quiz when the package no longer has it.
         func restricted(to quizId: Int64) -> PlayPlan {
-            var daily = self
             let kept = zip(quizIDs, rounds).filter { $0.0 == quizId }
-            daily.quizIDs = kept.map(\.0)
-            daily.loop = SolveLoop(
-                rounds: kept.map { SolveRound(quiz: $0.1.quiz, judge: $0.1.judge, number: 1) }, levels: loop.levels,
-                level: loop.level, timeScale: loop.timeScale)
-            return daily
+            return PlayPlan(
+                packageId: packageId, shareCode: shareCode, title: title,
+                loop: SolveLoop(
+                    rounds: kept.map { SolveRound(quiz: $0.1.quiz, judge: $0.1.judge, number: 1) }, levels: loop.levels,
+                    level: loop.level, timeScale: loop.timeScale),
+                quizIDs: kept.map(\.0))
         }
 
-        /// The latest a play started at `start` can end: every quiz running out of time after its interlude.
+        /// The latest a play started at `start` can end: every quiz running out of time after its interlude (a fresh
+        /// quiz's deadline is its start and its time limit).
         func latestEnd(startingAt start: Duration, interlude: Duration) -> Duration {
-            var end = start
-            for round in rounds {
-                end += interlude
-                end = loop.state(for: round, start: end)?.schedule.deadline ?? end
-            }
-            return end
+            start + interlude * rounds.count + quizTime
         }
     }
 

@@ -60,7 +60,11 @@ public struct SharingEnvironment: Sendable {
 
     /// Bytes from `SystemRandomNumberGenerator` (the kernel's `getrandom`), fit for secrets.
     @Sendable public static func systemRandomBytes(_ count: Int) -> [UInt8] {
+        // Eight bytes a draw from the system's generator, not one: a play's id is drawn on every start.
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count { withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) } }
+        return Array(bytes.prefix(count))
     }
 }

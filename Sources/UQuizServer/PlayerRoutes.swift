@@ -93,6 +93,13 @@ extension Request {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("the Authorization header must be \"Bearer TOKEN\"")
         }
-        return PlayerToken(text: parts[1].trimmingCharacters(in: .whitespaces))
+        return PlayerToken(text: Self.withoutOptionalWhitespace(parts[1]))
+    }
+
+    /// A header's value without the spaces and tabs HTTP allows around it, trimmed byte by byte: every request with a
+    /// token trims one, and Foundation's `trimmingCharacters` goes through `NSString`.
+    static func withoutOptionalWhitespace(_ value: Substring) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        return String(decoding: value.utf8.drop(while: blank).reversed().drop(while: blank).reversed(), as: UTF8.self)
     }
 }

@@ -49,11 +49,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let token: Substring
 
         var description: String {
-            // The header's own spaces and tabs around the token, trimmed without Foundation's Unicode tables (every
-            // request with a token makes one).
-            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-            let bytes = token.utf8.drop(while: blank).reversed().drop(while: blank).reversed()
-            return SHA256.hash(data: Array("uquiz.log:".utf8) + bytes).prefix(6).lowercaseHex
+            SHA256.hash(data: Array("uquiz.log:".utf8) + Array(Request.withoutOptionalWhitespace(token).utf8))
+                .prefix(6).lowercaseHex
         }
     }
 }

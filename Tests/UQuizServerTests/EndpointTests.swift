@@ -81,6 +81,11 @@ struct EndpointTests {
             basic[.authorization] = "Basic dXNlcjpwYXNz"
             let notBearer = try await client.execute(uri: "/v1/packages", method: .post, headers: basic)
             #expect(notBearer.status == .unauthorized)
+            // The spaces and tabs HTTP allows around a header's value are not part of the token.
+            let token = try await client.newPlayer()
+            var padded = HTTPFields()
+            padded[.authorization] = "Bearer  \(token) \t"
+            #expect(try await client.execute(uri: "/v1/players/me", method: .get, headers: padded).status == .ok)
         }
     }
 

@@ -492,6 +492,9 @@ struct PlayTests {
             let code = try await client.publish(validSpec(), token: maker)
             let token = try await client.newPlayer()
             let id = try #require(try await client.send(.post, "/v1/packages/\(code)/plays", token: token).json["id"] as? String)
+            // Kept as the latest it can end, which the sweep looks for: the quiz's interlude and its 20 s time limit.
+            let record = try #require(try await server.database.openPlay(id: id))
+            #expect(record.endsByMicros - record.startMicros == (Self.interlude + .seconds(20)).wholeMicroseconds)
             #expect(try await plays.sweepOverdue() == 0, "still being played")
             // Nobody asks: the quiz runs out of time; requests do not sweep, the sweep (a service's) stores the play.
             clock.advance(Self.interlude + .seconds(21))
