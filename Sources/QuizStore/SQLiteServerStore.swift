@@ -15,17 +15,22 @@ public final class SQLiteServerStore: Sendable {
     private let writer: any DatabaseWriter
     /// One process serves on a SQLite file: the changes this store makes are all there are.
     private let changes = PackageChangeBroadcast()
+    /// For a store on a file of its own pool (`open`): the log's checkpoints, off the writes.
+    private let checkpointer: WALCheckpointer?
 
     /// A store on the connection of `database`: for an in-memory database (tests), or where one connection will do.
     public convenience init(database: AppDatabase, deadline: StoreDeadline = .standard) {
-        self.init(path: database.path, writer: database.writer, deadline: deadline)
+        self.init(path: database.path, writer: database.writer, deadline: deadline, checkpointer: nil)
     }
 
-    private init(path: String, writer: any DatabaseWriter, deadline: StoreDeadline) {
+    private init(path: String, writer: any DatabaseWriter, deadline: StoreDeadline, checkpointer: WALCheckpointer?) {
         self.path = path
         self.writer = writer
         self.deadline = deadline
+        self.checkpointer = checkpointer
     }
+
+    deinit { checkpointer?.stop() }
 
     /// Opens the database file at `path`, which `AppDatabase.openOrSeed` must have made (or migrated) first, as a pool
     /// of connections in WAL mode: reads go on side by side, and beside the one write at a time SQLite allows, which a
@@ -39,10 +44,12 @@ public final class SQLiteServerStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.io(path: path, detail: "no such file")
         }
-        let pool = try mappingErrors(path: path) {
-            try DatabasePool(path: path, configuration: AppDatabase.configuration())
+        var configuration = AppDatabase.configuration()
+        WALCheckpointer.configure(&configuration)
+        let (pool, checkpointer) = try mappingErrors(path: path) {
+            (try DatabasePool(path: path, configuration: configuration), try WALCheckpointer(path: path))
         }
-        return SQLiteServerStore(path: path, writer: pool, deadline: deadline)
+        return SQLiteServerStore(path: path, writer: pool, deadline: deadline, checkpointer: checkpointer)
     }
 
     /// Runs `updates` in one IMMEDIATE transaction on GRDB's writer queue, within the deadline.
