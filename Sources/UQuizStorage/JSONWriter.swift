@@ -43,8 +43,7 @@ public struct JSONWriter: Sendable {
 
     /// The key of the next member of the object being written.
     public mutating func key(_ key: StaticString) {
-        if hasMember[hasMember.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        hasMember[hasMember.count - 1] = true
+        startMember()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
@@ -52,10 +51,15 @@ public struct JSONWriter: Sendable {
 
     /// A key known only at run time (a log line's metadata), escaped as any string.
     public mutating func key(_ key: String) {
-        if hasMember[hasMember.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        hasMember[hasMember.count - 1] = true
+        startMember()
         string(key)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// The comma before every member of the object being written but its first.
+    private mutating func startMember() {
+        if hasMember[hasMember.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        hasMember[hasMember.count - 1] = true
     }
 
     // MARK: Members
