@@ -85,15 +85,23 @@ struct RoomForwarding: Sendable {
             closeTimeout: .seconds(5),
             autoPing: .disabled)
         let closing: WebSocketCloseFrame?
+        let playerBroke = Mutex<(any Error)?>(nil)
         do {
             closing = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
                 fromHolder, toHolder, _ in
-                try await Self.pipe(player: player, toPlayer: toPlayer, fromHolder: fromHolder, toHolder: toHolder)
+                let broken = try await Self.pipe(player: player, toPlayer: toPlayer, fromHolder: fromHolder, toHolder: toHolder)
+                playerBroke.withLock { $0 = broken }
             }
         } catch {
             logger.warning("room socket not relayed to \(holder): \(error)")
             try? await toPlayer.close(.unknown(RoomWire.CloseReason.moved.code), reason: RoomWire.CloseReason.moved.text)
             return
+        }
+        // What broke the player's socket (a message past the read limit, a protocol error) is the WebSocket layer's to
+        // say in its close code, as for a player on the holder itself; the holder was told the player went.
+        if let broken = playerBroke.withLock({ $0 }) {
+            logger.info("a relayed room socket ended: \(broken)", metadata: ["room": .string(code)])
+            throw broken
         }
         guard let closing else {
             try? await toPlayer.close(.unknown(RoomWire.CloseReason.moved.code), reason: RoomWire.CloseReason.moved.text)
@@ -105,12 +113,13 @@ struct RoomForwarding: Sendable {
     private enum Side { case holderEnded, playerEnded }
 
     /// Both directions at once. The holder ending ends the relay (the player is then closed with its code); the player
-    /// ending closes the socket to the holder, and the relay ends when the holder has answered that close.
+    /// ending closes the socket to the holder, and the relay ends when the holder has answered that close. What broke
+    /// the player's socket, if something did.
     private static func pipe(
         player: WebSocketInboundStream, toPlayer: WebSocketOutboundWriter,
         fromHolder: WebSocketInboundStream, toHolder: WebSocketOutboundWriter
-    ) async throws {
-        try await withThrowingTaskGroup(of: Side.self) { group in
+    ) async throws -> (any Error)? {
+        try await withThrowingTaskGroup(of: (side: Side, broken: (any Error)?).self) { group in
             // A side's error (a broken socket, or the cancelled read) only ends that side: thrown out of the handler
             // it would make the client library drop the holder's close code.
             group.addTask {
@@ -119,21 +128,28 @@ struct RoomForwarding: Sendable {
                         try await toPlayer.write(message.outbound)
                     }
                 } catch {}
-                return .holderEnded
+                return (.holderEnded, nil)
             }
             group.addTask {
+                var broken: (any Error)?
                 do {
                     for try await message in player.messages(maxSize: RoomRoutes.maxReadBytes) {
                         try await toHolder.write(message.outbound)
                     }
-                } catch {}
+                } catch {
+                    // A reading cancelled because the holder went is no fault of the player's socket.
+                    if !Task.isCancelled { broken = error }
+                }
                 try? await toHolder.close(.normalClosure, reason: "the player went")
-                return .playerEnded
+                return (.playerEnded, broken)
             }
-            while let side = try await group.next() {
+            var playerBroke: (any Error)?
+            while let ended = try await group.next() {
                 // The player's reading is cancelled only once the holder is gone: nothing more can be relayed.
-                if side == .holderEnded { group.cancelAll() }
+                if ended.side == .holderEnded { group.cancelAll() }
+                if let broken = ended.broken { playerBroke = broken }
             }
+            return playerBroke
         }
     }
 }

@@ -176,6 +176,12 @@ struct RoomInstancesTests {
             _ = try await flooder.join("Flooder")
             for _ in 0..<200 { flooder.send(.ping(clientTime: 1)) }
             #expect(try await flooder.waitForClose() == RoomWire.CloseReason.flooding.code)
+            // A relayed socket broken by what its client sent (past the 16 KiB a socket reads, in frames each within the
+            // frame limit) ends with the WebSocket layer's own code, as on the holder, not a normal close.
+            let pieces = LiveRoomClient.connect(port: portB, code: code, frameSize: 4 << 10)
+            pieces.sendRaw(#"{"v":1,"type":"join","name":""# + String(repeating: "x", count: 16 << 10) + #""}"#)
+            let piecesClose = try await pieces.waitForClose()
+            #expect(piecesClose == UInt16(webSocketErrorCode: .messageTooLarge), "closed with \(String(describing: piecesClose))")
             let lobby = try await b.send(.get, "/v1/rooms/\(code)")
             #expect(lobby.status == .ok && lobby.json["phase"] as? String == "lobby")
             host.disconnect()
