@@ -134,7 +134,8 @@ struct RoomForwarding: Sendable {
                 var broken: (any Error)?
                 do {
                     for try await message in player.messages(maxSize: RoomRoutes.maxReadBytes) {
-                        try await toHolder.write(message.outbound)
+                        // The holder's socket gone: its close, not this write's error, is what the player is told.
+                        do { try await toHolder.write(message.outbound) } catch { break }
                     }
                 } catch {
                     // A reading cancelled because the holder went is no fault of the player's socket.
