@@ -53,6 +53,7 @@ SCREENS = os.environ.get("ROOMS_BENCH_SCREENS", "1") == "1"
 QUIZZES = int(os.environ.get("ROOMS_BENCH_QUIZZES", "2"))
 # Client processes: one asyncio loop reading 1,000 sockets would add spread of its own.
 WORKERS = int(os.environ.get("ROOMS_BENCH_WORKERS", "4"))
+CLIENT_NICE = int(os.environ.get("ROOMS_BENCH_CLIENT_NICE", "0"))
 # Handshakes in flight per worker.
 CONNECTING_AT_ONCE = 25
 # Joins a second over all workers (0: as fast as the handshakes in flight go). People joining an event from a QR code
@@ -433,7 +434,7 @@ class Workers:
         for index in range(WORKERS):
             share = players[index::WORKERS]
             proc = subprocess.Popen([sys.executable, __file__, "worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    text=True)
+                                    text=True, preexec_fn=(lambda: os.nice(CLIENT_NICE)) if CLIENT_NICE else None)
             proc.stdin.write(json.dumps({"players": share, "titles": titles,
                                          "receipts": os.path.join(work, f"{tag}-receipts-{index}.json")}) + "\n")
             proc.stdin.flush()

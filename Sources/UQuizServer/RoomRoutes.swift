@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import ServerUseCases
+import Synchronization
 import UQuizWire
 
 /// Live rooms: opening one, its lobby, its WebSocket and its stage posters. The rules live in `Rooms`
@@ -80,7 +81,7 @@ struct RoomRoutes {
                     break
                 }
             }
-            try await play(code: code, inbound, outbound, logger: context.logger)
+            try await play(code: code, inbound, outbound, channel: context.requestContext.connection, logger: context.logger)
         }
     }
 
@@ -96,32 +97,38 @@ struct RoomRoutes {
         }
     }
 
-    /// A player's socket to a room this instance holds.
+    /// A player's socket to a room this instance holds. The room's texts are written on the socket's event loop
+    /// (`RoomSocketWrites`); its close goes through the WebSocket library, which keeps the closing handshake.
     private func play(
-        code: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, logger: Logger
+        code: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel,
+        logger: Logger
     ) async throws {
-        let (outgoing, continuation) = AsyncStream<RoomOutbound>.makeStream()
+        let (closes, closing) = AsyncStream<RoomWire.CloseReason>.makeStream()
+        let writes = RoomSocketWrites.of(channel, maxFrameSize: roomSocketConfiguration.maxFrameSize)
+        // Set once the room has made the connection; a text is written only after that, so it is there.
+        let made = Mutex<RoomConnection?>(nil)
         let connection: RoomConnection
         do {
-            connection = try rooms.connect(code: code) { continuation.yield($0) }
+            connection = try rooms.connect(code: code) { item in
+                switch item {
+                case .text(let text):
+                    writes.write(text, to: channel) { made.withLock { $0 }?.written() }
+                case .close(let reason):
+                    closing.yield(reason)
+                    closing.finish()
+                }
+            }
         } catch {
             try await outbound.close(.unknown(RoomWire.CloseReason.roomGone.code), reason: "the room is gone")
             return
         }
-        // The writer: the room's messages in order, and the close that ends the connection. It is never cancelled:
-        // it drains what the room queued (a close included) and ends when the queue is finished.
-        let writer = Task {
-            for await item in outgoing {
-                switch item {
-                case .text(let text):
-                    // A client cut off for not reading gets its close now, not the backlog first.
-                    if connection.isTooSlow { continue }
-                    do { try await outbound.writeTextMessage(text) } catch { return }
-                    connection.written()
-                case .close(let reason):
-                    try? await outbound.close(.unknown(reason.code), reason: reason.text)
-                    return
-                }
+        made.withLock { $0 = connection }
+        // The closer: the close the room asks for, after the texts handed over before it. It is never cancelled: it
+        // ends when the room closes the connection or the socket has ended.
+        let closer = Task {
+            for await reason in closes {
+                try? await outbound.close(.unknown(reason.code), reason: reason.text)
+                return
             }
         }
         // Heartbeats: the hello deadline, pings on a quiet connection, and dead ones.
@@ -141,8 +148,8 @@ struct RoomRoutes {
             broken = error
         }
         await connection.closed()
-        continuation.finish()
-        await writer.value
+        closing.finish()
+        await closer.value
         // What broke the socket (a message past the read limit, text that is not UTF-8, a protocol error) is the
         // WebSocket layer's to say in its close code; a normal end would tell the client it left.
         if let broken {

@@ -360,6 +360,8 @@ public enum RoomWire {
         /// `everyoneSolved`, `timeUp` or `skipped`.
         public var ending: String
         public var solvers: [Solver]
+        /// How many solved it in all, in a large room, whose `solvers` are the first ones and the player's own.
+        public var solverCount: Int?
         public var scoreboard: [Score]
         /// With teams.
         public var teamScoreboard: [TeamScore]?
@@ -688,6 +690,16 @@ public enum RoomWire {
     }
 
     public static func encode(_ message: ServerMessage) -> String {
+        switch message {
+        // A large room sends these to each player with their own line, thousands at a quiz's end.
+        case .quizEnded(let ended): written(ended, type: message.type)
+        case .podium(let podium): written(podium, type: message.type)
+        default: encodedByCoder(message)
+        }
+    }
+
+    /// `message` through its `Codable` form: what `encode` writes by hand reads as this does.
+    package static func encodedByCoder(_ message: ServerMessage) -> String {
         String(decoding: try! encoder.encode(ServerEnvelope(message: message)), as: UTF8.self)
     }
 

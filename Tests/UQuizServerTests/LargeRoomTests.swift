@@ -41,6 +41,9 @@ struct LargeRoomTests {
         #expect(solvedMessages(solverBox) == 1 && solvedMessages(screenBox) == 1)
         #expect(solvedMessages(players[0].1) == 0 && solvedMessages(hostBox) == 0, "who solved is not every phone's message")
 
+        // Eleven more solve it: a phone is told the first ten solvers, its own line and how many solved in all.
+        await bench.advance(.seconds(1))
+        for (connection, _) in players[100...110] { await connection.say(.guess(quiz: 1, text: answer)) }
         await host.say(.skip(quiz: 1))
         func ended(_ box: RecordingOutbox) throws -> RoomWire.QuizEnded {
             try #require(box.messages.compactMap { if case .quizEnded(let e) = $0 { e } else { nil } }.first)
@@ -50,8 +53,14 @@ struct LargeRoomTests {
         let last = try #require(players.last)
         let lastPlayer = try #require(welcome(last.1)?.player)
         let board = try ended(last.1).scoreboard
-        #expect(board.count == 11 && board.last?.player == lastPlayer && board.last?.rank == 2, "the first ten, then their own")
+        #expect(board.count == 11 && board.last?.player == lastPlayer && board.last?.rank == 13, "the first ten, then their own")
         #expect(try ended(screenBox).scoreboard.count == 10)
+        #expect(try ended(last.1).solvers.count == 10 && ended(last.1).solverCount == 12)
+        #expect(try ended(solverBox).solvers.first?.player == solverPlayer && ended(solverBox).solvers.count == 10)
+        let lastSolver = try #require(welcome(players[110].1)?.player)
+        let lastSolverSaw = try ended(players[110].1).solvers
+        #expect(lastSolverSaw.count == 11 && lastSolverSaw.last?.player == lastSolver, "the first ten solvers, then their own")
+        #expect(try ended(screenBox).solvers.count == 10 && ended(screenBox).solverCount == 12)
     }
 
     @Test func aSmallRoomStillTellsEveryoneEverything() async throws {

@@ -79,6 +79,52 @@ import UQuizWire
         }
     }
 
+    /// A room's quiz end and podium, written by hand for a large room's thousands of players, read as their `Codable`
+    /// forms do and decode to the messages they were made from.
+    @Test func aRoomsQuizEndAndPodiumReadAsTheirCodableForms() throws {
+        var random = SplitMix(seed: 40)
+        func text() -> String { Self.texts.randomElement(using: &random)! }
+        func maybe<T>(_ value: T) -> T? { Bool.random(using: &random) ? value : nil }
+        for _ in 0..<300 {
+            let scores = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                RoomWire.Score(
+                    rank: Int.random(in: 1...2_000, using: &random), player: Int.random(in: 1...5_000, using: &random),
+                    name: text(), score: Int.random(in: 0...10_000, using: &random), solved: Int.random(in: 0...25, using: &random),
+                    played: Int.random(in: 0...25, using: &random), left: Bool.random(using: &random))
+            }
+            let teams = (0..<Int.random(in: 0...6, using: &random)).map { team in
+                RoomWire.TeamScore(
+                    rank: Int.random(in: 1...6, using: &random), team: team + 1, score: Int.random(in: 0...9_999, using: &random),
+                    players: (0..<Int.random(in: 0...5, using: &random)).map { _ in Int.random(in: 1...5_000, using: &random) })
+            }
+            let ended = RoomWire.QuizEnded(
+                quiz: Int.random(in: 1...25, using: &random), quizCount: 25, answerTitle: text(), answerYear: maybe("1927"),
+                ending: ["everyoneSolved", "timeUp", "skipped"].randomElement(using: &random)!,
+                solvers: (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                    RoomWire.Solver(
+                        player: Int.random(in: 1...5_000, using: &random), name: text(), points: Int.random(in: 0...1_000, using: &random),
+                        stage: Int.random(in: 1...7, using: &random),
+                        seconds: [0, 7.2, 20, 0.001, 13.337, 1e-7, 123_456.75].randomElement(using: &random)!)
+                },
+                scoreboard: scores, teamScoreboard: maybe(teams), nextQuizInMs: maybe(Int.random(in: 0...60_000, using: &random)),
+                serverTime: Int.random(in: 0...Int.max / 2, using: &random), posterURL: "/v1/rooms/AB12/quizzes/3/poster")
+            var withCount = ended
+            withCount.solverCount = maybe(Int.random(in: 0...2_000, using: &random))
+            let podium = RoomWire.Podium(
+                places: scores.map {
+                    RoomWire.Place(rank: $0.rank, player: $0.player, name: $0.name, score: $0.score, left: $0.left, shareLine: maybe(text()))
+                },
+                teams: maybe(teams))
+            for message in [RoomWire.ServerMessage.quizEnded(withCount), .podium(podium)] {
+                let written = RoomWire.encode(message)
+                let coded = RoomWire.encodedByCoder(message)
+                let read = { (text: String) in try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary }
+                #expect(try read(written) == read(coded), "\(written)")
+                #expect(try RoomWire.decodeServer(Data(written.utf8)) == message)
+            }
+        }
+    }
+
     /// Bytes for bytes where `JSONEncoder`'s choices are plain: keys sorted, nothing absent written, `/` kept.
     @Test func theWrittenBytesAreTheEncodersForPlainValues() throws {
         let object: [String: Any] = [

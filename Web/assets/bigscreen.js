@@ -7,7 +7,7 @@ import { storedPlayer } from './api.js';
 import { addTexts, setText } from './i18n.js';
 import { PosterLayers, clearText, cue, element, showSeconds, soundToggle } from './ui.js';
 import {
-  ServerClock, drawTimeLeft, namesIn, paintTeam, posterBitmap, roomSocket, sendOn, teamBoard, teamTag,
+  ServerClock, drawTimeLeft, namesIn, paintTeam, posterBitmap, roomSocket, sendOn, solverCountLine, teamBoard, teamTag,
 } from './roomwire.js';
 
 addTexts({
@@ -378,6 +378,7 @@ class BigScreen {
       element('p', { class: 'note', i18n: [`room.ending.${message.ending}`] }),
       solvers.length ? element('ul', { id: 'screen-solvers', class: 'screen-solvers' }, solvers)
         : element('p', { id: 'screen-solvers', i18n: ['room.nobodySolved'] }),
+      ...solverCountLine(message, 'screen-solver-count'),
       ...(message.teamScoreboard ? [teamBoard(message.teamScoreboard, namesIn(message.scoreboard), 'screen-team-board')] : []),
       this.scoreboard(message.scoreboard),
       this.nextLabel);

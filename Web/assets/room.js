@@ -9,7 +9,7 @@ import {
 } from './ui.js';
 import { suggestTitles } from './suggest.js';
 import {
-  ServerClock, drawTimeLeft, namesIn, paintTeam, posterBitmap, roomSocket, sendOn, teamBoard, teamTag,
+  ServerClock, drawTimeLeft, namesIn, paintTeam, posterBitmap, roomSocket, sendOn, solverCountLine, teamBoard, teamTag,
 } from './roomwire.js';
 
 // The room's texts join the page's tables only where a room is shown.
@@ -750,6 +750,7 @@ export class RoomScreen {
       element('h2', { id: 'answer-title', i18n: ['room.answer', { title: message.answerTitle, year: message.answerYear ? `(${message.answerYear})` : '' }] }),
       element('p', { class: 'note', i18n: [`room.ending.${message.ending}`] }),
       solvers.length ? element('ul', { id: 'solvers' }, solvers) : element('p', { id: 'solvers', i18n: ['room.nobodySolved'] }),
+      ...solverCountLine(message, 'solver-count'),
       ...(message.teamScoreboard ? [teamBoard(message.teamScoreboard, namesIn(message.scoreboard), 'team-scoreboard')] : []),
       this.scoreboard(message.scoreboard));
     this.endSection.hidden = false;

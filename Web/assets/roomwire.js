@@ -13,6 +13,7 @@ addTexts({
     'room.ending.timeUp': 'Time\u2019s up.',
     'room.ending.skipped': 'The host skipped it.',
     'room.nobodySolved': 'Nobody solved it.',
+    'room.solverCount': '{count} solved it in all.',
     'room.place': '#{rank} {name}: {score} points',
     'room.expired.idle': 'The room closed: nothing happened for too long.',
     'room.expired.ended': 'The room closed after its podium.',
@@ -30,6 +31,7 @@ addTexts({
     'room.ending.timeUp': '시간 종료.',
     'room.ending.skipped': '방장이 건너뛰었습니다.',
     'room.nobodySolved': '아무도 맞히지 못했습니다.',
+    'room.solverCount': '모두 {count}명이 맞혔습니다.',
     'room.place': '{rank}위 {name}: {score}점',
     'room.expired.idle': '오랫동안 아무 일이 없어 방이 닫혔습니다.',
     'room.expired.ended': '최종 순위 뒤에 방이 닫혔습니다.',
@@ -45,6 +47,13 @@ addTexts({
 const wireVersion = 1;
 /// Ping/pong round trips for the clock offset; their median resists one slow trip.
 const clockSamples = 5;
+
+/// In a large room a quiz's end lists its first solvers (and the player's own line): how many solved it in all, when
+/// the list does not show them all.
+export function solverCountLine(message, id) {
+  return message.solverCount > message.solvers.length
+    ? [element('p', { id, class: 'note', i18n: ['room.solverCount', { count: message.solverCount }] })] : [];
+}
 
 /// A socket to room `code`'s WebSocket: each message parsed and handed to `receive` with when it arrived, and
 /// `closed` called with the close code. `send` writes one message (while the socket is open).

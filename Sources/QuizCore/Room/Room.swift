@@ -521,8 +521,13 @@ public struct Room: Sendable {
     /// for the timeout instead, giving dropped players the time to come back.
     private mutating func startIfEveryoneLoaded(at instant: Duration, into out: inout [RoomMessage]) {
         guard case .loading(let quiz, _) = phase else { return }
-        let waitedFor = seats.filter { $0.isConnected && $0.firstQuiz <= quiz }
-        guard !waitedFor.isEmpty, waitedFor.allSatisfy({ $0.loadedQuiz == quiz }) else { return }
+        // Called on every player's `loaded`: the seats are read in place, not copied.
+        var anyWaitedFor = false
+        for index in seats.indices where seats[index].isConnected && seats[index].firstQuiz <= quiz {
+            guard seats[index].loadedQuiz == quiz else { return }
+            anyWaitedFor = true
+        }
+        guard anyWaitedFor else { return }
         startQuiz(quiz, at: instant, into: &out)
     }
 
@@ -556,8 +561,14 @@ public struct Room: Sendable {
     /// they may come back and answer, so the quiz then runs to its time limit.
     private mutating func endIfEveryoneDone(at instant: Duration, into out: inout [RoomMessage]) {
         guard case .playing = phase else { return }
-        let rounds = seats.filter(\.isSeated).compactMap(\.round)
-        guard !rounds.isEmpty, rounds.allSatisfy(\.isOver) else { return }
+        // Called on every guess: the seats are read in place, not copied (a large room has thousands).
+        var anyRound = false
+        for index in seats.indices where seats[index].isSeated {
+            guard let over = seats[index].round?.isOver else { continue }
+            guard over else { return }
+            anyRound = true
+        }
+        guard anyRound else { return }
         endQuiz(.everyoneSolved, at: instant, into: &out)
     }
 
