@@ -53,6 +53,8 @@ SCREENS = os.environ.get("ROOMS_BENCH_SCREENS", "1") == "1"
 QUIZZES = int(os.environ.get("ROOMS_BENCH_QUIZZES", "2"))
 # Client processes: one asyncio loop reading 1,000 sockets would add spread of its own.
 WORKERS = int(os.environ.get("ROOMS_BENCH_WORKERS", "4"))
+# The client processes' nice value: at 19 they take only the CPU the server leaves, as clients on other machines
+# would, so the spread at the sockets is the server's own fan-out.
 CLIENT_NICE = int(os.environ.get("ROOMS_BENCH_CLIENT_NICE", "0"))
 # Handshakes in flight per worker.
 CONNECTING_AT_ONCE = 25

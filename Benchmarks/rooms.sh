@@ -5,13 +5,14 @@
 # stage against its players', and how long a guess takes to be judged, beside the same fan-out from a trivial
 # broadcast server (the floor, measured before and after in the same run); the server's memory per connected player
 # and its CPU over the play. Then the same across two instances on one database file, half of each room's players
-# relayed by the second instance to the first (which holds the rooms); then one room of 2,000 players with a screen. The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
+# relayed by the second instance to the first (which holds the rooms); then one room of 2,000 players with a screen,
+# with the clients sharing the cores and then at nice 19. The clients (Benchmarks/rooms-bench.py, 4 processes) use `websockets`
 # from PyPI in a virtual environment under .build-rooms/; every run is bounded (about 30 s of play each).
 # Usage: bash Benchmarks/rooms.sh [OUT.json]
 #   Alone, the "Live rooms (issue 17)" section of BENCHMARKS.md is rewritten in place; with OUT.json the figures go there.
 # Environment: ROOMS_BENCH_ROOMS (100), ROOMS_BENCH_PER_ROOM (10), ROOMS_BENCH_SCREENS (1: a screen a room; 0: none),
-#   ROOMS_BENCH_QUIZZES (2 per room), ROOMS_BENCH_JOINS_PER_SECOND (0: as fast as 100 handshakes in flight go) and
-#   ROOMS_BENCH_WORKERS (4 client processes) change the load, for trying things
+#   ROOMS_BENCH_QUIZZES (2 per room), ROOMS_BENCH_JOINS_PER_SECOND (0: as fast as 100 handshakes in flight go),
+#   ROOMS_BENCH_WORKERS (4 client processes) and ROOMS_BENCH_CLIENT_NICE (0: the clients' nice value) change the load, for trying things
 #   out; the section's figures are for the defaults. ROOMS_BENCH_PERF=FILE records perf samples (with call graphs) of
 #   the server over each uquiz play into FILE (the last run's stays).
 # The two-instance part alone: two `uquiz serve --rate-limits off --db SAME.sqlite` and
@@ -56,21 +57,29 @@ serve two-b --db "$work/two.sqlite" "${one_address[@]}"
 stop_servers
 
 # One room of 2,000 players and its big screen: a large room (`--room-seats 2000`), 3 quizzes, beside the floor's
-# same room; the players join at 200 a second (ROOMS_BENCH_LARGE=0 skips it).
+# same room; the players join as fast as 100 handshakes in flight go (ROOMS_BENCH_LARGE=0 skips it). Then the same
+# with the client processes at nice 19, so that they take only the CPU the server leaves, as clients on other
+# machines would: what the server's own fan-out spreads (the floor measured the same way).
 if [ "${ROOMS_BENCH_LARGE:-1}" = 1 ]; then
-  large=(env ROOMS_BENCH_ROOMS=1 ROOMS_BENCH_PER_ROOM=2000 ROOMS_BENCH_QUIZZES=3 ROOMS_BENCH_JOINS_PER_SECOND=200)
-  "${large[@]}" "$python" Benchmarks/rooms-bench.py floor "$work/large-floor.json"
-  serve large --db "$work/large.sqlite" "${one_address[@]}" --room-seats 2000
-  "${large[@]}" "$python" Benchmarks/rooms-bench.py uquiz "2,000 in one room" "$work/large.json" "$started_pid" \
-    "$started_url"
-  stop_servers
+  large=(env ROOMS_BENCH_ROOMS=1 ROOMS_BENCH_PER_ROOM=2000 ROOMS_BENCH_QUIZZES=3 ROOMS_BENCH_JOINS_PER_SECOND=0)
+  for clients in shared niced; do
+    run=("${large[@]}")
+    suffix=""
+    if [ "$clients" = niced ]; then run+=(ROOMS_BENCH_CLIENT_NICE=19); suffix="-niced"; fi
+    "${run[@]}" "$python" Benchmarks/rooms-bench.py floor "$work/large-floor$suffix.json"
+    serve "large$suffix" --db "$work/large$suffix.sqlite" "${one_address[@]}" --room-seats 2000
+    "${run[@]}" "$python" Benchmarks/rooms-bench.py uquiz "2,000 in one room" "$work/large$suffix.json" "$started_pid" \
+      "$started_url"
+    stop_servers
+  done
 fi
 
 python3 - "$work" "${out:-$work/rooms.json}" <<'PY'
 import datetime, json, os, sys
 work, out = sys.argv[1:3]
 figures = {name: json.load(open(f"{work}/{name}.json"))
-           for name in ("floor", "one", "floor-after", "two", "large-floor", "large")
+           for name in ("floor", "one", "floor-after", "two", "large-floor", "large", "large-floor-niced",
+                        "large-niced")
            if os.path.exists(f"{work}/{name}.json")}
 figures["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 figures["cores"] = os.cpu_count()
