@@ -171,16 +171,17 @@ def read_qr(locator):
         # Its picture decoded first: an image in the page may be laid out before it is drawn.
         locator.evaluate("(image) => image.decode()")
         text = ""
-        # A camera looks again when a frame does not read; so does this, a few frames apart, with the page's CSS
-        # animations finished (a screen's entrance moves what is around the code).
-        for _ in range(3):
+        # A camera looks again when a frame does not read; so does this, for up to about 3 s, with the page's CSS
+        # animations finished (a screen's entrance moves what is around the code; on a loaded machine the page may
+        # still be settling when the first frames are taken).
+        for _ in range(12):
             locator.screenshot(path=str(picture), animations="disabled")
             result = subprocess.run(
                 ["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
             text = result.stdout.strip()
             if text:
                 break
-            locator.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            locator.evaluate("() => new Promise((done) => setTimeout(() => requestAnimationFrame(done), 250))")
         return text
     finally:
         shutil.rmtree(folder, ignore_errors=True)
