@@ -80,13 +80,14 @@ import UQuizWire
     }
 
     /// A room's quiz end and podium, written by hand for a large room's thousands of players, read as their `Codable`
-    /// forms do and decode to the messages they were made from.
+    /// forms do and decode to the messages they were made from; each player's text of a large room's board, made from
+    /// the shared text with their own lines set in, is the text of their trimmed message.
     @Test func aRoomsQuizEndAndPodiumReadAsTheirCodableForms() throws {
         var random = SplitMix(seed: 40)
         func text() -> String { Self.texts.randomElement(using: &random)! }
         func maybe<T>(_ value: T) -> T? { Bool.random(using: &random) ? value : nil }
         for _ in 0..<300 {
-            let scores = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+            let scores = (0..<Int.random(in: 0...30, using: &random)).map { _ in
                 RoomWire.Score(
                     rank: Int.random(in: 1...2_000, using: &random), player: Int.random(in: 1...5_000, using: &random),
                     name: text(), score: Int.random(in: 0...10_000, using: &random), solved: Int.random(in: 0...25, using: &random),
@@ -100,9 +101,9 @@ import UQuizWire
             let ended = RoomWire.QuizEnded(
                 quiz: Int.random(in: 1...25, using: &random), quizCount: 25, answerTitle: text(), answerYear: maybe("1927"),
                 ending: ["everyoneSolved", "timeUp", "skipped"].randomElement(using: &random)!,
-                solvers: (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                solvers: (0..<Int.random(in: 0...30, using: &random)).map { _ in
                     RoomWire.Solver(
-                        player: Int.random(in: 1...5_000, using: &random), name: text(), points: Int.random(in: 0...1_000, using: &random),
+                        player: Int.random(in: 1...40, using: &random), name: text(), points: Int.random(in: 0...1_000, using: &random),
                         stage: Int.random(in: 1...7, using: &random),
                         seconds: [0, 7.2, 20, 0.001, 13.337, 1e-7, 123_456.75].randomElement(using: &random)!)
                 },
@@ -121,6 +122,12 @@ import UQuizWire
                 let read = { (text: String) in try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary }
                 #expect(try read(written) == read(coded), "\(written)")
                 #expect(try RoomWire.decodeServer(Data(written.utf8)) == message)
+                // A large room's text for each player (and one who has no line) is that player's trimmed message.
+                let board = try #require(RoomWire.LargeRoomBoard(message))
+                #expect(board.shared == RoomWire.encode(RoomWire.forLargeRoom(message, player: nil)))
+                for player in 1...41 {
+                    #expect(board.text(for: player) == RoomWire.encode(RoomWire.forLargeRoom(message, player: player)))
+                }
             }
         }
     }
