@@ -94,6 +94,12 @@ public struct JSONWriter: Sendable {
         value.writeJSON(to: &self)
     }
 
+    /// A member whose value is an array of `values`, each writing its own JSON.
+    public mutating func member(_ name: StaticString, _ values: [some JSONWritable]) {
+        key(name)
+        array(values) { json, value in value.writeJSON(to: &json) }
+    }
+
     /// A member only when `value` is there, as `Codable` leaves an absent optional out.
     public mutating func member(_ name: StaticString, ifPresent value: String?) {
         if let value { member(name, value) }
@@ -113,6 +119,10 @@ public struct JSONWriter: Sendable {
 
     public mutating func member(_ name: StaticString, ifPresent value: (some JSONWritable)?) {
         if let value { member(name, value) }
+    }
+
+    public mutating func member(_ name: StaticString, ifPresent values: [some JSONWritable]?) {
+        if let values { member(name, values) }
     }
 
     // MARK: Values

@@ -92,30 +92,21 @@ extension RoomWire.QuizEnded: JSONMembers {
         json.member("posterURL", posterURL)
         json.member("quiz", quiz)
         json.member("quizCount", quizCount)
-        json.key("scoreboard")
-        json.array(scoreboard) { json, score in score.writeJSON(to: &json) }
+        json.member("scoreboard", scoreboard)
         listEnded(json.bytes.count - 1)
         json.member("serverTime", serverTime)
         json.member("solverCount", ifPresent: solverCount)
-        json.key("solvers")
-        json.array(solvers) { json, solver in solver.writeJSON(to: &json) }
+        json.member("solvers", solvers)
         listEnded(json.bytes.count - 1)
-        if let teamScoreboard {
-            json.key("teamScoreboard")
-            json.array(teamScoreboard) { json, team in team.writeJSON(to: &json) }
-        }
+        json.member("teamScoreboard", ifPresent: teamScoreboard)
     }
 }
 
 extension RoomWire.Podium: JSONMembers {
     func writeMembers(to json: inout JSONWriter, listEnded: (Int) -> Void) {
-        json.key("places")
-        json.array(places) { json, place in place.writeJSON(to: &json) }
+        json.member("places", places)
         listEnded(json.bytes.count - 1)
-        if let teams {
-            json.key("teams")
-            json.array(teams) { json, team in team.writeJSON(to: &json) }
-        }
+        json.member("teams", ifPresent: teams)
     }
 }
 

@@ -407,8 +407,7 @@ extension ServerAPI.PlayState: JSONWritable {
             json.member("finished", finished)
             json.member("id", id)
             json.member("packageTitle", packageTitle)
-            json.key("quizzes")
-            json.array(quizzes) { json, quiz in quiz.writeJSON(to: &json) }
+            json.member("quizzes", quizzes)
             json.member("ranked", ifPresent: ranked)
             json.member("score", score)
             json.member("shareCode", shareCode)
@@ -425,8 +424,7 @@ extension ServerAPI.GuessAnswer: JSONWritable {
             json.member("finished", finished)
             json.member("judgement", judgement)
             json.member("play", ifPresent: play)
-            json.key("quizzes")
-            json.array(quizzes) { json, quiz in quiz.writeJSON(to: &json) }
+            json.member("quizzes", quizzes)
             json.member("ranked", ifPresent: ranked)
             json.member("score", score)
             json.member("shareLine", ifPresent: shareLine)

@@ -170,7 +170,6 @@ def read_qr(locator):
         picture = folder / "qr.png"
         # Its picture decoded first: an image in the page may be laid out before it is drawn.
         locator.evaluate("(image) => image.decode()")
-        text = ""
         # A camera looks again when a frame does not read; so does this, for up to about 3 s, with the page's CSS
         # animations finished (a screen's entrance moves what is around the code; on a loaded machine the page may
         # still be settling when the first frames are taken).
@@ -180,9 +179,14 @@ def read_qr(locator):
                 ["zbarimg", "--quiet", "--raw", str(picture)], capture_output=True, text=True, timeout=30)
             text = result.stdout.strip()
             if text:
-                break
+                return text
             locator.evaluate("() => new Promise((done) => setTimeout(() => requestAnimationFrame(done), 250))")
-        return text
+        # Kept for whoever looks into it: the last picture that did not read, and what zbarimg said.
+        kept = Path(__file__).resolve().parents[2] / ".build-web" / "qr-unread.png"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(picture, kept)
+        raise AssertionError(
+            f"no QR code read from {kept} (zbarimg exit {result.returncode}: {result.stderr.strip() or 'nothing said'})")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
