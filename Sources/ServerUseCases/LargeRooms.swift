@@ -4,8 +4,8 @@ import UQuizWire
 /// What a large room (`RoomRules.isLarge`: more seats than `RoomRules.maxPlayers`) tells whom. Its lobby goes out at
 /// most once a `LiveRoom.lobbyInterval`, with the latest names only (`RoomWire.largeRoomLobbyNames`) and the count;
 /// who solved a quiz goes to the big screens and the solver, not to every phone; a board (a quiz's end, the podium, a
-/// snapshot) carries its first lines (`RoomWire.largeRoomBoardLines`) and, for each player, their own. So what one join
-/// or one quiz's end sends grows with the room, not with its square.
+/// snapshot) and a quiz's list of solvers carry their first lines (`RoomWire.largeRoomBoardLines`) and, for each
+/// player, their own. So what one join or one quiz's end sends grows with the room, not with its square.
 extension LiveRoom {
     /// Sends `message` (its wire form made by `wire`) as a large room does; `false` for a message sent as in any room.
     func deliverToLargeRoom(
