@@ -254,7 +254,7 @@ extension LiveRoom {
                 accounts: Dictionary(uniqueKeysWithValues: state.accounts.map { (String($0.key.value), $0.value) }),
                 anyoneJoined: state.anyoneJoined, resultsStored: state.resultsStored, handedOver: state.handedOver)
         }
-        return record.flatMap { try? JSONEncoder().encode($0) }
+        return record.map { Data(JSONWriter.write($0)) }
     }
 
     /// What the poster route may show of each quiz of `room`: every stage of the quizzes that ended, and the stages

@@ -142,6 +142,10 @@ public struct JSONWriter: Sendable {
         bytes[start...].reverse()
     }
 
+    public mutating func unsigned(_ value: UInt64) {
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
     /// A finite number, as Swift writes it shortest (`7.2`, `20.0`); JSON has no infinity or NaN, written as 0.
     public mutating func double(_ value: Double) {
         guard value.isFinite else {
